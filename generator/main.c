@@ -1,0 +1,225 @@
+/* fftgen: writes specialized CUDA FFT kernels. See `fftgen --help`. */
+#include <errno.h>
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "output_file.h"
+#include "planner.h"
+#include "render.h"
+
+enum { EXIT_USAGE = 2 };
+
+static void usage(FILE *to)
+{
+    fprintf(to,
+            "Usage: fftgen --n N [options]\n"
+            "Writes one self-contained CUDA C file with a fused, fully unrolled FFT kernel of N points\n"
+            "(batched, complex to complex) and a host function that launches it.\n"
+            "\n"
+            "Options:\n"
+            "  --n N                 points per transform: a power of two from 2 up to the single-kernel\n"
+            "                        limit of the precision and architecture (16384 on sm_90)\n"
+            "  --radix R             largest radix per stage: 2, 4, 8 or 16 (default 16, or N if smaller);\n"
+            "                        each thread holds R points\n"
+            "  --precision P         fp32 (float2 storage) or fp16 (__half2 storage, fp32 arithmetic);\n"
+            "                        default fp32\n"
+            "  --direction D         forward, inverse or both (default both)\n"
+            "  --arch sm_XY          target architecture, which sets the shared-memory limit (default\n"
+            "                        sm_%d; known: %s)\n"
+            "  -o, --output FILE     write to FILE (atomically) instead of standard output\n"
+            "  --explain             print the plan (radix chain, stages, threads, shared memory) and\n"
+            "                        write no code\n"
+            "  --name PREFIX         prefix of the entry points (default fftgen_N_PRECISION)\n"
+            "  --target T            cuda (default) or sim: the same kernel as plain C11 that runs the\n"
+            "                        block's threads phase by phase on the CPU, for testing without a GPU\n"
+            "  --templates DIR       read the Lua templates from DIR instead of the embedded copies\n"
+            "  -h, --help            show this help\n"
+            "  -V, --version         show the version\n"
+            "\n"
+            "Example:\n"
+            "  fftgen --n 4096 --radix 16 -o fft4096.cu && nvcc -c -arch=sm_90 fft4096.cu\n"
+            "\n"
+            "Exit status: 0 on success, 2 on bad input (nothing is written), 1 on other failures.\n",
+            FFTGEN_DEFAULT_ARCH, fftgen_known_archs());
+}
+
+static void fail(int status, const char *fmt, ...)
+{
+    va_list args;
+    va_start(args, fmt);
+    fputs("fftgen: error: ", stderr);
+    vfprintf(stderr, fmt, args);
+    fputc('\n', stderr);
+    va_end(args);
+    exit(status);
+}
+
+static long long parse_integer(const char *flag, const char *text)
+{
+    char *end;
+    errno = 0;
+    const long long value = strtoll(text, &end, 10);
+    if (end == text || *end != '\0') fail(EXIT_USAGE, "%s '%s' is not a number", flag, text);
+    if (errno == ERANGE) fail(EXIT_USAGE, "%s %s is out of range", flag, text);
+    return value;
+}
+
+static int parse_arch(const char *text)
+{
+    char *end;
+    if (strncmp(text, "sm_", 3) != 0) fail(EXIT_USAGE, "--arch '%s' is not of the form sm_XY", text);
+    errno = 0;
+    const long value = strtol(text + 3, &end, 10);
+    if (end == text + 3 || *end != '\0' || errno == ERANGE)
+        fail(EXIT_USAGE, "--arch '%s' is not of the form sm_XY", text);
+    if (fftgen_arch_shared_limit((int)value) < 0)
+        fail(EXIT_USAGE, "unknown architecture %s: CUDA 13 builds for %s", text, fftgen_known_archs());
+    return (int)value;
+}
+
+static int is_identifier(const char *s)
+{
+    if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || *s == '_')) return 0;
+    for (; *s; ++s)
+        if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9') || *s == '_'))
+            return 0;
+    return 1;
+}
+
+static void explain(const fftgen_kernel_plan *plan)
+{
+    printf("fftgen plan: %d-point %s FFT for sm_%d, one kernel (one pass over global memory)\n", plan->n,
+           fftgen_precision_name(plan->precision), plan->arch);
+    printf("  radix chain:    ");
+    for (int s = 0; s < plan->stage_count; ++s) printf("%s%d", s ? " x " : "", plan->radices[s]);
+    printf(" (%d stage%s)\n", plan->stage_count, plan->stage_count > 1 ? "s" : "");
+    int span = 1;
+    for (int s = 0; s < plan->stage_count; ++s) {
+        span *= plan->radices[s];
+        const char *from = s == 0 ? "global memory" : "shared memory";
+        const char *to = s == plan->stage_count - 1 ? "global memory" : "shared memory";
+        printf("  stage %d:        radix %d, %d butterflies per transform, sub-transforms of %d points,"
+               " %s -> %s\n", s + 1, plan->radices[s], plan->n / plan->radices[s], span, from, to);
+    }
+    printf("  threads/block:  %d (%d per transform, %d transform%s per block, %d points per thread)\n",
+           plan->threads, plan->threads_per_fft, plan->ffts_per_block, plan->ffts_per_block > 1 ? "s" : "",
+           plan->radix_max);
+    printf("  shared memory:  %d bytes per block (%d exchange%s through fp32 shared memory)\n", plan->shared_bytes,
+           plan->stage_count - 1, plan->stage_count == 2 ? "" : "s");
+}
+
+int main(int argc, char **argv)
+{
+    enum { OPT_N = 256, OPT_RADIX, OPT_PRECISION, OPT_DIRECTION, OPT_ARCH, OPT_EXPLAIN, OPT_NAME, OPT_TARGET,
+           OPT_TEMPLATES };
+    static const struct option options[] = {
+        {"n", required_argument, 0, OPT_N},
+        {"radix", required_argument, 0, OPT_RADIX},
+        {"precision", required_argument, 0, OPT_PRECISION},
+        {"direction", required_argument, 0, OPT_DIRECTION},
+        {"arch", required_argument, 0, OPT_ARCH},
+        {"output", required_argument, 0, 'o'},
+        {"explain", no_argument, 0, OPT_EXPLAIN},
+        {"name", required_argument, 0, OPT_NAME},
+        {"target", required_argument, 0, OPT_TARGET},
+        {"templates", required_argument, 0, OPT_TEMPLATES},
+        {"help", no_argument, 0, 'h'},
+        {"version", no_argument, 0, 'V'},
+        {0, 0, 0, 0},
+    };
+    fftgen_kernel_request request = {0, 0, FFTGEN_FP32, FFTGEN_DEFAULT_ARCH};
+    int have_n = 0, explain_only = 0, directions = FFTGEN_BOTH_DIRECTIONS;
+    const char *output = NULL, *name = NULL, *templates_dir = NULL;
+    fftgen_target target = FFTGEN_TARGET_CUDA;
+
+    opterr = 0;
+    int c;
+    while ((c = getopt_long(argc, argv, ":o:hV", options, NULL)) != -1) {
+        switch (c) {
+        case OPT_N:
+            request.n = parse_integer("--n", optarg);
+            have_n = 1;
+            break;
+        case OPT_RADIX: {
+            const long long radix = parse_integer("--radix", optarg);
+            if (radix != 2 && radix != 4 && radix != 8 && radix != 16)
+                fail(EXIT_USAGE, "unknown radix %s (expected 2, 4, 8 or 16)", optarg);
+            request.max_radix = (int)radix;
+            break;
+        }
+        case OPT_PRECISION:
+            if (strcmp(optarg, "fp32") == 0) request.precision = FFTGEN_FP32;
+            else if (strcmp(optarg, "fp16") == 0) request.precision = FFTGEN_FP16;
+            else fail(EXIT_USAGE, "unknown precision '%s' (expected fp32 or fp16)", optarg);
+            break;
+        case OPT_DIRECTION:
+            if (strcmp(optarg, "forward") == 0) directions = FFTGEN_FORWARD;
+            else if (strcmp(optarg, "inverse") == 0) directions = FFTGEN_INVERSE;
+            else if (strcmp(optarg, "both") == 0) directions = FFTGEN_BOTH_DIRECTIONS;
+            else fail(EXIT_USAGE, "unknown direction '%s' (expected forward, inverse or both)", optarg);
+            break;
+        case OPT_ARCH:
+            request.arch = parse_arch(optarg);
+            break;
+        case 'o':
+            output = optarg;
+            break;
+        case OPT_EXPLAIN:
+            explain_only = 1;
+            break;
+        case OPT_NAME:
+            if (!is_identifier(optarg)) fail(EXIT_USAGE, "--name '%s' is not a C identifier", optarg);
+            if (strlen(optarg) > 64) fail(EXIT_USAGE, "--name '%s' is longer than 64 characters", optarg);
+            name = optarg;
+            break;
+        case OPT_TARGET:
+            if (strcmp(optarg, "cuda") == 0) target = FFTGEN_TARGET_CUDA;
+            else if (strcmp(optarg, "sim") == 0) target = FFTGEN_TARGET_SIM;
+            else fail(EXIT_USAGE, "unknown target '%s' (expected cuda or sim)", optarg);
+            break;
+        case OPT_TEMPLATES:
+            templates_dir = optarg;
+            break;
+        case 'h':
+            usage(stdout);
+            return 0;
+        case 'V':
+            printf("fftgen %s\n", FFTGEN_VERSION);
+            return 0;
+        case ':':
+            fail(EXIT_USAGE, "option '%s' needs a value (see fftgen --help)", argv[optind - 1]);
+            break;
+        default:
+            fail(EXIT_USAGE, "unknown option '%s' (see fftgen --help)", argv[optind - 1]);
+        }
+    }
+    if (optind < argc) fail(EXIT_USAGE, "unexpected argument '%s' (see fftgen --help)", argv[optind]);
+    if (!have_n) fail(EXIT_USAGE, "--n is required (see fftgen --help)");
+
+    char why[512];
+    fftgen_kernel_plan plan;
+    if (fftgen_plan_kernel(&request, &plan, why, sizeof why) != FFTGEN_PLAN_OK) fail(EXIT_USAGE, "%s", why);
+    if (explain_only) {
+        explain(&plan);
+        return 0;
+    }
+
+    const fftgen_render_request render = {&plan, target, directions, name, templates_dir};
+    char *text = fftgen_render(&render, why, sizeof why);
+    if (text == NULL) fail(EXIT_FAILURE, "%s", why);
+    int status = 0;
+    if (output != NULL) {
+        if (fftgen_write_file(output, text, strlen(text), why, sizeof why) != 0) {
+            free(text);
+            fail(EXIT_USAGE, "%s", why);
+        }
+    } else if (fputs(text, stdout) == EOF || fflush(stdout) != 0) {
+        fprintf(stderr, "fftgen: error: cannot write to standard output: %s\n", strerror(errno));
+        status = EXIT_FAILURE;
+    }
+    free(text);
+    return status;
+}

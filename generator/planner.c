@@ -1,0 +1,136 @@
+#include "planner.h"
+
+#include <stdio.h>
+
+/* Threads a block should have at least, so that small transforms still fill warps. */
+enum { TARGET_THREADS_PER_BLOCK = 128 };
+
+struct arch_limit {
+    int arch;
+    int shared_bytes; /* opt-in dynamic shared memory per block */
+};
+
+/* The architectures CUDA 13 compiles for; sm_70 and older are gone from the toolkit. */
+static const struct arch_limit ARCHS[] = {
+    {75, 64 * 1024},  {80, 163 * 1024}, {86, 99 * 1024},  {87, 163 * 1024},
+    {89, 99 * 1024},  {90, 227 * 1024}, {100, 227 * 1024}, {120, 99 * 1024},
+};
+
+int fftgen_arch_shared_limit(int arch)
+{
+    for (size_t i = 0; i < sizeof ARCHS / sizeof ARCHS[0]; ++i)
+        if (ARCHS[i].arch == arch) return ARCHS[i].shared_bytes;
+    return -1;
+}
+
+const char *fftgen_known_archs(void)
+{
+    return "sm_75, sm_80, sm_86, sm_87, sm_89, sm_90, sm_100, sm_120";
+}
+
+const char *fftgen_precision_name(fftgen_precision precision)
+{
+    return precision == FFTGEN_FP16 ? "fp16" : "fp32";
+}
+
+static int log2_exact(long long n)
+{
+    int k = 0;
+    while (k < 62 && (1LL << k) < n) ++k;
+    return (1LL << k) == n ? k : -1;
+}
+
+/* Computes the plan; the caller has checked the architecture. The status alone says what failed. */
+static fftgen_plan_status build_plan(long long n, int radix, fftgen_precision precision, int arch,
+                                     fftgen_kernel_plan *out)
+{
+    const int log_n = log2_exact(n);
+    if (n < 2 || log_n < 0) return FFTGEN_PLAN_BAD_SIZE;
+    if (radix == 0) radix = n < 16 ? (int)n : 16;
+    if (radix != 2 && radix != 4 && radix != 8 && radix != 16) return FFTGEN_PLAN_BAD_RADIX;
+    if (n % radix != 0) return FFTGEN_PLAN_RADIX_NOT_DIVIDING;
+
+    fftgen_kernel_plan p = {0};
+    p.arch = arch;
+    p.precision = precision;
+    p.radix_max = radix;
+    if (n / radix > FFTGEN_MAX_THREADS_PER_BLOCK) {
+        p.threads = n / radix > (1 << 30) ? (1 << 30) : (int)(n / radix); /* for the message */
+        *out = p;
+        return FFTGEN_PLAN_TOO_LARGE;
+    }
+    p.n = (int)n;
+    const int log_r = log2_exact(radix);
+    for (int s = 0; s < log_n / log_r; ++s) p.radices[p.stage_count++] = radix;
+    if (log_n % log_r != 0) p.radices[p.stage_count++] = 1 << (log_n % log_r);
+    p.threads_per_fft = (int)(n / radix);
+    p.ffts_per_block = p.threads_per_fft >= TARGET_THREADS_PER_BLOCK
+                           ? 1 : TARGET_THREADS_PER_BLOCK / p.threads_per_fft;
+    p.threads = p.threads_per_fft * p.ffts_per_block;
+    if (p.stage_count > 1) {
+        /* an fp32 exchange even for fp16 storage: data stay fp32 until the final store */
+        const long long points = (long long)p.ffts_per_block * p.n;
+        p.smem_floats_per_part = (int)(points + points / 32);
+        p.shared_bytes = 2 * (int)sizeof(float) * p.smem_floats_per_part;
+    }
+    *out = p;
+    return p.shared_bytes > fftgen_arch_shared_limit(arch) ? FFTGEN_PLAN_TOO_LARGE : FFTGEN_PLAN_OK;
+}
+
+long long fftgen_single_kernel_limit(fftgen_precision precision, int arch)
+{
+    if (fftgen_arch_shared_limit(arch) < 0) return 0;
+    long long best = 0;
+    fftgen_kernel_plan plan;
+    for (long long n = 2; n <= (1LL << 30); n *= 2) {
+        if (build_plan(n, 0, precision, arch, &plan) != FFTGEN_PLAN_OK) break;
+        best = n;
+    }
+    return best;
+}
+
+fftgen_plan_status fftgen_plan_kernel(const fftgen_kernel_request *request, fftgen_kernel_plan *plan,
+                                      char *why, size_t why_len)
+{
+    const long long n = request->n;
+    const int arch = request->arch;
+    const char *precision = fftgen_precision_name(request->precision);
+    const int shared_limit = fftgen_arch_shared_limit(arch);
+    if (shared_limit < 0) {
+        snprintf(why, why_len, "unknown architecture sm_%d (known: %s)", arch, fftgen_known_archs());
+        return FFTGEN_PLAN_BAD_ARCH;
+    }
+    fftgen_kernel_plan p;
+    const fftgen_plan_status status = build_plan(n, request->max_radix, request->precision, arch, &p);
+    switch (status) {
+    case FFTGEN_PLAN_OK:
+        *plan = p;
+        break;
+    case FFTGEN_PLAN_BAD_SIZE:
+        snprintf(why, why_len, "size %lld is not a power of two >= 2", n);
+        break;
+    case FFTGEN_PLAN_BAD_RADIX:
+        snprintf(why, why_len, "unknown radix %d (expected 2, 4, 8 or 16)", request->max_radix);
+        break;
+    case FFTGEN_PLAN_RADIX_NOT_DIVIDING:
+        snprintf(why, why_len, "radix %d does not divide size %lld", request->max_radix, n);
+        break;
+    case FFTGEN_PLAN_TOO_LARGE:
+        if (p.threads > FFTGEN_MAX_THREADS_PER_BLOCK)
+            snprintf(why, why_len,
+                     "size %lld exceeds the single-kernel limit of %lld points for %s on sm_%d"
+                     " (radix %d would need %d threads per block, at most %d)",
+                     n, fftgen_single_kernel_limit(request->precision, arch), precision, arch, p.radix_max,
+                     p.threads, FFTGEN_MAX_THREADS_PER_BLOCK);
+        else
+            snprintf(why, why_len,
+                     "size %lld exceeds the single-kernel limit of %lld points for %s on sm_%d"
+                     " (it needs %d bytes of shared memory per block, at most %d)",
+                     n, fftgen_single_kernel_limit(request->precision, arch), precision, arch, p.shared_bytes,
+                     shared_limit);
+        break;
+    case FFTGEN_PLAN_BAD_ARCH:
+        break;
+    }
+    return status;
+}

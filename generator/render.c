@@ -1,0 +1,135 @@
+#include "render.h"
+
+#include <lauxlib.h>
+#include <lua.h>
+#include <lualib.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "templates.h"
+
+void fftgen_default_name(const fftgen_kernel_plan *plan, char *name, size_t len)
+{
+    snprintf(name, len, "fftgen_%d_%s", plan->n, fftgen_precision_name(plan->precision));
+}
+
+static const char *direction_name(int directions)
+{
+    switch (directions) {
+    case FFTGEN_FORWARD: return "forward";
+    case FFTGEN_INVERSE: return "inverse";
+    default: return "both";
+    }
+}
+
+void fftgen_plan_command(const fftgen_kernel_plan *plan, int directions, const char *name, char *out,
+                         size_t len)
+{
+    int used = snprintf(out, len, "fftgen --n %d --radix %d --precision %s --direction %s --arch sm_%d", plan->n,
+                        plan->radix_max, fftgen_precision_name(plan->precision), direction_name(directions),
+                        plan->arch);
+    if (name != NULL && used > 0 && (size_t)used < len) snprintf(out + used, len - (size_t)used, " --name %s", name);
+}
+
+static void set_int(lua_State *L, const char *key, long long value)
+{
+    lua_pushinteger(L, value);
+    lua_setfield(L, -2, key);
+}
+
+static void set_string(lua_State *L, const char *key, const char *value)
+{
+    lua_pushstring(L, value);
+    lua_setfield(L, -2, key);
+}
+
+static void push_plan(lua_State *L, const fftgen_render_request *request)
+{
+    const fftgen_kernel_plan *plan = request->plan;
+    char name[128], arch[16], command[512];
+    if (request->name != NULL)
+        snprintf(name, sizeof name, "%s", request->name);
+    else
+        fftgen_default_name(plan, name, sizeof name);
+    snprintf(arch, sizeof arch, "sm_%d", plan->arch);
+    fftgen_plan_command(plan, request->directions, request->name, command, sizeof command);
+
+    lua_newtable(L);
+    set_int(L, "n", plan->n);
+    set_int(L, "radix_max", plan->radix_max);
+    set_int(L, "threads_per_fft", plan->threads_per_fft);
+    set_int(L, "ffts_per_block", plan->ffts_per_block);
+    set_int(L, "threads", plan->threads);
+    set_int(L, "shared_bytes", plan->shared_bytes);
+    set_int(L, "smem_floats_per_part", plan->smem_floats_per_part);
+    set_string(L, "precision", fftgen_precision_name(plan->precision));
+    set_string(L, "target", request->target == FFTGEN_TARGET_SIM ? "sim" : "cuda");
+    set_string(L, "name", name);
+    set_string(L, "arch", arch);
+    set_string(L, "version", FFTGEN_VERSION);
+    set_string(L, "command", command);
+    lua_newtable(L);
+    for (int s = 0; s < plan->stage_count; ++s) {
+        lua_pushinteger(L, plan->radices[s]);
+        lua_rawseti(L, -2, s + 1);
+    }
+    lua_setfield(L, -2, "radices");
+    lua_newtable(L);
+    int count = 0;
+    if (request->directions & FFTGEN_FORWARD) {
+        lua_pushstring(L, "forward");
+        lua_rawseti(L, -2, ++count);
+    }
+    if (request->directions & FFTGEN_INVERSE) {
+        lua_pushstring(L, "inverse");
+        lua_rawseti(L, -2, ++count);
+    }
+    lua_setfield(L, -2, "directions");
+}
+
+/* Runs inside lua_pcall so that a memory error while building the plan table is caught too. */
+static int render_protected(lua_State *L)
+{
+    const fftgen_render_request *request = lua_touserdata(L, 1);
+    luaL_openlibs(L);
+    fftgen_templates_install(L, request->templates_dir);
+    lua_getglobal(L, "require");
+    lua_pushliteral(L, "kernel");
+    lua_call(L, 1, 1);
+    lua_getfield(L, -1, "render");
+    push_plan(L, request);
+    lua_call(L, 1, 1);
+    if (!lua_isstring(L, -1)) return luaL_error(L, "templates/kernel.lua: render() did not return a string");
+    return 1;
+}
+
+char *fftgen_render(const fftgen_render_request *request, char *why, size_t why_len)
+{
+    if (request->directions < FFTGEN_FORWARD || request->directions > FFTGEN_BOTH_DIRECTIONS) {
+        snprintf(why, why_len, "no direction requested");
+        return NULL;
+    }
+    lua_State *L = luaL_newstate();
+    if (L == NULL) {
+        snprintf(why, why_len, "out of memory starting Lua");
+        return NULL;
+    }
+    lua_pushcfunction(L, render_protected);
+    lua_pushlightuserdata(L, (void *)request);
+    char *text = NULL;
+    if (lua_pcall(L, 1, 1, 0) != LUA_OK) {
+        const char *message = lua_tostring(L, -1);
+        snprintf(why, why_len, "template error: %s", message ? message : "(no message)");
+    } else {
+        size_t length;
+        const char *s = lua_tolstring(L, -1, &length);
+        text = malloc(length + 1);
+        if (text == NULL)
+            snprintf(why, why_len, "out of memory");
+        else
+            memcpy(text, s, length + 1);
+    }
+    lua_close(L);
+    return text;
+}

@@ -1,0 +1,34 @@
+/* Renders one kernel file from a plan by running the Lua templates. The CLI, the tests and
+ * (later) the runtime all come through here, so they get the same text for the same plan. */
+#ifndef FFTGEN_RENDER_H
+#define FFTGEN_RENDER_H
+
+#include <stddef.h>
+
+#include "planner.h"
+
+#define FFTGEN_VERSION "0.1.0"
+
+typedef enum { FFTGEN_TARGET_CUDA, FFTGEN_TARGET_SIM } fftgen_target;
+
+enum { FFTGEN_FORWARD = 1, FFTGEN_INVERSE = 2, FFTGEN_BOTH_DIRECTIONS = 3 };
+
+typedef struct {
+    const fftgen_kernel_plan *plan;
+    fftgen_target target;
+    int directions;            /* FFTGEN_FORWARD, FFTGEN_INVERSE or both */
+    const char *name;          /* prefix of every entry point; NULL gives fftgen_<n>_<precision> */
+    const char *templates_dir; /* NULL: the embedded templates */
+} fftgen_render_request;
+
+/* Returns the source text (free() it), or NULL with a one-line reason in `why`. */
+char *fftgen_render(const fftgen_render_request *request, char *why, size_t why_len);
+
+/* The default entry-point prefix, e.g. "fftgen_4096_fp32". */
+void fftgen_default_name(const fftgen_kernel_plan *plan, char *name, size_t len);
+
+/* The canonical command line that reproduces a plan, written into every file's header. */
+void fftgen_plan_command(const fftgen_kernel_plan *plan, int directions, const char *name, char *out,
+                         size_t len);
+
+#endif

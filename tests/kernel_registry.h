@@ -1,0 +1,27 @@
+/* The kernels the build generated for the tests (cmake/kernels.cmake writes the tables). */
+#ifndef FFTGEN_TESTS_KERNEL_REGISTRY_H
+#define FFTGEN_TESTS_KERNEL_REGISTRY_H
+
+enum kernel_precision { KERNEL_FP32, KERNEL_FP16 };
+
+typedef int (*sim_function)(const void *in, void *out, int batch);
+typedef int (*launch_function)(const void *in, void *out, int batch, void *stream);
+
+struct sim_kernel {
+    int n;
+    enum kernel_precision precision;
+    sim_function forward, inverse;
+};
+
+struct gpu_kernel {
+    int n;
+    enum kernel_precision precision;
+    launch_function forward, inverse;
+};
+
+extern const struct sim_kernel sim_kernels[];
+extern const int sim_kernel_count;
+extern const struct gpu_kernel gpu_kernels[];
+extern const int gpu_kernel_count;
+
+#endif

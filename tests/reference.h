@@ -1,0 +1,44 @@
+/* What the numerical tests share: random inputs, storage conversion, the FFTW double reference
+ * and the error measure. */
+#ifndef FFTGEN_TESTS_REFERENCE_H
+#define FFTGEN_TESTS_REFERENCE_H
+
+#include <stddef.h>
+
+#include "kernel_registry.h"
+
+/* Bound on the relative L2 error against FFTW double (issue 2). */
+#define FP32_ERROR_BOUND 1e-6
+#define FP16_ERROR_BOUND 1e-3
+
+/* Uniform in [-1, 1], `count` complex values, interleaved (re, im). */
+void random_points(double *points, size_t count, unsigned long long seed);
+
+/* Bytes one complex value takes in storage. */
+size_t storage_bytes(enum kernel_precision precision);
+
+/* Rounds doubles to float2 or __half2 storage, and back. */
+void to_storage(enum kernel_precision precision, const double *points, void *storage, size_t count);
+void from_storage(enum kernel_precision precision, const void *storage, double *points, size_t count);
+
+/* Fills storage with NaN, so that an element the kernel never writes fails the check. */
+void poison_storage(enum kernel_precision precision, void *storage, size_t count);
+
+/* FFTW double, batched, unnormalized; sign -1 forward, +1 inverse. Returns 0 on success. */
+int reference_fft(const double *in, double *out, int n, int batch, int sign);
+
+/* ||got - want|| / ||want||, or +inf if `got` holds a NaN or an infinity. */
+double relative_l2_error(const double *got, const double *want, size_t count);
+
+
+
+/* Runs one batched transform on storage-precision buffers: returns 0 on success. The output
+ * buffer arrives poisoned. */
+typedef int (*transform_runner)(const void *context, const void *in, void *out, int batch);
+
+/* Draws inputs, runs the transform, and returns its relative L2 error against FFTW double on the
+ * unrounded inputs; a negative value if the run or the reference failed. */
+double transform_error(int n, enum kernel_precision precision, int batch, int sign, transform_runner run,
+                       const void *context, unsigned long long seed);
+
+#endif

@@ -1,0 +1,57 @@
+/* The generated kernels, run through their host simulation, against FFTW double: every size one
+ * block holds, both precisions, both directions, batch 1 and 3. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include <cmocka.h>
+
+#include "kernel_registry.h"
+#include "reference.h"
+
+static int run_sim(const void *context, const void *in, void *out, int batch)
+{
+    const sim_function *fn = context;
+    return (*fn)(in, out, batch);
+}
+
+static void check_kernel(void **state)
+{
+    const struct sim_kernel *k = *state;
+    const double bound = k->precision == KERNEL_FP16 ? FP16_ERROR_BOUND : FP32_ERROR_BOUND;
+    const int batches[] = {1, 3};
+    for (int d = 0; d < 2; ++d) {
+        const int sign = d == 0 ? -1 : 1;
+        const sim_function fn = d == 0 ? k->forward : k->inverse;
+        for (size_t b = 0; b < sizeof batches / sizeof batches[0]; ++b) {
+            const double error = transform_error(k->n, k->precision, batches[b], sign, run_sim, &fn,
+                                                 (unsigned long long)k->n * 131 + b);
+            print_message("  n=%-6d %s %-7s batch %d: relative L2 error %.3e\n", k->n,
+                          k->precision == KERNEL_FP16 ? "fp16" : "fp32", d == 0 ? "forward" : "inverse",
+                          batches[b], error);
+            assert_true(error >= 0.0);
+            assert_true(error < bound);
+        }
+    }
+}
+
+int main(void)
+{
+    struct CMUnitTest *tests = calloc((size_t)sim_kernel_count, sizeof *tests);
+    char (*names)[64] = calloc((size_t)sim_kernel_count, sizeof *names);
+    if (tests == NULL || names == NULL) return 1;
+    for (int i = 0; i < sim_kernel_count; ++i) {
+        snprintf(names[i], sizeof names[i], "sim_%d_%s", sim_kernels[i].n,
+                 sim_kernels[i].precision == KERNEL_FP16 ? "fp16" : "fp32");
+        tests[i].name = names[i];
+        tests[i].test_func = check_kernel;
+        tests[i].initial_state = (void *)&sim_kernels[i];
+    }
+    const int failed = _cmocka_run_group_tests("host_simulation", tests, (size_t)sim_kernel_count, NULL, NULL);
+    free(tests);
+    free(names);
+    return failed;
+}
