@@ -121,6 +121,9 @@ char *fftgen_render(const fftgen_render_request *request, char *why, size_t why_
     if (lua_pcall(L, 1, 1, 0) != LUA_OK) {
         const char *message = lua_tostring(L, -1);
         snprintf(why, why_len, "template error: %s", message ? message : "(no message)");
+        /* one line: Lua's "error loading module" messages continue on a tab-indented line */
+        for (char *c = why; *c; ++c)
+            if (*c == '\n' || *c == '\t') *c = ' ';
     } else {
         size_t length;
         const char *s = lua_tolstring(L, -1, &length);

@@ -46,15 +46,19 @@ local function header(w, plan, lines)
 end
 
 local function common_constants(plan)
-  return {
+  local constants = {
     { "POINTS", plan.n, "points per transform" },
     { "RADIX_MAX", plan.radix_max, "points each thread holds in registers" },
     { "THREADS_PER_FFT", plan.threads_per_fft, "threads that share one transform" },
     { "FFTS_PER_BLOCK", plan.ffts_per_block, "transforms per thread block" },
     { "THREADS", plan.threads, "threads per block" },
     { "SHARED_BYTES", plan.shared_bytes, "dynamic shared memory per block" },
-    { "SMEM_FLOATS_PER_PART", plan.smem_floats_per_part, "padded floats per real or imaginary part" },
   }
+  if uses_shared(plan) then
+    constants[#constants + 1] =
+      { "SMEM_FLOATS_PER_PART", plan.smem_floats_per_part, "padded floats per real or imaginary part" }
+  end
+  return constants
 end
 
 -- Per-thread indices every phase may use.
@@ -245,8 +249,12 @@ local function sim_function(w, plan, direction)
   w:open("int %s_%s_sim(const void* in_points, void* out_points, int batch)", plan.name, direction)
   w:line("const point_t* in = (const point_t*)in_points;")
   w:line("point_t* out = (point_t*)out_points;")
-  w:line("float* smem_re = malloc(sizeof(float) * 2 * (SMEM_FLOATS_PER_PART + 1));")
-  w:line("float* smem_im = smem_re + SMEM_FLOATS_PER_PART + 1;")
+  if uses_shared(plan) then
+    w:line("float* smem_re = malloc(sizeof(float) * 2 * SMEM_FLOATS_PER_PART);")
+    w:line("float* smem_im = smem_re + SMEM_FLOATS_PER_PART;")
+  else
+    w:line("float* smem_re = malloc(sizeof(float)); /* unused: one stage needs no exchange */")
+  end
   w:line("float2 (*registers)[RADIX_MAX] = malloc(sizeof(float2) * RADIX_MAX * THREADS);")
   w:open("if (smem_re == NULL || registers == NULL)")
   w:line("free(smem_re);")

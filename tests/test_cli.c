@@ -1,0 +1,244 @@
+/* The fftgen command: help, version, explain, a good run, and each bad input: a one-line error
+ * that names the problem, exit status 2, and no file (and no temporary file) left behind. */
+#define _POSIX_C_SOURCE 200809L
+#include <dirent.h>
+#include <fcntl.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+static char work_dir[256];
+static char output[65536];
+
+/* Runs fftgen with the given arguments (NULL-terminated); stdout and stderr land in `output`.
+ * Returns the exit status. */
+static int run_fftgen(const char *first, ...)
+{
+    const char *argv[32] = {FFTGEN_EXE};
+    int argc = 1;
+    va_list args;
+    va_start(args, first);
+    for (const char *a = first; a != NULL && argc < 31; a = va_arg(args, const char *)) argv[argc++] = a;
+    va_end(args);
+    argv[argc] = NULL;
+
+    char log_path[300];
+    snprintf(log_path, sizeof log_path, "%s/log.txt", work_dir);
+    const pid_t pid = fork();
+    if (pid == 0) {
+        const int fd = open(log_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        if (fd < 0) _exit(127);
+        dup2(fd, 1);
+        dup2(fd, 2);
+        execv(FFTGEN_EXE, (char *const *)argv);
+        _exit(127);
+    }
+    int status = -1;
+    waitpid(pid, &status, 0);
+    FILE *log = fopen(log_path, "r");
+    size_t n = log ? fread(output, 1, sizeof output - 1, log) : 0;
+    output[n] = '\0';
+    if (log) fclose(log);
+    unlink(log_path);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+/* Files in the work folder other than `keep` (the temporary files fftgen must clean up). */
+static int stray_files(const char *keep)
+{
+    DIR *dir = opendir(work_dir);
+    int count = 0;
+    for (struct dirent *e; dir && (e = readdir(dir));)
+        if (e->d_name[0] != '.' && (keep == NULL || strcmp(e->d_name, keep) != 0)) ++count;
+    if (dir) closedir(dir);
+    return count;
+}
+
+static int one_line(const char *text)
+{
+    const char *newline = strchr(text, '\n');
+    return newline != NULL && newline[1] == '\0';
+}
+
+/* A bad command: exit status 2, one line naming the problem, no output file. */
+static void expect_rejected(const char *needle, const char *n, const char *flag, const char *value)
+{
+    char path[300];
+    snprintf(path, sizeof path, "%s/k.cu", work_dir);
+    const int status = run_fftgen("--n", n, "-o", path, flag, value, NULL);
+    print_message("  fftgen --n %s %s %s -> %d: %s", n, flag ? flag : "", value ? value : "", status, output);
+    assert_int_equal(status, 2);
+    assert_non_null(strstr(output, needle));
+    assert_true(one_line(output));
+    assert_int_equal(access(path, F_OK), -1);
+    assert_int_equal(stray_files(NULL), 0);
+}
+
+static void bad_sizes(void **state)
+{
+    (void)state;
+    expect_rejected("not a power of two", "1000", NULL, NULL);
+    expect_rejected("not a power of two", "0", NULL, NULL);
+    expect_rejected("not a power of two", "-16", NULL, NULL);
+    expect_rejected("not a number", "abc", NULL, NULL);
+    expect_rejected("not a number", "16x", NULL, NULL);
+    expect_rejected("exceeds the single-kernel limit of 16384", "32768", NULL, NULL);
+    expect_rejected("exceeds the single-kernel limit of 4096", "8192", "--arch", "sm_75");
+}
+
+static void bad_options(void **state)
+{
+    (void)state;
+    expect_rejected("unknown radix 3", "64", "--radix", "3");
+    expect_rejected("unknown radix 32", "64", "--radix", "32");
+    expect_rejected("radix 16 does not divide size 8", "8", "--radix", "16");
+    expect_rejected("unknown precision 'fp64'", "64", "--precision", "fp64");
+    expect_rejected("unknown direction 'sideways'", "64", "--direction", "sideways");
+    expect_rejected("unknown architecture sm_70", "64", "--arch", "sm_70");
+    expect_rejected("unknown option '--bogus'", "64", "--bogus", NULL);
+    expect_rejected("needs a value", "64", "--radix", NULL);
+}
+
+static void unwritable_output(void **state)
+{
+    (void)state;
+    char path[300];
+    snprintf(path, sizeof path, "%s/no-such-folder/k.cu", work_dir);
+    assert_int_equal(run_fftgen("--n", "64", "-o", path, NULL), 2);
+    assert_non_null(strstr(output, "cannot write"));
+    assert_non_null(strstr(output, "No such file or directory"));
+    assert_true(one_line(output));
+    /* a folder in the way of the output file */
+    snprintf(path, sizeof path, "%s/folder", work_dir);
+    assert_int_equal(mkdir(path, 0755), 0);
+    assert_int_equal(run_fftgen("--n", "64", "-o", path, NULL), 2);
+    assert_non_null(strstr(output, "cannot write"));
+    assert_int_equal(stray_files("folder"), 0);
+    rmdir(path);
+}
+
+static void failure_keeps_existing_file(void **state)
+{
+    (void)state;
+    char path[300];
+    snprintf(path, sizeof path, "%s/keep.cu", work_dir);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs("precious", f);
+    fclose(f);
+    assert_int_equal(run_fftgen("--n", "1000", "-o", path, NULL), 2);
+    char text[32] = {0};
+    f = fopen(path, "r");
+    assert_non_null(f);
+    assert_true(fread(text, 1, sizeof text - 1, f) > 0);
+    fclose(f);
+    assert_string_equal(text, "precious");
+    unlink(path);
+}
+
+static void help_and_version(void **state)
+{
+    (void)state;
+    assert_int_equal(run_fftgen("--help", NULL), 0);
+    assert_non_null(strstr(output, "Usage: fftgen --n N"));
+    assert_non_null(strstr(output, "--explain"));
+    assert_int_equal(run_fftgen("--version", NULL), 0);
+    assert_non_null(strstr(output, "fftgen 0."));
+    assert_int_equal(run_fftgen(NULL), 2);
+    assert_non_null(strstr(output, "--n is required"));
+}
+
+static void explain_prints_plan(void **state)
+{
+    (void)state;
+    assert_int_equal(run_fftgen("--n", "4096", "--radix", "16", "--explain", NULL), 0);
+    assert_non_null(strstr(output, "16 x 16 x 16 (3 stages)"));
+    assert_non_null(strstr(output, "threads/block:  256"));
+    assert_non_null(strstr(output, "shared memory:  33792 bytes"));
+    assert_int_equal(run_fftgen("--n", "16384", "--precision", "fp16", "--explain", NULL), 0);
+    assert_non_null(strstr(output, "16 x 16 x 16 x 4 (4 stages)"));
+    assert_int_equal(run_fftgen("--n", "32", "--radix", "4", "--explain", NULL), 0);
+    assert_non_null(strstr(output, "4 x 4 x 2 (3 stages)"));
+}
+
+static void writes_self_contained_file(void **state)
+{
+    (void)state;
+    char path[300];
+    snprintf(path, sizeof path, "%s/fft4096.cu", work_dir);
+    assert_int_equal(run_fftgen("--n", "4096", "--radix", "16", "-o", path, NULL), 0);
+    assert_string_equal(output, "");
+    FILE *f = fopen(path, "r");
+    assert_non_null(f);
+    static char text[1 << 20];
+    const size_t n = fread(text, 1, sizeof text - 1, f);
+    fclose(f);
+    text[n] = '\0';
+    assert_non_null(strstr(text, "extern \"C\" __global__ void __launch_bounds__(THREADS)\nfftgen_4096_fp32_forward("));
+    assert_non_null(strstr(text, "extern \"C\" cudaError_t fftgen_4096_fp32_inverse_launch("));
+    assert_null(strstr(text, "#include \""));
+    assert_int_equal(stray_files("fft4096.cu"), 0);
+    unlink(path);
+    /* standard output when there is no -o */
+    assert_int_equal(run_fftgen("--n", "8", "--direction", "inverse", NULL), 0);
+    assert_non_null(strstr(output, "fftgen_8_fp32_inverse("));
+    assert_null(strstr(output, "fftgen_8_fp32_forward("));
+}
+
+/* A broken template read with --templates is reported with its file and line. */
+static void template_errors_name_file_and_line(void **state)
+{
+    (void)state;
+    char dir[300], command[1024], path[300];
+    snprintf(dir, sizeof dir, "%s/templates", work_dir);
+    snprintf(command, sizeof command, "cp -r '%s' '%s' && printf 'local broken = = 1\\n' >> '%s/radix.lua'",
+             FFTGEN_TEMPLATES_DIR, dir, dir);
+    assert_int_equal(system(command), 0);
+    snprintf(path, sizeof path, "%s/k.cu", work_dir);
+    assert_int_equal(run_fftgen("--n", "64", "--templates", dir, "-o", path, NULL), 1);
+    print_message("  %s", output);
+    /* the broken line is the one appended after the original's last line */
+    char original[300], location[64];
+    snprintf(original, sizeof original, "%s/radix.lua", FFTGEN_TEMPLATES_DIR);
+    FILE *f = fopen(original, "r");
+    assert_non_null(f);
+    int lines = 0;
+    for (int c; (c = fgetc(f)) != EOF;) lines += c == '\n';
+    fclose(f);
+    snprintf(location, sizeof location, "templates/radix.lua:%d:", lines + 1);
+    assert_non_null(strstr(output, location));
+    assert_true(one_line(output));
+    assert_int_equal(access(path, F_OK), -1);
+    /* the embedded copies are untouched */
+    assert_int_equal(run_fftgen("--n", "64", "-o", path, NULL), 0);
+    unlink(path);
+    snprintf(command, sizeof command, "rm -rf '%s'", dir);
+    assert_int_equal(system(command), 0);
+}
+
+int main(void)
+{
+    snprintf(work_dir, sizeof work_dir, "/tmp/fftgen-test-cli-XXXXXX");
+    if (mkdtemp(work_dir) == NULL) return 1;
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(bad_sizes),
+        cmocka_unit_test(bad_options),
+        cmocka_unit_test(unwritable_output),
+        cmocka_unit_test(failure_keeps_existing_file),
+        cmocka_unit_test(help_and_version),
+        cmocka_unit_test(explain_prints_plan),
+        cmocka_unit_test(writes_self_contained_file),
+        cmocka_unit_test(template_errors_name_file_and_line),
+    };
+    const int failed = cmocka_run_group_tests_name("cli", tests, NULL, NULL);
+    rmdir(work_dir);
+    return failed;
+}

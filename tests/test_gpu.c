@@ -1,0 +1,125 @@
+/* The generated kernels on the GPU against FFTW double: every size one block holds, both
+ * precisions, both directions, batch 1, 3 and a large batch, out of place and in place.
+ * Every test is skipped (not passed) where there is no CUDA device. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include <cmocka.h>
+#include <cuda_runtime.h>
+
+#include "kernel_registry.h"
+#include "reference.h"
+
+/* Points per check for the "large batch" case: batch = LARGE_POINTS / n. */
+#define LARGE_POINTS (1 << 22)
+
+static int have_gpu;
+static double worst_error[2];
+
+struct gpu_run {
+    launch_function launch;
+    enum kernel_precision precision;
+    int n;
+    int in_place;
+};
+
+#define CHECK_CUDA(call)                                                                                   \
+    do {                                                                                                   \
+        const cudaError_t status_ = (call);                                                                \
+        if (status_ != cudaSuccess) {                                                                      \
+            print_error("%s failed: %s\n", #call, cudaGetErrorString(status_));                           \
+            goto done;                                                                                     \
+        }                                                                                                  \
+    } while (0)
+
+/* Copies the input over, poisons the output (0xFF bytes are NaN in fp32 and fp16), launches, and
+ * copies the result back. */
+static int run_on_gpu(const void *context, const void *in, void *out, int batch)
+{
+    const struct gpu_run *run = context;
+    const size_t bytes = storage_bytes(run->precision) * (size_t)run->n * (size_t)batch;
+    void *d_in = NULL, *d_out = NULL;
+    int result = -1;
+    CHECK_CUDA(cudaMalloc(&d_in, bytes));
+    if (run->in_place) {
+        d_out = d_in;
+    } else {
+        CHECK_CUDA(cudaMalloc(&d_out, bytes));
+        CHECK_CUDA(cudaMemset(d_out, 0xFF, bytes));
+    }
+    CHECK_CUDA(cudaMemcpy(d_in, in, bytes, cudaMemcpyHostToDevice));
+    CHECK_CUDA((cudaError_t)run->launch(d_in, d_out, batch, NULL));
+    CHECK_CUDA(cudaDeviceSynchronize());
+    CHECK_CUDA(cudaMemcpy(out, d_out, bytes, cudaMemcpyDeviceToHost));
+    result = 0;
+done:
+    cudaFree(d_in);
+    if (d_out != d_in) cudaFree(d_out);
+    return result;
+}
+
+static void check_kernel(void **state)
+{
+    if (!have_gpu) skip();
+    const struct gpu_kernel *k = *state;
+    const double bound = k->precision == KERNEL_FP16 ? FP16_ERROR_BOUND : FP32_ERROR_BOUND;
+    const int large = LARGE_POINTS / k->n;
+    const struct { int batch, in_place; } cases[] = {{1, 0}, {3, 0}, {large, 0}, {3, 1}};
+    for (int d = 0; d < 2; ++d)
+        for (size_t c = 0; c < sizeof cases / sizeof cases[0]; ++c) {
+            const struct gpu_run run = {d == 0 ? k->forward : k->inverse, k->precision, k->n, cases[c].in_place};
+            const double error = transform_error(k->n, k->precision, cases[c].batch, d == 0 ? -1 : 1, run_on_gpu,
+                                                 &run, (unsigned long long)k->n * 7919 + c * 2 + d);
+            print_message("  n=%-6d %s %-7s batch %-7d %s: relative L2 error %.3e\n", k->n,
+                          k->precision == KERNEL_FP16 ? "fp16" : "fp32", d == 0 ? "forward" : "inverse",
+                          cases[c].batch, cases[c].in_place ? "in place    " : "out of place", error);
+            assert_true(error >= 0.0);
+            assert_true(error < bound);
+            if (error > worst_error[k->precision]) worst_error[k->precision] = error;
+        }
+}
+
+/* A bad argument is refused by the launch function, not launched. */
+static void launcher_rejects_bad_arguments(void **state)
+{
+    (void)state;
+    if (!have_gpu) skip();
+    void *buffer = NULL;
+    assert_int_equal(cudaMalloc(&buffer, 4096 * sizeof(float) * 2), cudaSuccess);
+    assert_int_equal(gpu_kernels[0].forward(buffer, buffer, 0, NULL), cudaErrorInvalidValue);
+    assert_int_equal(gpu_kernels[0].forward(NULL, buffer, 1, NULL), cudaErrorInvalidValue);
+    assert_int_equal(cudaFree(buffer), cudaSuccess);
+}
+
+int main(void)
+{
+    int devices = 0;
+    const cudaError_t status = cudaGetDeviceCount(&devices);
+    have_gpu = status == cudaSuccess && devices > 0;
+    if (!have_gpu)
+        printf("no CUDA device (%s): the GPU tests are skipped\n",
+               status == cudaSuccess ? "none found" : cudaGetErrorString(status));
+    struct CMUnitTest *tests = calloc((size_t)gpu_kernel_count + 1, sizeof *tests);
+    char (*names)[64] = calloc((size_t)gpu_kernel_count, sizeof *names);
+    if (tests == NULL || names == NULL) return 1;
+    for (int i = 0; i < gpu_kernel_count; ++i) {
+        snprintf(names[i], sizeof names[i], "gpu_%d_%s", gpu_kernels[i].n,
+                 gpu_kernels[i].precision == KERNEL_FP16 ? "fp16" : "fp32");
+        tests[i].name = names[i];
+        tests[i].test_func = check_kernel;
+        tests[i].initial_state = (void *)&gpu_kernels[i];
+    }
+    tests[gpu_kernel_count].name = "launcher_rejects_bad_arguments";
+    tests[gpu_kernel_count].test_func = launcher_rejects_bad_arguments;
+    const int failed = _cmocka_run_group_tests("gpu", tests, (size_t)gpu_kernel_count + 1, NULL, NULL);
+    if (have_gpu)
+        printf("worst relative L2 error against FFTW double: fp32 %.3e, fp16 %.3e\n", worst_error[KERNEL_FP32],
+               worst_error[KERNEL_FP16]);
+    free(tests);
+    free(names);
+    return failed;
+}

@@ -1,0 +1,129 @@
+/* Every kernel the planner can produce, rendered in-process and compiled with NVRTC for sm_75,
+ * sm_80 and sm_90 (CUDA 13 has no sm_70): the JIT path's text must compile with no header. */
+#define _POSIX_C_SOURCE 200809L
+#include <pthread.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+#include <nvrtc.h>
+
+#include "planner.h"
+#include "render.h"
+
+enum { MAX_JOBS = 128, WORKERS = 2 };
+
+struct job {
+    fftgen_kernel_plan plan;
+    char name[64];
+    int ok;
+    char log[2048];
+};
+
+static struct job jobs[MAX_JOBS];
+static int job_count;
+static int next_job;
+static pthread_mutex_t queue = PTHREAD_MUTEX_INITIALIZER;
+
+static int contains(const char *data, size_t size, const char *needle)
+{
+    const size_t n = strlen(needle);
+    for (size_t i = 0; i + n <= size; ++i)
+        if (memcmp(data + i, needle, n) == 0) return 1;
+    return 0;
+}
+
+static void compile(struct job *job)
+{
+    char why[512], option[64];
+    const fftgen_render_request request = {&job->plan, FFTGEN_TARGET_CUDA, FFTGEN_BOTH_DIRECTIONS, NULL, NULL};
+    char *source = fftgen_render(&request, why, sizeof why);
+    if (source == NULL) {
+        snprintf(job->log, sizeof job->log, "render failed: %s", why);
+        return;
+    }
+    nvrtcProgram program;
+    nvrtcResult rc = nvrtcCreateProgram(&program, source, job->name, 0, NULL, NULL);
+    if (rc != NVRTC_SUCCESS) {
+        snprintf(job->log, sizeof job->log, "nvrtcCreateProgram: %s", nvrtcGetErrorString(rc));
+        free(source);
+        return;
+    }
+    snprintf(option, sizeof option, "--gpu-architecture=sm_%d", job->plan.arch);
+    const char *options[] = {option};
+    rc = nvrtcCompileProgram(program, 1, options);
+    size_t log_size = 0;
+    nvrtcGetProgramLogSize(program, &log_size);
+    char *log = malloc(log_size + 1);
+    if (log != NULL && nvrtcGetProgramLog(program, log) == NVRTC_SUCCESS)
+        snprintf(job->log, sizeof job->log, "%s: %s", nvrtcGetErrorString(rc), log);
+    free(log);
+    size_t cubin_size = 0;
+    if (rc == NVRTC_SUCCESS && nvrtcGetCUBINSize(program, &cubin_size) == NVRTC_SUCCESS && cubin_size > 0) {
+        char *cubin = malloc(cubin_size);
+        char forward[96], inverse[96];
+        snprintf(forward, sizeof forward, "fftgen_%d_%s_forward", job->plan.n, fftgen_precision_name(job->plan.precision));
+        snprintf(inverse, sizeof inverse, "fftgen_%d_%s_inverse", job->plan.n, fftgen_precision_name(job->plan.precision));
+        /* the kernels are extern "C": their plain names must be in the cubin's symbol table */
+        job->ok = cubin != NULL && nvrtcGetCUBIN(program, cubin) == NVRTC_SUCCESS &&
+                  contains(cubin, cubin_size, forward) && contains(cubin, cubin_size, inverse);
+        if (!job->ok) snprintf(job->log, sizeof job->log, "cubin lacks %s or %s", forward, inverse);
+        free(cubin);
+    }
+    nvrtcDestroyProgram(&program);
+    free(source);
+}
+
+static void *worker(void *unused)
+{
+    (void)unused;
+    for (;;) {
+        pthread_mutex_lock(&queue);
+        const int i = next_job < job_count ? next_job++ : -1;
+        pthread_mutex_unlock(&queue);
+        if (i < 0) return NULL;
+        compile(&jobs[i]);
+    }
+}
+
+static void compile_all_with_nvrtc(void **state)
+{
+    (void)state;
+    const int archs[] = {75, 80, 90};
+    const fftgen_precision precisions[] = {FFTGEN_FP32, FFTGEN_FP16};
+    for (size_t a = 0; a < 3; ++a)
+        for (size_t p = 0; p < 2; ++p) {
+            const long long limit = fftgen_single_kernel_limit(precisions[p], archs[a]);
+            assert_true(limit >= (archs[a] >= 80 ? 16384 : 4096));
+            for (long long n = 2; n <= limit; n *= 2) {
+                assert_true(job_count < MAX_JOBS);
+                struct job *job = &jobs[job_count++];
+                char why[256];
+                const fftgen_kernel_request request = {n, 0, precisions[p], archs[a]};
+                assert_int_equal(fftgen_plan_kernel(&request, &job->plan, why, sizeof why), FFTGEN_PLAN_OK);
+                snprintf(job->name, sizeof job->name, "fftgen_%lld_%s_sm_%d.cu", n,
+                         fftgen_precision_name(precisions[p]), archs[a]);
+            }
+        }
+    pthread_t threads[WORKERS];
+    for (int t = 0; t < WORKERS; ++t) assert_int_equal(pthread_create(&threads[t], NULL, worker, NULL), 0);
+    for (int t = 0; t < WORKERS; ++t) pthread_join(threads[t], NULL);
+    int failures = 0;
+    for (int i = 0; i < job_count; ++i)
+        if (!jobs[i].ok) {
+            print_error("%s: %s\n", jobs[i].name, jobs[i].log);
+            ++failures;
+        }
+    print_message("compiled %d kernel files with NVRTC, %d failed\n", job_count, failures);
+    assert_int_equal(failures, 0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {cmocka_unit_test(compile_all_with_nvrtc)};
+    return cmocka_run_group_tests_name("nvrtc", tests, NULL, NULL);
+}

@@ -1,0 +1,259 @@
+#include "cufft_compare.h"
+
+#include <cuda_fp16.h>
+#include <cufft.h>
+#include <cufftXt.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <vector>
+
+#define CUDA_CHECK(call)                                                                                   \
+    do {                                                                                                   \
+        cudaError_t status_ = (call);                                                                      \
+        if (status_ != cudaSuccess) {                                                                      \
+            fprintf(stderr, "%s:%d: %s failed: %s\n", __FILE__, __LINE__, #call, cudaGetErrorString(status_)); \
+            goto fail;                                                                                     \
+        }                                                                                                  \
+    } while (0)
+
+#define CUFFT_CHECK(call)                                                                                  \
+    do {                                                                                                   \
+        cufftResult status_ = (call);                                                                      \
+        if (status_ != CUFFT_SUCCESS) {                                                                    \
+            fprintf(stderr, "%s:%d: %s failed: cufftResult %d\n", __FILE__, __LINE__, #call, (int)status_); \
+            goto fail;                                                                                     \
+        }                                                                                                  \
+    } while (0)
+
+namespace {
+
+__device__ double uniform(unsigned long long seed, unsigned long long i)
+{
+    // splitmix64 of (seed, index): independent of launch shape, and never all zeros
+    unsigned long long z = seed * 0x9E3779B97F4A7C15ULL + i * 0xBF58476D1CE4E5B9ULL + 0x94D049BB133111EBULL;
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    z ^= z >> 31;
+    return 2.0 * ((double)(z >> 11) / 9007199254740992.0) - 1.0;
+}
+
+__global__ void fill_random(double2 *ref, float2 *f32, __half2 *f16, size_t count, unsigned long long seed)
+{
+    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < count; i += (size_t)gridDim.x * blockDim.x) {
+        const double2 v = make_double2(uniform(seed, 2 * i), uniform(seed, 2 * i + 1));
+        ref[i] = v;
+        if (f32) f32[i] = make_float2((float)v.x, (float)v.y);
+        if (f16) f16[i] = __floats2half2_rn((float)v.x, (float)v.y);
+    }
+}
+
+// sums[0] += |got - want|^2, sums[1] += |want|^2; a NaN in `got` makes sums[0] NaN
+__global__ void error_sums(const float2 *f32, const __half2 *f16, const double2 *want, size_t count, double *sums)
+{
+    __shared__ double part[2][256];
+    double diff = 0.0, norm = 0.0;
+    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < count; i += (size_t)gridDim.x * blockDim.x) {
+        const float2 g = f32 ? f32[i] : __half22float2(f16[i]);
+        const double dx = (double)g.x - want[i].x, dy = (double)g.y - want[i].y;
+        diff += dx * dx + dy * dy;
+        norm += want[i].x * want[i].x + want[i].y * want[i].y;
+    }
+    part[0][threadIdx.x] = diff;
+    part[1][threadIdx.x] = norm;
+    __syncthreads();
+    for (int s = blockDim.x / 2; s > 0; s /= 2) {
+        if ((int)threadIdx.x < s) {
+            part[0][threadIdx.x] += part[0][threadIdx.x + s];
+            part[1][threadIdx.x] += part[1][threadIdx.x + s];
+        }
+        __syncthreads();
+    }
+    if (threadIdx.x == 0) {
+        atomicAdd(&sums[0], part[0][0]);
+        atomicAdd(&sums[1], part[1][0]);
+    }
+}
+
+struct timing {
+    float median, min, max;
+};
+
+// Times `run` with events around each call: `warmup` untimed calls, then `runs` timed ones.
+template <typename F>
+int time_runs(F run, int warmup, int runs, timing *t)
+{
+    std::vector<float> ms(runs);
+    cudaEvent_t start = nullptr, stop = nullptr;
+    CUDA_CHECK(cudaEventCreate(&start));
+    CUDA_CHECK(cudaEventCreate(&stop));
+    for (int i = 0; i < warmup; ++i)
+        if (run() != 0) goto fail;
+    for (int i = 0; i < runs; ++i) {
+        CUDA_CHECK(cudaEventRecord(start));
+        if (run() != 0) goto fail;
+        CUDA_CHECK(cudaEventRecord(stop));
+        CUDA_CHECK(cudaEventSynchronize(stop));
+        CUDA_CHECK(cudaEventElapsedTime(&ms[i], start, stop));
+    }
+    std::sort(ms.begin(), ms.end());
+    t->median = ms[runs / 2];
+    t->min = ms.front();
+    t->max = ms.back();
+    cudaEventDestroy(start);
+    cudaEventDestroy(stop);
+    return 0;
+fail:
+    if (start) cudaEventDestroy(start);
+    if (stop) cudaEventDestroy(stop);
+    return -1;
+}
+
+int relative_error(const void *got, int fp16, const double2 *want, size_t count, double *sums_dev, double *error)
+{
+    double sums[2];
+    CUDA_CHECK(cudaMemset(sums_dev, 0, 2 * sizeof(double)));
+    error_sums<<<1024, 256>>>(fp16 ? nullptr : (const float2 *)got, fp16 ? (const __half2 *)got : nullptr, want,
+                              count, sums_dev);
+    CUDA_CHECK(cudaGetLastError());
+    CUDA_CHECK(cudaMemcpy(sums, sums_dev, sizeof sums, cudaMemcpyDeviceToHost));
+    *error = sums[0] == sums[0] ? sqrt(sums[0] / sums[1]) : INFINITY;
+    return 0;
+fail:
+    return -1;
+}
+
+} // namespace
+
+extern "C" int measure_copy_bandwidth(size_t bytes, int runs, double *gbps)
+{
+    void *a = nullptr, *b = nullptr;
+    timing t;
+    CUDA_CHECK(cudaMalloc(&a, bytes));
+    CUDA_CHECK(cudaMalloc(&b, bytes));
+    CUDA_CHECK(cudaMemset(a, 1, bytes));
+    if (time_runs([&] { return cudaMemcpy(b, a, bytes, cudaMemcpyDeviceToDevice) == cudaSuccess ? 0 : -1; }, 3, runs,
+                  &t) != 0)
+        goto fail;
+    *gbps = 2.0 * (double)bytes / (t.median * 1e6);
+    cudaFree(a);
+    cudaFree(b);
+    return 0;
+fail:
+    cudaFree(a);
+    cudaFree(b);
+    return -1;
+}
+
+extern "C" int describe_device(char *name, size_t name_len, int *driver_version, int *runtime_version)
+{
+    int count = 0;
+    cudaDeviceProp prop;
+    if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0) return -1;
+    CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
+    CUDA_CHECK(cudaDriverGetVersion(driver_version));
+    CUDA_CHECK(cudaRuntimeGetVersion(runtime_version));
+    snprintf(name, name_len, "%s", prop.name);
+    return 0;
+fail:
+    return -1;
+}
+
+extern "C" int compare_with_cufft(const struct compare_config *c, fftgen_launch_fn launch, struct compare_result *r)
+{
+    const size_t count = (size_t)c->n * (size_t)c->batch;
+    const size_t storage = c->fp16 ? sizeof(__half2) : sizeof(float2);
+    const int direction = c->inverse ? CUFFT_INVERSE : CUFFT_FORWARD;
+    double2 *ref_in = nullptr, *ref_out = nullptr;
+    void *in = nullptr, *out = nullptr;
+    double *sums = nullptr;
+    cufftHandle z2z = 0, plan = 0;
+    bool have_z2z = false, have_plan = false;
+    long long n = c->n;
+    size_t work = 0;
+    timing t;
+
+    CUDA_CHECK(cudaMalloc(&ref_in, count * sizeof(double2)));
+    CUDA_CHECK(cudaMalloc(&ref_out, count * sizeof(double2)));
+    CUDA_CHECK(cudaMalloc(&in, count * storage));
+    CUDA_CHECK(cudaMalloc(&out, count * storage));
+    CUDA_CHECK(cudaMalloc(&sums, 2 * sizeof(double)));
+    fill_random<<<1024, 256>>>(ref_in, c->fp16 ? nullptr : (float2 *)in, c->fp16 ? (__half2 *)in : nullptr, count,
+                               c->seed);
+    CUDA_CHECK(cudaGetLastError());
+
+    // the double-precision reference, on the unrounded inputs
+    CUFFT_CHECK(cufftPlanMany(&z2z, 1, (int *)&c->n, nullptr, 1, c->n, nullptr, 1, c->n, CUFFT_Z2Z, c->batch));
+    have_z2z = true;
+    CUFFT_CHECK(cufftExecZ2Z(z2z, (cufftDoubleComplex *)ref_in, (cufftDoubleComplex *)ref_out, direction));
+    CUDA_CHECK(cudaDeviceSynchronize());
+    cufftDestroy(z2z);
+    have_z2z = false;
+
+    // fftgen: poisoned output first, so that an unwritten element shows up as NaN
+    CUDA_CHECK(cudaMemset(out, 0xFF, count * storage));
+    CUDA_CHECK(launch(in, out, c->batch, 0));
+    CUDA_CHECK(cudaDeviceSynchronize());
+    if (relative_error(out, c->fp16, ref_out, count, sums, &r->fftgen_error) != 0) goto fail;
+    if (time_runs([&] { return launch(in, out, c->batch, 0) == cudaSuccess ? 0 : -1; }, c->warmup, c->runs, &t) != 0)
+        goto fail;
+    r->fftgen_ms = t.median;
+    r->fftgen_ms_min = t.min;
+    r->fftgen_ms_max = t.max;
+
+    // cuFFT on the same buffers: cufftPlanMany for fp32, cufftXtMakePlanMany for fp16
+    CUFFT_CHECK(cufftCreate(&plan));
+    have_plan = true;
+    if (c->fp16)
+        CUFFT_CHECK(cufftXtMakePlanMany(plan, 1, &n, nullptr, 1, n, CUDA_C_16F, nullptr, 1, n, CUDA_C_16F, c->batch,
+                                        &work, CUDA_C_16F));
+    else
+        CUFFT_CHECK(cufftMakePlanMany(plan, 1, (int *)&c->n, nullptr, 1, c->n, nullptr, 1, c->n, CUFFT_C2C, c->batch,
+                                      &work));
+    CUDA_CHECK(cudaMemset(out, 0xFF, count * storage));
+    CUFFT_CHECK(cufftXtExec(plan, in, out, direction));
+    CUDA_CHECK(cudaDeviceSynchronize());
+    if (relative_error(out, c->fp16, ref_out, count, sums, &r->cufft_error) != 0) goto fail;
+    if (time_runs([&] { return cufftXtExec(plan, in, out, direction) == CUFFT_SUCCESS ? 0 : -1; }, c->warmup,
+                  c->runs, &t) != 0)
+        goto fail;
+    r->cufft_ms = t.median;
+    r->cufft_ms_min = t.min;
+    r->cufft_ms_max = t.max;
+    cufftDestroy(plan);
+    have_plan = false;
+
+    r->bytes = 2.0 * (double)(count * storage);
+    if (measure_copy_bandwidth(count * storage, c->runs, &r->copy_gbps) != 0) goto fail;
+    cudaFree(ref_in);
+    cudaFree(ref_out);
+    cudaFree(in);
+    cudaFree(out);
+    cudaFree(sums);
+    return 0;
+fail:
+    if (have_z2z) cufftDestroy(z2z);
+    if (have_plan) cufftDestroy(plan);
+    cudaFree(ref_in);
+    cudaFree(ref_out);
+    cudaFree(in);
+    cudaFree(out);
+    cudaFree(sums);
+    return -1;
+}
+
+extern "C" void print_compare_header(void)
+{
+    printf("%-8s %-4s %-7s %9s | %10s %8s %6s | %10s %8s %6s | %7s | %9s %9s\n", "n", "prec", "dir", "batch",
+           "fftgen ms", "GB/s", "%bw", "cuFFT ms", "GB/s", "%bw", "speedup", "err fftgen", "err cuFFT");
+}
+
+extern "C" void print_compare_row(const struct compare_config *c, const struct compare_result *r)
+{
+    const double ours = r->bytes / (r->fftgen_ms * 1e6), theirs = r->bytes / (r->cufft_ms * 1e6);
+    printf("%-8d %-4s %-7s %9d | %10.4f %8.1f %5.1f%% | %10.4f %8.1f %5.1f%% | %6.2fx | %9.2e %9.2e\n", c->n,
+           c->fp16 ? "fp16" : "fp32", c->inverse ? "inverse" : "forward", c->batch, r->fftgen_ms, ours,
+           100.0 * ours / r->copy_gbps, r->cufft_ms, theirs, 100.0 * theirs / r->copy_gbps,
+           r->cufft_ms / r->fftgen_ms, r->fftgen_error, r->cufft_error);
+}
