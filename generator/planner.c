@@ -2,8 +2,11 @@
 
 #include <stdio.h>
 
-/* Threads a block should have at least, so that small transforms still fill warps. */
-enum { TARGET_THREADS_PER_BLOCK = 128 };
+/* Threads a block should have at least: several transforms share a block when they are small. */
+enum { TARGET_THREADS_PER_BLOCK = 256 };
+/* Below this many threads per transform, a warp's direct loads of stage 1 would cover runs too
+ * short to fill 32-byte sectors well: the block then copies its points through shared memory. */
+enum { MIN_THREADS_FOR_DIRECT_IO = 32 };
 
 struct arch_limit {
     int arch;
@@ -67,11 +70,13 @@ static fftgen_plan_status build_plan(long long n, int radix, fftgen_precision pr
     p.ffts_per_block = p.threads_per_fft >= TARGET_THREADS_PER_BLOCK
                            ? 1 : TARGET_THREADS_PER_BLOCK / p.threads_per_fft;
     p.threads = p.threads_per_fft * p.ffts_per_block;
-    if (p.stage_count > 1) {
-        /* an fp32 exchange even for fp16 storage: data stay fp32 until the final store */
+    p.staged_io = p.threads_per_fft < MIN_THREADS_FOR_DIRECT_IO;
+    if (p.stage_count > 1 || p.staged_io) {
+        /* float2 exchanges even for fp16 storage: data stay fp32 until the final store;
+         * one pad element every 16 */
         const long long points = (long long)p.ffts_per_block * p.n;
-        p.smem_floats_per_part = (int)(points + points / 32);
-        p.shared_bytes = 2 * (int)sizeof(float) * p.smem_floats_per_part;
+        p.smem_points = (int)(points + points / 16);
+        p.shared_bytes = 8 * p.smem_points;
     }
     *out = p;
     return p.shared_bytes > fftgen_arch_shared_limit(arch) ? FFTGEN_PLAN_TOO_LARGE : FFTGEN_PLAN_OK;

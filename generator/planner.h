@@ -26,7 +26,8 @@ typedef struct {
     int threads_per_fft;
     int ffts_per_block;
     int threads;              /* per block */
-    int smem_floats_per_part; /* padded length of the real (and of the imaginary) shared array */
+    int staged_io;            /* global memory <-> shared memory copies (small n), else direct */
+    int smem_points;          /* float2 elements in shared memory, padding included */
     int shared_bytes;         /* dynamic shared memory per block */
     int arch;
     fftgen_precision precision;

@@ -62,7 +62,9 @@ static void push_plan(lua_State *L, const fftgen_render_request *request)
     set_int(L, "ffts_per_block", plan->ffts_per_block);
     set_int(L, "threads", plan->threads);
     set_int(L, "shared_bytes", plan->shared_bytes);
-    set_int(L, "smem_floats_per_part", plan->smem_floats_per_part);
+    set_int(L, "smem_points", plan->smem_points);
+    lua_pushboolean(L, plan->staged_io);
+    lua_setfield(L, -2, "staged_io");
     set_string(L, "precision", fftgen_precision_name(plan->precision));
     set_string(L, "target", request->target == FFTGEN_TARGET_SIM ? "sim" : "cuda");
     set_string(L, "name", name);

@@ -15,7 +15,7 @@ local function chain_text(plan)
   return table.concat(parts, " x ")
 end
 
-local function uses_shared(plan) return #plan.radices > 1 end
+local function uses_shared(plan) return plan.shared_bytes > 0 end
 
 local function storage_type(plan)
   return (plan.precision == "fp16") and "__half2" or "float2"
@@ -45,7 +45,7 @@ local function header(w, plan, lines)
   w:line(" */")
 end
 
-local function common_constants(plan)
+local function common_constants(plan, target)
   local constants = {
     { "POINTS", plan.n, "points per transform" },
     { "RADIX_MAX", plan.radix_max, "points each thread holds in registers" },
@@ -54,22 +54,26 @@ local function common_constants(plan)
     { "THREADS", plan.threads, "threads per block" },
     { "SHARED_BYTES", plan.shared_bytes, "dynamic shared memory per block" },
   }
-  if uses_shared(plan) then
-    constants[#constants + 1] =
-      { "SMEM_FLOATS_PER_PART", plan.smem_floats_per_part, "padded floats per real or imaginary part" }
+  if uses_shared(plan) and target == "sim" then
+    constants[#constants + 1] = { "SMEM_POINTS", plan.smem_points, "float2 in shared memory, with padding" }
   end
   return constants
 end
 
--- Per-thread indices every phase may use.
+-- Per-thread indices the phases use.
 local function prologue(w, plan)
   w:line("const int fft_in_block = thread / THREADS_PER_FFT;")
   w:line("const int fft_thread = thread %% THREADS_PER_FFT;")
-  w:line("const long long fft = block * FFTS_PER_BLOCK + fft_in_block;")
-  w:line("const bool active = fft < batch;")
-  w:line("const size_t input_base = (size_t)fft * POINTS;")
-  w:line("const size_t output_base = input_base;")
   if uses_shared(plan) then w:line("const int slot = fft_in_block * POINTS;") end
+  if plan.staged_io then
+    w:line("const size_t block_base = (size_t)block * FFTS_PER_BLOCK * POINTS;")
+    w:line("const long long block_ffts = batch - block * FFTS_PER_BLOCK;")
+    w:line("const int block_points = (int)(block_ffts < FFTS_PER_BLOCK ? block_ffts : FFTS_PER_BLOCK) * POINTS;")
+  else
+    w:line("const long long fft = block * FFTS_PER_BLOCK + fft_in_block;")
+    w:line("const bool active = fft < batch;")
+    w:line("const size_t fft_base = (size_t)fft * POINTS;")
+  end
 end
 
 ------------------------------------------------------------------------------ CUDA
@@ -101,6 +105,12 @@ local function cuda_helpers(w, plan)
     w:line("__device__ __forceinline__ void store_point(point_t* p, size_t i, float2 f) { p[i] = f; }")
   end
   w:line("")
+  w:line("")
+  w:line("// Two consecutive twiddles of a row in one 16-byte load.")
+  w:open("__device__ __forceinline__ float4 twiddle_pair(const float2* row, int pair)")
+  w:line("return __ldg(reinterpret_cast<const float4*>(row) + pair);")
+  w:close()
+  w:line("")
   w:line("// a * w and a * conj(w)")
   w:open("__device__ __forceinline__ float2 twiddle_mul(float2 a, float2 w)")
   w:line("return make_float2(a.x * w.x - a.y * w.y, a.x * w.y + a.y * w.x);")
@@ -110,8 +120,8 @@ local function cuda_helpers(w, plan)
   w:close()
   if uses_shared(plan) then
     w:line("")
-    w:line("// One pad word every 32 keeps strided shared-memory accesses off a single bank.")
-    w:line("__device__ __forceinline__ int padded(int i) { return i + (i >> 5); }")
+    w:line("// One pad element every 16 keeps strided shared-memory accesses off a single bank.")
+    w:line("__device__ __forceinline__ int padded(int i) { return i + (i >> 4); }")
   end
 end
 
@@ -120,9 +130,7 @@ local function cuda_kernel(w, plan, direction)
   w:line("extern \"C\" __global__ void __launch_bounds__(THREADS)")
   w:open("%s(const point_t* in, point_t* out, int batch)", kernel)
   if uses_shared(plan) then
-    w:line("extern __shared__ float smem[];")
-    w:line("float* smem_re = smem;")
-    w:line("float* smem_im = smem + SMEM_FLOATS_PER_PART;")
+    w:line("extern __shared__ float2 smem[];")
   end
   w:line("const int thread = threadIdx.x;")
   w:line("const long long block = blockIdx.x;")
@@ -191,14 +199,18 @@ local function render_cuda(plan)
   w:line("")
   w:line("namespace %s {", plan.name)
   w:line("")
-  for _, c in ipairs(common_constants(plan)) do
+  for _, c in ipairs(common_constants(plan, "cuda")) do
     w:line("constexpr int %s = %d; // %s", c[1], c[2], c[3])
+  end
+  if uses_shared(plan) then
+    w:line("// shared memory holds float2 with one pad element every 16: %d elements", plan.smem_points)
+    w:line("static_assert(SHARED_BYTES == %d * sizeof(float2), \"shared memory size\");", plan.smem_points)
   end
   w:line("")
   cuda_helpers(w, plan)
-  if uses_shared(plan) then
+  for _, t in ipairs(stage.twiddle_tables(plan)) do
     w:line("")
-    twiddle.table(w, "__device__ const float2", "twiddles", plan.n)
+    twiddle.stage_table(w, "alignas(16) __device__ const float2", t.name, t.ns, t.r)
   end
   for _, d in ipairs(plan.directions) do
     w:line("")
@@ -220,6 +232,7 @@ end
 
 local function sim_helpers(w, plan)
   w:line("typedef struct { float x, y; } float2;")
+  w:line("typedef struct { float x, y, z, w; } float4;")
   w:line("static inline float2 make_float2(float x, float y) { float2 f = { x, y }; return f; }")
   if plan.precision == "fp16" then
     w:line("typedef struct { _Float16 x, y; } point_t; // same bits as __half2")
@@ -239,7 +252,11 @@ local function sim_helpers(w, plan)
   w:open("static inline float2 twiddle_mul_conj(float2 a, float2 w)")
   w:line("return make_float2(a.x * w.x + a.y * w.y, a.y * w.x - a.x * w.y);")
   w:close()
-  w:line("static inline int padded(int i) { return i + (i >> 5); }")
+  w:open("static inline float4 twiddle_pair(const float2* row, int pair)")
+  w:line("const float4 f = { row[2 * pair].x, row[2 * pair].y, row[2 * pair + 1].x, row[2 * pair + 1].y };")
+  w:line("return f;")
+  w:close()
+  w:line("static inline int padded(int i) { return i + (i >> 4); }")
 end
 
 local function sim_function(w, plan, direction)
@@ -250,14 +267,13 @@ local function sim_function(w, plan, direction)
   w:line("const point_t* in = (const point_t*)in_points;")
   w:line("point_t* out = (point_t*)out_points;")
   if uses_shared(plan) then
-    w:line("float* smem_re = malloc(sizeof(float) * 2 * SMEM_FLOATS_PER_PART);")
-    w:line("float* smem_im = smem_re + SMEM_FLOATS_PER_PART;")
+    w:line("float2* smem = malloc(sizeof(float2) * SMEM_POINTS);")
   else
-    w:line("float* smem_re = malloc(sizeof(float)); /* unused: one stage needs no exchange */")
+    w:line("float2* smem = malloc(sizeof(float2)); /* unused: this plan needs no shared memory */")
   end
   w:line("float2 (*registers)[RADIX_MAX] = malloc(sizeof(float2) * RADIX_MAX * THREADS);")
-  w:open("if (smem_re == NULL || registers == NULL)")
-  w:line("free(smem_re);")
+  w:open("if (smem == NULL || registers == NULL)")
+  w:line("free(smem);")
   w:line("free(registers);")
   w:line("return -1;")
   w:close()
@@ -272,7 +288,7 @@ local function sim_function(w, plan, direction)
     w:close()
   end
   w:close()
-  w:line("free(smem_re);")
+  w:line("free(smem);")
   w:line("free(registers);")
   w:line("return 0;")
   w:close()
@@ -293,15 +309,15 @@ local function render_sim(plan)
   w:line("#include <stdlib.h>")
   w:line("")
   w:line("enum {")
-  for _, c in ipairs(common_constants(plan)) do
+  for _, c in ipairs(common_constants(plan, "sim")) do
     w:line("    %s = %d, /* %s */", c[1], c[2], c[3])
   end
   w:line("};")
   w:line("")
   sim_helpers(w, plan)
-  if uses_shared(plan) then
+  for _, t in ipairs(stage.twiddle_tables(plan)) do
     w:line("")
-    twiddle.table(w, "static const float2", "twiddles", plan.n)
+    twiddle.stage_table(w, "static const float2", t.name, t.ns, t.r)
   end
   for _, d in ipairs(plan.directions) do
     w:line("")

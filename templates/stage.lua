@@ -3,9 +3,11 @@
 -- Stage s has radix r and works on sub-transforms of length ns = r_0 * ... * r_{s-1}.
 -- Butterfly j (0 <= j < n/r) reads x[j + m*n/r] for m = 0..r-1, multiplies input m by
 -- exp(-2*pi*i*k*m/(ns*r)) with k = j mod ns, and writes its output m to
--- (j - k)*r + k + m*ns. After the last stage the data are in natural order, and the first
--- stage's reads and the last stage's writes are unit-stride across threads, so they go
--- straight to global memory; the stages in between exchange data through shared memory.
+-- (j - k)*r + k + m*ns. After the last stage the data are in natural order. The first stage's
+-- reads and the last stage's writes are unit-stride across threads, so with long enough runs
+-- they go straight to global memory; otherwise (small n, "staged" I/O) the block copies its
+-- contiguous points between global and shared memory with coalesced accesses. The stages in
+-- between exchange data through shared memory.
 --
 -- A phase is the code between two barriers. Each thread holds radix_max points in v[].
 local code = require("code")
@@ -13,40 +15,103 @@ local radix = require("radix")
 
 local M = {}
 
-local function smem_load(slot_index)
-  local p = string.format("padded(%s)", slot_index)
-  return string.format("make_float2(smem_re[%s], smem_im[%s])", p, p)
+-- Shared memory holds float2 with one pad element every PAD_EVERY, so that strided accesses
+-- spread over the banks.
+local PAD_EVERY = 16
+
+-- padded(base + c) equals padded(base) + c + c/16 when base mod 16 never exceeds `bound` and
+-- bound + c mod 16 < 16; then the access is a base register plus a compile-time offset.
+local function smem_index(base_padded, base_expr, bound, c)
+  if bound + (c % PAD_EVERY) < PAD_EVERY then
+    return code.sum(base_padded, c + c // PAD_EVERY)
+  end
+  return string.format("padded(%s)", code.sum(base_expr, c))
 end
 
-local function emit_loads(w, plan, r, first)
+-- Largest value of (slot + fft_thread) mod 16.
+local function read_bound(plan)
+  return math.min(plan.threads_per_fft, PAD_EVERY) - 1
+end
+
+-- Largest value of (slot + (j - k)*r + k) mod 16 in a stage of radix r on sub-transforms of ns.
+local function write_bound(ns, r)
+  if ns * r >= PAD_EVERY then return math.min(ns, PAD_EVERY) - 1 end
+  return PAD_EVERY - 1
+end
+
+local function emit_staged_load(w, plan)
+  w:line("// coalesced copy of the block's transforms into shared memory: all loads first")
+  w:line("const point_t* src = in + block_base + thread;")
+  local zero = "make_float2(0.0f, 0.0f)"
+  for u = 0, plan.radix_max - 1 do
+    local c = u * plan.threads
+    w:line("v[%d] = (%s < block_points) ? load_point(src, %d) : %s;", u, code.sum("thread", c), c, zero)
+  end
+  w:line("const int dst = padded(thread);")
+  for u = 0, plan.radix_max - 1 do
+    local c = u * plan.threads
+    w:line("smem[%s] = v[%d];", code.sum("dst", c + c // PAD_EVERY), u)
+  end
+end
+
+local function emit_staged_store(w, plan)
+  w:line("// coalesced copy of the block's results to global memory")
+  w:line("point_t* dst = out + block_base + thread;")
+  w:line("const int src = padded(thread);")
+  for u = 0, plan.radix_max - 1 do
+    local c = u * plan.threads
+    w:open("if (%s < block_points)", code.sum("thread", c))
+    w:line("store_point(dst, %d, smem[%s]);", c, code.sum("src", c + c // PAD_EVERY))
+    w:close()
+  end
+end
+
+local function emit_loads(w, plan, r, from_global)
   local per_thread = plan.radix_max // r
   local stride = plan.n // r
-  if first then
+  if from_global then
+    w:line("const point_t* src = in + fft_base + fft_thread;")
     w:open("if (active)")
     for q = 0, per_thread - 1 do
       for m = 0, r - 1 do
-        w:line("v[%d] = load_point(in, input_base + %s);", q * r + m,
-          code.sum("fft_thread", q * plan.threads_per_fft + m * stride))
+        w:line("v[%d] = load_point(src, %d);", q * r + m, q * plan.threads_per_fft + m * stride)
       end
     end
     w:reopen("else")
     for i = 0, plan.radix_max - 1 do w:line("v[%d] = make_float2(0.0f, 0.0f);", i) end
     w:close()
   else
+    w:line("const int src = padded(slot + fft_thread);")
     for q = 0, per_thread - 1 do
       for m = 0, r - 1 do
-        w:line("v[%d] = %s;", q * r + m,
-          smem_load(code.sum("slot", "fft_thread", q * plan.threads_per_fft + m * stride)))
+        local c = q * plan.threads_per_fft + m * stride
+        w:line("v[%d] = smem[%s];", q * r + m, smem_index("src", "slot + fft_thread", read_bound(plan), c))
+      end
+    end
+  end
+end
+
+-- Multiplies the butterfly's inputs 1..r-1 by its twiddle row, read 16 bytes (two twiddles) at a time.
+local function emit_twiddles(w, plan, stage_index, r, q, sign)
+  local mul = (sign < 0) and "twiddle_mul" or "twiddle_mul_conj"
+  w:line("const float2* row = twiddles_%d + k * %d;", stage_index, r)
+  for pair = 0, r // 2 - 1 do
+    w:line("const float4 w%d = twiddle_pair(row, %d);", pair, pair)
+    for half = 0, 1 do
+      local m = 2 * pair + half
+      if m > 0 then
+        local wx, wy = (half == 0) and "x" or "z", (half == 0) and "y" or "w"
+        w:line("v[%d] = %s(v[%d], make_float2(w%d.%s, w%d.%s));", q * r + m, mul, q * r + m, pair, wx, pair, wy)
       end
     end
   end
 end
 
 -- Twiddles, butterfly and stores of the butterflies this thread owns in one stage.
-local function emit_butterflies(w, plan, r, ns, sign, last)
+local function emit_butterflies(w, plan, stage_index, r, ns, sign, to_global)
   local per_thread = plan.radix_max // r
-  local shift = code.log2(plan.n // (ns * r)) -- table index = k*m*(n/(ns*r))
-  local mul = (sign < 0) and "twiddle_mul" or "twiddle_mul_conj"
+  local last = (ns * r == plan.n)
+  if to_global then w:line("point_t* dst = out + fft_base + fft_thread;") end
   for q = 0, per_thread - 1 do
     w:open("")
     w:line("const int j = %s;", code.sum("fft_thread", q * plan.threads_per_fft))
@@ -55,28 +120,24 @@ local function emit_butterflies(w, plan, r, ns, sign, last)
       out_base = string.format("j * %d", r)
     else
       w:line("const int k = j & %d;", ns - 1)
-      for m = 1, r - 1 do
-        local index = (shift == 0) and string.format("k * %d", m)
-          or string.format("(k * %d) << %d", m, shift)
-        w:line("v[%d] = %s(v[%d], twiddles[%s]);", q * r + m, mul, q * r + m, index)
-      end
-      out_base = (ns * r == plan.n) and "k" or string.format("(j - k) * %d + k", r)
+      emit_twiddles(w, plan, stage_index, r, q, sign)
+      out_base = last and "k" or string.format("(j - k) * %d + k", r)
     end
-    w:line("const int out_base = %s;", out_base)
     local xs = {}
     for m = 0, r - 1 do xs[#xs + 1] = string.format("v[%d]", q * r + m) end
     local ys = radix.dft(w, xs, sign)
-    if last then
+    if to_global then
+      -- last stage: output m of butterfly j lands at j + m*ns, unit stride across threads
       w:open("if (active)")
       for m = 0, r - 1 do
-        w:line("store_point(out, output_base + %s, %s);", code.sum("out_base", m * ns), ys[m + 1])
+        w:line("store_point(dst, %d, %s);", q * plan.threads_per_fft + m * ns, ys[m + 1])
       end
       w:close()
     else
+      w:line("const int dst = padded(slot + %s);", out_base)
       for m = 0, r - 1 do
-        local p = string.format("padded(%s)", code.sum("slot", "out_base", m * ns))
-        w:line("smem_re[%s] = %s.x;", p, ys[m + 1])
-        w:line("smem_im[%s] = %s.y;", p, ys[m + 1])
+        local index = smem_index("dst", "slot + " .. out_base, write_bound(ns, r), m * ns)
+        w:line("smem[%s] = %s;", index, ys[m + 1])
       end
     end
     w:close()
@@ -87,26 +148,45 @@ end
 function M.phases(plan, sign)
   local phases = {}
   local w = code.writer()
+  local function barrier()
+    phases[#phases + 1] = w
+    w = code.writer()
+  end
+  if plan.staged_io then
+    emit_staged_load(w, plan)
+    barrier()
+  end
   local ns = 1
   local count = #plan.radices
   for s, r in ipairs(plan.radices) do
     local first, last = (s == 1), (s == count)
+    local from_global = first and not plan.staged_io
+    local to_global = last and not plan.staged_io
     w:line("// stage %d of %d: radix %d on sub-transforms of %d points", s, count, r, ns * r)
-    emit_loads(w, plan, r, first)
-    if not first then
-      -- every thread must read before any thread overwrites the shared buffer
-      phases[#phases + 1] = w
-      w = code.writer()
-    end
-    emit_butterflies(w, plan, r, ns, sign, last)
-    if not last then
-      phases[#phases + 1] = w
-      w = code.writer()
-    end
+    emit_loads(w, plan, r, from_global)
+    -- every thread must read before any thread overwrites the shared buffer
+    if not from_global then barrier() end
+    emit_butterflies(w, plan, s, r, ns, sign, to_global)
+    if not last then barrier() end
     ns = ns * r
+  end
+  if plan.staged_io then
+    barrier()
+    emit_staged_store(w, plan)
   end
   phases[#phases + 1] = w
   return phases
+end
+
+-- The twiddle tables the stages read (every stage but the first).
+function M.twiddle_tables(plan)
+  local tables = {}
+  local ns = 1
+  for s, r in ipairs(plan.radices) do
+    if ns > 1 then tables[#tables + 1] = { name = "twiddles_" .. s, ns = ns, r = r } end
+    ns = ns * r
+  end
+  return tables
 end
 
 return M

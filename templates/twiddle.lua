@@ -33,15 +33,18 @@ function M.root_literal(q, n)
   return string.format("{%s, %s}", code.float(c), code.float(-s))
 end
 
--- Writes the table of exp(-2*pi*i*q/n) for q in [0, n), four entries a line.
-function M.table(w, qualifier, name, n)
-  w:line("// exp(-2*pi*i*q/%d) for q = 0..%d, computed in double and rounded to fp32.", n, n - 1)
-  w:line("// The inverse transform multiplies by the conjugate.")
-  w:open("%s %s[%d] =", qualifier, name, n)
-  for q = 0, n - 1, 4 do
-    local row = {}
-    for i = q, math.min(q + 3, n - 1) do row[#row + 1] = M.root_literal(i, n) end
-    w:line("%s,", table.concat(row, ", "))
+-- Writes one stage's twiddle rows: row k holds exp(-2*pi*i*k*m/(ns*r)) for m = 0..r-1, so that a
+-- thread reads its row with r/2 16-byte loads. The inverse transform multiplies by the conjugate.
+function M.stage_table(w, qualifier, name, ns, r)
+  w:line("// twiddle rows of a radix-%d stage on %d-point sub-transforms: [k][m] = exp(-2*pi*i*k*m/%d)",
+    r, ns * r, ns * r)
+  w:open("%s %s[%d] =", qualifier, name, ns * r)
+  for k = 0, ns - 1 do
+    for m0 = 0, r - 1, 4 do
+      local row = {}
+      for m = m0, math.min(m0 + 3, r - 1) do row[#row + 1] = M.root_literal(k * m, ns * r) end
+      w:line("%s,", table.concat(row, ", "))
+    end
   end
   w:close(";")
 end

@@ -162,7 +162,7 @@ static void explain_prints_plan(void **state)
     assert_int_equal(run_fftgen("--n", "4096", "--radix", "16", "--explain", NULL), 0);
     assert_non_null(strstr(output, "16 x 16 x 16 (3 stages)"));
     assert_non_null(strstr(output, "threads/block:  256"));
-    assert_non_null(strstr(output, "shared memory:  33792 bytes"));
+    assert_non_null(strstr(output, "shared memory:  34816 bytes"));
     assert_int_equal(run_fftgen("--n", "16384", "--precision", "fp16", "--explain", NULL), 0);
     assert_non_null(strstr(output, "16 x 16 x 16 x 4 (4 stages)"));
     assert_int_equal(run_fftgen("--n", "32", "--radix", "4", "--explain", NULL), 0);

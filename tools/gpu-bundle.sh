@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# Builds here and stages what the GPU test machine needs in .gpu/ (ignored by git): the GPU test,
+# the benchmark, libcmocka.so.0 beside them (that machine has no cmocka; Lua and FFTW are linked
+# statically), and tools/gpu-run.sh. Then, on the GPU machine, from the repository root:
+#     bash tools/gpu-run.sh          (with .gpu/ carried along)
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+build=${FFTGEN_BUILD_DIR:-$root/build}
+"$root/tools/build.sh"
+rm -rf "$root/.gpu"
+mkdir -p "$root/.gpu"
+cp "$build/tests/test_gpu" "$build/tests/libcmocka.so.0" "$build/tools/fftgen-kernel-bench" "$root/.gpu/"
+du -sh "$root/.gpu"
