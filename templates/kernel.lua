@@ -106,10 +106,7 @@ local function cuda_helpers(w, plan)
   end
   w:line("")
   w:line("")
-  w:line("// Two consecutive twiddles of a row in one 16-byte load.")
-  w:open("__device__ __forceinline__ float4 twiddle_pair(const float2* row, int pair)")
-  w:line("return __ldg(reinterpret_cast<const float4*>(row) + pair);")
-  w:close()
+  w:line("__device__ __forceinline__ float2 load_twiddle(const float2* tw, int i) { return __ldg(tw + i); }")
   w:line("")
   w:line("// a * w and a * conj(w)")
   w:open("__device__ __forceinline__ float2 twiddle_mul(float2 a, float2 w)")
@@ -210,7 +207,7 @@ local function render_cuda(plan)
   cuda_helpers(w, plan)
   for _, t in ipairs(stage.twiddle_tables(plan)) do
     w:line("")
-    twiddle.stage_table(w, "alignas(16) __device__ const float2", t.name, t.ns, t.r)
+    twiddle.stage_table(w, "__device__ const float2", t.name, t.ns, t.r)
   end
   for _, d in ipairs(plan.directions) do
     w:line("")
@@ -232,7 +229,6 @@ end
 
 local function sim_helpers(w, plan)
   w:line("typedef struct { float x, y; } float2;")
-  w:line("typedef struct { float x, y, z, w; } float4;")
   w:line("static inline float2 make_float2(float x, float y) { float2 f = { x, y }; return f; }")
   if plan.precision == "fp16" then
     w:line("typedef struct { _Float16 x, y; } point_t; // same bits as __half2")
@@ -252,10 +248,7 @@ local function sim_helpers(w, plan)
   w:open("static inline float2 twiddle_mul_conj(float2 a, float2 w)")
   w:line("return make_float2(a.x * w.x + a.y * w.y, a.y * w.x - a.x * w.y);")
   w:close()
-  w:open("static inline float4 twiddle_pair(const float2* row, int pair)")
-  w:line("const float4 f = { row[2 * pair].x, row[2 * pair].y, row[2 * pair + 1].x, row[2 * pair + 1].y };")
-  w:line("return f;")
-  w:close()
+  w:line("static inline float2 load_twiddle(const float2* tw, int i) { return tw[i]; }")
   w:line("static inline int padded(int i) { return i + (i >> 4); }")
 end
 

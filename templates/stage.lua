@@ -91,19 +91,12 @@ local function emit_loads(w, plan, r, from_global)
   end
 end
 
--- Multiplies the butterfly's inputs 1..r-1 by its twiddle row, read 16 bytes (two twiddles) at a time.
-local function emit_twiddles(w, plan, stage_index, r, q, sign)
+-- Multiplies the butterfly's inputs 1..r-1 by their twiddles; a warp reads them unit-stride.
+local function emit_twiddles(w, stage_index, r, ns, q, sign)
   local mul = (sign < 0) and "twiddle_mul" or "twiddle_mul_conj"
-  w:line("const float2* row = twiddles_%d + k * %d;", stage_index, r)
-  for pair = 0, r // 2 - 1 do
-    w:line("const float4 w%d = twiddle_pair(row, %d);", pair, pair)
-    for half = 0, 1 do
-      local m = 2 * pair + half
-      if m > 0 then
-        local wx, wy = (half == 0) and "x" or "z", (half == 0) and "y" or "w"
-        w:line("v[%d] = %s(v[%d], make_float2(w%d.%s, w%d.%s));", q * r + m, mul, q * r + m, pair, wx, pair, wy)
-      end
-    end
+  w:line("const float2* tw = twiddles_%d + k;", stage_index)
+  for m = 1, r - 1 do
+    w:line("v[%d] = %s(v[%d], load_twiddle(tw, %d));", q * r + m, mul, q * r + m, (m - 1) * ns)
   end
 end
 
@@ -120,7 +113,7 @@ local function emit_butterflies(w, plan, stage_index, r, ns, sign, to_global)
       out_base = string.format("j * %d", r)
     else
       w:line("const int k = j & %d;", ns - 1)
-      emit_twiddles(w, plan, stage_index, r, q, sign)
+      emit_twiddles(w, stage_index, r, ns, q, sign)
       out_base = last and "k" or string.format("(j - k) * %d + k", r)
     end
     local xs = {}

@@ -33,16 +33,16 @@ function M.root_literal(q, n)
   return string.format("{%s, %s}", code.float(c), code.float(-s))
 end
 
--- Writes one stage's twiddle rows: row k holds exp(-2*pi*i*k*m/(ns*r)) for m = 0..r-1, so that a
--- thread reads its row with r/2 16-byte loads. The inverse transform multiplies by the conjugate.
+-- Writes one stage's twiddles as r-1 rows of ns: entry [m-1][k] = exp(-2*pi*i*k*m/(ns*r)), so that
+-- the threads of a warp (consecutive k) read consecutive twiddles. The inverse uses the conjugate.
 function M.stage_table(w, qualifier, name, ns, r)
-  w:line("// twiddle rows of a radix-%d stage on %d-point sub-transforms: [k][m] = exp(-2*pi*i*k*m/%d)",
-    r, ns * r, ns * r)
-  w:open("%s %s[%d] =", qualifier, name, ns * r)
-  for k = 0, ns - 1 do
-    for m0 = 0, r - 1, 4 do
+  w:line("// radix-%d stage on %d-point sub-transforms: [m-1][k] = exp(-2*pi*i*k*m/%d), m = 1..%d, k < %d",
+    r, ns * r, ns * r, r - 1, ns)
+  w:open("%s %s[%d] =", qualifier, name, ns * (r - 1))
+  for m = 1, r - 1 do
+    for k0 = 0, ns - 1, 4 do
       local row = {}
-      for m = m0, math.min(m0 + 3, r - 1) do row[#row + 1] = M.root_literal(k * m, ns * r) end
+      for k = k0, math.min(k0 + 3, ns - 1) do row[#row + 1] = M.root_literal(k * m, ns * r) end
       w:line("%s,", table.concat(row, ", "))
     end
   end
