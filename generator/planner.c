@@ -7,6 +7,8 @@ enum { TARGET_THREADS_PER_BLOCK = 256 };
 /* Below this many threads per transform, a warp's direct loads of stage 1 would cover runs too
  * short to fill 32-byte sectors well: the block then copies its points through shared memory. */
 enum { MIN_THREADS_FOR_DIRECT_IO = 32 };
+/* Small transforms share a block up to this many points, so their shared memory stays modest. */
+enum { MAX_SHARED_POINTS = 4096 };
 
 struct arch_limit {
     int arch;
@@ -69,6 +71,8 @@ static fftgen_plan_status build_plan(long long n, int radix, fftgen_precision pr
     p.threads_per_fft = (int)(n / radix);
     p.ffts_per_block = p.threads_per_fft >= TARGET_THREADS_PER_BLOCK
                            ? 1 : TARGET_THREADS_PER_BLOCK / p.threads_per_fft;
+    if (p.ffts_per_block > 1 && p.ffts_per_block * p.n > MAX_SHARED_POINTS)
+        p.ffts_per_block = MAX_SHARED_POINTS / p.n > 0 ? MAX_SHARED_POINTS / p.n : 1;
     p.threads = p.threads_per_fft * p.ffts_per_block;
     p.staged_io = p.threads_per_fft < MIN_THREADS_FOR_DIRECT_IO;
     if (p.stage_count > 1 || p.staged_io) {
