@@ -37,8 +37,32 @@ foreach(n IN LISTS FFTGEN_TEST_SIZES)
       string(APPEND sim_decls "int ${name}_${d}_sim(const void *in, void *out, int batch);\n")
       string(APPEND gpu_decls "int ${name}_${d}_launch(const void *in, void *out, int batch, void *stream);\n")
     endforeach()
-    string(APPEND sim_rows "    {${n}, KERNEL_${P}, ${name}_forward_sim, ${name}_inverse_sim},\n")
+    string(APPEND sim_rows "    {${n}, KERNEL_${P}, ${name}_forward_sim, ${name}_inverse_sim, 0},\n")
     string(APPEND gpu_rows "    {${n}, KERNEL_${P}, ${name}_forward_launch, ${name}_inverse_launch},\n")
+  endforeach()
+endforeach()
+
+# Chains the default radix never produces, so that the radix-2, -4 and -8 butterflies, mixed chains
+# and many threads per transform are checked too: "n:radix" pairs, simulated only.
+set(FFTGEN_TEST_RADIX_VARIANTS 2:2 8:2 64:2 512:2 2048:2 32:4 128:4 1024:4 4096:4 64:8 512:8 2048:8 8192:8
+                               128:16)
+foreach(variant IN LISTS FFTGEN_TEST_RADIX_VARIANTS)
+  string(REPLACE ":" ";" parts ${variant})
+  list(GET parts 0 n)
+  list(GET parts 1 r)
+  foreach(p IN LISTS FFTGEN_TEST_PRECISIONS)
+    set(name fftgen_${n}_r${r}_${p})
+    set(sim ${CMAKE_BINARY_DIR}/sim/${name}_sim.c)
+    add_custom_command(OUTPUT ${sim}
+      COMMAND ${CMAKE_COMMAND} -E make_directory ${CMAKE_BINARY_DIR}/sim
+      COMMAND fftgen --n ${n} --radix ${r} --precision ${p} --target sim --name ${name} -o ${sim}
+      DEPENDS fftgen VERBATIM)
+    list(APPEND FFTGEN_SIM_SOURCES ${sim})
+    string(TOUPPER ${p} P)
+    foreach(d forward inverse)
+      string(APPEND sim_decls "int ${name}_${d}_sim(const void *in, void *out, int batch);\n")
+    endforeach()
+    string(APPEND sim_rows "    {${n}, KERNEL_${P}, ${name}_forward_sim, ${name}_inverse_sim, ${r}},\n")
   endforeach()
 endforeach()
 

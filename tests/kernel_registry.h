@@ -11,6 +11,7 @@ struct sim_kernel {
     int n;
     enum kernel_precision precision;
     sim_function forward, inverse;
+    int radix; /* the --radix it was generated with; 0 for the planner's default */
 };
 
 struct gpu_kernel {

@@ -1,5 +1,6 @@
 /* The generated kernels, run through their host simulation, against FFTW double: every size one
- * block holds, both precisions, both directions, batch 1 and 3. */
+ * block holds, both precisions, both directions, batch 1 and 3; and chains of explicit radices 2, 4
+ * and 8 (cmake/kernels.cmake lists them). */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -44,8 +45,12 @@ int main(void)
     char (*names)[64] = calloc((size_t)sim_kernel_count, sizeof *names);
     if (tests == NULL || names == NULL) return 1;
     for (int i = 0; i < sim_kernel_count; ++i) {
-        snprintf(names[i], sizeof names[i], "sim_%d_%s", sim_kernels[i].n,
-                 sim_kernels[i].precision == KERNEL_FP16 ? "fp16" : "fp32");
+        const char *precision = sim_kernels[i].precision == KERNEL_FP16 ? "fp16" : "fp32";
+        if (sim_kernels[i].radix)
+            snprintf(names[i], sizeof names[i], "sim_%d_radix%d_%s", sim_kernels[i].n, sim_kernels[i].radix,
+                     precision);
+        else
+            snprintf(names[i], sizeof names[i], "sim_%d_%s", sim_kernels[i].n, precision);
         tests[i].name = names[i];
         tests[i].test_func = check_kernel;
         tests[i].initial_state = (void *)&sim_kernels[i];
