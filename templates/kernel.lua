@@ -76,6 +76,18 @@ local function prologue(w, plan)
   end
 end
 
+-- The stages' twiddle tables, then one entry point per direction, for either target.
+local function tables_and_entry_points(w, plan, table_qualifier, entry_point)
+  for _, t in ipairs(stage.twiddle_tables(plan)) do
+    w:line("")
+    twiddle.stage_table(w, table_qualifier, t.name, t.ns, t.r)
+  end
+  for _, d in ipairs(plan.directions) do
+    w:line("")
+    entry_point(w, plan, d)
+  end
+end
+
 ------------------------------------------------------------------------------ CUDA
 
 local function cuda_helpers(w, plan)
@@ -205,14 +217,7 @@ local function render_cuda(plan)
   end
   w:line("")
   cuda_helpers(w, plan)
-  for _, t in ipairs(stage.twiddle_tables(plan)) do
-    w:line("")
-    twiddle.stage_table(w, "__device__ const float2", t.name, t.ns, t.r)
-  end
-  for _, d in ipairs(plan.directions) do
-    w:line("")
-    cuda_kernel(w, plan, d)
-  end
+  tables_and_entry_points(w, plan, "__device__ const float2", cuda_kernel)
   w:line("")
   w:line("} // namespace %s", plan.name)
   w:line("")
@@ -308,14 +313,7 @@ local function render_sim(plan)
   w:line("};")
   w:line("")
   sim_helpers(w, plan)
-  for _, t in ipairs(stage.twiddle_tables(plan)) do
-    w:line("")
-    twiddle.stage_table(w, "static const float2", t.name, t.ns, t.r)
-  end
-  for _, d in ipairs(plan.directions) do
-    w:line("")
-    sim_function(w, plan, d)
-  end
+  tables_and_entry_points(w, plan, "static const float2", sim_function)
   return w:text()
 end
 
