@@ -130,7 +130,7 @@ int main(int argc, char **argv)
         {"version", no_argument, 0, 'V'},
         {0, 0, 0, 0},
     };
-    fftgen_kernel_request request = {0, 0, FFTGEN_FP32, FFTGEN_DEFAULT_ARCH};
+    fftgen_kernel_request request = {0, 0, FFTGEN_KERNEL_FP32, FFTGEN_DEFAULT_ARCH};
     int have_n = 0, explain_only = 0, directions = FFTGEN_BOTH_DIRECTIONS;
     const char *output = NULL, *name = NULL, *templates_dir = NULL;
     fftgen_target target = FFTGEN_TARGET_CUDA;
@@ -151,8 +151,8 @@ int main(int argc, char **argv)
             break;
         }
         case OPT_PRECISION:
-            if (strcmp(optarg, "fp32") == 0) request.precision = FFTGEN_FP32;
-            else if (strcmp(optarg, "fp16") == 0) request.precision = FFTGEN_FP16;
+            if (strcmp(optarg, "fp32") == 0) request.precision = FFTGEN_KERNEL_FP32;
+            else if (strcmp(optarg, "fp16") == 0) request.precision = FFTGEN_KERNEL_FP16;
             else fail(EXIT_USAGE, "unknown precision '%s' (expected fp32 or fp16)", optarg);
             break;
         case OPT_DIRECTION:

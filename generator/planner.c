@@ -33,9 +33,9 @@ const char *fftgen_known_archs(void)
     return "sm_75, sm_80, sm_86, sm_87, sm_89, sm_90, sm_100, sm_120";
 }
 
-const char *fftgen_precision_name(fftgen_precision precision)
+const char *fftgen_precision_name(fftgen_kernel_precision precision)
 {
-    return precision == FFTGEN_FP16 ? "fp16" : "fp32";
+    return precision == FFTGEN_KERNEL_FP16 ? "fp16" : "fp32";
 }
 
 static int log2_exact(long long n)
@@ -46,7 +46,7 @@ static int log2_exact(long long n)
 }
 
 /* Computes the plan; the caller has checked the architecture. The status alone says what failed. */
-static fftgen_plan_status build_plan(long long n, int radix, fftgen_precision precision, int arch,
+static fftgen_plan_status build_plan(long long n, int radix, fftgen_kernel_precision precision, int arch,
                                      fftgen_kernel_plan *out)
 {
     const int log_n = log2_exact(n);
@@ -86,7 +86,7 @@ static fftgen_plan_status build_plan(long long n, int radix, fftgen_precision pr
     return p.shared_bytes > fftgen_arch_shared_limit(arch) ? FFTGEN_PLAN_TOO_LARGE : FFTGEN_PLAN_OK;
 }
 
-long long fftgen_single_kernel_limit(fftgen_precision precision, int arch)
+long long fftgen_single_kernel_limit(fftgen_kernel_precision precision, int arch)
 {
     if (fftgen_arch_shared_limit(arch) < 0) return 0;
     long long best = 0;

@@ -9,12 +9,12 @@
 #define FFTGEN_MAX_THREADS_PER_BLOCK 1024
 #define FFTGEN_DEFAULT_ARCH 90
 
-typedef enum { FFTGEN_FP32, FFTGEN_FP16 } fftgen_precision;
+typedef enum { FFTGEN_KERNEL_FP32, FFTGEN_KERNEL_FP16 } fftgen_kernel_precision;
 
 typedef struct {
     long long n;          /* points per transform */
     int max_radix;        /* 2, 4, 8 or 16; 0 picks the default (16, or n if smaller) */
-    fftgen_precision precision;
+    fftgen_kernel_precision precision;
     int arch;             /* compute capability as 10*major+minor, e.g. 90 for sm_90 */
 } fftgen_kernel_request;
 
@@ -30,7 +30,7 @@ typedef struct {
     int smem_points;          /* float2 elements in shared memory, padding included */
     int shared_bytes;         /* dynamic shared memory per block */
     int arch;
-    fftgen_precision precision;
+    fftgen_kernel_precision precision;
 } fftgen_kernel_plan;
 
 typedef enum {
@@ -53,8 +53,8 @@ int fftgen_arch_shared_limit(int arch);
 const char *fftgen_known_archs(void);
 
 /* The largest n that one kernel handles at this precision and architecture (default radix). */
-long long fftgen_single_kernel_limit(fftgen_precision precision, int arch);
+long long fftgen_single_kernel_limit(fftgen_kernel_precision precision, int arch);
 
-const char *fftgen_precision_name(fftgen_precision precision);
+const char *fftgen_precision_name(fftgen_kernel_precision precision);
 
 #endif

@@ -120,6 +120,8 @@ local function cuda_helpers(w, plan)
   w:line("")
   w:line("__device__ __forceinline__ float2 load_twiddle(const float2* tw, int i) { return __ldg(tw + i); }")
   w:line("")
+  w:line("__device__ __forceinline__ float2 scaled(float2 a, float s) { return make_float2(a.x * s, a.y * s); }")
+  w:line("")
   w:line("// a * w and a * conj(w)")
   w:open("__device__ __forceinline__ float2 twiddle_mul(float2 a, float2 w)")
   w:line("return make_float2(a.x * w.x - a.y * w.y, a.x * w.y + a.y * w.x);")
@@ -137,7 +139,7 @@ end
 local function cuda_kernel(w, plan, direction)
   local kernel = plan.name .. "_" .. direction
   w:line("extern \"C\" __global__ void __launch_bounds__(THREADS)")
-  w:open("%s(const point_t* in, point_t* out, int batch)", kernel)
+  w:open("%s(const point_t* in, point_t* out, int batch, float scale)", kernel)
   if uses_shared(plan) then
     w:line("extern __shared__ float2 smem[];")
   end
@@ -169,7 +171,7 @@ local function cuda_launcher(w, plan, direction)
   w:close()
   w:line("const unsigned blocks = (unsigned)(((long long)batch + FFTS_PER_BLOCK - 1) / FFTS_PER_BLOCK);")
   w:line("%s<<<blocks, THREADS, SHARED_BYTES, stream>>>(", kernel)
-  w:line("    reinterpret_cast<const point_t*>(in), reinterpret_cast<point_t*>(out), batch);")
+  w:line("    reinterpret_cast<const point_t*>(in), reinterpret_cast<point_t*>(out), batch, 1.0f);")
   w:line("return cudaGetLastError();")
   w:close()
 end
@@ -179,14 +181,15 @@ local function render_cuda(plan)
   local storage = storage_type(plan)
   local body = { "Entry points (one pair per direction, D = forward or inverse):" }
   for _, d in ipairs(plan.directions) do
-    body[#body + 1] = string.format("  extern \"C\" __global__ void %s_%s(const point_t* in, point_t* out, int batch);",
-      plan.name, d)
+    body[#body + 1] = string.format(
+      "  extern \"C\" __global__ void %s_%s(const point_t* in, point_t* out, int batch, float scale);", plan.name, d)
     body[#body + 1] = string.format("  extern \"C\" cudaError_t %s_%s_launch(const %s* in, %s* out, int batch,",
       plan.name, d, storage, storage)
     body[#body + 1] = "                                   cudaStream_t stream);"
   end
   local extra = {
-    "The launch function checks its arguments, raises the kernel's dynamic shared-memory",
+    "The kernel multiplies every output by `scale` (1/N gives a normalized inverse). The",
+    "launch function passes 1, checks its arguments, raises the kernel's dynamic shared-memory",
     "limit when it needs more than 48 KB, launches on `stream` and returns cudaGetLastError().",
     "",
     string.format("Launch shape: %d threads per block, %d transform(s) per block, so",
@@ -247,6 +250,7 @@ local function sim_helpers(w, plan)
     w:line("static inline float2 load_point(const point_t* p, size_t i) { return p[i]; }")
     w:line("static inline void store_point(point_t* p, size_t i, float2 f) { p[i] = f; }")
   end
+  w:line("static inline float2 scaled(float2 a, float s) { return make_float2(a.x * s, a.y * s); }")
   w:open("static inline float2 twiddle_mul(float2 a, float2 w)")
   w:line("return make_float2(a.x * w.x - a.y * w.y, a.x * w.y + a.y * w.x);")
   w:close()
@@ -261,7 +265,7 @@ local function sim_function(w, plan, direction)
   w:line("/* Runs the %s kernel's blocks one after another; within a block, each phase", direction)
   w:line(" * (the code between two __syncthreads) runs for every thread before the next starts.")
   w:line(" * Returns 0, or -1 if memory for the simulated block could not be allocated. */")
-  w:open("int %s_%s_sim(const void* in_points, void* out_points, int batch)", plan.name, direction)
+  w:open("int %s_%s_sim(const void* in_points, void* out_points, int batch, float scale)", plan.name, direction)
   w:line("const point_t* in = (const point_t*)in_points;")
   w:line("point_t* out = (point_t*)out_points;")
   if uses_shared(plan) then
@@ -297,7 +301,8 @@ local function render_sim(plan)
   local body = { "Host simulation of the CUDA kernel of the same plan, in C11, for tests on machines" }
   body[#body + 1] = "without a GPU. Entry points:"
   for _, d in ipairs(plan.directions) do
-    body[#body + 1] = string.format("  int %s_%s_sim(const void* in, void* out, int batch);", plan.name, d)
+    body[#body + 1] = string.format("  int %s_%s_sim(const void* in, void* out, int batch, float scale);",
+      plan.name, d)
   end
   header(w, plan, { title = string.format("fftgen host simulation: %d-point %s FFT", plan.n, plan.precision),
     body = body })

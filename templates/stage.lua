@@ -61,7 +61,7 @@ local function emit_staged_store(w, plan)
   for u = 0, plan.radix_max - 1 do
     local c = u * plan.threads
     w:open("if (%s < block_points)", code.sum("thread", c))
-    w:line("store_point(dst, %d, smem[%s]);", c, code.sum("src", c + c // PAD_EVERY))
+    w:line("store_point(dst, %d, scaled(smem[%s], scale));", c, code.sum("src", c + c // PAD_EVERY))
     w:close()
   end
 end
@@ -123,7 +123,7 @@ local function emit_butterflies(w, plan, stage_index, r, ns, sign, to_global)
       -- last stage: output m of butterfly j lands at j + m*ns, unit stride across threads
       w:open("if (active)")
       for m = 0, r - 1 do
-        w:line("store_point(dst, %d, %s);", q * plan.threads_per_fft + m * ns, ys[m + 1])
+        w:line("store_point(dst, %d, scaled(%s, scale));", q * plan.threads_per_fft + m * ns, ys[m + 1])
       end
       w:close()
     else

@@ -4,7 +4,7 @@
 
 enum kernel_precision { KERNEL_FP32, KERNEL_FP16 };
 
-typedef int (*sim_function)(const void *in, void *out, int batch);
+typedef int (*sim_function)(const void *in, void *out, int batch, float scale);
 typedef int (*launch_function)(const void *in, void *out, int batch, void *stream);
 
 struct sim_kernel {

@@ -82,8 +82,8 @@ double relative_l2_error(const double *got, const double *want, size_t count)
     return sqrt(diff / norm);
 }
 
-double transform_error(int n, enum kernel_precision precision, int batch, int sign, transform_runner run,
-                       const void *context, unsigned long long seed)
+double transform_error(int n, enum kernel_precision precision, int batch, int sign, double reference_scale,
+                       transform_runner run, const void *context, unsigned long long seed)
 {
     const size_t count = (size_t)n * (size_t)batch;
     double *input = malloc(2 * sizeof(double) * count);
@@ -98,6 +98,7 @@ double transform_error(int n, enum kernel_precision precision, int batch, int si
         poison_storage(precision, out, count);
         if (reference_fft(input, want, n, batch, sign) == 0 && run(context, in, out, batch) == 0) {
             from_storage(precision, out, got, count);
+            for (size_t i = 0; i < 2 * count; ++i) want[i] *= reference_scale;
             error = relative_l2_error(got, want, count);
         }
     }

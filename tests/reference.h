@@ -37,8 +37,9 @@ double relative_l2_error(const double *got, const double *want, size_t count);
 typedef int (*transform_runner)(const void *context, const void *in, void *out, int batch);
 
 /* Draws inputs, runs the transform, and returns its relative L2 error against FFTW double on the
- * unrounded inputs; a negative value if the run or the reference failed. */
-double transform_error(int n, enum kernel_precision precision, int batch, int sign, transform_runner run,
-                       const void *context, unsigned long long seed);
+ * unrounded inputs, times `reference_scale` (1/n for a normalized inverse); a negative value if the
+ * run or the reference failed. */
+double transform_error(int n, enum kernel_precision precision, int batch, int sign, double reference_scale,
+                       transform_runner run, const void *context, unsigned long long seed);
 
 #endif

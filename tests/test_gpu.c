@@ -72,8 +72,8 @@ static void check_kernel(void **state)
     for (int d = 0; d < 2; ++d)
         for (size_t c = 0; c < sizeof cases / sizeof cases[0]; ++c) {
             const struct gpu_run run = {d == 0 ? k->forward : k->inverse, k->precision, k->n, cases[c].in_place};
-            const double error = transform_error(k->n, k->precision, cases[c].batch, d == 0 ? -1 : 1, run_on_gpu,
-                                                 &run, (unsigned long long)k->n * 7919 + c * 2 + d);
+            const double error = transform_error(k->n, k->precision, cases[c].batch, d == 0 ? -1 : 1, 1.0,
+                                                 run_on_gpu, &run, (unsigned long long)k->n * 7919 + c * 2 + d);
             print_message("  n=%-6d %s %-7s batch %-7d %s: relative L2 error %.3e\n", k->n,
                           k->precision == KERNEL_FP16 ? "fp16" : "fp32", d == 0 ? "forward" : "inverse",
                           cases[c].batch, cases[c].in_place ? "in place    " : "out of place", error);

@@ -94,7 +94,7 @@ static void compile_all_with_nvrtc(void **state)
 {
     (void)state;
     const int archs[] = {75, 80, 90};
-    const fftgen_precision precisions[] = {FFTGEN_FP32, FFTGEN_FP16};
+    const fftgen_kernel_precision precisions[] = {FFTGEN_KERNEL_FP32, FFTGEN_KERNEL_FP16};
     for (size_t a = 0; a < 3; ++a)
         for (size_t p = 0; p < 2; ++p) {
             const long long limit = fftgen_single_kernel_limit(precisions[p], archs[a]);

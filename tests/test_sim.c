@@ -13,26 +13,33 @@
 #include "kernel_registry.h"
 #include "reference.h"
 
+struct sim_run {
+    sim_function fn;
+    float scale;
+};
+
 static int run_sim(const void *context, const void *in, void *out, int batch)
 {
-    const sim_function *fn = context;
-    return (*fn)(in, out, batch);
+    const struct sim_run *run = context;
+    return run->fn(in, out, batch, run->scale);
 }
 
 static void check_kernel(void **state)
 {
     const struct sim_kernel *k = *state;
     const double bound = k->precision == KERNEL_FP16 ? FP16_ERROR_BOUND : FP32_ERROR_BOUND;
-    const int batches[] = {1, 3};
+    /* batch 1 and 3 unscaled; batch 3 again with the 1/n scale of a normalized inverse */
+    const struct { int batch, scaled; } cases[] = {{1, 0}, {3, 0}, {3, 1}};
     for (int d = 0; d < 2; ++d) {
         const int sign = d == 0 ? -1 : 1;
-        const sim_function fn = d == 0 ? k->forward : k->inverse;
-        for (size_t b = 0; b < sizeof batches / sizeof batches[0]; ++b) {
-            const double error = transform_error(k->n, k->precision, batches[b], sign, run_sim, &fn,
+        for (size_t b = 0; b < sizeof cases / sizeof cases[0]; ++b) {
+            const double scale = cases[b].scaled ? 1.0 / k->n : 1.0;
+            const struct sim_run run = {d == 0 ? k->forward : k->inverse, (float)scale};
+            const double error = transform_error(k->n, k->precision, cases[b].batch, sign, scale, run_sim, &run,
                                                  (unsigned long long)k->n * 131 + b);
-            print_message("  n=%-6d %s %-7s batch %d: relative L2 error %.3e\n", k->n,
+            print_message("  n=%-6d %s %-7s batch %d%s: relative L2 error %.3e\n", k->n,
                           k->precision == KERNEL_FP16 ? "fp16" : "fp32", d == 0 ? "forward" : "inverse",
-                          batches[b], error);
+                          cases[b].batch, cases[b].scaled ? " scaled by 1/n" : "", error);
             assert_true(error >= 0.0);
             assert_true(error < bound);
         }
