@@ -131,7 +131,7 @@ int main(int argc, char **argv)
         {0, 0, 0, 0},
     };
     fftgen_kernel_request request = {0, 0, FFTGEN_KERNEL_FP32, FFTGEN_DEFAULT_ARCH};
-    int have_n = 0, explain_only = 0, directions = FFTGEN_BOTH_DIRECTIONS;
+    int have_n = 0, explain_only = 0, directions = FFTGEN_RENDER_BOTH;
     const char *output = NULL, *name = NULL, *templates_dir = NULL;
     fftgen_target target = FFTGEN_TARGET_CUDA;
 
@@ -156,9 +156,9 @@ int main(int argc, char **argv)
             else fail(EXIT_USAGE, "unknown precision '%s' (expected fp32 or fp16)", optarg);
             break;
         case OPT_DIRECTION:
-            if (strcmp(optarg, "forward") == 0) directions = FFTGEN_FORWARD;
-            else if (strcmp(optarg, "inverse") == 0) directions = FFTGEN_INVERSE;
-            else if (strcmp(optarg, "both") == 0) directions = FFTGEN_BOTH_DIRECTIONS;
+            if (strcmp(optarg, "forward") == 0) directions = FFTGEN_RENDER_FORWARD;
+            else if (strcmp(optarg, "inverse") == 0) directions = FFTGEN_RENDER_INVERSE;
+            else if (strcmp(optarg, "both") == 0) directions = FFTGEN_RENDER_BOTH;
             else fail(EXIT_USAGE, "unknown direction '%s' (expected forward, inverse or both)", optarg);
             break;
         case OPT_ARCH:

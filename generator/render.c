@@ -17,8 +17,8 @@ void fftgen_default_name(const fftgen_kernel_plan *plan, char *name, size_t len)
 static const char *direction_name(int directions)
 {
     switch (directions) {
-    case FFTGEN_FORWARD: return "forward";
-    case FFTGEN_INVERSE: return "inverse";
+    case FFTGEN_RENDER_FORWARD: return "forward";
+    case FFTGEN_RENDER_INVERSE: return "inverse";
     default: return "both";
     }
 }
@@ -79,11 +79,11 @@ static void push_plan(lua_State *L, const fftgen_render_request *request)
     lua_setfield(L, -2, "radices");
     lua_newtable(L);
     int count = 0;
-    if (request->directions & FFTGEN_FORWARD) {
+    if (request->directions & FFTGEN_RENDER_FORWARD) {
         lua_pushstring(L, "forward");
         lua_rawseti(L, -2, ++count);
     }
-    if (request->directions & FFTGEN_INVERSE) {
+    if (request->directions & FFTGEN_RENDER_INVERSE) {
         lua_pushstring(L, "inverse");
         lua_rawseti(L, -2, ++count);
     }
@@ -108,7 +108,7 @@ static int render_protected(lua_State *L)
 
 char *fftgen_render(const fftgen_render_request *request, char *why, size_t why_len)
 {
-    if (request->directions < FFTGEN_FORWARD || request->directions > FFTGEN_BOTH_DIRECTIONS) {
+    if (request->directions < FFTGEN_RENDER_FORWARD || request->directions > FFTGEN_RENDER_BOTH) {
         snprintf(why, why_len, "no direction requested");
         return NULL;
     }

@@ -11,12 +11,12 @@
 
 typedef enum { FFTGEN_TARGET_CUDA, FFTGEN_TARGET_SIM } fftgen_target;
 
-enum { FFTGEN_FORWARD = 1, FFTGEN_INVERSE = 2, FFTGEN_BOTH_DIRECTIONS = 3 };
+enum { FFTGEN_RENDER_FORWARD = 1, FFTGEN_RENDER_INVERSE = 2, FFTGEN_RENDER_BOTH = 3 };
 
 typedef struct {
     const fftgen_kernel_plan *plan;
     fftgen_target target;
-    int directions;            /* FFTGEN_FORWARD, FFTGEN_INVERSE or both */
+    int directions;            /* FFTGEN_RENDER_FORWARD, FFTGEN_RENDER_INVERSE or both */
     const char *name;          /* prefix of every entry point; NULL gives fftgen_<n>_<precision> */
     const char *templates_dir; /* NULL: the embedded templates */
 } fftgen_render_request;

@@ -40,7 +40,7 @@ static int contains(const char *data, size_t size, const char *needle)
 static void compile(struct job *job)
 {
     char why[512], option[64];
-    const fftgen_render_request request = {&job->plan, FFTGEN_TARGET_CUDA, FFTGEN_BOTH_DIRECTIONS, NULL, NULL};
+    const fftgen_render_request request = {&job->plan, FFTGEN_TARGET_CUDA, FFTGEN_RENDER_BOTH, NULL, NULL};
     char *source = fftgen_render(&request, why, sizeof why);
     if (source == NULL) {
         snprintf(job->log, sizeof job->log, "render failed: %s", why);

@@ -1,0 +1,119 @@
+/* libfftgen: batched FFTs on NVIDIA GPUs from kernels that fftgen generates.
+ *
+ * The shape follows cuFFT: create a plan for a transform, set its stream, execute it as often as
+ * needed (forward or inverse, in place or out of place), destroy it. Plan creation generates the
+ * plan's kernels and compiles them with NVRTC for the device's exact architecture, behind a kernel
+ * cache in memory and on disk, so the second start of a program compiles nothing.
+ *
+ * Every function returns an fftgen_result; fftgen_result_string() turns it into a message.
+ * Functions are thread-safe for distinct plans; planning from several threads at once is safe.
+ *
+ * Environment:
+ *   FFTGEN_CACHE_DIR   folder of the on-disk kernel cache (default $XDG_CACHE_HOME/fftgen, else
+ *                      ~/.cache/fftgen)
+ *   FFTGEN_CACHE=0     no on-disk cache (kernels are still shared within the process)
+ *   FFTGEN_NVRTC       path of the NVRTC library to load (default libnvrtc.so.13)
+ *
+ * Status of this version: rank 1, power-of-two sizes that one thread block holds (up to 16384 points
+ * on sm_80/sm_90), the basic contiguous layout. Larger sizes, strided layouts, rank 2 and 3 and
+ * kernel packs return FFTGEN_NOT_SUPPORTED_YET.
+ */
+#ifndef FFTGEN_H
+#define FFTGEN_H
+
+#include <stddef.h>
+
+#include <cuda_runtime_api.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define FFTGEN_VERSION_MAJOR 0
+#define FFTGEN_VERSION_MINOR 1
+
+typedef enum fftgen_result {
+    FFTGEN_SUCCESS = 0,
+    FFTGEN_INVALID_PLAN,          /* a NULL or destroyed plan */
+    FFTGEN_INVALID_SIZE,          /* a size that is not a power of two >= 2 */
+    FFTGEN_SIZE_TOO_LARGE,        /* above 2^30 points, or more data than the device holds */
+    FFTGEN_INVALID_BATCH,         /* batch <= 0, or above what one launch can cover */
+    FFTGEN_INVALID_RANK,          /* rank other than 1, 2 or 3 */
+    FFTGEN_INVALID_PRECISION,
+    FFTGEN_INVALID_DIRECTION,
+    FFTGEN_INVALID_FLAGS,
+    FFTGEN_NULL_POINTER,          /* a required pointer is NULL */
+    FFTGEN_MISALIGNED_POINTER,    /* data not aligned to one complex element */
+    FFTGEN_INVALID_LAYOUT,        /* a stride or distance < 1 */
+    FFTGEN_OVERLAPPING_LAYOUT,    /* strides and distances that make two elements share memory */
+    FFTGEN_NOT_SUPPORTED_YET,     /* valid, but not implemented in this version */
+    FFTGEN_NO_DEVICE,             /* no CUDA device (or no driver) */
+    FFTGEN_UNSUPPORTED_DEVICE,    /* an architecture fftgen does not know */
+    FFTGEN_CUDA_ERROR,            /* a CUDA runtime call failed */
+    FFTGEN_NVRTC_UNAVAILABLE,     /* the NVRTC library could not be loaded */
+    FFTGEN_NVRTC_FAILED,          /* NVRTC failed to compile a generated kernel */
+    FFTGEN_JIT_DISABLED,          /* FFTGEN_NO_JIT was given and no pack holds the kernel */
+    FFTGEN_GENERATOR_FAILED,      /* the templates failed to render a kernel */
+    FFTGEN_OUT_OF_MEMORY          /* host memory */
+} fftgen_result;
+
+typedef enum fftgen_precision {
+    FFTGEN_FP32 = 0, /* float2 in memory, fp32 arithmetic */
+    FFTGEN_FP16 = 1  /* __half2 in memory, fp32 arithmetic, one rounding on the final store */
+} fftgen_precision;
+
+typedef enum fftgen_direction {
+    FFTGEN_FORWARD = -1, /* exp(-2*pi*i*jk/n), as cuFFT and FFTW */
+    FFTGEN_INVERSE = 1   /* exp(+2*pi*i*jk/n); unnormalized unless FFTGEN_SCALE_INVERSE */
+} fftgen_direction;
+
+/* Plan flags. */
+enum {
+    FFTGEN_SCALE_INVERSE = 1u << 0, /* the inverse multiplies by 1/(product of the sizes) */
+    FFTGEN_NO_JIT = 1u << 1         /* never compile at run time (kernels must come from a pack) */
+};
+
+typedef struct fftgen_plan_s *fftgen_plan;
+
+/* Creates a plan for `batch` transforms of rank `rank` (1, 2 or 3) with sizes n[0..rank-1]
+ * (row-major: n[rank-1] varies fastest). The layout is cufftPlanMany's: when inembed (onembed) is
+ * NULL the input (output) is contiguous, transform after transform, and istride/idist (ostride/odist)
+ * are ignored; otherwise element x of transform b is at b*idist + x*istride. On failure *plan is
+ * NULL and nothing is left allocated. Needs a CUDA device (the current one). */
+fftgen_result fftgen_plan_many(fftgen_plan *plan, int rank, const long long *n, const long long *inembed,
+                               long long istride, long long idist, const long long *onembed, long long ostride,
+                               long long odist, fftgen_precision precision, long long batch, unsigned flags);
+
+/* The common case: `batch` contiguous 1D transforms of n points. */
+fftgen_result fftgen_plan_1d(fftgen_plan *plan, long long n, fftgen_precision precision, long long batch,
+                             unsigned flags);
+
+/* Bytes of device work area the plan needs at execution (0 when it needs none). */
+fftgen_result fftgen_get_work_size(fftgen_plan plan, size_t *bytes);
+
+/* Gives the plan a work area of at least fftgen_get_work_size() bytes, owned by the caller; NULL is
+ * allowed when the plan needs none. */
+fftgen_result fftgen_set_work_area(fftgen_plan plan, void *work_area);
+
+/* The stream later executions are queued on (default: the legacy default stream, 0). */
+fftgen_result fftgen_set_stream(fftgen_plan plan, cudaStream_t stream);
+
+/* Queues one execution on the plan's stream. `in` and `out` are device pointers to float2 or __half2
+ * data (per the plan's precision), aligned to one element; in == out transforms in place. Returns
+ * once the work is queued, like cuFFT. */
+fftgen_result fftgen_exec(fftgen_plan plan, const void *in, void *out, fftgen_direction direction);
+
+/* Releases the plan. Destroying NULL is a no-op. */
+fftgen_result fftgen_destroy(fftgen_plan plan);
+
+/* A short English description of a result code. Never NULL. */
+const char *fftgen_result_string(fftgen_result result);
+
+/* "0.1.0" */
+const char *fftgen_version(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,61 @@
+#include "launch.h"
+
+fftgen_result fftgen_current_device(int *device, int *arch, size_t *global_memory)
+{
+    int count = 0;
+    const cudaError_t status = cudaGetDeviceCount(&count);
+    if (status == cudaErrorNoDevice || status == cudaErrorInsufficientDriver || (status == cudaSuccess && count == 0))
+        return FFTGEN_NO_DEVICE;
+    if (status != cudaSuccess) return FFTGEN_CUDA_ERROR;
+    int major = 0, minor = 0;
+    if (cudaGetDevice(device) != cudaSuccess ||
+        cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, *device) != cudaSuccess ||
+        cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, *device) != cudaSuccess)
+        return FFTGEN_CUDA_ERROR;
+    struct cudaDeviceProp prop;
+    if (cudaGetDeviceProperties(&prop, *device) != cudaSuccess) return FFTGEN_CUDA_ERROR;
+    *arch = 10 * major + minor;
+    *global_memory = prop.totalGlobalMem;
+    return FFTGEN_SUCCESS;
+}
+
+fftgen_result fftgen_module_load(const fftgen_cubin *cubin, const char *forward, const char *inverse,
+                                 int shared_bytes, int device, fftgen_module *module)
+{
+    module->library = NULL;
+    if (cudaLibraryLoadData(&module->library, cubin->data, NULL, NULL, 0, NULL, NULL, 0) != cudaSuccess) {
+        module->library = NULL;
+        return FFTGEN_CUDA_ERROR;
+    }
+    if (cudaLibraryGetKernel(&module->forward, module->library, forward) != cudaSuccess ||
+        cudaLibraryGetKernel(&module->inverse, module->library, inverse) != cudaSuccess)
+        goto fail;
+    if (shared_bytes > 48 * 1024 &&
+        (cudaKernelSetAttributeForDevice(module->forward, cudaFuncAttributeMaxDynamicSharedMemorySize, shared_bytes,
+                                         device) != cudaSuccess ||
+         cudaKernelSetAttributeForDevice(module->inverse, cudaFuncAttributeMaxDynamicSharedMemorySize, shared_bytes,
+                                         device) != cudaSuccess))
+        goto fail;
+    return FFTGEN_SUCCESS;
+fail:
+    cudaLibraryUnload(module->library);
+    module->library = NULL;
+    return FFTGEN_CUDA_ERROR;
+}
+
+void fftgen_module_unload(fftgen_module *module)
+{
+    if (module->library != NULL) cudaLibraryUnload(module->library);
+    module->library = NULL;
+}
+
+fftgen_result fftgen_module_launch(cudaKernel_t kernel, unsigned grid, unsigned threads, unsigned shared_bytes,
+                                   cudaStream_t stream, const void *in, void *out, int batch, float scale)
+{
+    void *args[] = {(void *)&in, (void *)&out, (void *)&batch, (void *)&scale};
+    const dim3 grid_dim = {grid, 1, 1}, block_dim = {threads, 1, 1};
+    /* a cudaKernel_t stands in for the function pointer of a kernel compiled into the program */
+    if (cudaLaunchKernel((const void *)kernel, grid_dim, block_dim, args, shared_bytes, stream) != cudaSuccess)
+        return FFTGEN_CUDA_ERROR;
+    return FFTGEN_SUCCESS;
+}

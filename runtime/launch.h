@@ -1,0 +1,32 @@
+/* The CUDA side of the runtime: the current device, loading cubins, launching kernels. Through the
+ * CUDA runtime only (cudaLibrary*), never -lcuda, so that programs start where there is no driver. */
+#ifndef FFTGEN_RUNTIME_LAUNCH_H
+#define FFTGEN_RUNTIME_LAUNCH_H
+
+#include <cuda_runtime_api.h>
+#include <stddef.h>
+
+#include "cache.h"
+#include "fftgen.h"
+
+/* The current device's architecture (e.g. 90), shared-memory opt-in limit and memory. */
+fftgen_result fftgen_current_device(int *device, int *arch, size_t *global_memory);
+
+/* A loaded cubin and its two entry points. */
+typedef struct {
+    cudaLibrary_t library;
+    cudaKernel_t forward, inverse;
+} fftgen_module;
+
+/* Loads `cubin` and finds the kernels named `forward` and `inverse`; raises their dynamic
+ * shared-memory limit to `shared_bytes` on `device`. */
+fftgen_result fftgen_module_load(const fftgen_cubin *cubin, const char *forward, const char *inverse,
+                                 int shared_bytes, int device, fftgen_module *module);
+
+void fftgen_module_unload(fftgen_module *module);
+
+/* Queues kernel(in, out, batch, scale) on `stream`. */
+fftgen_result fftgen_module_launch(cudaKernel_t kernel, unsigned grid, unsigned threads, unsigned shared_bytes,
+                                   cudaStream_t stream, const void *in, void *out, int batch, float scale);
+
+#endif

@@ -1,0 +1,183 @@
+/* Plans: argument checks, the planner's decision, the kernels (from the cache or NVRTC), execution. */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "cache.h"
+#include "fftgen.h"
+#include "launch.h"
+#include "planner.h"
+#include "render.h"
+
+/* Marks a live plan, so that a destroyed one is (usually) caught instead of used. */
+#define PLAN_MAGIC 0x66667467u
+
+struct fftgen_plan_s {
+    unsigned magic;
+    fftgen_kernel_plan kernel;
+    long long batch;
+    fftgen_precision precision;
+    unsigned flags;
+    unsigned grid;
+    fftgen_module module;
+    cudaStream_t stream;
+    void *work_area;
+};
+
+static int is_power_of_two(long long n)
+{
+    return n >= 2 && (n & (n - 1)) == 0;
+}
+
+/* One rank-1 layout: element x of transform b at b*dist + x*stride. */
+static fftgen_result check_layout(const long long *embed, long long stride, long long dist, long long n,
+                                  long long batch)
+{
+    if (embed == NULL) return FFTGEN_SUCCESS; /* contiguous: the strides are ignored, as in cuFFT */
+    if (stride < 1 || dist < 1) return FFTGEN_INVALID_LAYOUT;
+    const int side_by_side = dist >= n * stride;
+    const int interleaved = stride >= batch * dist;
+    if (batch > 1 && !side_by_side && !interleaved) return FFTGEN_OVERLAPPING_LAYOUT;
+    return FFTGEN_SUCCESS;
+}
+
+static int is_contiguous(const long long *embed, long long stride, long long dist, long long n)
+{
+    return embed == NULL || (stride == 1 && dist == n);
+}
+
+fftgen_result fftgen_plan_many(fftgen_plan *plan, int rank, const long long *n, const long long *inembed,
+                               long long istride, long long idist, const long long *onembed, long long ostride,
+                               long long odist, fftgen_precision precision, long long batch, unsigned flags)
+{
+    if (plan == NULL) return FFTGEN_NULL_POINTER;
+    *plan = NULL;
+    if (rank < 1 || rank > 3) return FFTGEN_INVALID_RANK;
+    if (n == NULL) return FFTGEN_NULL_POINTER;
+    long long points = 1;
+    for (int i = 0; i < rank; ++i) {
+        if (!is_power_of_two(n[i])) return FFTGEN_INVALID_SIZE;
+        if (n[i] > (1LL << 30) || points * n[i] > (1LL << 30)) return FFTGEN_SIZE_TOO_LARGE;
+        points *= n[i];
+    }
+    if (batch < 1) return FFTGEN_INVALID_BATCH;
+    if (precision != FFTGEN_FP32 && precision != FFTGEN_FP16) return FFTGEN_INVALID_PRECISION;
+    if (flags & ~(unsigned)(FFTGEN_SCALE_INVERSE | FFTGEN_NO_JIT)) return FFTGEN_INVALID_FLAGS;
+    if (rank > 1) return FFTGEN_NOT_SUPPORTED_YET; /* 2D and 3D plans: a later version */
+    fftgen_result result = check_layout(inembed, istride, idist, points, batch);
+    if (result == FFTGEN_SUCCESS) result = check_layout(onembed, ostride, odist, points, batch);
+    if (result != FFTGEN_SUCCESS) return result;
+    if (!is_contiguous(inembed, istride, idist, points) || !is_contiguous(onembed, ostride, odist, points))
+        return FFTGEN_NOT_SUPPORTED_YET; /* strided layouts: a later version */
+    if (batch > INT32_MAX) return FFTGEN_INVALID_BATCH;
+
+    int device, arch;
+    size_t memory;
+    result = fftgen_current_device(&device, &arch, &memory);
+    if (result != FFTGEN_SUCCESS) return result;
+    if (fftgen_arch_shared_limit(arch) < 0) return FFTGEN_UNSUPPORTED_DEVICE;
+    const fftgen_kernel_precision kernel_precision = precision == FFTGEN_FP16 ? FFTGEN_KERNEL_FP16
+                                                                              : FFTGEN_KERNEL_FP32;
+    const size_t element = precision == FFTGEN_FP16 ? 4 : 8;
+    if ((double)points * (double)batch * (double)element > (double)memory) return FFTGEN_SIZE_TOO_LARGE;
+
+    struct fftgen_plan_s *p = calloc(1, sizeof *p);
+    if (p == NULL) return FFTGEN_OUT_OF_MEMORY;
+    char why[512];
+    const fftgen_kernel_request request = {points, 0, kernel_precision, arch};
+    if (fftgen_plan_kernel(&request, &p->kernel, why, sizeof why) != FFTGEN_PLAN_OK) {
+        free(p);
+        return FFTGEN_NOT_SUPPORTED_YET; /* above the single-kernel limit: multi-pass plans come later */
+    }
+    /* one launch covers the batch: its grid must fit */
+    const long long grid = (batch + p->kernel.ffts_per_block - 1) / p->kernel.ffts_per_block;
+    if (grid > INT32_MAX) {
+        free(p);
+        return FFTGEN_INVALID_BATCH;
+    }
+
+    const fftgen_render_request render = {&p->kernel, FFTGEN_TARGET_CUDA, FFTGEN_RENDER_BOTH, NULL, NULL};
+    char *source = fftgen_render(&render, why, sizeof why);
+    if (source == NULL) {
+        free(p);
+        return FFTGEN_GENERATOR_FAILED;
+    }
+    fftgen_cubin cubin;
+    result = fftgen_cache_get(source, arch, !(flags & FFTGEN_NO_JIT), &cubin, why, sizeof why);
+    free(source);
+    if (result == FFTGEN_SUCCESS) {
+        char name[128], forward[160], inverse[160];
+        fftgen_default_name(&p->kernel, name, sizeof name);
+        snprintf(forward, sizeof forward, "%s_forward", name);
+        snprintf(inverse, sizeof inverse, "%s_inverse", name);
+        result = fftgen_module_load(&cubin, forward, inverse, p->kernel.shared_bytes, device, &p->module);
+    }
+    if (result != FFTGEN_SUCCESS) {
+        free(p);
+        return result;
+    }
+    p->magic = PLAN_MAGIC;
+    p->batch = batch;
+    p->precision = precision;
+    p->flags = flags;
+    p->grid = (unsigned)grid;
+    *plan = p;
+    return FFTGEN_SUCCESS;
+}
+
+fftgen_result fftgen_plan_1d(fftgen_plan *plan, long long n, fftgen_precision precision, long long batch,
+                             unsigned flags)
+{
+    return fftgen_plan_many(plan, 1, &n, NULL, 1, n, NULL, 1, n, precision, batch, flags);
+}
+
+static int is_live(fftgen_plan plan)
+{
+    return plan != NULL && plan->magic == PLAN_MAGIC;
+}
+
+fftgen_result fftgen_get_work_size(fftgen_plan plan, size_t *bytes)
+{
+    if (!is_live(plan)) return FFTGEN_INVALID_PLAN;
+    if (bytes == NULL) return FFTGEN_NULL_POINTER;
+    *bytes = 0; /* one kernel, in shared memory: no work area */
+    return FFTGEN_SUCCESS;
+}
+
+fftgen_result fftgen_set_work_area(fftgen_plan plan, void *work_area)
+{
+    if (!is_live(plan)) return FFTGEN_INVALID_PLAN;
+    plan->work_area = work_area;
+    return FFTGEN_SUCCESS;
+}
+
+fftgen_result fftgen_set_stream(fftgen_plan plan, cudaStream_t stream)
+{
+    if (!is_live(plan)) return FFTGEN_INVALID_PLAN;
+    plan->stream = stream;
+    return FFTGEN_SUCCESS;
+}
+
+fftgen_result fftgen_exec(fftgen_plan plan, const void *in, void *out, fftgen_direction direction)
+{
+    if (!is_live(plan)) return FFTGEN_INVALID_PLAN;
+    if (in == NULL || out == NULL) return FFTGEN_NULL_POINTER;
+    const uintptr_t alignment = plan->precision == FFTGEN_FP16 ? 4 : 8;
+    if ((uintptr_t)in % alignment != 0 || (uintptr_t)out % alignment != 0) return FFTGEN_MISALIGNED_POINTER;
+    if (direction != FFTGEN_FORWARD && direction != FFTGEN_INVERSE) return FFTGEN_INVALID_DIRECTION;
+    const int inverse = direction == FFTGEN_INVERSE;
+    const float scale = inverse && (plan->flags & FFTGEN_SCALE_INVERSE) ? 1.0f / (float)plan->kernel.n : 1.0f;
+    return fftgen_module_launch(inverse ? plan->module.inverse : plan->module.forward, plan->grid,
+                                (unsigned)plan->kernel.threads, (unsigned)plan->kernel.shared_bytes, plan->stream,
+                                in, out, (int)plan->batch, scale);
+}
+
+fftgen_result fftgen_destroy(fftgen_plan plan)
+{
+    if (plan == NULL) return FFTGEN_SUCCESS;
+    if (!is_live(plan)) return FFTGEN_INVALID_PLAN;
+    fftgen_module_unload(&plan->module);
+    plan->magic = 0;
+    free(plan);
+    return FFTGEN_SUCCESS;
+}
