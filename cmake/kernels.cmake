@@ -42,6 +42,26 @@ foreach(n IN LISTS FFTGEN_TEST_SIZES)
   endforeach()
 endforeach()
 
+# Two-pass sizes (four-step through strided, tiled kernels): host-simulated against FFTW here; on the
+# GPU they run through the runtime (tests/test_api.c).
+set(FFTGEN_TEST_MULTIPASS_SIZES 32768 65536 131072 262144 524288 1048576)
+foreach(n IN LISTS FFTGEN_TEST_MULTIPASS_SIZES)
+  foreach(p IN LISTS FFTGEN_TEST_PRECISIONS)
+    set(name fftgen_${n}_${p})
+    set(sim ${CMAKE_BINARY_DIR}/sim/${name}_sim.c)
+    add_custom_command(OUTPUT ${sim}
+      COMMAND ${CMAKE_COMMAND} -E make_directory ${CMAKE_BINARY_DIR}/sim
+      COMMAND fftgen --n ${n} --precision ${p} --target sim -o ${sim}
+      DEPENDS fftgen VERBATIM)
+    list(APPEND FFTGEN_SIM_SOURCES ${sim})
+    string(TOUPPER ${p} P)
+    foreach(d forward inverse)
+      string(APPEND sim_decls "int ${name}_${d}_sim(const void *in, void *out, int batch, float scale);\n")
+    endforeach()
+    string(APPEND sim_rows "    {${n}, KERNEL_${P}, ${name}_forward_sim, ${name}_inverse_sim, 0},\n")
+  endforeach()
+endforeach()
+
 # Chains the default radix never produces, so that the radix-2, -4 and -8 butterflies, mixed chains
 # and many threads per transform are checked too: "n:radix" pairs, simulated only.
 set(FFTGEN_TEST_RADIX_VARIANTS 2:2 8:2 64:2 512:2 2048:2 32:4 128:4 1024:4 4096:4 64:8 512:8 2048:8 8192:8

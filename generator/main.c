@@ -16,14 +16,14 @@ static void usage(FILE *to)
 {
     fprintf(to,
             "Usage: fftgen --n N [options]\n"
-            "Writes one self-contained CUDA C file with a fused, fully unrolled FFT kernel of N points\n"
-            "(batched, complex to complex) and a host function that launches it.\n"
+            "Writes one self-contained CUDA C file with fused, fully unrolled FFT kernels of N points\n"
+            "(batched, complex to complex) and a host function that launches them.\n"
             "\n"
             "Options:\n"
-            "  --n N                 points per transform: a power of two from 2 up to the single-kernel\n"
-            "                        limit of the precision and architecture (16384 on sm_90)\n"
+            "  --n N                 points per transform: a power of two from 2 to 2^20; up to 16384 on\n"
+            "                        sm_90 one kernel, above that two strided passes (four-step)\n"
             "  --radix R             largest radix per stage: 2, 4, 8 or 16 (default 16, or N if smaller);\n"
-            "                        each thread holds R points\n"
+            "                        each thread holds R points (single-kernel sizes only)\n"
             "  --precision P         fp32 (float2 storage) or fp16 (__half2 storage, fp32 arithmetic);\n"
             "                        default fp32\n"
             "  --direction D         forward, inverse or both (default both)\n"
@@ -89,26 +89,47 @@ static int is_identifier(const char *s)
     return 1;
 }
 
-static void explain(const fftgen_kernel_plan *plan)
+static void explain_pass(const fftgen_kernel_plan *plan, const char *indent)
 {
-    printf("fftgen plan: %d-point %s FFT for sm_%d, one kernel (one pass over global memory)\n", plan->n,
-           fftgen_precision_name(plan->precision), plan->arch);
-    printf("  radix chain:    ");
+    printf("%sradix chain:    ", indent);
     for (int s = 0; s < plan->stage_count; ++s) printf("%s%d", s ? " x " : "", plan->radices[s]);
     printf(" (%d stage%s)\n", plan->stage_count, plan->stage_count > 1 ? "s" : "");
     int span = 1;
     for (int s = 0; s < plan->stage_count; ++s) {
         span *= plan->radices[s];
-        const char *from = s == 0 ? "global memory" : "shared memory";
-        const char *to = s == plan->stage_count - 1 ? "global memory" : "shared memory";
-        printf("  stage %d:        radix %d, %d butterflies per transform, sub-transforms of %d points,"
-               " %s -> %s\n", s + 1, plan->radices[s], plan->n / plan->radices[s], span, from, to);
+        const int staged = plan->staged_io;
+        const char *from = s == 0 && !staged ? "global memory" : "shared memory";
+        const char *to = s == plan->stage_count - 1 && !staged ? "global memory" : "shared memory";
+        printf("%sstage %d:        radix %d, %d butterflies per transform, sub-transforms of %d points,"
+               " %s -> %s\n", indent, s + 1, plan->radices[s], plan->n / plan->radices[s], span, from, to);
     }
-    printf("  threads/block:  %d (%d per transform, %d transform%s per block, %d points per thread)\n",
+    printf("%sthreads/block:  %d (%d per transform, %d transform%s per block, %d points per thread)\n", indent,
            plan->threads, plan->threads_per_fft, plan->ffts_per_block, plan->ffts_per_block > 1 ? "s" : "",
            plan->radix_max);
-    printf("  shared memory:  %d bytes per block (%d exchange%s through fp32 shared memory)\n", plan->shared_bytes,
-           plan->stage_count - 1, plan->stage_count == 2 ? "" : "s");
+    printf("%sshared memory:  %d bytes per block (%d exchange%s through fp32 shared memory%s)\n", indent,
+           plan->shared_bytes, plan->stage_count - 1, plan->stage_count == 2 ? "" : "s",
+           plan->staged_io ? ", plus coalesced copies in and out" : "");
+}
+
+static void explain(const fftgen_transform_plan *plan)
+{
+    const fftgen_kernel_plan *first = &plan->pass[0];
+    if (plan->pass_count == 1) {
+        printf("fftgen plan: %lld-point %s FFT for sm_%d, one kernel (one pass over global memory)\n", plan->n,
+               fftgen_precision_name(first->precision), first->arch);
+        explain_pass(first, "  ");
+        return;
+    }
+    printf("fftgen plan: %lld-point %s FFT for sm_%d, %d passes over global memory (four-step, no transposes)\n",
+           plan->n, fftgen_precision_name(first->precision), first->arch, plan->pass_count);
+    for (int i = 0; i < plan->pass_count; ++i) {
+        const fftgen_kernel_plan *p = &plan->pass[i];
+        printf("  pass %d: %lld transforms of %d points per %lld-point transform, %s%s\n", i + 1, plan->n / p->n, p->n,
+               plan->n, p->in.elem_stride == 1 ? "rows (contiguous)" : "columns (strided, in tiles)",
+               p->out.elem_stride != p->in.elem_stride ? ", written transposed"
+                                                       : (p->twiddle_n ? ", times the four-step twiddles" : ""));
+        explain_pass(p, "    ");
+    }
 }
 
 int main(int argc, char **argv)
@@ -200,8 +221,8 @@ int main(int argc, char **argv)
     if (!have_n) fail(EXIT_USAGE, "--n is required (see fftgen --help)");
 
     char why[512];
-    fftgen_kernel_plan plan;
-    if (fftgen_plan_kernel(&request, &plan, why, sizeof why) != FFTGEN_PLAN_OK) fail(EXIT_USAGE, "%s", why);
+    fftgen_transform_plan plan;
+    if (fftgen_plan_transform(&request, &plan, why, sizeof why) != FFTGEN_PLAN_OK) fail(EXIT_USAGE, "%s", why);
     if (explain_only) {
         explain(&plan);
         return 0;

@@ -9,6 +9,8 @@ enum { TARGET_THREADS_PER_BLOCK = 256 };
 enum { MIN_THREADS_FOR_DIRECT_IO = 32 };
 /* Small transforms share a block up to this many points, so their shared memory stays modest. */
 enum { MAX_SHARED_POINTS = 4096 };
+/* Transforms per tile in a strided pass: 16 side-by-side elements make 64- or 128-byte runs. */
+enum { TILE_FFTS = 16 };
 
 struct arch_limit {
     int arch;
@@ -142,4 +144,88 @@ fftgen_plan_status fftgen_plan_kernel(const fftgen_kernel_request *request, fftg
         break;
     }
     return status;
+}
+
+/* One strided pass of `n` points: tiles of TILE_FFTS transforms, staged through shared memory. */
+static fftgen_plan_status plan_tiled_pass(long long n, fftgen_kernel_precision precision, int arch,
+                                          fftgen_layout in, fftgen_layout out, long long twiddle_n,
+                                          fftgen_kernel_plan *p)
+{
+    const fftgen_plan_status status = build_plan(n, 0, precision, arch, p);
+    if (status != FFTGEN_PLAN_OK && status != FFTGEN_PLAN_TOO_LARGE) return status;
+    p->tiled = 1;
+    p->staged_io = 1;
+    p->ffts_per_block = TILE_FFTS;
+    p->threads = p->threads_per_fft * TILE_FFTS;
+    const long long points = (long long)TILE_FFTS * n;
+    p->smem_points = (int)(points + points / 16);
+    p->shared_bytes = 8 * p->smem_points;
+    p->in = in;
+    p->out = out;
+    p->twiddle_n = twiddle_n;
+    if (p->threads > FFTGEN_MAX_THREADS_PER_BLOCK || p->shared_bytes > fftgen_arch_shared_limit(arch))
+        return FFTGEN_PLAN_TOO_LARGE;
+    return FFTGEN_PLAN_OK;
+}
+
+/* Splits n into n1 * n2 with n1 <= n2 as equal as possible; two tiled passes. */
+static fftgen_plan_status plan_two_passes(long long n, fftgen_kernel_precision precision, int arch,
+                                          fftgen_transform_plan *plan)
+{
+    const int log_n = log2_exact(n);
+    const long long n1 = 1LL << (log_n / 2), n2 = n / n1;
+    /* pass 1: n2 columns of n1 points (stride n2), twiddled by exp(-2*pi*i*n2_index*k1/n) */
+    const fftgen_layout columns = {n2, 1, n2, n};
+    /* pass 2: n1 rows of n2 points (contiguous), written transposed: X[k1 + n1*k2] */
+    const fftgen_layout rows = {1, n2, n1, n};
+    const fftgen_layout transposed = {n1, 1, n1, n};
+    fftgen_plan_status status = plan_tiled_pass(n1, precision, arch, columns, columns, n, &plan->pass[0]);
+    if (status == FFTGEN_PLAN_OK) status = plan_tiled_pass(n2, precision, arch, rows, transposed, 0, &plan->pass[1]);
+    plan->pass_count = 2;
+    return status;
+}
+
+/* The whole-transform decision, without messages. */
+static fftgen_plan_status plan_transform_quietly(const fftgen_kernel_request *request, fftgen_transform_plan *plan)
+{
+    fftgen_transform_plan p = {0};
+    p.n = request->n;
+    fftgen_plan_status status = build_plan(request->n, request->max_radix, request->precision, request->arch,
+                                           &p.pass[0]);
+    if (status == FFTGEN_PLAN_OK) {
+        p.pass_count = 1;
+    } else if (status == FFTGEN_PLAN_TOO_LARGE && request->max_radix == 0) {
+        status = request->n <= (1LL << 20) ? plan_two_passes(request->n, request->precision, request->arch, &p)
+                                           : FFTGEN_PLAN_TOO_LARGE;
+    }
+    if (status == FFTGEN_PLAN_OK) *plan = p;
+    return status;
+}
+
+fftgen_plan_status fftgen_plan_transform(const fftgen_kernel_request *request, fftgen_transform_plan *plan,
+                                         char *why, size_t why_len)
+{
+    fftgen_kernel_plan single;
+    fftgen_plan_status status = fftgen_plan_kernel(request, &single, why, why_len);
+    if (status != FFTGEN_PLAN_OK && status != FFTGEN_PLAN_TOO_LARGE) return status;
+    if (status == FFTGEN_PLAN_TOO_LARGE && request->max_radix != 0) return status; /* its message stands */
+    status = plan_transform_quietly(request, plan);
+    if (status == FFTGEN_PLAN_TOO_LARGE)
+        snprintf(why, why_len, "size %lld exceeds the largest size fftgen plans yet, %lld points for %s on sm_%d",
+                 request->n, fftgen_transform_limit(request->precision, request->arch),
+                 fftgen_precision_name(request->precision), request->arch);
+    return status;
+}
+
+long long fftgen_transform_limit(fftgen_kernel_precision precision, int arch)
+{
+    if (fftgen_arch_shared_limit(arch) < 0) return 0;
+    long long best = 0;
+    for (long long n = 2; n <= (1LL << 30); n *= 2) {
+        const fftgen_kernel_request request = {n, 0, precision, arch};
+        fftgen_transform_plan plan;
+        if (plan_transform_quietly(&request, &plan) != FFTGEN_PLAN_OK) break;
+        best = n;
+    }
+    return best;
 }

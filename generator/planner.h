@@ -18,6 +18,12 @@ typedef struct {
     int arch;             /* compute capability as 10*major+minor, e.g. 90 for sm_90 */
 } fftgen_kernel_request;
 
+/* Where a pass finds its data: transform f is member c = f mod group_size of group g = f / group_size,
+ * it starts at g*group_stride + c*fft_stride, and its point j is elem_stride further per j. */
+typedef struct {
+    long long elem_stride, fft_stride, group_size, group_stride;
+} fftgen_layout;
+
 typedef struct {
     int n;
     int radices[FFTGEN_MAX_STAGES];
@@ -31,7 +37,21 @@ typedef struct {
     int shared_bytes;         /* dynamic shared memory per block */
     int arch;
     fftgen_kernel_precision precision;
+    /* Passes of a multi-pass transform work on tiles of transforms that lie side by side in memory
+     * (threads and shared memory ordered transform-fastest), through these layouts: */
+    int tiled;
+    fftgen_layout in, out;
+    long long twiddle_n; /* > 0: output j of group member c is multiplied by exp(-2*pi*i*c*j/twiddle_n) */
 } fftgen_kernel_plan;
+
+#define FFTGEN_MAX_PASSES 3
+
+/* A whole 1D transform: one kernel, or passes over global memory (four-step, no transposes). */
+typedef struct {
+    long long n;
+    int pass_count;
+    fftgen_kernel_plan pass[FFTGEN_MAX_PASSES];
+} fftgen_transform_plan;
 
 typedef enum {
     FFTGEN_PLAN_OK = 0,
@@ -45,6 +65,15 @@ typedef enum {
 /* Plans one fused single-kernel FFT. On failure, `why` holds a one-line reason. */
 fftgen_plan_status fftgen_plan_kernel(const fftgen_kernel_request *request, fftgen_kernel_plan *plan,
                                       char *why, size_t why_len);
+
+/* Plans a whole transform: one kernel when it fits in a block, else two strided passes
+ * (n = n1 * n2 up to 2^20: n2 columns of n1 points, then n1 rows of n2 points written transposed).
+ * `request->max_radix` applies to single-kernel plans only. */
+fftgen_plan_status fftgen_plan_transform(const fftgen_kernel_request *request, fftgen_transform_plan *plan,
+                                         char *why, size_t why_len);
+
+/* The largest n fftgen_plan_transform handles. */
+long long fftgen_transform_limit(fftgen_kernel_precision precision, int arch);
 
 /* Opt-in shared memory per block of an architecture, or -1 if fftgen does not know it. */
 int fftgen_arch_shared_limit(int arch);

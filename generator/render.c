@@ -9,9 +9,9 @@
 
 #include "templates.h"
 
-void fftgen_default_name(const fftgen_kernel_plan *plan, char *name, size_t len)
+void fftgen_default_name(const fftgen_transform_plan *plan, char *name, size_t len)
 {
-    snprintf(name, len, "fftgen_%d_%s", plan->n, fftgen_precision_name(plan->precision));
+    snprintf(name, len, "fftgen_%lld_%s", plan->n, fftgen_precision_name(plan->pass[0].precision));
 }
 
 static const char *direction_name(int directions)
@@ -23,12 +23,14 @@ static const char *direction_name(int directions)
     }
 }
 
-void fftgen_plan_command(const fftgen_kernel_plan *plan, int directions, const char *name, char *out,
+void fftgen_plan_command(const fftgen_transform_plan *plan, int directions, const char *name, char *out,
                          size_t len)
 {
-    int used = snprintf(out, len, "fftgen --n %d --radix %d --precision %s --direction %s --arch sm_%d", plan->n,
-                        plan->radix_max, fftgen_precision_name(plan->precision), direction_name(directions),
-                        plan->arch);
+    const fftgen_kernel_plan *first = &plan->pass[0];
+    char radix[32] = "";
+    if (plan->pass_count == 1) snprintf(radix, sizeof radix, " --radix %d", first->radix_max);
+    int used = snprintf(out, len, "fftgen --n %lld%s --precision %s --direction %s --arch sm_%d", plan->n, radix,
+                        fftgen_precision_name(first->precision), direction_name(directions), first->arch);
     if (name != NULL && used > 0 && (size_t)used < len) snprintf(out + used, len - (size_t)used, " --name %s", name);
 }
 
@@ -44,39 +46,68 @@ static void set_string(lua_State *L, const char *key, const char *value)
     lua_setfield(L, -2, key);
 }
 
+static void push_layout(lua_State *L, const char *key, const fftgen_layout *layout)
+{
+    lua_newtable(L);
+    set_int(L, "elem_stride", layout->elem_stride);
+    set_int(L, "fft_stride", layout->fft_stride);
+    set_int(L, "group_size", layout->group_size);
+    set_int(L, "group_stride", layout->group_stride);
+    lua_setfield(L, -2, key);
+}
+
+static void push_pass(lua_State *L, const fftgen_kernel_plan *pass)
+{
+    lua_newtable(L);
+    set_int(L, "n", pass->n);
+    set_int(L, "radix_max", pass->radix_max);
+    set_int(L, "threads_per_fft", pass->threads_per_fft);
+    set_int(L, "ffts_per_block", pass->ffts_per_block);
+    set_int(L, "threads", pass->threads);
+    set_int(L, "shared_bytes", pass->shared_bytes);
+    set_int(L, "smem_points", pass->smem_points);
+    lua_pushboolean(L, pass->staged_io);
+    lua_setfield(L, -2, "staged_io");
+    lua_pushboolean(L, pass->tiled);
+    lua_setfield(L, -2, "tiled");
+    set_int(L, "twiddle_n", pass->twiddle_n);
+    if (pass->tiled) {
+        push_layout(L, "in_layout", &pass->in);
+        push_layout(L, "out_layout", &pass->out);
+    }
+    lua_newtable(L);
+    for (int s = 0; s < pass->stage_count; ++s) {
+        lua_pushinteger(L, pass->radices[s]);
+        lua_rawseti(L, -2, s + 1);
+    }
+    lua_setfield(L, -2, "radices");
+}
+
 static void push_plan(lua_State *L, const fftgen_render_request *request)
 {
-    const fftgen_kernel_plan *plan = request->plan;
+    const fftgen_transform_plan *plan = request->plan;
     char name[128], arch[16], command[512];
     if (request->name != NULL)
         snprintf(name, sizeof name, "%s", request->name);
     else
         fftgen_default_name(plan, name, sizeof name);
-    snprintf(arch, sizeof arch, "sm_%d", plan->arch);
+    snprintf(arch, sizeof arch, "sm_%d", plan->pass[0].arch);
     fftgen_plan_command(plan, request->directions, request->name, command, sizeof command);
 
     lua_newtable(L);
     set_int(L, "n", plan->n);
-    set_int(L, "radix_max", plan->radix_max);
-    set_int(L, "threads_per_fft", plan->threads_per_fft);
-    set_int(L, "ffts_per_block", plan->ffts_per_block);
-    set_int(L, "threads", plan->threads);
-    set_int(L, "shared_bytes", plan->shared_bytes);
-    set_int(L, "smem_points", plan->smem_points);
-    lua_pushboolean(L, plan->staged_io);
-    lua_setfield(L, -2, "staged_io");
-    set_string(L, "precision", fftgen_precision_name(plan->precision));
+    set_string(L, "precision", fftgen_precision_name(plan->pass[0].precision));
     set_string(L, "target", request->target == FFTGEN_TARGET_SIM ? "sim" : "cuda");
     set_string(L, "name", name);
     set_string(L, "arch", arch);
     set_string(L, "version", FFTGEN_VERSION);
     set_string(L, "command", command);
     lua_newtable(L);
-    for (int s = 0; s < plan->stage_count; ++s) {
-        lua_pushinteger(L, plan->radices[s]);
-        lua_rawseti(L, -2, s + 1);
+    for (int i = 0; i < plan->pass_count; ++i) {
+        push_pass(L, &plan->pass[i]);
+        lua_rawseti(L, -2, i + 1);
     }
-    lua_setfield(L, -2, "radices");
+    lua_setfield(L, -2, "passes");
     lua_newtable(L);
     int count = 0;
     if (request->directions & FFTGEN_RENDER_FORWARD) {

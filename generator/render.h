@@ -14,7 +14,7 @@ typedef enum { FFTGEN_TARGET_CUDA, FFTGEN_TARGET_SIM } fftgen_target;
 enum { FFTGEN_RENDER_FORWARD = 1, FFTGEN_RENDER_INVERSE = 2, FFTGEN_RENDER_BOTH = 3 };
 
 typedef struct {
-    const fftgen_kernel_plan *plan;
+    const fftgen_transform_plan *plan;
     fftgen_target target;
     int directions;            /* FFTGEN_RENDER_FORWARD, FFTGEN_RENDER_INVERSE or both */
     const char *name;          /* prefix of every entry point; NULL gives fftgen_<n>_<precision> */
@@ -25,10 +25,10 @@ typedef struct {
 char *fftgen_render(const fftgen_render_request *request, char *why, size_t why_len);
 
 /* The default entry-point prefix, e.g. "fftgen_4096_fp32". */
-void fftgen_default_name(const fftgen_kernel_plan *plan, char *name, size_t len);
+void fftgen_default_name(const fftgen_transform_plan *plan, char *name, size_t len);
 
 /* The canonical command line that reproduces a plan, written into every file's header. */
-void fftgen_plan_command(const fftgen_kernel_plan *plan, int directions, const char *name, char *out,
+void fftgen_plan_command(const fftgen_transform_plan *plan, int directions, const char *name, char *out,
                          size_t len);
 
 #endif

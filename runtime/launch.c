@@ -19,23 +19,24 @@ fftgen_result fftgen_current_device(int *device, int *arch, size_t *global_memor
     return FFTGEN_SUCCESS;
 }
 
-fftgen_result fftgen_module_load(const fftgen_cubin *cubin, const char *forward, const char *inverse,
-                                 int shared_bytes, int device, fftgen_module *module)
+fftgen_result fftgen_module_load(const fftgen_cubin *cubin, int count, const char *const *names,
+                                 const int *shared_bytes, int device, fftgen_module *module)
 {
     module->library = NULL;
+    module->count = 0;
+    if (count < 1 || count > FFTGEN_MODULE_MAX_KERNELS) return FFTGEN_CUDA_ERROR;
     if (cudaLibraryLoadData(&module->library, cubin->data, NULL, NULL, 0, NULL, NULL, 0) != cudaSuccess) {
         module->library = NULL;
         return FFTGEN_CUDA_ERROR;
     }
-    if (cudaLibraryGetKernel(&module->forward, module->library, forward) != cudaSuccess ||
-        cudaLibraryGetKernel(&module->inverse, module->library, inverse) != cudaSuccess)
-        goto fail;
-    if (shared_bytes > 48 * 1024 &&
-        (cudaKernelSetAttributeForDevice(module->forward, cudaFuncAttributeMaxDynamicSharedMemorySize, shared_bytes,
-                                         device) != cudaSuccess ||
-         cudaKernelSetAttributeForDevice(module->inverse, cudaFuncAttributeMaxDynamicSharedMemorySize, shared_bytes,
-                                         device) != cudaSuccess))
-        goto fail;
+    for (int i = 0; i < count; ++i) {
+        if (cudaLibraryGetKernel(&module->kernel[i], module->library, names[i]) != cudaSuccess) goto fail;
+        if (shared_bytes[i] > 48 * 1024 &&
+            cudaKernelSetAttributeForDevice(module->kernel[i], cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                            shared_bytes[i], device) != cudaSuccess)
+            goto fail;
+    }
+    module->count = count;
     return FFTGEN_SUCCESS;
 fail:
     cudaLibraryUnload(module->library);

@@ -12,16 +12,19 @@
 /* The current device's architecture (e.g. 90), shared-memory opt-in limit and memory. */
 fftgen_result fftgen_current_device(int *device, int *arch, size_t *global_memory);
 
-/* A loaded cubin and its two entry points. */
+#define FFTGEN_MODULE_MAX_KERNELS 8
+
+/* A loaded cubin and the kernels of a plan. */
 typedef struct {
     cudaLibrary_t library;
-    cudaKernel_t forward, inverse;
+    int count;
+    cudaKernel_t kernel[FFTGEN_MODULE_MAX_KERNELS];
 } fftgen_module;
 
-/* Loads `cubin` and finds the kernels named `forward` and `inverse`; raises their dynamic
- * shared-memory limit to `shared_bytes` on `device`. */
-fftgen_result fftgen_module_load(const fftgen_cubin *cubin, const char *forward, const char *inverse,
-                                 int shared_bytes, int device, fftgen_module *module);
+/* Loads `cubin` and finds the `count` kernels named in `names`; raises each one's dynamic
+ * shared-memory limit to its `shared_bytes` on `device`. */
+fftgen_result fftgen_module_load(const fftgen_cubin *cubin, int count, const char *const *names,
+                                 const int *shared_bytes, int device, fftgen_module *module);
 
 void fftgen_module_unload(fftgen_module *module);
 

@@ -14,14 +14,17 @@
 
 struct fftgen_plan_s {
     unsigned magic;
-    fftgen_kernel_plan kernel;
+    fftgen_transform_plan transform;
     long long batch;
     fftgen_precision precision;
     unsigned flags;
-    unsigned grid;
-    fftgen_module module;
+    unsigned grid[FFTGEN_MAX_PASSES];
+    long long ffts[FFTGEN_MAX_PASSES]; /* each pass's transforms: batch * n / pass n */
+    fftgen_module module;              /* kernel 2*i: pass i forward, 2*i + 1: pass i inverse */
     cudaStream_t stream;
+    size_t work_bytes;
     void *work_area;
+    int owns_work_area; /* allocated at plan creation, until the caller gives one */
 };
 
 static int is_power_of_two(long long n)
@@ -85,18 +88,23 @@ fftgen_result fftgen_plan_many(fftgen_plan *plan, int rank, const long long *n, 
     if (p == NULL) return FFTGEN_OUT_OF_MEMORY;
     char why[512];
     const fftgen_kernel_request request = {points, 0, kernel_precision, arch};
-    if (fftgen_plan_kernel(&request, &p->kernel, why, sizeof why) != FFTGEN_PLAN_OK) {
+    if (fftgen_plan_transform(&request, &p->transform, why, sizeof why) != FFTGEN_PLAN_OK) {
         free(p);
-        return FFTGEN_NOT_SUPPORTED_YET; /* above the single-kernel limit: multi-pass plans come later */
+        return FFTGEN_NOT_SUPPORTED_YET; /* above 2^20 points: three passes come later */
     }
-    /* one launch covers the batch: its grid must fit */
-    const long long grid = (batch + p->kernel.ffts_per_block - 1) / p->kernel.ffts_per_block;
-    if (grid > INT32_MAX) {
-        free(p);
-        return FFTGEN_INVALID_BATCH;
+    /* one launch per pass covers the batch: each grid must fit */
+    for (int i = 0; i < p->transform.pass_count; ++i) {
+        const fftgen_kernel_plan *pass = &p->transform.pass[i];
+        p->ffts[i] = batch * (points / pass->n);
+        const long long grid = (p->ffts[i] + pass->ffts_per_block - 1) / pass->ffts_per_block;
+        if (p->ffts[i] > INT32_MAX || grid > INT32_MAX) {
+            free(p);
+            return FFTGEN_INVALID_BATCH;
+        }
+        p->grid[i] = (unsigned)grid;
     }
 
-    const fftgen_render_request render = {&p->kernel, FFTGEN_TARGET_CUDA, FFTGEN_RENDER_BOTH, NULL, NULL};
+    const fftgen_render_request render = {&p->transform, FFTGEN_TARGET_CUDA, FFTGEN_RENDER_BOTH, NULL, NULL};
     char *source = fftgen_render(&render, why, sizeof why);
     if (source == NULL) {
         free(p);
@@ -106,11 +114,29 @@ fftgen_result fftgen_plan_many(fftgen_plan *plan, int rank, const long long *n, 
     result = fftgen_cache_get(source, arch, !(flags & FFTGEN_NO_JIT), &cubin, why, sizeof why);
     free(source);
     if (result == FFTGEN_SUCCESS) {
-        char name[128], forward[160], inverse[160];
-        fftgen_default_name(&p->kernel, name, sizeof name);
-        snprintf(forward, sizeof forward, "%s_forward", name);
-        snprintf(inverse, sizeof inverse, "%s_inverse", name);
-        result = fftgen_module_load(&cubin, forward, inverse, p->kernel.shared_bytes, device, &p->module);
+        char prefix[128], names[2 * FFTGEN_MAX_PASSES][192];
+        const char *name_list[2 * FFTGEN_MAX_PASSES];
+        int shared[2 * FFTGEN_MAX_PASSES];
+        const int passes = p->transform.pass_count;
+        fftgen_default_name(&p->transform, prefix, sizeof prefix);
+        for (int i = 0; i < passes; ++i)
+            for (int d = 0; d < 2; ++d) {
+                char pass_part[16] = "";
+                if (passes > 1) snprintf(pass_part, sizeof pass_part, "_pass%d", i + 1);
+                snprintf(names[2 * i + d], sizeof names[0], "%s%s_%s", prefix, pass_part, d ? "inverse" : "forward");
+                name_list[2 * i + d] = names[2 * i + d];
+                shared[2 * i + d] = p->transform.pass[i].shared_bytes;
+            }
+        result = fftgen_module_load(&cubin, 2 * passes, name_list, shared, device, &p->module);
+    }
+    if (result == FFTGEN_SUCCESS && p->transform.pass_count > 1) {
+        /* passes go through a work area as large as the data */
+        p->work_bytes = (size_t)points * (size_t)batch * element;
+        if (cudaMalloc(&p->work_area, p->work_bytes) != cudaSuccess) {
+            fftgen_module_unload(&p->module);
+            result = FFTGEN_CUDA_ERROR;
+        }
+        p->owns_work_area = 1;
     }
     if (result != FFTGEN_SUCCESS) {
         free(p);
@@ -120,7 +146,6 @@ fftgen_result fftgen_plan_many(fftgen_plan *plan, int rank, const long long *n, 
     p->batch = batch;
     p->precision = precision;
     p->flags = flags;
-    p->grid = (unsigned)grid;
     *plan = p;
     return FFTGEN_SUCCESS;
 }
@@ -140,13 +165,18 @@ fftgen_result fftgen_get_work_size(fftgen_plan plan, size_t *bytes)
 {
     if (!is_live(plan)) return FFTGEN_INVALID_PLAN;
     if (bytes == NULL) return FFTGEN_NULL_POINTER;
-    *bytes = 0; /* one kernel, in shared memory: no work area */
+    *bytes = plan->work_bytes;
     return FFTGEN_SUCCESS;
 }
 
 fftgen_result fftgen_set_work_area(fftgen_plan plan, void *work_area)
 {
     if (!is_live(plan)) return FFTGEN_INVALID_PLAN;
+    if (plan->work_bytes == 0) return FFTGEN_SUCCESS; /* nothing to do with it */
+    if (work_area == NULL) return FFTGEN_NULL_POINTER;
+    if ((uintptr_t)work_area % 8 != 0) return FFTGEN_MISALIGNED_POINTER;
+    if (plan->owns_work_area && cudaFree(plan->work_area) != cudaSuccess) return FFTGEN_CUDA_ERROR;
+    plan->owns_work_area = 0;
     plan->work_area = work_area;
     return FFTGEN_SUCCESS;
 }
@@ -166,10 +196,20 @@ fftgen_result fftgen_exec(fftgen_plan plan, const void *in, void *out, fftgen_di
     if ((uintptr_t)in % alignment != 0 || (uintptr_t)out % alignment != 0) return FFTGEN_MISALIGNED_POINTER;
     if (direction != FFTGEN_FORWARD && direction != FFTGEN_INVERSE) return FFTGEN_INVALID_DIRECTION;
     const int inverse = direction == FFTGEN_INVERSE;
-    const float scale = inverse && (plan->flags & FFTGEN_SCALE_INVERSE) ? 1.0f / (float)plan->kernel.n : 1.0f;
-    return fftgen_module_launch(inverse ? plan->module.inverse : plan->module.forward, plan->grid,
-                                (unsigned)plan->kernel.threads, (unsigned)plan->kernel.shared_bytes, plan->stream,
-                                in, out, (int)plan->batch, scale);
+    const int passes = plan->transform.pass_count;
+    const float scale = inverse && (plan->flags & FFTGEN_SCALE_INVERSE) ? (float)(1.0 / (double)plan->transform.n)
+                                                                         : 1.0f;
+    for (int i = 0; i < passes; ++i) {
+        const fftgen_kernel_plan *pass = &plan->transform.pass[i];
+        const void *src = i == 0 ? in : plan->work_area;
+        void *dst = i == passes - 1 ? out : plan->work_area;
+        const fftgen_result result =
+            fftgen_module_launch(plan->module.kernel[2 * i + inverse], plan->grid[i], (unsigned)pass->threads,
+                                 (unsigned)pass->shared_bytes, plan->stream, src, dst, (int)plan->ffts[i],
+                                 i == passes - 1 ? scale : 1.0f);
+        if (result != FFTGEN_SUCCESS) return result;
+    }
+    return FFTGEN_SUCCESS;
 }
 
 fftgen_result fftgen_destroy(fftgen_plan plan)
@@ -177,6 +217,7 @@ fftgen_result fftgen_destroy(fftgen_plan plan)
     if (plan == NULL) return FFTGEN_SUCCESS;
     if (!is_live(plan)) return FFTGEN_INVALID_PLAN;
     fftgen_module_unload(&plan->module);
+    if (plan->owns_work_area) cudaFree(plan->work_area);
     plan->magic = 0;
     free(plan);
     return FFTGEN_SUCCESS;

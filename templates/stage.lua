@@ -39,22 +39,76 @@ local function write_bound(ns, r)
   return PAD_EVERY - 1
 end
 
-local function emit_staged_load(w, plan)
-  w:line("// coalesced copy of the block's transforms into shared memory: all loads first")
-  w:line("const point_t* src = in + block_base + thread;")
-  local zero = "make_float2(0.0f, 0.0f)"
-  for u = 0, plan.radix_max - 1 do
-    local c = u * plan.threads
-    w:line("v[%d] = (%s < block_points) ? load_point(src, %d) : %s;", u, code.sum("thread", c), c, zero)
+-- Staged copies move the block's points between global memory and shared memory with coalesced
+-- accesses. Untiled: the block's transforms are one contiguous run. Tiled: FFTS_PER_BLOCK transforms
+-- side by side, either each contiguous ("rows", elem_stride 1) or interleaved ("columns",
+-- fft_stride 1); shared memory holds point j of transform f at j * FFTS_PER_BLOCK + f.
+local function tiled_side(plan, layout, pointer, tile, u)
+  local c = u * plan.threads
+  if layout.elem_stride == 1 then
+    -- thread i reads element i of the contiguous tile: transform i / POINTS, point i % POINTS
+    local i = code.sum("thread", c)
+    return string.format("%s + %s", tile, i),
+      string.format("padded(((%s) & (POINTS - 1)) * FFTS_PER_BLOCK + ((%s) >> LOG_POINTS))", i, i)
   end
-  w:line("const int dst = padded(thread);")
-  for u = 0, plan.radix_max - 1 do
-    local c = u * plan.threads
-    w:line("smem[%s] = v[%d];", code.sum("dst", c + c // PAD_EVERY), u)
-  end
+  -- thread i handles transform i % FFTS_PER_BLOCK, point i / FFTS_PER_BLOCK: runs of FFTS_PER_BLOCK
+  local rows = c // plan.ffts_per_block
+  return string.format("%s + %d * %s_ELEM_STRIDE", pointer, rows, layout.name),
+    code.sum("element", c + c // PAD_EVERY)
 end
 
-local function emit_staged_store(w, plan)
+local function emit_staged_load(w, plan)
+  local zero = "make_float2(0.0f, 0.0f)"
+  if not plan.tiled then
+    w:line("// coalesced copy of the block's transforms into shared memory: all loads first")
+    w:line("const point_t* src = in + block_base + thread;")
+    for u = 0, plan.radix_max - 1 do
+      local c = u * plan.threads
+      w:line("v[%d] = (%s < block_points) ? load_point(src, %d) : %s;", u, code.sum("thread", c), c, zero)
+    end
+    w:line("const int dst = padded(thread);")
+    for u = 0, plan.radix_max - 1 do
+      local c = u * plan.threads
+      w:line("smem[%s] = v[%d];", code.sum("dst", c + c // PAD_EVERY), u)
+    end
+    return
+  end
+  w:line("// coalesced copy of the tile into shared memory: all loads first")
+  w:line("const point_t* src = in + in_tile + fft_in_block + (size_t)fft_thread * IN_ELEM_STRIDE;")
+  w:line("const int element = padded(thread);")
+  local targets = {}
+  for u = 0, plan.radix_max - 1 do
+    local address, target = tiled_side(plan, plan.in_layout, "src", "in + in_tile", u)
+    targets[u] = target
+    w:line("v[%d] = active ? load_point(%s, 0) : %s;", u, address, zero)
+  end
+  for u = 0, plan.radix_max - 1 do w:line("smem[%s] = v[%d];", targets[u], u) end
+end
+
+-- The tiled store, with the twiddle of the strided pass and the scale.
+local function emit_tiled_store(w, plan, sign)
+  w:line("// coalesced copy of the tile's results to global memory")
+  w:line("point_t* dst = out + out_tile + fft_in_block + (size_t)fft_thread * OUT_ELEM_STRIDE;")
+  w:line("const int element = padded(thread);")
+  w:open("if (active)")
+  for u = 0, plan.radix_max - 1 do
+    local address, source = tiled_side(plan, plan.out_layout, "dst", "out + out_tile", u)
+    local value = string.format("smem[%s]", source)
+    if plan.twiddle_n > 0 then
+      -- point j of group member c (this tile's first member + f) times exp(-+2*pi*i*c*j/TWIDDLE_N)
+      assert(plan.out_layout.elem_stride ~= 1, "twiddles only on column stores")
+      local j = code.sum("fft_thread", u * plan.threads // plan.ffts_per_block)
+      w:line("const int q%d = (int)(member + fft_in_block) * (%s);", u, j)
+      value = string.format("%s(%s, post_twiddle(%spost_twiddles_hi, %spost_twiddles_lo, q%d, POST_TWIDDLE_SHIFT))",
+        (sign < 0) and "twiddle_mul" or "twiddle_mul_conj", value, plan.prefix, plan.prefix, u)
+    end
+    w:line("store_point(%s, 0, scaled(%s, scale));", address, value)
+  end
+  w:close()
+end
+
+local function emit_staged_store(w, plan, sign)
+  if plan.tiled then return emit_tiled_store(w, plan, sign) end
   w:line("// coalesced copy of the block's results to global memory")
   w:line("point_t* dst = out + block_base + thread;")
   w:line("const int src = padded(thread);")
@@ -81,20 +135,23 @@ local function emit_loads(w, plan, r, from_global)
     for i = 0, plan.radix_max - 1 do w:line("v[%d] = make_float2(0.0f, 0.0f);", i) end
     w:close()
   else
-    w:line("const int src = padded(slot + fft_thread);")
+    -- point j of the block's transform f: slot + j, or j * FFTS_PER_BLOCK + f in a tiled pass
+    local base, step, bound = "slot + fft_thread", 1, read_bound(plan)
+    if plan.tiled then base, step, bound = "fft_thread * FFTS_PER_BLOCK + fft_in_block", plan.ffts_per_block, 0 end
+    w:line("const int src = padded(%s);", base)
     for q = 0, per_thread - 1 do
       for m = 0, r - 1 do
-        local c = q * plan.threads_per_fft + m * stride
-        w:line("v[%d] = smem[%s];", q * r + m, smem_index("src", "slot + fft_thread", read_bound(plan), c))
+        local c = (q * plan.threads_per_fft + m * stride) * step
+        w:line("v[%d] = smem[%s];", q * r + m, smem_index("src", base, bound, c))
       end
     end
   end
 end
 
 -- Multiplies the butterfly's inputs 1..r-1 by their twiddles; a warp reads them unit-stride.
-local function emit_twiddles(w, stage_index, r, ns, q, sign)
+local function emit_twiddles(w, prefix, stage_index, r, ns, q, sign)
   local mul = (sign < 0) and "twiddle_mul" or "twiddle_mul_conj"
-  w:line("const float2* tw = twiddles_%d + k;", stage_index)
+  w:line("const float2* tw = %stwiddles_%d + k;", prefix, stage_index)
   for m = 1, r - 1 do
     w:line("v[%d] = %s(v[%d], load_twiddle(tw, %d));", q * r + m, mul, q * r + m, (m - 1) * ns)
   end
@@ -113,7 +170,7 @@ local function emit_butterflies(w, plan, stage_index, r, ns, sign, to_global)
       out_base = string.format("j * %d", r)
     else
       w:line("const int k = j & %d;", ns - 1)
-      emit_twiddles(w, stage_index, r, ns, q, sign)
+      emit_twiddles(w, plan.prefix, stage_index, r, ns, q, sign)
       out_base = last and "k" or string.format("(j - k) * %d + k", r)
     end
     local xs = {}
@@ -127,10 +184,13 @@ local function emit_butterflies(w, plan, stage_index, r, ns, sign, to_global)
       end
       w:close()
     else
-      w:line("const int dst = padded(slot + %s);", out_base)
+      local base, step, bound = "slot + " .. out_base, 1, write_bound(ns, r)
+      if plan.tiled then
+        base, step, bound = string.format("(%s) * FFTS_PER_BLOCK + fft_in_block", out_base), plan.ffts_per_block, 0
+      end
+      w:line("const int dst = padded(%s);", base)
       for m = 0, r - 1 do
-        local index = smem_index("dst", "slot + " .. out_base, write_bound(ns, r), m * ns)
-        w:line("smem[%s] = %s;", index, ys[m + 1])
+        w:line("smem[%s] = %s;", smem_index("dst", base, bound, m * ns * step), ys[m + 1])
       end
     end
     w:close()
@@ -165,7 +225,7 @@ function M.phases(plan, sign)
   end
   if plan.staged_io then
     barrier()
-    emit_staged_store(w, plan)
+    emit_staged_store(w, plan, sign)
   end
   phases[#phases + 1] = w
   return phases
@@ -176,7 +236,7 @@ function M.twiddle_tables(plan)
   local tables = {}
   local ns = 1
   for s, r in ipairs(plan.radices) do
-    if ns > 1 then tables[#tables + 1] = { name = "twiddles_" .. s, ns = ns, r = r } end
+    if ns > 1 then tables[#tables + 1] = { name = plan.prefix .. "twiddles_" .. s, ns = ns, r = r } end
     ns = ns * r
   end
   return tables

@@ -49,4 +49,16 @@ function M.stage_table(w, qualifier, name, ns, r)
   w:close(";")
 end
 
+-- Writes exp(-2*pi*i*q*step/n) for q = 0..count-1, four entries a line.
+function M.power_table(w, qualifier, name, n, step, count)
+  w:line("// exp(-2*pi*i*q*%d/%d) for q = 0..%d", step, n, count - 1)
+  w:open("%s %s[%d] =", qualifier, name, count)
+  for q0 = 0, count - 1, 4 do
+    local row = {}
+    for q = q0, math.min(q0 + 3, count - 1) do row[#row + 1] = M.root_literal(q * step, n) end
+    w:line("%s,", table.concat(row, ", "))
+  end
+  w:close(";")
+end
+
 return M

@@ -1,7 +1,8 @@
 /* The public API (runtime/include/fftgen.h). Everywhere: every bad argument gets its own result
  * code and leaves no plan; every code has a message. Without a GPU: a valid plan reports
- * FFTGEN_NO_DEVICE. With a GPU (else skipped): every single-kernel size in both precisions against
- * FFTW double, out of place and in place, batch 1, 3 and large, the normalized inverse, and the
+ * FFTGEN_NO_DEVICE. With a GPU (else skipped): every size from 2 to 2^20 (one kernel up to 16384,
+ * two passes above) in both precisions against FFTW double, out of place and in place, batch 1, 3
+ * and large, the normalized inverse, work areas of the plan's and of the caller's, and the
  * execution-time argument checks. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -116,7 +117,7 @@ static int run_api(const void *context, const void *in, void *out, int batch)
 {
     const struct api_run *run = context;
     const size_t bytes = (run->precision == FFTGEN_FP16 ? 4 : 8) * (size_t)run->n * (size_t)batch;
-    void *d_in = NULL, *d_out = NULL;
+    void *d_in = NULL, *d_out = NULL, *d_work = NULL;
     cudaStream_t stream = NULL;
     fftgen_plan plan = NULL;
     int result = -1;
@@ -126,7 +127,12 @@ static int run_api(const void *context, const void *in, void *out, int batch)
         return -1;
     }
     size_t work = 1;
-    if (fftgen_get_work_size(plan, &work) != FFTGEN_SUCCESS || work != 0) goto done;
+    if (fftgen_get_work_size(plan, &work) != FFTGEN_SUCCESS) goto done;
+    /* multi-pass plans: the in-place runs use a work area of the caller's, the others the plan's own */
+    if (work > 0 && run->in_place) {
+        CHECK_CUDA(cudaMalloc(&d_work, work));
+        if (fftgen_set_work_area(plan, d_work) != FFTGEN_SUCCESS) goto done;
+    }
     CHECK_CUDA(cudaStreamCreate(&stream));
     if (fftgen_set_stream(plan, stream) != FFTGEN_SUCCESS) goto done;
     CHECK_CUDA(cudaMalloc(&d_in, bytes));
@@ -143,6 +149,7 @@ static int run_api(const void *context, const void *in, void *out, int batch)
     result = 0;
 done:
     fftgen_destroy(plan);
+    cudaFree(d_work);
     if (stream) cudaStreamDestroy(stream);
     cudaFree(d_in);
     if (d_out != d_in) cudaFree(d_out);
@@ -153,7 +160,7 @@ static void transforms_match_fftw(void **state)
 {
     (void)state;
     if (!have_gpu) skip();
-    for (int n = 2; n <= 16384; n *= 2)
+    for (int n = 2; n <= (1 << 20); n *= 2)
         for (int p = 0; p < 2; ++p) {
             const fftgen_precision precision = p ? FFTGEN_FP16 : FFTGEN_FP32;
             const enum kernel_precision kp = p ? KERNEL_FP16 : KERNEL_FP32;
@@ -195,8 +202,15 @@ static void exec_checks_its_arguments(void **state)
     assert_int_equal(cudaDeviceSynchronize(), cudaSuccess);
     assert_int_equal(fftgen_destroy(plan), FFTGEN_SUCCESS);
     assert_int_equal(cudaFree(buffer), cudaSuccess);
-    /* sizes the single-kernel planner does not cover yet */
-    assert_int_equal(fftgen_plan_1d(&plan, 1 << 20, FFTGEN_FP32, 4, 0), FFTGEN_NOT_SUPPORTED_YET);
+    /* a two-pass plan: it needs a work area, allocates its own, and takes one of the caller's */
+    size_t work = 0;
+    assert_int_equal(fftgen_plan_1d(&plan, 1 << 16, FFTGEN_FP16, 8, 0), FFTGEN_SUCCESS);
+    assert_int_equal(fftgen_get_work_size(plan, &work), FFTGEN_SUCCESS);
+    assert_int_equal(work, (size_t)(1 << 16) * 8 * 4);
+    assert_int_equal(fftgen_set_work_area(plan, NULL), FFTGEN_NULL_POINTER);
+    assert_int_equal(fftgen_destroy(plan), FFTGEN_SUCCESS);
+    /* sizes the planner does not cover yet (three passes) */
+    assert_int_equal(fftgen_plan_1d(&plan, 1 << 21, FFTGEN_FP32, 4, 0), FFTGEN_NOT_SUPPORTED_YET);
     assert_null(plan);
 }
 

@@ -90,8 +90,9 @@ static void bad_sizes(void **state)
     expect_rejected("not a power of two", "-16", NULL, NULL);
     expect_rejected("not a number", "abc", NULL, NULL);
     expect_rejected("not a number", "16x", NULL, NULL);
-    expect_rejected("exceeds the single-kernel limit of 16384", "32768", NULL, NULL);
-    expect_rejected("exceeds the single-kernel limit of 4096", "8192", "--arch", "sm_75");
+    expect_rejected("exceeds the largest size fftgen plans yet, 1048576 points", "2097152", NULL, NULL);
+    expect_rejected("exceeds the largest size fftgen plans yet, 65536 points", "131072", "--arch", "sm_75");
+    expect_rejected("exceeds the single-kernel limit of 16384", "32768", "--radix", "16");
 }
 
 static void bad_options(void **state)

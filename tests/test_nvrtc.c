@@ -1,5 +1,6 @@
-/* Every kernel the planner can produce, rendered in-process and compiled with NVRTC for sm_75,
- * sm_80 and sm_90 (CUDA 13 has no sm_70): the JIT path's text must compile with no header. */
+/* Every size the planner can produce (single kernels and two-pass plans), rendered in-process and
+ * compiled with NVRTC for sm_75, sm_80 and sm_90 (CUDA 13 has no sm_70): the JIT path's text must
+ * compile with no header, and hold the kernels under their extern "C" names. */
 #define _POSIX_C_SOURCE 200809L
 #include <pthread.h>
 #include <setjmp.h>
@@ -15,10 +16,10 @@
 #include "planner.h"
 #include "render.h"
 
-enum { MAX_JOBS = 128, WORKERS = 2 };
+enum { MAX_JOBS = 160, WORKERS = 2 };
 
 struct job {
-    fftgen_kernel_plan plan;
+    fftgen_transform_plan plan;
     char name[64];
     int ok;
     char log[2048];
@@ -53,7 +54,7 @@ static void compile(struct job *job)
         free(source);
         return;
     }
-    snprintf(option, sizeof option, "--gpu-architecture=sm_%d", job->plan.arch);
+    snprintf(option, sizeof option, "--gpu-architecture=sm_%d", job->plan.pass[0].arch);
     const char *options[] = {option};
     rc = nvrtcCompileProgram(program, 1, options);
     size_t log_size = 0;
@@ -66,8 +67,10 @@ static void compile(struct job *job)
     if (rc == NVRTC_SUCCESS && nvrtcGetCUBINSize(program, &cubin_size) == NVRTC_SUCCESS && cubin_size > 0) {
         char *cubin = malloc(cubin_size);
         char forward[96], inverse[96];
-        snprintf(forward, sizeof forward, "fftgen_%d_%s_forward", job->plan.n, fftgen_precision_name(job->plan.precision));
-        snprintf(inverse, sizeof inverse, "fftgen_%d_%s_inverse", job->plan.n, fftgen_precision_name(job->plan.precision));
+        const char *precision = fftgen_precision_name(job->plan.pass[0].precision);
+        const char *pass = job->plan.pass_count > 1 ? "_pass2" : "";
+        snprintf(forward, sizeof forward, "fftgen_%lld_%s%s_forward", job->plan.n, precision, pass);
+        snprintf(inverse, sizeof inverse, "fftgen_%lld_%s%s_inverse", job->plan.n, precision, pass);
         /* the kernels are extern "C": their plain names must be in the cubin's symbol table */
         job->ok = cubin != NULL && nvrtcGetCUBIN(program, cubin) == NVRTC_SUCCESS &&
                   contains(cubin, cubin_size, forward) && contains(cubin, cubin_size, inverse);
@@ -97,14 +100,15 @@ static void compile_all_with_nvrtc(void **state)
     const fftgen_kernel_precision precisions[] = {FFTGEN_KERNEL_FP32, FFTGEN_KERNEL_FP16};
     for (size_t a = 0; a < 3; ++a)
         for (size_t p = 0; p < 2; ++p) {
-            const long long limit = fftgen_single_kernel_limit(precisions[p], archs[a]);
-            assert_true(limit >= (archs[a] >= 80 ? 16384 : 4096));
+            assert_true(fftgen_single_kernel_limit(precisions[p], archs[a]) >= (archs[a] >= 80 ? 16384 : 4096));
+            const long long limit = fftgen_transform_limit(precisions[p], archs[a]);
+            assert_true(limit >= (archs[a] >= 80 ? (1 << 20) : (1 << 16)));
             for (long long n = 2; n <= limit; n *= 2) {
                 assert_true(job_count < MAX_JOBS);
                 struct job *job = &jobs[job_count++];
                 char why[256];
                 const fftgen_kernel_request request = {n, 0, precisions[p], archs[a]};
-                assert_int_equal(fftgen_plan_kernel(&request, &job->plan, why, sizeof why), FFTGEN_PLAN_OK);
+                assert_int_equal(fftgen_plan_transform(&request, &job->plan, why, sizeof why), FFTGEN_PLAN_OK);
                 snprintf(job->name, sizeof job->name, "fftgen_%lld_%s_sm_%d.cu", n,
                          fftgen_precision_name(precisions[p]), archs[a]);
             }

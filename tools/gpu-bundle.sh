@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Builds here and stages what the GPU test machine needs in .gpu/ (ignored by git): the GPU test,
-# the benchmark, libcmocka.so.0 beside them (that machine has no cmocka; Lua and FFTW are linked
-# statically), and tools/gpu-run.sh. Then, on the GPU machine, from the repository root:
+# Builds here and stages what the GPU test machine needs in .gpu/ (ignored by git): the GPU tests,
+# the benchmarks, the fftgen command (for tools/demo.sh), and libcmocka.so.0 beside them (that
+# machine has no cmocka; Lua and FFTW are linked statically). Then, on the GPU machine, from the
+# repository root:
 #     bash tools/gpu-run.sh          (with .gpu/ carried along)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -9,5 +10,6 @@ build=${FFTGEN_BUILD_DIR:-$root/build}
 "$root/tools/build.sh"
 rm -rf "$root/.gpu"
 mkdir -p "$root/.gpu"
-cp "$build/tests/test_gpu" "$build/tests/libcmocka.so.0" "$build/tools/fftgen-kernel-bench" "$root/.gpu/"
+cp "$build/tests/test_gpu" "$build/tests/test_api" "$build/tests/test_cache" "$build/tests/libcmocka.so.0" \
+    "$build/tools/fftgen-kernel-bench" "$build/tools/fftgen-plan-time" "$build/fftgen" "$root/.gpu/"
 du -sh "$root/.gpu"

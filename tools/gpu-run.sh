@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Runs on the GPU machine (see tools/gpu-bundle.sh): the GPU tests against FFTW double, then the
-# single-kernel benchmark against cuFFT. Logs go to $OUT (when set) as well as to the terminal.
+# Runs on the GPU machine (see tools/gpu-bundle.sh): the GPU tests against FFTW double (kernels and
+# API), the cache test, the single-kernel benchmark against cuFFT, and plan-creation times cold and
+# warm. Logs go to $OUT (when set) as well as to the terminal.
 # Usage: tools/gpu-run.sh [fftgen-kernel-bench arguments...]
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -12,6 +13,14 @@ for dir in /usr/local/cuda/lib64 /usr/local/cuda/lib /usr/local/cuda/targets/x86
 done
 nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.mem --format=csv | tee "$out/device.txt"
 status=0
-"$root/.gpu/test_gpu" 2>&1 | tee "$out/test_gpu.log" || status=1
+for t in test_gpu test_api test_cache; do
+    "$root/.gpu/$t" 2>&1 | tee "$out/$t.log" || status=1
+done
 "$root/.gpu/fftgen-kernel-bench" "$@" 2>&1 | tee "$out/bench.log" || status=1
+cache=$(mktemp -d)
+for start in cold warm; do
+    echo "plan creation, $start start (FFTGEN_CACHE_DIR=$cache):"
+    FFTGEN_CACHE_DIR=$cache "$root/.gpu/fftgen-plan-time" 2>&1 | tee "$out/plan_time_$start.log" || status=1
+done
+rm -rf "$cache"
 exit $status

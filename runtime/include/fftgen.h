@@ -14,9 +14,9 @@
  *   FFTGEN_CACHE=0     no on-disk cache (kernels are still shared within the process)
  *   FFTGEN_NVRTC       path of the NVRTC library to load (default libnvrtc.so.13)
  *
- * Status of this version: rank 1, power-of-two sizes that one thread block holds (up to 16384 points
- * on sm_80/sm_90), the basic contiguous layout. Larger sizes, strided layouts, rank 2 and 3 and
- * kernel packs return FFTGEN_NOT_SUPPORTED_YET.
+ * Status of this version: rank 1, power-of-two sizes from 2 to 2^20 (one kernel up to 16384 points
+ * on sm_80/sm_90, two strided passes above), the basic contiguous layout. Larger sizes, strided
+ * layouts and rank 2 and 3 return FFTGEN_NOT_SUPPORTED_YET; kernel packs are not there yet.
  */
 #ifndef FFTGEN_H
 #define FFTGEN_H
@@ -91,8 +91,8 @@ fftgen_result fftgen_plan_1d(fftgen_plan *plan, long long n, fftgen_precision pr
 /* Bytes of device work area the plan needs at execution (0 when it needs none). */
 fftgen_result fftgen_get_work_size(fftgen_plan plan, size_t *bytes);
 
-/* Gives the plan a work area of at least fftgen_get_work_size() bytes, owned by the caller; NULL is
- * allowed when the plan needs none. */
+/* Gives the plan a work area of at least fftgen_get_work_size() bytes, owned by the caller (8-byte
+ * aligned). Until then a plan that needs one uses its own, allocated at creation and freed here. */
 fftgen_result fftgen_set_work_area(fftgen_plan plan, void *work_area);
 
 /* The stream later executions are queued on (default: the legacy default stream, 0). */
