@@ -42,9 +42,9 @@ foreach(n IN LISTS FFTGEN_TEST_SIZES)
   endforeach()
 endforeach()
 
-# Two-pass sizes (four-step through strided, tiled kernels): host-simulated against FFTW here; on the
+# Two- and three-pass sizes (four-step through strided, tiled kernels): host-simulated against FFTW; on the
 # GPU they run through the runtime (tests/test_api.c).
-set(FFTGEN_TEST_MULTIPASS_SIZES 32768 65536 131072 262144 524288 1048576)
+set(FFTGEN_TEST_MULTIPASS_SIZES 32768 65536 131072 262144 524288 1048576 2097152)
 foreach(n IN LISTS FFTGEN_TEST_MULTIPASS_SIZES)
   foreach(p IN LISTS FFTGEN_TEST_PRECISIONS)
     set(name fftgen_${n}_${p})

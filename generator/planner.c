@@ -174,14 +174,38 @@ static fftgen_plan_status plan_two_passes(long long n, fftgen_kernel_precision p
 {
     const int log_n = log2_exact(n);
     const long long n1 = 1LL << (log_n / 2), n2 = n / n1;
-    /* pass 1: n2 columns of n1 points (stride n2), twiddled by exp(-2*pi*i*n2_index*k1/n) */
-    const fftgen_layout columns = {n2, 1, n2, n};
+    /* pass 1: n2 columns of n1 points (stride n2), twiddled by exp(-2*pi*i*column*k1/n) */
+    const fftgen_layout columns = {n2, 1, n2, 1, 0, n};
     /* pass 2: n1 rows of n2 points (contiguous), written transposed: X[k1 + n1*k2] */
-    const fftgen_layout rows = {1, n2, n1, n};
-    const fftgen_layout transposed = {n1, 1, n1, n};
+    const fftgen_layout rows = {1, n2, n1, 1, 0, n};
+    const fftgen_layout transposed = {n1, 1, n1, 1, 0, n};
     fftgen_plan_status status = plan_tiled_pass(n1, precision, arch, columns, columns, n, &plan->pass[0]);
     if (status == FFTGEN_PLAN_OK) status = plan_tiled_pass(n2, precision, arch, rows, transposed, 0, &plan->pass[1]);
     plan->pass_count = 2;
+    return status;
+}
+
+/* n = n1 * n2 * n3 (m = n2 * n3): the n1-point columns of the n1 x m array, then on each row the
+ * two-pass scheme, whose last pass writes X[k1 + n1*k2 + n1*n2*k3]. */
+static fftgen_plan_status plan_three_passes(long long n, fftgen_kernel_precision precision, int arch,
+                                            fftgen_transform_plan *plan)
+{
+    const int log_n = log2_exact(n);
+    const long long n1 = 1LL << (log_n / 3), n2 = 1LL << ((log_n - log_n / 3) / 2), n3 = n / (n1 * n2);
+    const long long m = n2 * n3;
+    /* pass 1: m columns of n1 points (stride m), twiddled by exp(-2*pi*i*column*k1/n) */
+    const fftgen_layout columns1 = {m, 1, m, 1, 0, n};
+    /* pass 2: in each of the n1 rows, n3 columns of n2 points (stride n3), twiddled by
+     * exp(-2*pi*i*column*k2/m) */
+    const fftgen_layout columns2 = {n3, 1, n3, n1, m, n};
+    /* pass 3: rows (k1, k2) of n3 points, k1 fastest so that the transposed writes are side by side */
+    const fftgen_layout rows = {1, m, n1, n2, n3, n};
+    const fftgen_layout transposed = {n1 * n2, 1, n1, n2, n1, n};
+    fftgen_plan_status status = plan_tiled_pass(n1, precision, arch, columns1, columns1, n, &plan->pass[0]);
+    if (status == FFTGEN_PLAN_OK)
+        status = plan_tiled_pass(n2, precision, arch, columns2, columns2, m, &plan->pass[1]);
+    if (status == FFTGEN_PLAN_OK) status = plan_tiled_pass(n3, precision, arch, rows, transposed, 0, &plan->pass[2]);
+    plan->pass_count = 3;
     return status;
 }
 
@@ -195,8 +219,10 @@ static fftgen_plan_status plan_transform_quietly(const fftgen_kernel_request *re
     if (status == FFTGEN_PLAN_OK) {
         p.pass_count = 1;
     } else if (status == FFTGEN_PLAN_TOO_LARGE && request->max_radix == 0) {
-        status = request->n <= (1LL << 20) ? plan_two_passes(request->n, request->precision, request->arch, &p)
-                                           : FFTGEN_PLAN_TOO_LARGE;
+        /* the fewest passes that fit */
+        status = plan_two_passes(request->n, request->precision, request->arch, &p);
+        if (status != FFTGEN_PLAN_OK && request->n <= (1LL << 30))
+            status = plan_three_passes(request->n, request->precision, request->arch, &p);
     }
     if (status == FFTGEN_PLAN_OK) *plan = p;
     return status;

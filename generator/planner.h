@@ -18,10 +18,11 @@ typedef struct {
     int arch;             /* compute capability as 10*major+minor, e.g. 90 for sm_90 */
 } fftgen_kernel_request;
 
-/* Where a pass finds its data: transform f is member c = f mod group_size of group g = f / group_size,
- * it starts at g*group_stride + c*fft_stride, and its point j is elem_stride further per j. */
+/* Where a pass finds its data: transform f is member c = f mod group_size of group
+ * g = (f / group_size) mod group_count of batch entry b = f / (group_size * group_count); it starts at
+ * b*batch_stride + g*group_stride + c*fft_stride, and its point j lies j*elem_stride further. */
 typedef struct {
-    long long elem_stride, fft_stride, group_size, group_stride;
+    long long elem_stride, fft_stride, group_size, group_count, group_stride, batch_stride;
 } fftgen_layout;
 
 typedef struct {
@@ -67,7 +68,8 @@ fftgen_plan_status fftgen_plan_kernel(const fftgen_kernel_request *request, fftg
                                       char *why, size_t why_len);
 
 /* Plans a whole transform: one kernel when it fits in a block, else two strided passes
- * (n = n1 * n2 up to 2^20: n2 columns of n1 points, then n1 rows of n2 points written transposed).
+ * (n = n1 * n2 up to 2^20: n2 columns of n1 points, then n1 rows of n2 points written transposed),
+ * else three (n = n1 * n2 * n3 up to 2^30: the columns of n1, then the two-pass scheme on each row).
  * `request->max_radix` applies to single-kernel plans only. */
 fftgen_plan_status fftgen_plan_transform(const fftgen_kernel_request *request, fftgen_transform_plan *plan,
                                          char *why, size_t why_len);

@@ -52,7 +52,9 @@ static void push_layout(lua_State *L, const char *key, const fftgen_layout *layo
     set_int(L, "elem_stride", layout->elem_stride);
     set_int(L, "fft_stride", layout->fft_stride);
     set_int(L, "group_size", layout->group_size);
+    set_int(L, "group_count", layout->group_count);
     set_int(L, "group_stride", layout->group_stride);
+    set_int(L, "batch_stride", layout->batch_stride);
     lua_setfield(L, -2, key);
 }
 

@@ -90,7 +90,7 @@ fftgen_result fftgen_plan_many(fftgen_plan *plan, int rank, const long long *n, 
     const fftgen_kernel_request request = {points, 0, kernel_precision, arch};
     if (fftgen_plan_transform(&request, &p->transform, why, sizeof why) != FFTGEN_PLAN_OK) {
         free(p);
-        return FFTGEN_NOT_SUPPORTED_YET; /* above 2^20 points: three passes come later */
+        return FFTGEN_SIZE_TOO_LARGE; /* more than three passes' worth */
     }
     /* one launch per pass covers the batch: each grid must fit */
     for (int i = 0; i < p->transform.pass_count; ++i) {

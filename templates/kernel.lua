@@ -44,12 +44,18 @@ local function header(w, f, title, body)
   w:line(" * Data layout: interleaved complex %s, transform after transform (element j of", storage)
   w:line(" *   transform b at index b*%d + j), output in natural order; in place (in == out) is allowed.", f.n)
   if multi(f) then
-    local p1, p2 = f.passes[1], f.passes[2]
-    w:line(" * Passes (four-step, no transposes; %d = %d x %d):", f.n, p1.n, p2.n)
-    w:line(" *   1. %d strided FFTs of %d points (radix %s) on the columns, times exp(-2*pi*i*c*j/%d)",
-      groups(f, p1), p1.n, chain_text(p1), f.n)
-    w:line(" *   2. %d FFTs of %d points (radix %s) on the rows, written transposed",
-      groups(f, p2), p2.n, chain_text(p2))
+    local sizes = {}
+    for _, p in ipairs(f.passes) do sizes[#sizes + 1] = tostring(p.n) end
+    w:line(" * Passes (four-step, no transposes; %d = %s):", f.n, table.concat(sizes, " x "))
+    for _, p in ipairs(f.passes) do
+      local what
+      if p.out_layout.elem_stride ~= p.in_layout.elem_stride then
+        what = "rows, written transposed"
+      else
+        what = string.format("columns of stride %d, times exp(-2*pi*i*c*j/%d)", p.in_layout.elem_stride, p.twiddle_n)
+      end
+      w:line(" *   %d. %d FFTs of %d points (radix %s) per transform: %s", p.index, groups(f, p), p.n, chain_text(p), what)
+    end
   else
     w:line(" * Radix chain: %s (self-sorting Stockham stages, fully unrolled)", chain_text(f.passes[1]))
   end
@@ -72,14 +78,16 @@ local function pass_constants(p, target)
   local function add(name, value, comment) constants[#constants + 1] = { name, value, comment } end
   if uses_shared(p) and target == "sim" then add("SMEM_POINTS", p.smem_points, "float2 in shared memory, with padding") end
   if p.tiled then
-    add("GROUP_SIZE", p.in_layout.group_size, "transforms per group (one group per transform of the file)")
+    add("GROUP_SIZE", p.in_layout.group_size, "transforms per group, side by side")
+    add("GROUP_COUNT", p.in_layout.group_count, "groups per transform of the file")
     for _, side in ipairs({ p.in_layout, p.out_layout }) do
       add(side.name .. "_ELEM_STRIDE", side.elem_stride, "elements between points of one transform")
       add(side.name .. "_FFT_STRIDE", side.fft_stride, "elements between transforms of a group")
       add(side.name .. "_GROUP_STRIDE", side.group_stride, "elements between groups")
+      add(side.name .. "_BATCH_STRIDE", side.batch_stride, "elements between transforms of the file")
     end
     if rows_side(p) then add("LOG_POINTS", code.log2(p.n), "log2(POINTS)") end
-    if p.twiddle_n > 0 then add("POST_TWIDDLE_SHIFT", p.post_shift, "split of the pass twiddle's exponent") end
+    if p.twiddle_n > 0 then add("POST_TWIDDLE_BITS", p.post_bits, "exponent bits per pass-twiddle table") end
   end
   return constants
 end
@@ -91,10 +99,11 @@ local function prologue(w, p)
     w:line("const int fft_thread = thread / FFTS_PER_BLOCK;")
     w:line("const long long first_fft = block * FFTS_PER_BLOCK;")
     w:line("const bool active = first_fft < batch;")
-    w:line("const long long group = first_fft / GROUP_SIZE;")
     w:line("const long long member = first_fft %% GROUP_SIZE;")
-    w:line("const size_t in_tile = (size_t)(group * IN_GROUP_STRIDE + member * IN_FFT_STRIDE);")
-    w:line("const size_t out_tile = (size_t)(group * OUT_GROUP_STRIDE + member * OUT_FFT_STRIDE);")
+    w:line("const long long group = (first_fft / GROUP_SIZE) %% GROUP_COUNT;")
+    w:line("const long long entry = first_fft / ((long long)GROUP_SIZE * GROUP_COUNT);")
+    w:line("const size_t in_tile = (size_t)(entry * IN_BATCH_STRIDE + group * IN_GROUP_STRIDE + member * IN_FFT_STRIDE);")
+    w:line("const size_t out_tile = (size_t)(entry * OUT_BATCH_STRIDE + group * OUT_GROUP_STRIDE + member * OUT_FFT_STRIDE);")
     return
   end
   w:line("const int fft_in_block = thread / THREADS_PER_FFT;")
@@ -119,11 +128,13 @@ local function tables(w, p, qualifier)
     twiddle.stage_table(w, qualifier, t.name, t.ns, t.r)
   end
   if p.tiled and p.twiddle_n > 0 then
-    local lo = 1 << p.post_shift
-    w:line("")
-    twiddle.power_table(w, qualifier, p.prefix .. "post_twiddles_lo", p.twiddle_n, 1, lo)
-    w:line("")
-    twiddle.power_table(w, qualifier, p.prefix .. "post_twiddles_hi", p.twiddle_n, lo, p.twiddle_n // lo)
+    local log_n = code.log2(p.twiddle_n)
+    for d = 0, p.post_tables - 1 do
+      local bits = math.min(p.post_bits, log_n - d * p.post_bits)
+      w:line("")
+      twiddle.power_table(w, qualifier, string.format("%spost_twiddles_%d", p.prefix, d), p.twiddle_n,
+        1 << (d * p.post_bits), 1 << bits)
+    end
   end
 end
 
@@ -171,9 +182,14 @@ local function cuda_helpers(w, f)
   w:line("__device__ __forceinline__ int padded(int i) { return i + (i >> 4); }")
   if multi(f) then
     w:line("")
-    w:line("// exp(-2*pi*i*q/N) from two tables: one rounding more than a full table, a far smaller file")
-    w:open("__device__ __forceinline__ float2 post_twiddle(const float2* hi, const float2* lo, int q, int shift)")
-    w:line("return twiddle_mul(__ldg(hi + (q >> shift)), __ldg(lo + (q & ((1 << shift) - 1))));")
+    w:line("// exp(-2*pi*i*q/N) as a product of table entries, one per group of `bits` bits of q: a")
+    w:line("// rounding more per table than one full table, and a file thousands of times smaller")
+    w:open("__device__ __forceinline__ float2 post_twiddle(const float2* t0, const float2* t1, int q, int bits)")
+    w:line("return twiddle_mul(__ldg(t0 + (q & ((1 << bits) - 1))), __ldg(t1 + (q >> bits)));")
+    w:close()
+    w:open("__device__ __forceinline__ float2 post_twiddle(const float2* t0, const float2* t1, const float2* t2, int q, int bits)")
+    w:line("const int mask = (1 << bits) - 1;")
+    w:line("return twiddle_mul(twiddle_mul(__ldg(t0 + (q & mask)), __ldg(t1 + ((q >> bits) & mask))), __ldg(t2 + (q >> (2 * bits))));")
     w:close()
   end
 end
@@ -383,8 +399,12 @@ local function sim_helpers(w, f)
   w:line("static inline float2 load_twiddle(const float2* tw, int i) { return tw[i]; }")
   w:line("static inline int padded(int i) { return i + (i >> 4); }")
   if multi(f) then
-    w:open("static inline float2 post_twiddle(const float2* hi, const float2* lo, int q, int shift)")
-    w:line("return twiddle_mul(hi[q >> shift], lo[q & ((1 << shift) - 1)]);")
+    w:open("static inline float2 post_twiddle2(const float2* t0, const float2* t1, int q, int bits)")
+    w:line("return twiddle_mul(t0[q & ((1 << bits) - 1)], t1[q >> bits]);")
+    w:close()
+    w:open("static inline float2 post_twiddle3(const float2* t0, const float2* t1, const float2* t2, int q, int bits)")
+    w:line("const int mask = (1 << bits) - 1;")
+    w:line("return twiddle_mul(twiddle_mul(t0[q & mask], t1[(q >> bits) & mask]), t2[q >> (2 * bits)]);")
     w:close()
   end
 end
@@ -484,10 +504,16 @@ local function prepare(f)
       p.in_layout.name = "IN"
       p.out_layout.name = "OUT"
       assert(p.in_layout.group_size == p.out_layout.group_size, "a pass keeps its groups")
-      if p.twiddle_n > 0 then p.post_shift = (code.log2(p.twiddle_n) + 1) // 2 end
+      assert(p.in_layout.group_count == p.out_layout.group_count, "a pass keeps its groups")
+      if p.twiddle_n > 0 then
+        -- two tables up to 2^20, three above, so that none has more than 1024 entries
+        local log_n = code.log2(p.twiddle_n)
+        p.post_tables = (log_n > 20) and 3 or 2
+        p.post_bits = (log_n + p.post_tables - 1) // p.post_tables
+        p.post_twiddle_call = (f.target == "sim") and ("post_twiddle" .. p.post_tables) or "post_twiddle"
+      end
     end
   end
-  assert(#f.passes <= 2, "three passes are not written yet")
 end
 
 function M.render(f)

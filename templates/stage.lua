@@ -46,9 +46,10 @@ end
 local function tiled_side(plan, layout, pointer, tile, u)
   local c = u * plan.threads
   if layout.elem_stride == 1 then
-    -- thread i reads element i of the contiguous tile: transform i / POINTS, point i % POINTS
+    -- thread i takes point i % POINTS of transform i / POINTS: runs of POINTS contiguous elements
     local i = code.sum("thread", c)
-    return string.format("%s + %s", tile, i),
+    return string.format("%s + (size_t)((%s) >> LOG_POINTS) * %s_FFT_STRIDE + ((%s) & (POINTS - 1))", tile, i,
+      layout.name, i),
       string.format("padded(((%s) & (POINTS - 1)) * FFTS_PER_BLOCK + ((%s) >> LOG_POINTS))", i, i)
   end
   -- thread i handles transform i % FFTS_PER_BLOCK, point i / FFTS_PER_BLOCK: runs of FFTS_PER_BLOCK
@@ -74,8 +75,10 @@ local function emit_staged_load(w, plan)
     return
   end
   w:line("// coalesced copy of the tile into shared memory: all loads first")
-  w:line("const point_t* src = in + in_tile + fft_in_block + (size_t)fft_thread * IN_ELEM_STRIDE;")
-  w:line("const int element = padded(thread);")
+  if plan.in_layout.elem_stride ~= 1 then
+    w:line("const point_t* src = in + in_tile + fft_in_block + (size_t)fft_thread * IN_ELEM_STRIDE;")
+    w:line("const int element = padded(thread);")
+  end
   local targets = {}
   for u = 0, plan.radix_max - 1 do
     local address, target = tiled_side(plan, plan.in_layout, "src", "in + in_tile", u)
@@ -88,8 +91,10 @@ end
 -- The tiled store, with the twiddle of the strided pass and the scale.
 local function emit_tiled_store(w, plan, sign)
   w:line("// coalesced copy of the tile's results to global memory")
-  w:line("point_t* dst = out + out_tile + fft_in_block + (size_t)fft_thread * OUT_ELEM_STRIDE;")
-  w:line("const int element = padded(thread);")
+  if plan.out_layout.elem_stride ~= 1 then
+    w:line("point_t* dst = out + out_tile + fft_in_block + (size_t)fft_thread * OUT_ELEM_STRIDE;")
+    w:line("const int element = padded(thread);")
+  end
   w:open("if (active)")
   for u = 0, plan.radix_max - 1 do
     local address, source = tiled_side(plan, plan.out_layout, "dst", "out + out_tile", u)
@@ -99,8 +104,10 @@ local function emit_tiled_store(w, plan, sign)
       assert(plan.out_layout.elem_stride ~= 1, "twiddles only on column stores")
       local j = code.sum("fft_thread", u * plan.threads // plan.ffts_per_block)
       w:line("const int q%d = (int)(member + fft_in_block) * (%s);", u, j)
-      value = string.format("%s(%s, post_twiddle(%spost_twiddles_hi, %spost_twiddles_lo, q%d, POST_TWIDDLE_SHIFT))",
-        (sign < 0) and "twiddle_mul" or "twiddle_mul_conj", value, plan.prefix, plan.prefix, u)
+      local tables = {}
+      for d = 0, plan.post_tables - 1 do tables[#tables + 1] = string.format("%spost_twiddles_%d", plan.prefix, d) end
+      value = string.format("%s(%s, %s(%s, q%d, POST_TWIDDLE_BITS))", (sign < 0) and "twiddle_mul" or "twiddle_mul_conj",
+        value, plan.post_twiddle_call, table.concat(tables, ", "), u)
     end
     w:line("store_point(%s, 0, scaled(%s, scale));", address, value)
   end

@@ -90,8 +90,8 @@ static void bad_sizes(void **state)
     expect_rejected("not a power of two", "-16", NULL, NULL);
     expect_rejected("not a number", "abc", NULL, NULL);
     expect_rejected("not a number", "16x", NULL, NULL);
-    expect_rejected("exceeds the largest size fftgen plans yet, 1048576 points", "2097152", NULL, NULL);
-    expect_rejected("exceeds the largest size fftgen plans yet, 65536 points", "131072", "--arch", "sm_75");
+    expect_rejected("exceeds the largest size fftgen plans yet, 1073741824 points", "2147483648", NULL, NULL);
+    expect_rejected("exceeds the largest size fftgen plans yet, 16777216 points", "33554432", "--arch", "sm_75");
     expect_rejected("exceeds the single-kernel limit of 16384", "32768", "--radix", "16");
 }
 
@@ -166,6 +166,10 @@ static void explain_prints_plan(void **state)
     assert_non_null(strstr(output, "shared memory:  34816 bytes"));
     assert_int_equal(run_fftgen("--n", "16384", "--precision", "fp16", "--explain", NULL), 0);
     assert_non_null(strstr(output, "16 x 16 x 16 x 4 (4 stages)"));
+    assert_int_equal(run_fftgen("--n", "65536", "--explain", NULL), 0);
+    assert_non_null(strstr(output, "2 passes over global memory"));
+    assert_int_equal(run_fftgen("--n", "134217728", "--explain", NULL), 0);
+    assert_non_null(strstr(output, "3 passes over global memory"));
     assert_int_equal(run_fftgen("--n", "32", "--radix", "4", "--explain", NULL), 0);
     assert_non_null(strstr(output, "4 x 4 x 2 (3 stages)"));
 }

@@ -14,8 +14,8 @@
  *   FFTGEN_CACHE=0     no on-disk cache (kernels are still shared within the process)
  *   FFTGEN_NVRTC       path of the NVRTC library to load (default libnvrtc.so.13)
  *
- * Status of this version: rank 1, power-of-two sizes from 2 to 2^20 (one kernel up to 16384 points
- * on sm_80/sm_90, two strided passes above), the basic contiguous layout. Larger sizes, strided
+ * Status of this version: rank 1, power-of-two sizes from 2 to 2^30 (one kernel up to 16384 points
+ * on sm_80/sm_90, two strided passes up to 2^20, three above), the basic contiguous layout. Strided
  * layouts and rank 2 and 3 return FFTGEN_NOT_SUPPORTED_YET; kernel packs are not there yet.
  */
 #ifndef FFTGEN_H
