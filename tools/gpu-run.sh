@@ -2,7 +2,7 @@
 # Runs on the GPU machine (see tools/gpu-bundle.sh): the GPU tests against FFTW double (kernels and
 # API), the cache test, the single-kernel benchmark against cuFFT, and plan-creation times cold and
 # warm. Logs go to $OUT (when set) as well as to the terminal.
-# Usage: tools/gpu-run.sh [fftgen-kernel-bench arguments...]
+# Usage: tools/gpu-run.sh [fftgen-bench arguments...]
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 out=${OUT:-$root/.gpu/logs}
@@ -16,7 +16,7 @@ status=0
 for t in test_gpu test_api test_cache; do
     "$root/.gpu/$t" 2>&1 | tee "$out/$t.log" || status=1
 done
-"$root/.gpu/fftgen-kernel-bench" "$@" 2>&1 | tee "$out/bench.log" || status=1
+"$root/.gpu/fftgen-bench" --json "$out/bench.json" "$@" 2>&1 | tee "$out/bench.log" || status=1
 cache=$(mktemp -d)
 for start in cold warm; do
     echo "plan creation, $start start (FFTGEN_CACHE_DIR=$cache):"
