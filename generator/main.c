@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "output_file.h"
+#include "pack_command.h"
 #include "planner.h"
 #include "render.h"
 
@@ -16,6 +17,7 @@ static void usage(FILE *to)
 {
     fprintf(to,
             "Usage: fftgen --n N [options]\n"
+            "       fftgen pack --help      (kernel packs for libfftgen)\n"
             "Writes one self-contained CUDA C file with fused, fully unrolled FFT kernels of N points\n"
             "(batched, complex to complex) and a host function that launches them.\n"
             "\n"
@@ -151,6 +153,7 @@ int main(int argc, char **argv)
         {"version", no_argument, 0, 'V'},
         {0, 0, 0, 0},
     };
+    if (argc > 1 && strcmp(argv[1], "pack") == 0) return fftgen_pack_command(argc - 1, argv + 1);
     fftgen_kernel_request request = {0, 0, FFTGEN_KERNEL_FP32, FFTGEN_DEFAULT_ARCH};
     int have_n = 0, explain_only = 0, directions = FFTGEN_RENDER_BOTH;
     const char *output = NULL, *name = NULL, *templates_dir = NULL;

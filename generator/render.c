@@ -29,8 +29,8 @@ void fftgen_plan_command(const fftgen_transform_plan *plan, int directions, cons
     const fftgen_kernel_plan *first = &plan->pass[0];
     char radix[32] = "";
     if (plan->pass_count == 1) snprintf(radix, sizeof radix, " --radix %d", first->radix_max);
-    int used = snprintf(out, len, "fftgen --n %lld%s --precision %s --direction %s --arch sm_%d", plan->n, radix,
-                        fftgen_precision_name(first->precision), direction_name(directions), first->arch);
+    int used = snprintf(out, len, "fftgen --n %lld%s --precision %s --direction %s", plan->n, radix,
+                        fftgen_precision_name(first->precision), direction_name(directions));
     if (name != NULL && used > 0 && (size_t)used < len) snprintf(out + used, len - (size_t)used, " --name %s", name);
 }
 
@@ -88,12 +88,11 @@ static void push_pass(lua_State *L, const fftgen_kernel_plan *pass)
 static void push_plan(lua_State *L, const fftgen_render_request *request)
 {
     const fftgen_transform_plan *plan = request->plan;
-    char name[128], arch[16], command[512];
+    char name[128], command[512];
     if (request->name != NULL)
         snprintf(name, sizeof name, "%s", request->name);
     else
         fftgen_default_name(plan, name, sizeof name);
-    snprintf(arch, sizeof arch, "sm_%d", plan->pass[0].arch);
     fftgen_plan_command(plan, request->directions, request->name, command, sizeof command);
 
     lua_newtable(L);
@@ -101,7 +100,6 @@ static void push_plan(lua_State *L, const fftgen_render_request *request)
     set_string(L, "precision", fftgen_precision_name(plan->pass[0].precision));
     set_string(L, "target", request->target == FFTGEN_TARGET_SIM ? "sim" : "cuda");
     set_string(L, "name", name);
-    set_string(L, "arch", arch);
     set_string(L, "version", FFTGEN_VERSION);
     set_string(L, "command", command);
     lua_newtable(L);

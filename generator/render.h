@@ -27,7 +27,8 @@ char *fftgen_render(const fftgen_render_request *request, char *why, size_t why_
 /* The default entry-point prefix, e.g. "fftgen_4096_fp32". */
 void fftgen_default_name(const fftgen_transform_plan *plan, char *name, size_t len);
 
-/* The canonical command line that reproduces a plan, written into every file's header. */
+/* The canonical command line that reproduces a plan, written into every file's header. It names no
+ * architecture: the text of a plan is the same for every architecture that yields that plan. */
 void fftgen_plan_command(const fftgen_transform_plan *plan, int directions, const char *name, char *out,
                          size_t len);
 

@@ -12,6 +12,7 @@
 #include "hash.h"
 #include "jit.h"
 #include "output_file.h"
+#include "pack.h"
 #include "render.h"
 
 /* On-disk entry: a header, then the cubin. */
@@ -146,9 +147,20 @@ fftgen_result fftgen_cache_get(const char *source, int arch, int allow_jit, fftg
 {
     if (log_len > 0) log[0] = '\0';
     fftgen_hash key;
+    fftgen_pack_load_defaults();
     pthread_mutex_lock(&lock);
-    fftgen_result result = cache_key(source, arch, &key);
-    if (result != FFTGEN_SUCCESS) goto done;
+    fftgen_result result = FFTGEN_SUCCESS;
+    /* packs first: a program that plans only what its packs hold needs no NVRTC at all */
+    if (fftgen_pack_find(source, arch, cubin)) {
+        ++stats.pack_hits;
+        goto done;
+    }
+    result = cache_key(source, arch, &key);
+    if (result != FFTGEN_SUCCESS) {
+        /* no NVRTC, so no key for the disk cache either: with JIT forbidden, say that */
+        if (!allow_jit) result = FFTGEN_JIT_DISABLED;
+        goto done;
+    }
     for (struct entry *e = entries; e != NULL; e = e->next)
         if (memcmp(&e->key, &key, sizeof key) == 0) {
             ++stats.memory_hits;

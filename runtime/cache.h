@@ -15,14 +15,16 @@ typedef struct {
 /* Counters, for tests and diagnostics. */
 typedef struct {
     int compiles;      /* NVRTC runs */
+    int pack_hits;     /* kernels found in a loaded kernel pack */
     int memory_hits;
     int disk_hits;
     int disk_rejects;  /* entries on disk that were truncated or damaged, and were replaced */
     int disk_writes;
 } fftgen_cache_stats;
 
-/* Returns the cubin of `source` for sm_<arch>: from memory, from disk, or compiled with NVRTC
- * (unless `allow_jit` is 0: then FFTGEN_JIT_DISABLED). On NVRTC_FAILED, `log` says why. */
+/* Returns the cubin of `source` for sm_<arch>: from a loaded kernel pack, from memory, from disk, or
+ * compiled with NVRTC (unless `allow_jit` is 0: then FFTGEN_JIT_DISABLED). On NVRTC_FAILED, `log`
+ * says why. */
 fftgen_result fftgen_cache_get(const char *source, int arch, int allow_jit, fftgen_cubin *cubin, char *log,
                                size_t log_len);
 

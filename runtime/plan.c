@@ -6,6 +6,7 @@
 #include "cache.h"
 #include "fftgen.h"
 #include "launch.h"
+#include "pack.h"
 #include "planner.h"
 #include "render.h"
 
@@ -221,4 +222,15 @@ fftgen_result fftgen_destroy(fftgen_plan plan)
     plan->magic = 0;
     free(plan);
     return FFTGEN_SUCCESS;
+}
+
+fftgen_result fftgen_load_pack(const char *path)
+{
+    int device, arch = 0;
+    size_t memory;
+    const fftgen_result found = fftgen_current_device(&device, &arch, &memory);
+    if (found == FFTGEN_NO_DEVICE) arch = 0; /* no device to match: check everything else */
+    else if (found != FFTGEN_SUCCESS) return found;
+    fftgen_pack_load_defaults(); /* so that the defaults do not come later, ahead of this pack */
+    return fftgen_pack_add_file(path, arch);
 }

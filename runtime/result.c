@@ -26,6 +26,10 @@ const char *fftgen_result_string(fftgen_result result)
     case FFTGEN_JIT_DISABLED: return "run-time compilation is disabled (FFTGEN_NO_JIT) and no pack holds the kernel";
     case FFTGEN_GENERATOR_FAILED: return "the kernel templates failed to render";
     case FFTGEN_OUT_OF_MEMORY: return "out of host memory";
+    case FFTGEN_PACK_UNREADABLE: return "the kernel pack could not be opened or read";
+    case FFTGEN_PACK_CORRUPT: return "not a kernel pack, or a truncated or damaged one";
+    case FFTGEN_PACK_WRONG_VERSION: return "the kernel pack was written by another version of fftgen";
+    case FFTGEN_PACK_WRONG_ARCH: return "the kernel pack has no kernel for this device's architecture";
     }
     return "unknown fftgen_result";
 }

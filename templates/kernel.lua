@@ -323,10 +323,14 @@ local function render_cuda(f)
     body[#body + 1] = string.format("  grid = ceil(transforms / %d) blocks; dynamic shared memory %d bytes per block.",
       p.ffts_per_block, p.shared_bytes)
   end
+  local most = 0
+  for _, p in ipairs(f.passes) do most = math.max(most, p.shared_bytes) end
+  -- no architecture in the text: the same plan gives the same file (and kernel-cache key) everywhere
   local tail = {
-    string.format("Planned for %s (its opt-in shared-memory limit decides the largest size).", f.arch),
+    string.format("Runs where a block may have %d bytes of shared memory (sm_75: 64 KB,", most),
+    "sm_80: 163 KB, sm_86/89/120: 99 KB, sm_90: 227 KB).",
     "",
-    "Build: nvcc -c -arch=" .. f.arch .. " this_file.cu   (or compile it with NVRTC: under",
+    "Build: nvcc -c -arch=sm_XY this_file.cu   (or compile it with NVRTC: under",
     "__CUDACC_RTC__ only the kernels are compiled, and no header is included).",
   }
   for _, l in ipairs(tail) do body[#body + 1] = l end

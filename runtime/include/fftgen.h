@@ -13,10 +13,15 @@
  *                      ~/.cache/fftgen)
  *   FFTGEN_CACHE=0     no on-disk cache (kernels are still shared within the process)
  *   FFTGEN_NVRTC       path of the NVRTC library to load (default libnvrtc.so.13)
+ *   FFTGEN_PACK_PATH   kernel packs to load at the first plan, separated by ':'
+ *
+ * Kernels come, in this order, from the process's memory, from loaded kernel packs (the library
+ * embeds a default pack for sm_80 and sm_90, built from the sources in generated/), from the disk
+ * cache, and last from NVRTC (unless the plan has FFTGEN_NO_JIT).
  *
  * Status of this version: rank 1, power-of-two sizes from 2 to 2^30 (one kernel up to 16384 points
  * on sm_80/sm_90, two strided passes up to 2^20, three above), the basic contiguous layout. Strided
- * layouts and rank 2 and 3 return FFTGEN_NOT_SUPPORTED_YET; kernel packs are not there yet.
+ * layouts and rank 2 and 3 return FFTGEN_NOT_SUPPORTED_YET.
  */
 #ifndef FFTGEN_H
 #define FFTGEN_H
@@ -54,7 +59,11 @@ typedef enum fftgen_result {
     FFTGEN_NVRTC_FAILED,          /* NVRTC failed to compile a generated kernel */
     FFTGEN_JIT_DISABLED,          /* FFTGEN_NO_JIT was given and no pack holds the kernel */
     FFTGEN_GENERATOR_FAILED,      /* the templates failed to render a kernel */
-    FFTGEN_OUT_OF_MEMORY          /* host memory */
+    FFTGEN_OUT_OF_MEMORY,         /* host memory */
+    FFTGEN_PACK_UNREADABLE,       /* a kernel pack file could not be opened or read */
+    FFTGEN_PACK_CORRUPT,          /* not a kernel pack, truncated, or a checksum does not match */
+    FFTGEN_PACK_WRONG_VERSION,    /* a pack written by another version of fftgen */
+    FFTGEN_PACK_WRONG_ARCH        /* a pack with no kernel for this device's architecture */
 } fftgen_result;
 
 typedef enum fftgen_precision {
@@ -105,6 +114,11 @@ fftgen_result fftgen_exec(fftgen_plan plan, const void *in, void *out, fftgen_di
 
 /* Releases the plan. Destroying NULL is a no-op. */
 fftgen_result fftgen_destroy(fftgen_plan plan);
+
+/* Loads a kernel pack (written by `fftgen pack`); its kernels serve later plans. Rejects a file that
+ * is not a pack, is damaged, was written by another fftgen version, or (where a device is present)
+ * has no kernel for the current device's architecture. */
+fftgen_result fftgen_load_pack(const char *path);
 
 /* A short English description of a result code. Never NULL. */
 const char *fftgen_result_string(fftgen_result result);

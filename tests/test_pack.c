@@ -1,0 +1,183 @@
+/* Kernel packs, without a GPU: the default pack built from generated/ serves plans with no NVRTC at
+ * all; `fftgen pack` writes packs that load and serve; damaged, foreign, other-version and
+ * other-architecture packs are rejected with their own result codes; bad `fftgen pack` input fails. */
+#define _POSIX_C_SOURCE 200809L
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "cache.h"
+#include "pack.h"
+#include "planner.h"
+#include "render.h"
+
+static char work_dir[256];
+
+static char *render(long long n, fftgen_kernel_precision precision, int arch)
+{
+    char why[256];
+    fftgen_transform_plan plan;
+    const fftgen_kernel_request request = {n, 0, precision, arch};
+    if (fftgen_plan_transform(&request, &plan, why, sizeof why) != FFTGEN_PLAN_OK) return NULL;
+    const fftgen_render_request r = {&plan, FFTGEN_TARGET_CUDA, FFTGEN_RENDER_BOTH, NULL, NULL};
+    return fftgen_render(&r, why, sizeof why);
+}
+
+/* First, before anything loads NVRTC: plans of the default pack need none. */
+static int restore_environment(void **state)
+{
+    (void)state;
+    unsetenv("FFTGEN_NVRTC");
+    unsetenv("FFTGEN_CACHE");
+    return 0;
+}
+
+static void default_pack_needs_no_nvrtc(void **state)
+{
+    (void)state;
+    setenv("FFTGEN_NVRTC", "/nonexistent/libnvrtc.so.13", 1);
+    setenv("FFTGEN_CACHE", "0", 1);
+    const struct { long long n; fftgen_kernel_precision p; int arch; } plans[] = {
+        {16, FFTGEN_KERNEL_FP32, 90}, {4096, FFTGEN_KERNEL_FP32, 90}, {16384, FFTGEN_KERNEL_FP16, 80},
+        {65536, FFTGEN_KERNEL_FP16, 90}, {1 << 20, FFTGEN_KERNEL_FP32, 80},
+    };
+    for (size_t i = 0; i < sizeof plans / sizeof plans[0]; ++i) {
+        char *source = render(plans[i].n, plans[i].p, plans[i].arch);
+        assert_non_null(source);
+        fftgen_cubin cubin;
+        char log[256];
+        assert_int_equal(fftgen_cache_get(source, plans[i].arch, 0, &cubin, log, sizeof log), FFTGEN_SUCCESS);
+        assert_true(cubin.size > 1000);
+        free(source);
+    }
+    fftgen_cache_stats stats;
+    fftgen_cache_get_stats(&stats);
+    assert_int_equal(stats.pack_hits, 5);
+    assert_int_equal(stats.compiles, 0);
+    /* a size outside the pack, JIT forbidden and NVRTC missing: a clear refusal */
+    char *source = render(1 << 21, FFTGEN_KERNEL_FP32, 90);
+    fftgen_cubin cubin;
+    char log[64];
+    assert_int_equal(fftgen_cache_get(source, 90, 0, &cubin, log, sizeof log), FFTGEN_JIT_DISABLED);
+    free(source);
+    unsetenv("FFTGEN_NVRTC");
+    unsetenv("FFTGEN_CACHE");
+}
+
+static int run(const char *command)
+{
+    const int status = system(command);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+static void write_pack(const char *path)
+{
+    char command[1024];
+    snprintf(command, sizeof command, "'%s' pack --sizes 64,128 --precision fp32 --arch sm_80,sm_90 -o '%s' 2>/dev/null",
+             FFTGEN_EXE, path);
+    assert_int_equal(run(command), 0);
+}
+
+static void written_pack_loads_and_serves(void **state)
+{
+    (void)state;
+    char path[300];
+    snprintf(path, sizeof path, "%s/small.fgpack", work_dir);
+    write_pack(path);
+    fftgen_pack_reset_for_tests();
+    assert_int_equal(fftgen_pack_add_file(path, 90), FFTGEN_SUCCESS);
+    char *source = render(128, FFTGEN_KERNEL_FP32, 80);
+    fftgen_cubin cubin;
+    assert_true(fftgen_pack_find(source, 80, &cubin));
+    assert_false(fftgen_pack_find(source, 75, &cubin));
+    free(source);
+    source = render(256, FFTGEN_KERNEL_FP32, 90); /* not in this pack */
+    assert_false(fftgen_pack_find(source, 90, &cubin));
+    free(source);
+    fftgen_pack_reset_for_tests();
+}
+
+/* Writes a damaged copy of a good pack and expects `want` when it is loaded. */
+static void expect_damage(const char *good, void (*damage)(unsigned char *data, long *size), fftgen_result want,
+                          int arch)
+{
+    FILE *f = fopen(good, "rb");
+    assert_non_null(f);
+    fseek(f, 0, SEEK_END);
+    long size = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    unsigned char *data = malloc((size_t)size);
+    assert_int_equal(fread(data, 1, (size_t)size, f), (size_t)size);
+    fclose(f);
+    if (damage) damage(data, &size);
+    char bad[300];
+    snprintf(bad, sizeof bad, "%s/bad.fgpack", work_dir);
+    f = fopen(bad, "wb");
+    assert_non_null(f);
+    assert_int_equal(fwrite(data, 1, (size_t)size, f), (size_t)size);
+    fclose(f);
+    free(data);
+    assert_int_equal(fftgen_pack_add_file(bad, arch), want);
+    unlink(bad);
+}
+
+static void truncate_pack(unsigned char *data, long *size) { (void)data; *size /= 2; }
+static void flip_cubin_byte(unsigned char *data, long *size) { data[*size - 100] ^= 0x10; }
+static void other_version(unsigned char *data, long *size) { (void)size; memcpy(data + 16, "9.9.9", 6); }
+static void not_a_pack(unsigned char *data, long *size) { memcpy(data, "hello, world", 12); *size = 12; }
+
+static void bad_packs_are_rejected(void **state)
+{
+    (void)state;
+    char path[300], missing[300];
+    snprintf(path, sizeof path, "%s/good.fgpack", work_dir);
+    snprintf(missing, sizeof missing, "%s/missing.fgpack", work_dir);
+    write_pack(path);
+    fftgen_pack_reset_for_tests();
+    assert_int_equal(fftgen_pack_add_file(missing, 0), FFTGEN_PACK_UNREADABLE);
+    expect_damage(path, truncate_pack, FFTGEN_PACK_CORRUPT, 0);
+    expect_damage(path, flip_cubin_byte, FFTGEN_PACK_CORRUPT, 0);
+    expect_damage(path, not_a_pack, FFTGEN_PACK_CORRUPT, 0);
+    expect_damage(path, other_version, FFTGEN_PACK_WRONG_VERSION, 0);
+    expect_damage(path, NULL, FFTGEN_PACK_WRONG_ARCH, 75); /* only sm_80 and sm_90 inside */
+    expect_damage(path, NULL, FFTGEN_SUCCESS, 90);
+    fftgen_pack_reset_for_tests();
+}
+
+static void pack_command_rejects_bad_input(void **state)
+{
+    (void)state;
+    char command[1024];
+    const char *bad[] = {
+        "pack --sizes 1000 -o x.fgpack", "pack --sizes 64 --arch sm_70 -o x.fgpack", "pack --sizes 64",
+        "pack --sizes 64 --precision fp64 -o x.fgpack", "pack --from /nonexistent -o x.fgpack",
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; ++i) {
+        snprintf(command, sizeof command, "cd '%s' && '%s' %s 2>/dev/null", work_dir, FFTGEN_EXE, bad[i]);
+        assert_int_equal(run(command), 2);
+        snprintf(command, sizeof command, "%s/x.fgpack", work_dir);
+        assert_int_equal(access(command, F_OK), -1);
+    }
+}
+
+int main(void)
+{
+    snprintf(work_dir, sizeof work_dir, "/tmp/fftgen-test-pack-XXXXXX");
+    if (mkdtemp(work_dir) == NULL) return 1;
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_teardown(default_pack_needs_no_nvrtc, restore_environment),
+        cmocka_unit_test(written_pack_loads_and_serves),
+        cmocka_unit_test(bad_packs_are_rejected),
+        cmocka_unit_test(pack_command_rejects_bad_input),
+    };
+    const int failed = cmocka_run_group_tests_name("packs", tests, NULL, NULL);
+    char command[300];
+    snprintf(command, sizeof command, "rm -rf '%s'", work_dir);
+    return failed + (system(command) != 0);
+}
