@@ -173,7 +173,8 @@ void fftgen_pack_load_defaults(void)
     defaults_loaded = 1;
     pthread_mutex_unlock(&lock);
     if (!first) return;
-    if (fftgen_default_pack_size > 0) {
+    const char *use_default = getenv("FFTGEN_DEFAULT_PACK");
+    if (fftgen_default_pack_size > 0 && !(use_default && strcmp(use_default, "0") == 0)) {
         const fftgen_result loaded = fftgen_pack_add(fftgen_default_pack_data, fftgen_default_pack_size, 0, 0);
         if (loaded != FFTGEN_SUCCESS)
             fprintf(stderr, "fftgen: the embedded kernel pack is unusable: %s\n", fftgen_result_string(loaded));

@@ -11,11 +11,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 #include <cuda_runtime.h>
 
 #include "fftgen.h"
+#include "pack.h"
 #include "reference.h"
 
 static int have_gpu;
@@ -187,6 +189,38 @@ static void transforms_match_fftw(void **state)
                   worst_error[1]);
 }
 
+/* On the device: the default pack serves plans with JIT forbidden; other sizes are refused; a pack
+ * for another architecture is rejected. Runs before anything is compiled, with no disk cache. */
+static void packs_on_the_device(void **state)
+{
+    (void)state;
+    if (!have_gpu) skip();
+    setenv("FFTGEN_CACHE", "0", 1);
+    fftgen_plan plan = NULL;
+    assert_int_equal(fftgen_plan_1d(&plan, 4096, FFTGEN_FP16, 16, FFTGEN_NO_JIT), FFTGEN_SUCCESS);
+    assert_int_equal(fftgen_destroy(plan), FFTGEN_SUCCESS);
+    assert_int_equal(fftgen_plan_1d(&plan, 1 << 18, FFTGEN_FP32, 4, FFTGEN_NO_JIT), FFTGEN_SUCCESS);
+    assert_int_equal(fftgen_destroy(plan), FFTGEN_SUCCESS);
+    assert_int_equal(fftgen_plan_1d(&plan, 8, FFTGEN_FP32, 16, FFTGEN_NO_JIT), FFTGEN_JIT_DISABLED);
+    assert_null(plan);
+    unsetenv("FFTGEN_CACHE");
+
+    int device = 0, major = 0;
+    assert_int_equal(cudaGetDevice(&device), cudaSuccess);
+    assert_int_equal(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device), cudaSuccess);
+    const unsigned char cubin[64] = {1, 2, 3};
+    const fftgen_pack_entry entry = {"// not this device's\n", major == 8 ? 90 : 80, 0, 64, 1, "test", cubin,
+                                     sizeof cubin};
+    char path[] = "/tmp/fftgen-test-api-XXXXXX", why[256];
+    const int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
+    assert_int_equal(fftgen_pack_write(path, &entry, 1, why, sizeof why), FFTGEN_SUCCESS);
+    assert_int_equal(fftgen_load_pack(path), FFTGEN_PACK_WRONG_ARCH);
+    assert_int_equal(fftgen_load_pack("/nonexistent.fgpack"), FFTGEN_PACK_UNREADABLE);
+    unlink(path);
+}
+
 static void exec_checks_its_arguments(void **state)
 {
     (void)state;
@@ -224,6 +258,7 @@ int main(void)
         cmocka_unit_test(invalid_plans),
         cmocka_unit_test(every_result_has_a_message),
         cmocka_unit_test(no_device_is_reported),
+        cmocka_unit_test(packs_on_the_device),
         cmocka_unit_test(transforms_match_fftw),
         cmocka_unit_test(exec_checks_its_arguments),
     };

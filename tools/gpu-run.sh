@@ -19,8 +19,10 @@ done
 "$root/.gpu/fftgen-bench" --json "$out/bench.json" "$@" 2>&1 | tee "$out/bench.log" || status=1
 cache=$(mktemp -d)
 for start in cold warm; do
-    echo "plan creation, $start start (FFTGEN_CACHE_DIR=$cache):"
-    FFTGEN_CACHE_DIR=$cache "$root/.gpu/fftgen-plan-time" 2>&1 | tee "$out/plan_time_$start.log" || status=1
+    echo "plan creation, $start start, no default pack (FFTGEN_CACHE_DIR=$cache):"
+    FFTGEN_DEFAULT_PACK=0 FFTGEN_CACHE_DIR=$cache "$root/.gpu/fftgen-plan-time" 2>&1 | tee "$out/plan_time_$start.log" || status=1
 done
+echo "plan creation, kernels from the default pack:"
+FFTGEN_CACHE=0 "$root/.gpu/fftgen-plan-time" 2>&1 | tee "$out/plan_time_pack.log" || status=1
 rm -rf "$cache"
 exit $status

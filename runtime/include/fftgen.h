@@ -14,6 +14,7 @@
  *   FFTGEN_CACHE=0     no on-disk cache (kernels are still shared within the process)
  *   FFTGEN_NVRTC       path of the NVRTC library to load (default libnvrtc.so.13)
  *   FFTGEN_PACK_PATH   kernel packs to load at the first plan, separated by ':'
+ *   FFTGEN_DEFAULT_PACK=0  do not use the embedded default pack
  *
  * Kernels come, in this order, from the process's memory, from loaded kernel packs (the library
  * embeds a default pack for sm_80 and sm_90, built from the sources in generated/), from the disk
