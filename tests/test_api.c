@@ -4,6 +4,7 @@
  * two passes up to 2^20, three above) in both precisions against FFTW double, out of place and in place, batch 1, 3
  * and large, the normalized inverse, work areas of the plan's and of the caller's, and the
  * execution-time argument checks. */
+#define _POSIX_C_SOURCE 200809L
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
