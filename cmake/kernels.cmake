@@ -37,7 +37,7 @@ foreach(n IN LISTS FFTGEN_TEST_SIZES)
       string(APPEND sim_decls "int ${name}_${d}_sim(const void *in, void *out, int batch, float scale);\n")
       string(APPEND gpu_decls "int ${name}_${d}_launch(const void *in, void *out, int batch, void *stream);\n")
     endforeach()
-    string(APPEND sim_rows "    {${n}, KERNEL_${P}, ${name}_forward_sim, ${name}_inverse_sim, 0},\n")
+    string(APPEND sim_rows "    {${n}, KERNEL_${P}, ${name}_forward_sim, ${name}_inverse_sim, 0, 0, 0, 0, 0},\n")
     string(APPEND gpu_rows "    {${n}, KERNEL_${P}, ${name}_forward_launch, ${name}_inverse_launch},\n")
   endforeach()
 endforeach()
@@ -58,7 +58,7 @@ foreach(n IN LISTS FFTGEN_TEST_MULTIPASS_SIZES)
     foreach(d forward inverse)
       string(APPEND sim_decls "int ${name}_${d}_sim(const void *in, void *out, int batch, float scale);\n")
     endforeach()
-    string(APPEND sim_rows "    {${n}, KERNEL_${P}, ${name}_forward_sim, ${name}_inverse_sim, 0},\n")
+    string(APPEND sim_rows "    {${n}, KERNEL_${P}, ${name}_forward_sim, ${name}_inverse_sim, 0, 0, 0, 0, 0},\n")
   endforeach()
 endforeach()
 
@@ -82,7 +82,36 @@ foreach(variant IN LISTS FFTGEN_TEST_RADIX_VARIANTS)
     foreach(d forward inverse)
       string(APPEND sim_decls "int ${name}_${d}_sim(const void *in, void *out, int batch, float scale);\n")
     endforeach()
-    string(APPEND sim_rows "    {${n}, KERNEL_${P}, ${name}_forward_sim, ${name}_inverse_sim, ${r}},\n")
+    string(APPEND sim_rows "    {${n}, KERNEL_${P}, ${name}_forward_sim, ${name}_inverse_sim, ${r}, 0, 0, 0, 0},\n")
+  endforeach()
+endforeach()
+
+# Strided layouts "n:istride:idist:ostride:odist": one tiled kernel (16 transforms a tile, fewer for
+# 2048 points), and multi-pass plans that read or write the user's layout.
+set(FFTGEN_TEST_STRIDED_VARIANTS 64:3:200:1:64 64:1:80:2:130 2048:2:4099:1:2048 65536:2:131075:1:65536
+                                 65536:1:65536:3:196610)
+foreach(variant IN LISTS FFTGEN_TEST_STRIDED_VARIANTS)
+  string(REPLACE ":" ";" parts ${variant})
+  list(GET parts 0 n)
+  list(GET parts 1 is)
+  list(GET parts 2 id)
+  list(GET parts 3 os)
+  list(GET parts 4 od)
+  foreach(p IN LISTS FFTGEN_TEST_PRECISIONS)
+    set(name fftgen_${n}_s${is}_${id}_${os}_${od}_${p})
+    set(sim ${CMAKE_BINARY_DIR}/sim/${name}_sim.c)
+    add_custom_command(OUTPUT ${sim}
+      COMMAND ${CMAKE_COMMAND} -E make_directory ${CMAKE_BINARY_DIR}/sim
+      COMMAND fftgen --n ${n} --precision ${p} --istride ${is} --idist ${id} --ostride ${os} --odist ${od}
+              --target sim --name ${name} -o ${sim}
+      DEPENDS fftgen VERBATIM)
+    list(APPEND FFTGEN_SIM_SOURCES ${sim})
+    string(TOUPPER ${p} P)
+    foreach(d forward inverse)
+      string(APPEND sim_decls "int ${name}_${d}_sim(const void *in, void *out, int batch, float scale);\n")
+    endforeach()
+    string(APPEND sim_rows
+      "    {${n}, KERNEL_${P}, ${name}_forward_sim, ${name}_inverse_sim, 0, ${is}, ${id}, ${os}, ${od}},\n")
   endforeach()
 endforeach()
 

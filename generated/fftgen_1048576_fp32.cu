@@ -889,32 +889,32 @@ fftgen_1048576_fp32_pass1_forward(const point_t* in, point_t* out, int batch, fl
     const int fft_in_block = thread % FFTS_PER_BLOCK;
     const int fft_thread = thread / FFTS_PER_BLOCK;
     const long long first_fft = block * FFTS_PER_BLOCK;
-    const bool active = first_fft < batch;
     const long long member = first_fft % GROUP_SIZE;
     const long long group = (first_fft / GROUP_SIZE) % GROUP_COUNT;
     const long long entry = first_fft / ((long long)GROUP_SIZE * GROUP_COUNT);
     const size_t in_tile = (size_t)(entry * IN_BATCH_STRIDE + group * IN_GROUP_STRIDE + member * IN_FFT_STRIDE);
     const size_t out_tile = (size_t)(entry * OUT_BATCH_STRIDE + group * OUT_GROUP_STRIDE + member * OUT_FFT_STRIDE);
     {
-        // coalesced copy of the tile into shared memory: all loads first
-        const point_t* src = in + in_tile + fft_in_block + (size_t)fft_thread * IN_ELEM_STRIDE;
+        // coalesced copy of the tile into shared memory: all loads first; transforms past the batch
+        // (in a last, partial tile) are neither read nor written
+        const point_t* src = in + in_tile + (size_t)fft_in_block * IN_FFT_STRIDE + (size_t)fft_thread * IN_ELEM_STRIDE;
         const int element = padded(thread);
-        v[0] = active ? load_point(src + 0 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
-        v[1] = active ? load_point(src + 64 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
-        v[2] = active ? load_point(src + 128 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
-        v[3] = active ? load_point(src + 192 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
-        v[4] = active ? load_point(src + 256 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
-        v[5] = active ? load_point(src + 320 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
-        v[6] = active ? load_point(src + 384 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
-        v[7] = active ? load_point(src + 448 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
-        v[8] = active ? load_point(src + 512 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
-        v[9] = active ? load_point(src + 576 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
-        v[10] = active ? load_point(src + 640 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
-        v[11] = active ? load_point(src + 704 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
-        v[12] = active ? load_point(src + 768 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
-        v[13] = active ? load_point(src + 832 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
-        v[14] = active ? load_point(src + 896 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
-        v[15] = active ? load_point(src + 960 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
+        v[0] = (first_fft + fft_in_block < batch) ? load_point(src + 0 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
+        v[1] = (first_fft + fft_in_block < batch) ? load_point(src + 64 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
+        v[2] = (first_fft + fft_in_block < batch) ? load_point(src + 128 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
+        v[3] = (first_fft + fft_in_block < batch) ? load_point(src + 192 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
+        v[4] = (first_fft + fft_in_block < batch) ? load_point(src + 256 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
+        v[5] = (first_fft + fft_in_block < batch) ? load_point(src + 320 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
+        v[6] = (first_fft + fft_in_block < batch) ? load_point(src + 384 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
+        v[7] = (first_fft + fft_in_block < batch) ? load_point(src + 448 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
+        v[8] = (first_fft + fft_in_block < batch) ? load_point(src + 512 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
+        v[9] = (first_fft + fft_in_block < batch) ? load_point(src + 576 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
+        v[10] = (first_fft + fft_in_block < batch) ? load_point(src + 640 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
+        v[11] = (first_fft + fft_in_block < batch) ? load_point(src + 704 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
+        v[12] = (first_fft + fft_in_block < batch) ? load_point(src + 768 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
+        v[13] = (first_fft + fft_in_block < batch) ? load_point(src + 832 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
+        v[14] = (first_fft + fft_in_block < batch) ? load_point(src + 896 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
+        v[15] = (first_fft + fft_in_block < batch) ? load_point(src + 960 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
         smem[element] = v[0];
         smem[element + 1088] = v[1];
         smem[element + 2176] = v[2];
@@ -1314,42 +1314,40 @@ fftgen_1048576_fp32_pass1_forward(const point_t* in, point_t* out, int batch, fl
     __syncthreads();
     {
         // coalesced copy of the tile's results to global memory
-        point_t* dst = out + out_tile + fft_in_block + (size_t)fft_thread * OUT_ELEM_STRIDE;
+        point_t* dst = out + out_tile + (size_t)fft_in_block * OUT_FFT_STRIDE + (size_t)fft_thread * OUT_ELEM_STRIDE;
         const int element = padded(thread);
-        if (active) {
-            const int q0 = (int)(member + fft_in_block) * (fft_thread);
-            store_point(dst + 0 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul(smem[element], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q0, POST_TWIDDLE_BITS)), scale));
-            const int q1 = (int)(member + fft_in_block) * (fft_thread + 64);
-            store_point(dst + 64 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul(smem[element + 1088], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q1, POST_TWIDDLE_BITS)), scale));
-            const int q2 = (int)(member + fft_in_block) * (fft_thread + 128);
-            store_point(dst + 128 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul(smem[element + 2176], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q2, POST_TWIDDLE_BITS)), scale));
-            const int q3 = (int)(member + fft_in_block) * (fft_thread + 192);
-            store_point(dst + 192 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul(smem[element + 3264], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q3, POST_TWIDDLE_BITS)), scale));
-            const int q4 = (int)(member + fft_in_block) * (fft_thread + 256);
-            store_point(dst + 256 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul(smem[element + 4352], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q4, POST_TWIDDLE_BITS)), scale));
-            const int q5 = (int)(member + fft_in_block) * (fft_thread + 320);
-            store_point(dst + 320 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul(smem[element + 5440], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q5, POST_TWIDDLE_BITS)), scale));
-            const int q6 = (int)(member + fft_in_block) * (fft_thread + 384);
-            store_point(dst + 384 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul(smem[element + 6528], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q6, POST_TWIDDLE_BITS)), scale));
-            const int q7 = (int)(member + fft_in_block) * (fft_thread + 448);
-            store_point(dst + 448 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul(smem[element + 7616], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q7, POST_TWIDDLE_BITS)), scale));
-            const int q8 = (int)(member + fft_in_block) * (fft_thread + 512);
-            store_point(dst + 512 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul(smem[element + 8704], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q8, POST_TWIDDLE_BITS)), scale));
-            const int q9 = (int)(member + fft_in_block) * (fft_thread + 576);
-            store_point(dst + 576 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul(smem[element + 9792], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q9, POST_TWIDDLE_BITS)), scale));
-            const int q10 = (int)(member + fft_in_block) * (fft_thread + 640);
-            store_point(dst + 640 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul(smem[element + 10880], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q10, POST_TWIDDLE_BITS)), scale));
-            const int q11 = (int)(member + fft_in_block) * (fft_thread + 704);
-            store_point(dst + 704 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul(smem[element + 11968], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q11, POST_TWIDDLE_BITS)), scale));
-            const int q12 = (int)(member + fft_in_block) * (fft_thread + 768);
-            store_point(dst + 768 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul(smem[element + 13056], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q12, POST_TWIDDLE_BITS)), scale));
-            const int q13 = (int)(member + fft_in_block) * (fft_thread + 832);
-            store_point(dst + 832 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul(smem[element + 14144], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q13, POST_TWIDDLE_BITS)), scale));
-            const int q14 = (int)(member + fft_in_block) * (fft_thread + 896);
-            store_point(dst + 896 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul(smem[element + 15232], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q14, POST_TWIDDLE_BITS)), scale));
-            const int q15 = (int)(member + fft_in_block) * (fft_thread + 960);
-            store_point(dst + 960 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul(smem[element + 16320], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q15, POST_TWIDDLE_BITS)), scale));
-        }
+        const int q0 = (int)(member + fft_in_block) * (fft_thread);
+        if (first_fft + fft_in_block < batch) store_point(dst + 0 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul(smem[element], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q0, POST_TWIDDLE_BITS)), scale));
+        const int q1 = (int)(member + fft_in_block) * (fft_thread + 64);
+        if (first_fft + fft_in_block < batch) store_point(dst + 64 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul(smem[element + 1088], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q1, POST_TWIDDLE_BITS)), scale));
+        const int q2 = (int)(member + fft_in_block) * (fft_thread + 128);
+        if (first_fft + fft_in_block < batch) store_point(dst + 128 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul(smem[element + 2176], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q2, POST_TWIDDLE_BITS)), scale));
+        const int q3 = (int)(member + fft_in_block) * (fft_thread + 192);
+        if (first_fft + fft_in_block < batch) store_point(dst + 192 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul(smem[element + 3264], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q3, POST_TWIDDLE_BITS)), scale));
+        const int q4 = (int)(member + fft_in_block) * (fft_thread + 256);
+        if (first_fft + fft_in_block < batch) store_point(dst + 256 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul(smem[element + 4352], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q4, POST_TWIDDLE_BITS)), scale));
+        const int q5 = (int)(member + fft_in_block) * (fft_thread + 320);
+        if (first_fft + fft_in_block < batch) store_point(dst + 320 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul(smem[element + 5440], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q5, POST_TWIDDLE_BITS)), scale));
+        const int q6 = (int)(member + fft_in_block) * (fft_thread + 384);
+        if (first_fft + fft_in_block < batch) store_point(dst + 384 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul(smem[element + 6528], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q6, POST_TWIDDLE_BITS)), scale));
+        const int q7 = (int)(member + fft_in_block) * (fft_thread + 448);
+        if (first_fft + fft_in_block < batch) store_point(dst + 448 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul(smem[element + 7616], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q7, POST_TWIDDLE_BITS)), scale));
+        const int q8 = (int)(member + fft_in_block) * (fft_thread + 512);
+        if (first_fft + fft_in_block < batch) store_point(dst + 512 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul(smem[element + 8704], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q8, POST_TWIDDLE_BITS)), scale));
+        const int q9 = (int)(member + fft_in_block) * (fft_thread + 576);
+        if (first_fft + fft_in_block < batch) store_point(dst + 576 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul(smem[element + 9792], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q9, POST_TWIDDLE_BITS)), scale));
+        const int q10 = (int)(member + fft_in_block) * (fft_thread + 640);
+        if (first_fft + fft_in_block < batch) store_point(dst + 640 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul(smem[element + 10880], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q10, POST_TWIDDLE_BITS)), scale));
+        const int q11 = (int)(member + fft_in_block) * (fft_thread + 704);
+        if (first_fft + fft_in_block < batch) store_point(dst + 704 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul(smem[element + 11968], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q11, POST_TWIDDLE_BITS)), scale));
+        const int q12 = (int)(member + fft_in_block) * (fft_thread + 768);
+        if (first_fft + fft_in_block < batch) store_point(dst + 768 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul(smem[element + 13056], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q12, POST_TWIDDLE_BITS)), scale));
+        const int q13 = (int)(member + fft_in_block) * (fft_thread + 832);
+        if (first_fft + fft_in_block < batch) store_point(dst + 832 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul(smem[element + 14144], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q13, POST_TWIDDLE_BITS)), scale));
+        const int q14 = (int)(member + fft_in_block) * (fft_thread + 896);
+        if (first_fft + fft_in_block < batch) store_point(dst + 896 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul(smem[element + 15232], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q14, POST_TWIDDLE_BITS)), scale));
+        const int q15 = (int)(member + fft_in_block) * (fft_thread + 960);
+        if (first_fft + fft_in_block < batch) store_point(dst + 960 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul(smem[element + 16320], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q15, POST_TWIDDLE_BITS)), scale));
     }
 }
 
@@ -1362,32 +1360,32 @@ fftgen_1048576_fp32_pass1_inverse(const point_t* in, point_t* out, int batch, fl
     const int fft_in_block = thread % FFTS_PER_BLOCK;
     const int fft_thread = thread / FFTS_PER_BLOCK;
     const long long first_fft = block * FFTS_PER_BLOCK;
-    const bool active = first_fft < batch;
     const long long member = first_fft % GROUP_SIZE;
     const long long group = (first_fft / GROUP_SIZE) % GROUP_COUNT;
     const long long entry = first_fft / ((long long)GROUP_SIZE * GROUP_COUNT);
     const size_t in_tile = (size_t)(entry * IN_BATCH_STRIDE + group * IN_GROUP_STRIDE + member * IN_FFT_STRIDE);
     const size_t out_tile = (size_t)(entry * OUT_BATCH_STRIDE + group * OUT_GROUP_STRIDE + member * OUT_FFT_STRIDE);
     {
-        // coalesced copy of the tile into shared memory: all loads first
-        const point_t* src = in + in_tile + fft_in_block + (size_t)fft_thread * IN_ELEM_STRIDE;
+        // coalesced copy of the tile into shared memory: all loads first; transforms past the batch
+        // (in a last, partial tile) are neither read nor written
+        const point_t* src = in + in_tile + (size_t)fft_in_block * IN_FFT_STRIDE + (size_t)fft_thread * IN_ELEM_STRIDE;
         const int element = padded(thread);
-        v[0] = active ? load_point(src + 0 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
-        v[1] = active ? load_point(src + 64 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
-        v[2] = active ? load_point(src + 128 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
-        v[3] = active ? load_point(src + 192 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
-        v[4] = active ? load_point(src + 256 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
-        v[5] = active ? load_point(src + 320 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
-        v[6] = active ? load_point(src + 384 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
-        v[7] = active ? load_point(src + 448 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
-        v[8] = active ? load_point(src + 512 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
-        v[9] = active ? load_point(src + 576 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
-        v[10] = active ? load_point(src + 640 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
-        v[11] = active ? load_point(src + 704 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
-        v[12] = active ? load_point(src + 768 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
-        v[13] = active ? load_point(src + 832 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
-        v[14] = active ? load_point(src + 896 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
-        v[15] = active ? load_point(src + 960 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
+        v[0] = (first_fft + fft_in_block < batch) ? load_point(src + 0 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
+        v[1] = (first_fft + fft_in_block < batch) ? load_point(src + 64 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
+        v[2] = (first_fft + fft_in_block < batch) ? load_point(src + 128 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
+        v[3] = (first_fft + fft_in_block < batch) ? load_point(src + 192 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
+        v[4] = (first_fft + fft_in_block < batch) ? load_point(src + 256 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
+        v[5] = (first_fft + fft_in_block < batch) ? load_point(src + 320 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
+        v[6] = (first_fft + fft_in_block < batch) ? load_point(src + 384 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
+        v[7] = (first_fft + fft_in_block < batch) ? load_point(src + 448 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
+        v[8] = (first_fft + fft_in_block < batch) ? load_point(src + 512 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
+        v[9] = (first_fft + fft_in_block < batch) ? load_point(src + 576 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
+        v[10] = (first_fft + fft_in_block < batch) ? load_point(src + 640 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
+        v[11] = (first_fft + fft_in_block < batch) ? load_point(src + 704 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
+        v[12] = (first_fft + fft_in_block < batch) ? load_point(src + 768 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
+        v[13] = (first_fft + fft_in_block < batch) ? load_point(src + 832 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
+        v[14] = (first_fft + fft_in_block < batch) ? load_point(src + 896 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
+        v[15] = (first_fft + fft_in_block < batch) ? load_point(src + 960 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
         smem[element] = v[0];
         smem[element + 1088] = v[1];
         smem[element + 2176] = v[2];
@@ -1787,42 +1785,40 @@ fftgen_1048576_fp32_pass1_inverse(const point_t* in, point_t* out, int batch, fl
     __syncthreads();
     {
         // coalesced copy of the tile's results to global memory
-        point_t* dst = out + out_tile + fft_in_block + (size_t)fft_thread * OUT_ELEM_STRIDE;
+        point_t* dst = out + out_tile + (size_t)fft_in_block * OUT_FFT_STRIDE + (size_t)fft_thread * OUT_ELEM_STRIDE;
         const int element = padded(thread);
-        if (active) {
-            const int q0 = (int)(member + fft_in_block) * (fft_thread);
-            store_point(dst + 0 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul_conj(smem[element], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q0, POST_TWIDDLE_BITS)), scale));
-            const int q1 = (int)(member + fft_in_block) * (fft_thread + 64);
-            store_point(dst + 64 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul_conj(smem[element + 1088], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q1, POST_TWIDDLE_BITS)), scale));
-            const int q2 = (int)(member + fft_in_block) * (fft_thread + 128);
-            store_point(dst + 128 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul_conj(smem[element + 2176], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q2, POST_TWIDDLE_BITS)), scale));
-            const int q3 = (int)(member + fft_in_block) * (fft_thread + 192);
-            store_point(dst + 192 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul_conj(smem[element + 3264], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q3, POST_TWIDDLE_BITS)), scale));
-            const int q4 = (int)(member + fft_in_block) * (fft_thread + 256);
-            store_point(dst + 256 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul_conj(smem[element + 4352], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q4, POST_TWIDDLE_BITS)), scale));
-            const int q5 = (int)(member + fft_in_block) * (fft_thread + 320);
-            store_point(dst + 320 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul_conj(smem[element + 5440], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q5, POST_TWIDDLE_BITS)), scale));
-            const int q6 = (int)(member + fft_in_block) * (fft_thread + 384);
-            store_point(dst + 384 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul_conj(smem[element + 6528], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q6, POST_TWIDDLE_BITS)), scale));
-            const int q7 = (int)(member + fft_in_block) * (fft_thread + 448);
-            store_point(dst + 448 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul_conj(smem[element + 7616], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q7, POST_TWIDDLE_BITS)), scale));
-            const int q8 = (int)(member + fft_in_block) * (fft_thread + 512);
-            store_point(dst + 512 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul_conj(smem[element + 8704], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q8, POST_TWIDDLE_BITS)), scale));
-            const int q9 = (int)(member + fft_in_block) * (fft_thread + 576);
-            store_point(dst + 576 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul_conj(smem[element + 9792], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q9, POST_TWIDDLE_BITS)), scale));
-            const int q10 = (int)(member + fft_in_block) * (fft_thread + 640);
-            store_point(dst + 640 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul_conj(smem[element + 10880], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q10, POST_TWIDDLE_BITS)), scale));
-            const int q11 = (int)(member + fft_in_block) * (fft_thread + 704);
-            store_point(dst + 704 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul_conj(smem[element + 11968], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q11, POST_TWIDDLE_BITS)), scale));
-            const int q12 = (int)(member + fft_in_block) * (fft_thread + 768);
-            store_point(dst + 768 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul_conj(smem[element + 13056], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q12, POST_TWIDDLE_BITS)), scale));
-            const int q13 = (int)(member + fft_in_block) * (fft_thread + 832);
-            store_point(dst + 832 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul_conj(smem[element + 14144], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q13, POST_TWIDDLE_BITS)), scale));
-            const int q14 = (int)(member + fft_in_block) * (fft_thread + 896);
-            store_point(dst + 896 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul_conj(smem[element + 15232], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q14, POST_TWIDDLE_BITS)), scale));
-            const int q15 = (int)(member + fft_in_block) * (fft_thread + 960);
-            store_point(dst + 960 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul_conj(smem[element + 16320], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q15, POST_TWIDDLE_BITS)), scale));
-        }
+        const int q0 = (int)(member + fft_in_block) * (fft_thread);
+        if (first_fft + fft_in_block < batch) store_point(dst + 0 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul_conj(smem[element], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q0, POST_TWIDDLE_BITS)), scale));
+        const int q1 = (int)(member + fft_in_block) * (fft_thread + 64);
+        if (first_fft + fft_in_block < batch) store_point(dst + 64 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul_conj(smem[element + 1088], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q1, POST_TWIDDLE_BITS)), scale));
+        const int q2 = (int)(member + fft_in_block) * (fft_thread + 128);
+        if (first_fft + fft_in_block < batch) store_point(dst + 128 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul_conj(smem[element + 2176], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q2, POST_TWIDDLE_BITS)), scale));
+        const int q3 = (int)(member + fft_in_block) * (fft_thread + 192);
+        if (first_fft + fft_in_block < batch) store_point(dst + 192 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul_conj(smem[element + 3264], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q3, POST_TWIDDLE_BITS)), scale));
+        const int q4 = (int)(member + fft_in_block) * (fft_thread + 256);
+        if (first_fft + fft_in_block < batch) store_point(dst + 256 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul_conj(smem[element + 4352], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q4, POST_TWIDDLE_BITS)), scale));
+        const int q5 = (int)(member + fft_in_block) * (fft_thread + 320);
+        if (first_fft + fft_in_block < batch) store_point(dst + 320 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul_conj(smem[element + 5440], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q5, POST_TWIDDLE_BITS)), scale));
+        const int q6 = (int)(member + fft_in_block) * (fft_thread + 384);
+        if (first_fft + fft_in_block < batch) store_point(dst + 384 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul_conj(smem[element + 6528], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q6, POST_TWIDDLE_BITS)), scale));
+        const int q7 = (int)(member + fft_in_block) * (fft_thread + 448);
+        if (first_fft + fft_in_block < batch) store_point(dst + 448 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul_conj(smem[element + 7616], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q7, POST_TWIDDLE_BITS)), scale));
+        const int q8 = (int)(member + fft_in_block) * (fft_thread + 512);
+        if (first_fft + fft_in_block < batch) store_point(dst + 512 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul_conj(smem[element + 8704], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q8, POST_TWIDDLE_BITS)), scale));
+        const int q9 = (int)(member + fft_in_block) * (fft_thread + 576);
+        if (first_fft + fft_in_block < batch) store_point(dst + 576 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul_conj(smem[element + 9792], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q9, POST_TWIDDLE_BITS)), scale));
+        const int q10 = (int)(member + fft_in_block) * (fft_thread + 640);
+        if (first_fft + fft_in_block < batch) store_point(dst + 640 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul_conj(smem[element + 10880], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q10, POST_TWIDDLE_BITS)), scale));
+        const int q11 = (int)(member + fft_in_block) * (fft_thread + 704);
+        if (first_fft + fft_in_block < batch) store_point(dst + 704 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul_conj(smem[element + 11968], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q11, POST_TWIDDLE_BITS)), scale));
+        const int q12 = (int)(member + fft_in_block) * (fft_thread + 768);
+        if (first_fft + fft_in_block < batch) store_point(dst + 768 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul_conj(smem[element + 13056], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q12, POST_TWIDDLE_BITS)), scale));
+        const int q13 = (int)(member + fft_in_block) * (fft_thread + 832);
+        if (first_fft + fft_in_block < batch) store_point(dst + 832 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul_conj(smem[element + 14144], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q13, POST_TWIDDLE_BITS)), scale));
+        const int q14 = (int)(member + fft_in_block) * (fft_thread + 896);
+        if (first_fft + fft_in_block < batch) store_point(dst + 896 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul_conj(smem[element + 15232], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q14, POST_TWIDDLE_BITS)), scale));
+        const int q15 = (int)(member + fft_in_block) * (fft_thread + 960);
+        if (first_fft + fft_in_block < batch) store_point(dst + 960 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul_conj(smem[element + 16320], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q15, POST_TWIDDLE_BITS)), scale));
     }
 }
 
@@ -2119,30 +2115,30 @@ fftgen_1048576_fp32_pass2_forward(const point_t* in, point_t* out, int batch, fl
     const int fft_in_block = thread % FFTS_PER_BLOCK;
     const int fft_thread = thread / FFTS_PER_BLOCK;
     const long long first_fft = block * FFTS_PER_BLOCK;
-    const bool active = first_fft < batch;
     const long long member = first_fft % GROUP_SIZE;
     const long long group = (first_fft / GROUP_SIZE) % GROUP_COUNT;
     const long long entry = first_fft / ((long long)GROUP_SIZE * GROUP_COUNT);
     const size_t in_tile = (size_t)(entry * IN_BATCH_STRIDE + group * IN_GROUP_STRIDE + member * IN_FFT_STRIDE);
     const size_t out_tile = (size_t)(entry * OUT_BATCH_STRIDE + group * OUT_GROUP_STRIDE + member * OUT_FFT_STRIDE);
     {
-        // coalesced copy of the tile into shared memory: all loads first
-        v[0] = active ? load_point(in + in_tile + (size_t)((thread) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-        v[1] = active ? load_point(in + in_tile + (size_t)((thread + 1024) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 1024) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-        v[2] = active ? load_point(in + in_tile + (size_t)((thread + 2048) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 2048) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-        v[3] = active ? load_point(in + in_tile + (size_t)((thread + 3072) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 3072) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-        v[4] = active ? load_point(in + in_tile + (size_t)((thread + 4096) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 4096) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-        v[5] = active ? load_point(in + in_tile + (size_t)((thread + 5120) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 5120) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-        v[6] = active ? load_point(in + in_tile + (size_t)((thread + 6144) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 6144) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-        v[7] = active ? load_point(in + in_tile + (size_t)((thread + 7168) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 7168) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-        v[8] = active ? load_point(in + in_tile + (size_t)((thread + 8192) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 8192) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-        v[9] = active ? load_point(in + in_tile + (size_t)((thread + 9216) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 9216) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-        v[10] = active ? load_point(in + in_tile + (size_t)((thread + 10240) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 10240) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-        v[11] = active ? load_point(in + in_tile + (size_t)((thread + 11264) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 11264) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-        v[12] = active ? load_point(in + in_tile + (size_t)((thread + 12288) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 12288) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-        v[13] = active ? load_point(in + in_tile + (size_t)((thread + 13312) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 13312) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-        v[14] = active ? load_point(in + in_tile + (size_t)((thread + 14336) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 14336) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-        v[15] = active ? load_point(in + in_tile + (size_t)((thread + 15360) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 15360) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
+        // coalesced copy of the tile into shared memory: all loads first; transforms past the batch
+        // (in a last, partial tile) are neither read nor written
+        v[0] = (first_fft + ((thread) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
+        v[1] = (first_fft + ((thread + 1024) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 1024) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 1024) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
+        v[2] = (first_fft + ((thread + 2048) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 2048) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 2048) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
+        v[3] = (first_fft + ((thread + 3072) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 3072) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 3072) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
+        v[4] = (first_fft + ((thread + 4096) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 4096) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 4096) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
+        v[5] = (first_fft + ((thread + 5120) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 5120) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 5120) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
+        v[6] = (first_fft + ((thread + 6144) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 6144) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 6144) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
+        v[7] = (first_fft + ((thread + 7168) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 7168) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 7168) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
+        v[8] = (first_fft + ((thread + 8192) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 8192) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 8192) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
+        v[9] = (first_fft + ((thread + 9216) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 9216) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 9216) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
+        v[10] = (first_fft + ((thread + 10240) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 10240) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 10240) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
+        v[11] = (first_fft + ((thread + 11264) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 11264) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 11264) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
+        v[12] = (first_fft + ((thread + 12288) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 12288) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 12288) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
+        v[13] = (first_fft + ((thread + 13312) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 13312) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 13312) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
+        v[14] = (first_fft + ((thread + 14336) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 14336) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 14336) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
+        v[15] = (first_fft + ((thread + 15360) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 15360) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 15360) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
         smem[padded(((thread) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread) >> LOG_POINTS))] = v[0];
         smem[padded(((thread + 1024) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 1024) >> LOG_POINTS))] = v[1];
         smem[padded(((thread + 2048) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 2048) >> LOG_POINTS))] = v[2];
@@ -2542,26 +2538,24 @@ fftgen_1048576_fp32_pass2_forward(const point_t* in, point_t* out, int batch, fl
     __syncthreads();
     {
         // coalesced copy of the tile's results to global memory
-        point_t* dst = out + out_tile + fft_in_block + (size_t)fft_thread * OUT_ELEM_STRIDE;
+        point_t* dst = out + out_tile + (size_t)fft_in_block * OUT_FFT_STRIDE + (size_t)fft_thread * OUT_ELEM_STRIDE;
         const int element = padded(thread);
-        if (active) {
-            store_point(dst + 0 * OUT_ELEM_STRIDE, 0, scaled(smem[element], scale));
-            store_point(dst + 64 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 1088], scale));
-            store_point(dst + 128 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 2176], scale));
-            store_point(dst + 192 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 3264], scale));
-            store_point(dst + 256 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 4352], scale));
-            store_point(dst + 320 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 5440], scale));
-            store_point(dst + 384 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 6528], scale));
-            store_point(dst + 448 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 7616], scale));
-            store_point(dst + 512 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 8704], scale));
-            store_point(dst + 576 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 9792], scale));
-            store_point(dst + 640 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 10880], scale));
-            store_point(dst + 704 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 11968], scale));
-            store_point(dst + 768 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 13056], scale));
-            store_point(dst + 832 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 14144], scale));
-            store_point(dst + 896 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 15232], scale));
-            store_point(dst + 960 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 16320], scale));
-        }
+        if (first_fft + fft_in_block < batch) store_point(dst + 0 * OUT_ELEM_STRIDE, 0, scaled(smem[element], scale));
+        if (first_fft + fft_in_block < batch) store_point(dst + 64 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 1088], scale));
+        if (first_fft + fft_in_block < batch) store_point(dst + 128 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 2176], scale));
+        if (first_fft + fft_in_block < batch) store_point(dst + 192 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 3264], scale));
+        if (first_fft + fft_in_block < batch) store_point(dst + 256 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 4352], scale));
+        if (first_fft + fft_in_block < batch) store_point(dst + 320 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 5440], scale));
+        if (first_fft + fft_in_block < batch) store_point(dst + 384 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 6528], scale));
+        if (first_fft + fft_in_block < batch) store_point(dst + 448 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 7616], scale));
+        if (first_fft + fft_in_block < batch) store_point(dst + 512 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 8704], scale));
+        if (first_fft + fft_in_block < batch) store_point(dst + 576 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 9792], scale));
+        if (first_fft + fft_in_block < batch) store_point(dst + 640 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 10880], scale));
+        if (first_fft + fft_in_block < batch) store_point(dst + 704 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 11968], scale));
+        if (first_fft + fft_in_block < batch) store_point(dst + 768 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 13056], scale));
+        if (first_fft + fft_in_block < batch) store_point(dst + 832 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 14144], scale));
+        if (first_fft + fft_in_block < batch) store_point(dst + 896 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 15232], scale));
+        if (first_fft + fft_in_block < batch) store_point(dst + 960 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 16320], scale));
     }
 }
 
@@ -2574,30 +2568,30 @@ fftgen_1048576_fp32_pass2_inverse(const point_t* in, point_t* out, int batch, fl
     const int fft_in_block = thread % FFTS_PER_BLOCK;
     const int fft_thread = thread / FFTS_PER_BLOCK;
     const long long first_fft = block * FFTS_PER_BLOCK;
-    const bool active = first_fft < batch;
     const long long member = first_fft % GROUP_SIZE;
     const long long group = (first_fft / GROUP_SIZE) % GROUP_COUNT;
     const long long entry = first_fft / ((long long)GROUP_SIZE * GROUP_COUNT);
     const size_t in_tile = (size_t)(entry * IN_BATCH_STRIDE + group * IN_GROUP_STRIDE + member * IN_FFT_STRIDE);
     const size_t out_tile = (size_t)(entry * OUT_BATCH_STRIDE + group * OUT_GROUP_STRIDE + member * OUT_FFT_STRIDE);
     {
-        // coalesced copy of the tile into shared memory: all loads first
-        v[0] = active ? load_point(in + in_tile + (size_t)((thread) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-        v[1] = active ? load_point(in + in_tile + (size_t)((thread + 1024) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 1024) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-        v[2] = active ? load_point(in + in_tile + (size_t)((thread + 2048) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 2048) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-        v[3] = active ? load_point(in + in_tile + (size_t)((thread + 3072) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 3072) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-        v[4] = active ? load_point(in + in_tile + (size_t)((thread + 4096) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 4096) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-        v[5] = active ? load_point(in + in_tile + (size_t)((thread + 5120) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 5120) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-        v[6] = active ? load_point(in + in_tile + (size_t)((thread + 6144) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 6144) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-        v[7] = active ? load_point(in + in_tile + (size_t)((thread + 7168) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 7168) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-        v[8] = active ? load_point(in + in_tile + (size_t)((thread + 8192) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 8192) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-        v[9] = active ? load_point(in + in_tile + (size_t)((thread + 9216) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 9216) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-        v[10] = active ? load_point(in + in_tile + (size_t)((thread + 10240) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 10240) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-        v[11] = active ? load_point(in + in_tile + (size_t)((thread + 11264) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 11264) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-        v[12] = active ? load_point(in + in_tile + (size_t)((thread + 12288) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 12288) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-        v[13] = active ? load_point(in + in_tile + (size_t)((thread + 13312) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 13312) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-        v[14] = active ? load_point(in + in_tile + (size_t)((thread + 14336) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 14336) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-        v[15] = active ? load_point(in + in_tile + (size_t)((thread + 15360) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 15360) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
+        // coalesced copy of the tile into shared memory: all loads first; transforms past the batch
+        // (in a last, partial tile) are neither read nor written
+        v[0] = (first_fft + ((thread) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
+        v[1] = (first_fft + ((thread + 1024) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 1024) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 1024) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
+        v[2] = (first_fft + ((thread + 2048) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 2048) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 2048) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
+        v[3] = (first_fft + ((thread + 3072) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 3072) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 3072) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
+        v[4] = (first_fft + ((thread + 4096) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 4096) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 4096) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
+        v[5] = (first_fft + ((thread + 5120) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 5120) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 5120) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
+        v[6] = (first_fft + ((thread + 6144) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 6144) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 6144) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
+        v[7] = (first_fft + ((thread + 7168) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 7168) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 7168) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
+        v[8] = (first_fft + ((thread + 8192) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 8192) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 8192) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
+        v[9] = (first_fft + ((thread + 9216) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 9216) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 9216) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
+        v[10] = (first_fft + ((thread + 10240) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 10240) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 10240) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
+        v[11] = (first_fft + ((thread + 11264) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 11264) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 11264) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
+        v[12] = (first_fft + ((thread + 12288) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 12288) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 12288) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
+        v[13] = (first_fft + ((thread + 13312) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 13312) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 13312) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
+        v[14] = (first_fft + ((thread + 14336) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 14336) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 14336) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
+        v[15] = (first_fft + ((thread + 15360) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 15360) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 15360) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
         smem[padded(((thread) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread) >> LOG_POINTS))] = v[0];
         smem[padded(((thread + 1024) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 1024) >> LOG_POINTS))] = v[1];
         smem[padded(((thread + 2048) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 2048) >> LOG_POINTS))] = v[2];
@@ -2997,26 +2991,24 @@ fftgen_1048576_fp32_pass2_inverse(const point_t* in, point_t* out, int batch, fl
     __syncthreads();
     {
         // coalesced copy of the tile's results to global memory
-        point_t* dst = out + out_tile + fft_in_block + (size_t)fft_thread * OUT_ELEM_STRIDE;
+        point_t* dst = out + out_tile + (size_t)fft_in_block * OUT_FFT_STRIDE + (size_t)fft_thread * OUT_ELEM_STRIDE;
         const int element = padded(thread);
-        if (active) {
-            store_point(dst + 0 * OUT_ELEM_STRIDE, 0, scaled(smem[element], scale));
-            store_point(dst + 64 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 1088], scale));
-            store_point(dst + 128 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 2176], scale));
-            store_point(dst + 192 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 3264], scale));
-            store_point(dst + 256 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 4352], scale));
-            store_point(dst + 320 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 5440], scale));
-            store_point(dst + 384 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 6528], scale));
-            store_point(dst + 448 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 7616], scale));
-            store_point(dst + 512 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 8704], scale));
-            store_point(dst + 576 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 9792], scale));
-            store_point(dst + 640 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 10880], scale));
-            store_point(dst + 704 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 11968], scale));
-            store_point(dst + 768 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 13056], scale));
-            store_point(dst + 832 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 14144], scale));
-            store_point(dst + 896 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 15232], scale));
-            store_point(dst + 960 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 16320], scale));
-        }
+        if (first_fft + fft_in_block < batch) store_point(dst + 0 * OUT_ELEM_STRIDE, 0, scaled(smem[element], scale));
+        if (first_fft + fft_in_block < batch) store_point(dst + 64 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 1088], scale));
+        if (first_fft + fft_in_block < batch) store_point(dst + 128 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 2176], scale));
+        if (first_fft + fft_in_block < batch) store_point(dst + 192 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 3264], scale));
+        if (first_fft + fft_in_block < batch) store_point(dst + 256 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 4352], scale));
+        if (first_fft + fft_in_block < batch) store_point(dst + 320 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 5440], scale));
+        if (first_fft + fft_in_block < batch) store_point(dst + 384 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 6528], scale));
+        if (first_fft + fft_in_block < batch) store_point(dst + 448 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 7616], scale));
+        if (first_fft + fft_in_block < batch) store_point(dst + 512 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 8704], scale));
+        if (first_fft + fft_in_block < batch) store_point(dst + 576 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 9792], scale));
+        if (first_fft + fft_in_block < batch) store_point(dst + 640 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 10880], scale));
+        if (first_fft + fft_in_block < batch) store_point(dst + 704 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 11968], scale));
+        if (first_fft + fft_in_block < batch) store_point(dst + 768 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 13056], scale));
+        if (first_fft + fft_in_block < batch) store_point(dst + 832 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 14144], scale));
+        if (first_fft + fft_in_block < batch) store_point(dst + 896 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 15232], scale));
+        if (first_fft + fft_in_block < batch) store_point(dst + 960 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 16320], scale));
     }
 }
 

@@ -505,32 +505,32 @@ fftgen_262144_fp32_pass1_forward(const point_t* in, point_t* out, int batch, flo
     const int fft_in_block = thread % FFTS_PER_BLOCK;
     const int fft_thread = thread / FFTS_PER_BLOCK;
     const long long first_fft = block * FFTS_PER_BLOCK;
-    const bool active = first_fft < batch;
     const long long member = first_fft % GROUP_SIZE;
     const long long group = (first_fft / GROUP_SIZE) % GROUP_COUNT;
     const long long entry = first_fft / ((long long)GROUP_SIZE * GROUP_COUNT);
     const size_t in_tile = (size_t)(entry * IN_BATCH_STRIDE + group * IN_GROUP_STRIDE + member * IN_FFT_STRIDE);
     const size_t out_tile = (size_t)(entry * OUT_BATCH_STRIDE + group * OUT_GROUP_STRIDE + member * OUT_FFT_STRIDE);
     {
-        // coalesced copy of the tile into shared memory: all loads first
-        const point_t* src = in + in_tile + fft_in_block + (size_t)fft_thread * IN_ELEM_STRIDE;
+        // coalesced copy of the tile into shared memory: all loads first; transforms past the batch
+        // (in a last, partial tile) are neither read nor written
+        const point_t* src = in + in_tile + (size_t)fft_in_block * IN_FFT_STRIDE + (size_t)fft_thread * IN_ELEM_STRIDE;
         const int element = padded(thread);
-        v[0] = active ? load_point(src + 0 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
-        v[1] = active ? load_point(src + 32 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
-        v[2] = active ? load_point(src + 64 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
-        v[3] = active ? load_point(src + 96 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
-        v[4] = active ? load_point(src + 128 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
-        v[5] = active ? load_point(src + 160 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
-        v[6] = active ? load_point(src + 192 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
-        v[7] = active ? load_point(src + 224 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
-        v[8] = active ? load_point(src + 256 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
-        v[9] = active ? load_point(src + 288 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
-        v[10] = active ? load_point(src + 320 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
-        v[11] = active ? load_point(src + 352 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
-        v[12] = active ? load_point(src + 384 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
-        v[13] = active ? load_point(src + 416 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
-        v[14] = active ? load_point(src + 448 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
-        v[15] = active ? load_point(src + 480 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
+        v[0] = (first_fft + fft_in_block < batch) ? load_point(src + 0 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
+        v[1] = (first_fft + fft_in_block < batch) ? load_point(src + 32 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
+        v[2] = (first_fft + fft_in_block < batch) ? load_point(src + 64 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
+        v[3] = (first_fft + fft_in_block < batch) ? load_point(src + 96 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
+        v[4] = (first_fft + fft_in_block < batch) ? load_point(src + 128 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
+        v[5] = (first_fft + fft_in_block < batch) ? load_point(src + 160 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
+        v[6] = (first_fft + fft_in_block < batch) ? load_point(src + 192 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
+        v[7] = (first_fft + fft_in_block < batch) ? load_point(src + 224 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
+        v[8] = (first_fft + fft_in_block < batch) ? load_point(src + 256 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
+        v[9] = (first_fft + fft_in_block < batch) ? load_point(src + 288 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
+        v[10] = (first_fft + fft_in_block < batch) ? load_point(src + 320 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
+        v[11] = (first_fft + fft_in_block < batch) ? load_point(src + 352 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
+        v[12] = (first_fft + fft_in_block < batch) ? load_point(src + 384 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
+        v[13] = (first_fft + fft_in_block < batch) ? load_point(src + 416 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
+        v[14] = (first_fft + fft_in_block < batch) ? load_point(src + 448 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
+        v[15] = (first_fft + fft_in_block < batch) ? load_point(src + 480 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
         smem[element] = v[0];
         smem[element + 544] = v[1];
         smem[element + 1088] = v[2];
@@ -930,42 +930,40 @@ fftgen_262144_fp32_pass1_forward(const point_t* in, point_t* out, int batch, flo
     __syncthreads();
     {
         // coalesced copy of the tile's results to global memory
-        point_t* dst = out + out_tile + fft_in_block + (size_t)fft_thread * OUT_ELEM_STRIDE;
+        point_t* dst = out + out_tile + (size_t)fft_in_block * OUT_FFT_STRIDE + (size_t)fft_thread * OUT_ELEM_STRIDE;
         const int element = padded(thread);
-        if (active) {
-            const int q0 = (int)(member + fft_in_block) * (fft_thread);
-            store_point(dst + 0 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul(smem[element], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q0, POST_TWIDDLE_BITS)), scale));
-            const int q1 = (int)(member + fft_in_block) * (fft_thread + 32);
-            store_point(dst + 32 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul(smem[element + 544], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q1, POST_TWIDDLE_BITS)), scale));
-            const int q2 = (int)(member + fft_in_block) * (fft_thread + 64);
-            store_point(dst + 64 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul(smem[element + 1088], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q2, POST_TWIDDLE_BITS)), scale));
-            const int q3 = (int)(member + fft_in_block) * (fft_thread + 96);
-            store_point(dst + 96 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul(smem[element + 1632], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q3, POST_TWIDDLE_BITS)), scale));
-            const int q4 = (int)(member + fft_in_block) * (fft_thread + 128);
-            store_point(dst + 128 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul(smem[element + 2176], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q4, POST_TWIDDLE_BITS)), scale));
-            const int q5 = (int)(member + fft_in_block) * (fft_thread + 160);
-            store_point(dst + 160 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul(smem[element + 2720], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q5, POST_TWIDDLE_BITS)), scale));
-            const int q6 = (int)(member + fft_in_block) * (fft_thread + 192);
-            store_point(dst + 192 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul(smem[element + 3264], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q6, POST_TWIDDLE_BITS)), scale));
-            const int q7 = (int)(member + fft_in_block) * (fft_thread + 224);
-            store_point(dst + 224 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul(smem[element + 3808], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q7, POST_TWIDDLE_BITS)), scale));
-            const int q8 = (int)(member + fft_in_block) * (fft_thread + 256);
-            store_point(dst + 256 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul(smem[element + 4352], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q8, POST_TWIDDLE_BITS)), scale));
-            const int q9 = (int)(member + fft_in_block) * (fft_thread + 288);
-            store_point(dst + 288 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul(smem[element + 4896], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q9, POST_TWIDDLE_BITS)), scale));
-            const int q10 = (int)(member + fft_in_block) * (fft_thread + 320);
-            store_point(dst + 320 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul(smem[element + 5440], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q10, POST_TWIDDLE_BITS)), scale));
-            const int q11 = (int)(member + fft_in_block) * (fft_thread + 352);
-            store_point(dst + 352 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul(smem[element + 5984], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q11, POST_TWIDDLE_BITS)), scale));
-            const int q12 = (int)(member + fft_in_block) * (fft_thread + 384);
-            store_point(dst + 384 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul(smem[element + 6528], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q12, POST_TWIDDLE_BITS)), scale));
-            const int q13 = (int)(member + fft_in_block) * (fft_thread + 416);
-            store_point(dst + 416 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul(smem[element + 7072], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q13, POST_TWIDDLE_BITS)), scale));
-            const int q14 = (int)(member + fft_in_block) * (fft_thread + 448);
-            store_point(dst + 448 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul(smem[element + 7616], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q14, POST_TWIDDLE_BITS)), scale));
-            const int q15 = (int)(member + fft_in_block) * (fft_thread + 480);
-            store_point(dst + 480 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul(smem[element + 8160], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q15, POST_TWIDDLE_BITS)), scale));
-        }
+        const int q0 = (int)(member + fft_in_block) * (fft_thread);
+        if (first_fft + fft_in_block < batch) store_point(dst + 0 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul(smem[element], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q0, POST_TWIDDLE_BITS)), scale));
+        const int q1 = (int)(member + fft_in_block) * (fft_thread + 32);
+        if (first_fft + fft_in_block < batch) store_point(dst + 32 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul(smem[element + 544], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q1, POST_TWIDDLE_BITS)), scale));
+        const int q2 = (int)(member + fft_in_block) * (fft_thread + 64);
+        if (first_fft + fft_in_block < batch) store_point(dst + 64 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul(smem[element + 1088], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q2, POST_TWIDDLE_BITS)), scale));
+        const int q3 = (int)(member + fft_in_block) * (fft_thread + 96);
+        if (first_fft + fft_in_block < batch) store_point(dst + 96 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul(smem[element + 1632], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q3, POST_TWIDDLE_BITS)), scale));
+        const int q4 = (int)(member + fft_in_block) * (fft_thread + 128);
+        if (first_fft + fft_in_block < batch) store_point(dst + 128 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul(smem[element + 2176], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q4, POST_TWIDDLE_BITS)), scale));
+        const int q5 = (int)(member + fft_in_block) * (fft_thread + 160);
+        if (first_fft + fft_in_block < batch) store_point(dst + 160 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul(smem[element + 2720], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q5, POST_TWIDDLE_BITS)), scale));
+        const int q6 = (int)(member + fft_in_block) * (fft_thread + 192);
+        if (first_fft + fft_in_block < batch) store_point(dst + 192 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul(smem[element + 3264], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q6, POST_TWIDDLE_BITS)), scale));
+        const int q7 = (int)(member + fft_in_block) * (fft_thread + 224);
+        if (first_fft + fft_in_block < batch) store_point(dst + 224 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul(smem[element + 3808], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q7, POST_TWIDDLE_BITS)), scale));
+        const int q8 = (int)(member + fft_in_block) * (fft_thread + 256);
+        if (first_fft + fft_in_block < batch) store_point(dst + 256 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul(smem[element + 4352], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q8, POST_TWIDDLE_BITS)), scale));
+        const int q9 = (int)(member + fft_in_block) * (fft_thread + 288);
+        if (first_fft + fft_in_block < batch) store_point(dst + 288 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul(smem[element + 4896], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q9, POST_TWIDDLE_BITS)), scale));
+        const int q10 = (int)(member + fft_in_block) * (fft_thread + 320);
+        if (first_fft + fft_in_block < batch) store_point(dst + 320 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul(smem[element + 5440], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q10, POST_TWIDDLE_BITS)), scale));
+        const int q11 = (int)(member + fft_in_block) * (fft_thread + 352);
+        if (first_fft + fft_in_block < batch) store_point(dst + 352 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul(smem[element + 5984], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q11, POST_TWIDDLE_BITS)), scale));
+        const int q12 = (int)(member + fft_in_block) * (fft_thread + 384);
+        if (first_fft + fft_in_block < batch) store_point(dst + 384 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul(smem[element + 6528], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q12, POST_TWIDDLE_BITS)), scale));
+        const int q13 = (int)(member + fft_in_block) * (fft_thread + 416);
+        if (first_fft + fft_in_block < batch) store_point(dst + 416 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul(smem[element + 7072], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q13, POST_TWIDDLE_BITS)), scale));
+        const int q14 = (int)(member + fft_in_block) * (fft_thread + 448);
+        if (first_fft + fft_in_block < batch) store_point(dst + 448 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul(smem[element + 7616], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q14, POST_TWIDDLE_BITS)), scale));
+        const int q15 = (int)(member + fft_in_block) * (fft_thread + 480);
+        if (first_fft + fft_in_block < batch) store_point(dst + 480 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul(smem[element + 8160], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q15, POST_TWIDDLE_BITS)), scale));
     }
 }
 
@@ -978,32 +976,32 @@ fftgen_262144_fp32_pass1_inverse(const point_t* in, point_t* out, int batch, flo
     const int fft_in_block = thread % FFTS_PER_BLOCK;
     const int fft_thread = thread / FFTS_PER_BLOCK;
     const long long first_fft = block * FFTS_PER_BLOCK;
-    const bool active = first_fft < batch;
     const long long member = first_fft % GROUP_SIZE;
     const long long group = (first_fft / GROUP_SIZE) % GROUP_COUNT;
     const long long entry = first_fft / ((long long)GROUP_SIZE * GROUP_COUNT);
     const size_t in_tile = (size_t)(entry * IN_BATCH_STRIDE + group * IN_GROUP_STRIDE + member * IN_FFT_STRIDE);
     const size_t out_tile = (size_t)(entry * OUT_BATCH_STRIDE + group * OUT_GROUP_STRIDE + member * OUT_FFT_STRIDE);
     {
-        // coalesced copy of the tile into shared memory: all loads first
-        const point_t* src = in + in_tile + fft_in_block + (size_t)fft_thread * IN_ELEM_STRIDE;
+        // coalesced copy of the tile into shared memory: all loads first; transforms past the batch
+        // (in a last, partial tile) are neither read nor written
+        const point_t* src = in + in_tile + (size_t)fft_in_block * IN_FFT_STRIDE + (size_t)fft_thread * IN_ELEM_STRIDE;
         const int element = padded(thread);
-        v[0] = active ? load_point(src + 0 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
-        v[1] = active ? load_point(src + 32 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
-        v[2] = active ? load_point(src + 64 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
-        v[3] = active ? load_point(src + 96 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
-        v[4] = active ? load_point(src + 128 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
-        v[5] = active ? load_point(src + 160 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
-        v[6] = active ? load_point(src + 192 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
-        v[7] = active ? load_point(src + 224 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
-        v[8] = active ? load_point(src + 256 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
-        v[9] = active ? load_point(src + 288 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
-        v[10] = active ? load_point(src + 320 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
-        v[11] = active ? load_point(src + 352 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
-        v[12] = active ? load_point(src + 384 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
-        v[13] = active ? load_point(src + 416 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
-        v[14] = active ? load_point(src + 448 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
-        v[15] = active ? load_point(src + 480 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
+        v[0] = (first_fft + fft_in_block < batch) ? load_point(src + 0 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
+        v[1] = (first_fft + fft_in_block < batch) ? load_point(src + 32 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
+        v[2] = (first_fft + fft_in_block < batch) ? load_point(src + 64 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
+        v[3] = (first_fft + fft_in_block < batch) ? load_point(src + 96 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
+        v[4] = (first_fft + fft_in_block < batch) ? load_point(src + 128 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
+        v[5] = (first_fft + fft_in_block < batch) ? load_point(src + 160 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
+        v[6] = (first_fft + fft_in_block < batch) ? load_point(src + 192 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
+        v[7] = (first_fft + fft_in_block < batch) ? load_point(src + 224 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
+        v[8] = (first_fft + fft_in_block < batch) ? load_point(src + 256 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
+        v[9] = (first_fft + fft_in_block < batch) ? load_point(src + 288 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
+        v[10] = (first_fft + fft_in_block < batch) ? load_point(src + 320 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
+        v[11] = (first_fft + fft_in_block < batch) ? load_point(src + 352 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
+        v[12] = (first_fft + fft_in_block < batch) ? load_point(src + 384 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
+        v[13] = (first_fft + fft_in_block < batch) ? load_point(src + 416 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
+        v[14] = (first_fft + fft_in_block < batch) ? load_point(src + 448 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
+        v[15] = (first_fft + fft_in_block < batch) ? load_point(src + 480 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
         smem[element] = v[0];
         smem[element + 544] = v[1];
         smem[element + 1088] = v[2];
@@ -1403,42 +1401,40 @@ fftgen_262144_fp32_pass1_inverse(const point_t* in, point_t* out, int batch, flo
     __syncthreads();
     {
         // coalesced copy of the tile's results to global memory
-        point_t* dst = out + out_tile + fft_in_block + (size_t)fft_thread * OUT_ELEM_STRIDE;
+        point_t* dst = out + out_tile + (size_t)fft_in_block * OUT_FFT_STRIDE + (size_t)fft_thread * OUT_ELEM_STRIDE;
         const int element = padded(thread);
-        if (active) {
-            const int q0 = (int)(member + fft_in_block) * (fft_thread);
-            store_point(dst + 0 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul_conj(smem[element], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q0, POST_TWIDDLE_BITS)), scale));
-            const int q1 = (int)(member + fft_in_block) * (fft_thread + 32);
-            store_point(dst + 32 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul_conj(smem[element + 544], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q1, POST_TWIDDLE_BITS)), scale));
-            const int q2 = (int)(member + fft_in_block) * (fft_thread + 64);
-            store_point(dst + 64 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul_conj(smem[element + 1088], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q2, POST_TWIDDLE_BITS)), scale));
-            const int q3 = (int)(member + fft_in_block) * (fft_thread + 96);
-            store_point(dst + 96 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul_conj(smem[element + 1632], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q3, POST_TWIDDLE_BITS)), scale));
-            const int q4 = (int)(member + fft_in_block) * (fft_thread + 128);
-            store_point(dst + 128 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul_conj(smem[element + 2176], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q4, POST_TWIDDLE_BITS)), scale));
-            const int q5 = (int)(member + fft_in_block) * (fft_thread + 160);
-            store_point(dst + 160 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul_conj(smem[element + 2720], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q5, POST_TWIDDLE_BITS)), scale));
-            const int q6 = (int)(member + fft_in_block) * (fft_thread + 192);
-            store_point(dst + 192 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul_conj(smem[element + 3264], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q6, POST_TWIDDLE_BITS)), scale));
-            const int q7 = (int)(member + fft_in_block) * (fft_thread + 224);
-            store_point(dst + 224 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul_conj(smem[element + 3808], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q7, POST_TWIDDLE_BITS)), scale));
-            const int q8 = (int)(member + fft_in_block) * (fft_thread + 256);
-            store_point(dst + 256 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul_conj(smem[element + 4352], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q8, POST_TWIDDLE_BITS)), scale));
-            const int q9 = (int)(member + fft_in_block) * (fft_thread + 288);
-            store_point(dst + 288 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul_conj(smem[element + 4896], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q9, POST_TWIDDLE_BITS)), scale));
-            const int q10 = (int)(member + fft_in_block) * (fft_thread + 320);
-            store_point(dst + 320 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul_conj(smem[element + 5440], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q10, POST_TWIDDLE_BITS)), scale));
-            const int q11 = (int)(member + fft_in_block) * (fft_thread + 352);
-            store_point(dst + 352 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul_conj(smem[element + 5984], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q11, POST_TWIDDLE_BITS)), scale));
-            const int q12 = (int)(member + fft_in_block) * (fft_thread + 384);
-            store_point(dst + 384 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul_conj(smem[element + 6528], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q12, POST_TWIDDLE_BITS)), scale));
-            const int q13 = (int)(member + fft_in_block) * (fft_thread + 416);
-            store_point(dst + 416 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul_conj(smem[element + 7072], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q13, POST_TWIDDLE_BITS)), scale));
-            const int q14 = (int)(member + fft_in_block) * (fft_thread + 448);
-            store_point(dst + 448 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul_conj(smem[element + 7616], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q14, POST_TWIDDLE_BITS)), scale));
-            const int q15 = (int)(member + fft_in_block) * (fft_thread + 480);
-            store_point(dst + 480 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul_conj(smem[element + 8160], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q15, POST_TWIDDLE_BITS)), scale));
-        }
+        const int q0 = (int)(member + fft_in_block) * (fft_thread);
+        if (first_fft + fft_in_block < batch) store_point(dst + 0 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul_conj(smem[element], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q0, POST_TWIDDLE_BITS)), scale));
+        const int q1 = (int)(member + fft_in_block) * (fft_thread + 32);
+        if (first_fft + fft_in_block < batch) store_point(dst + 32 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul_conj(smem[element + 544], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q1, POST_TWIDDLE_BITS)), scale));
+        const int q2 = (int)(member + fft_in_block) * (fft_thread + 64);
+        if (first_fft + fft_in_block < batch) store_point(dst + 64 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul_conj(smem[element + 1088], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q2, POST_TWIDDLE_BITS)), scale));
+        const int q3 = (int)(member + fft_in_block) * (fft_thread + 96);
+        if (first_fft + fft_in_block < batch) store_point(dst + 96 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul_conj(smem[element + 1632], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q3, POST_TWIDDLE_BITS)), scale));
+        const int q4 = (int)(member + fft_in_block) * (fft_thread + 128);
+        if (first_fft + fft_in_block < batch) store_point(dst + 128 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul_conj(smem[element + 2176], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q4, POST_TWIDDLE_BITS)), scale));
+        const int q5 = (int)(member + fft_in_block) * (fft_thread + 160);
+        if (first_fft + fft_in_block < batch) store_point(dst + 160 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul_conj(smem[element + 2720], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q5, POST_TWIDDLE_BITS)), scale));
+        const int q6 = (int)(member + fft_in_block) * (fft_thread + 192);
+        if (first_fft + fft_in_block < batch) store_point(dst + 192 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul_conj(smem[element + 3264], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q6, POST_TWIDDLE_BITS)), scale));
+        const int q7 = (int)(member + fft_in_block) * (fft_thread + 224);
+        if (first_fft + fft_in_block < batch) store_point(dst + 224 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul_conj(smem[element + 3808], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q7, POST_TWIDDLE_BITS)), scale));
+        const int q8 = (int)(member + fft_in_block) * (fft_thread + 256);
+        if (first_fft + fft_in_block < batch) store_point(dst + 256 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul_conj(smem[element + 4352], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q8, POST_TWIDDLE_BITS)), scale));
+        const int q9 = (int)(member + fft_in_block) * (fft_thread + 288);
+        if (first_fft + fft_in_block < batch) store_point(dst + 288 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul_conj(smem[element + 4896], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q9, POST_TWIDDLE_BITS)), scale));
+        const int q10 = (int)(member + fft_in_block) * (fft_thread + 320);
+        if (first_fft + fft_in_block < batch) store_point(dst + 320 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul_conj(smem[element + 5440], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q10, POST_TWIDDLE_BITS)), scale));
+        const int q11 = (int)(member + fft_in_block) * (fft_thread + 352);
+        if (first_fft + fft_in_block < batch) store_point(dst + 352 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul_conj(smem[element + 5984], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q11, POST_TWIDDLE_BITS)), scale));
+        const int q12 = (int)(member + fft_in_block) * (fft_thread + 384);
+        if (first_fft + fft_in_block < batch) store_point(dst + 384 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul_conj(smem[element + 6528], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q12, POST_TWIDDLE_BITS)), scale));
+        const int q13 = (int)(member + fft_in_block) * (fft_thread + 416);
+        if (first_fft + fft_in_block < batch) store_point(dst + 416 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul_conj(smem[element + 7072], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q13, POST_TWIDDLE_BITS)), scale));
+        const int q14 = (int)(member + fft_in_block) * (fft_thread + 448);
+        if (first_fft + fft_in_block < batch) store_point(dst + 448 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul_conj(smem[element + 7616], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q14, POST_TWIDDLE_BITS)), scale));
+        const int q15 = (int)(member + fft_in_block) * (fft_thread + 480);
+        if (first_fft + fft_in_block < batch) store_point(dst + 480 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul_conj(smem[element + 8160], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q15, POST_TWIDDLE_BITS)), scale));
     }
 }
 
@@ -1607,30 +1603,30 @@ fftgen_262144_fp32_pass2_forward(const point_t* in, point_t* out, int batch, flo
     const int fft_in_block = thread % FFTS_PER_BLOCK;
     const int fft_thread = thread / FFTS_PER_BLOCK;
     const long long first_fft = block * FFTS_PER_BLOCK;
-    const bool active = first_fft < batch;
     const long long member = first_fft % GROUP_SIZE;
     const long long group = (first_fft / GROUP_SIZE) % GROUP_COUNT;
     const long long entry = first_fft / ((long long)GROUP_SIZE * GROUP_COUNT);
     const size_t in_tile = (size_t)(entry * IN_BATCH_STRIDE + group * IN_GROUP_STRIDE + member * IN_FFT_STRIDE);
     const size_t out_tile = (size_t)(entry * OUT_BATCH_STRIDE + group * OUT_GROUP_STRIDE + member * OUT_FFT_STRIDE);
     {
-        // coalesced copy of the tile into shared memory: all loads first
-        v[0] = active ? load_point(in + in_tile + (size_t)((thread) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-        v[1] = active ? load_point(in + in_tile + (size_t)((thread + 512) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 512) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-        v[2] = active ? load_point(in + in_tile + (size_t)((thread + 1024) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 1024) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-        v[3] = active ? load_point(in + in_tile + (size_t)((thread + 1536) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 1536) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-        v[4] = active ? load_point(in + in_tile + (size_t)((thread + 2048) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 2048) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-        v[5] = active ? load_point(in + in_tile + (size_t)((thread + 2560) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 2560) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-        v[6] = active ? load_point(in + in_tile + (size_t)((thread + 3072) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 3072) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-        v[7] = active ? load_point(in + in_tile + (size_t)((thread + 3584) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 3584) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-        v[8] = active ? load_point(in + in_tile + (size_t)((thread + 4096) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 4096) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-        v[9] = active ? load_point(in + in_tile + (size_t)((thread + 4608) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 4608) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-        v[10] = active ? load_point(in + in_tile + (size_t)((thread + 5120) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 5120) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-        v[11] = active ? load_point(in + in_tile + (size_t)((thread + 5632) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 5632) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-        v[12] = active ? load_point(in + in_tile + (size_t)((thread + 6144) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 6144) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-        v[13] = active ? load_point(in + in_tile + (size_t)((thread + 6656) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 6656) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-        v[14] = active ? load_point(in + in_tile + (size_t)((thread + 7168) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 7168) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-        v[15] = active ? load_point(in + in_tile + (size_t)((thread + 7680) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 7680) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
+        // coalesced copy of the tile into shared memory: all loads first; transforms past the batch
+        // (in a last, partial tile) are neither read nor written
+        v[0] = (first_fft + ((thread) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
+        v[1] = (first_fft + ((thread + 512) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 512) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 512) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
+        v[2] = (first_fft + ((thread + 1024) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 1024) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 1024) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
+        v[3] = (first_fft + ((thread + 1536) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 1536) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 1536) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
+        v[4] = (first_fft + ((thread + 2048) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 2048) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 2048) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
+        v[5] = (first_fft + ((thread + 2560) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 2560) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 2560) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
+        v[6] = (first_fft + ((thread + 3072) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 3072) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 3072) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
+        v[7] = (first_fft + ((thread + 3584) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 3584) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 3584) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
+        v[8] = (first_fft + ((thread + 4096) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 4096) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 4096) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
+        v[9] = (first_fft + ((thread + 4608) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 4608) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 4608) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
+        v[10] = (first_fft + ((thread + 5120) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 5120) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 5120) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
+        v[11] = (first_fft + ((thread + 5632) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 5632) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 5632) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
+        v[12] = (first_fft + ((thread + 6144) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 6144) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 6144) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
+        v[13] = (first_fft + ((thread + 6656) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 6656) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 6656) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
+        v[14] = (first_fft + ((thread + 7168) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 7168) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 7168) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
+        v[15] = (first_fft + ((thread + 7680) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 7680) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 7680) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
         smem[padded(((thread) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread) >> LOG_POINTS))] = v[0];
         smem[padded(((thread + 512) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 512) >> LOG_POINTS))] = v[1];
         smem[padded(((thread + 1024) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 1024) >> LOG_POINTS))] = v[2];
@@ -2030,26 +2026,24 @@ fftgen_262144_fp32_pass2_forward(const point_t* in, point_t* out, int batch, flo
     __syncthreads();
     {
         // coalesced copy of the tile's results to global memory
-        point_t* dst = out + out_tile + fft_in_block + (size_t)fft_thread * OUT_ELEM_STRIDE;
+        point_t* dst = out + out_tile + (size_t)fft_in_block * OUT_FFT_STRIDE + (size_t)fft_thread * OUT_ELEM_STRIDE;
         const int element = padded(thread);
-        if (active) {
-            store_point(dst + 0 * OUT_ELEM_STRIDE, 0, scaled(smem[element], scale));
-            store_point(dst + 32 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 544], scale));
-            store_point(dst + 64 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 1088], scale));
-            store_point(dst + 96 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 1632], scale));
-            store_point(dst + 128 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 2176], scale));
-            store_point(dst + 160 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 2720], scale));
-            store_point(dst + 192 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 3264], scale));
-            store_point(dst + 224 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 3808], scale));
-            store_point(dst + 256 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 4352], scale));
-            store_point(dst + 288 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 4896], scale));
-            store_point(dst + 320 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 5440], scale));
-            store_point(dst + 352 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 5984], scale));
-            store_point(dst + 384 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 6528], scale));
-            store_point(dst + 416 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 7072], scale));
-            store_point(dst + 448 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 7616], scale));
-            store_point(dst + 480 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 8160], scale));
-        }
+        if (first_fft + fft_in_block < batch) store_point(dst + 0 * OUT_ELEM_STRIDE, 0, scaled(smem[element], scale));
+        if (first_fft + fft_in_block < batch) store_point(dst + 32 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 544], scale));
+        if (first_fft + fft_in_block < batch) store_point(dst + 64 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 1088], scale));
+        if (first_fft + fft_in_block < batch) store_point(dst + 96 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 1632], scale));
+        if (first_fft + fft_in_block < batch) store_point(dst + 128 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 2176], scale));
+        if (first_fft + fft_in_block < batch) store_point(dst + 160 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 2720], scale));
+        if (first_fft + fft_in_block < batch) store_point(dst + 192 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 3264], scale));
+        if (first_fft + fft_in_block < batch) store_point(dst + 224 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 3808], scale));
+        if (first_fft + fft_in_block < batch) store_point(dst + 256 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 4352], scale));
+        if (first_fft + fft_in_block < batch) store_point(dst + 288 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 4896], scale));
+        if (first_fft + fft_in_block < batch) store_point(dst + 320 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 5440], scale));
+        if (first_fft + fft_in_block < batch) store_point(dst + 352 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 5984], scale));
+        if (first_fft + fft_in_block < batch) store_point(dst + 384 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 6528], scale));
+        if (first_fft + fft_in_block < batch) store_point(dst + 416 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 7072], scale));
+        if (first_fft + fft_in_block < batch) store_point(dst + 448 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 7616], scale));
+        if (first_fft + fft_in_block < batch) store_point(dst + 480 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 8160], scale));
     }
 }
 
@@ -2062,30 +2056,30 @@ fftgen_262144_fp32_pass2_inverse(const point_t* in, point_t* out, int batch, flo
     const int fft_in_block = thread % FFTS_PER_BLOCK;
     const int fft_thread = thread / FFTS_PER_BLOCK;
     const long long first_fft = block * FFTS_PER_BLOCK;
-    const bool active = first_fft < batch;
     const long long member = first_fft % GROUP_SIZE;
     const long long group = (first_fft / GROUP_SIZE) % GROUP_COUNT;
     const long long entry = first_fft / ((long long)GROUP_SIZE * GROUP_COUNT);
     const size_t in_tile = (size_t)(entry * IN_BATCH_STRIDE + group * IN_GROUP_STRIDE + member * IN_FFT_STRIDE);
     const size_t out_tile = (size_t)(entry * OUT_BATCH_STRIDE + group * OUT_GROUP_STRIDE + member * OUT_FFT_STRIDE);
     {
-        // coalesced copy of the tile into shared memory: all loads first
-        v[0] = active ? load_point(in + in_tile + (size_t)((thread) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-        v[1] = active ? load_point(in + in_tile + (size_t)((thread + 512) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 512) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-        v[2] = active ? load_point(in + in_tile + (size_t)((thread + 1024) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 1024) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-        v[3] = active ? load_point(in + in_tile + (size_t)((thread + 1536) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 1536) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-        v[4] = active ? load_point(in + in_tile + (size_t)((thread + 2048) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 2048) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-        v[5] = active ? load_point(in + in_tile + (size_t)((thread + 2560) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 2560) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-        v[6] = active ? load_point(in + in_tile + (size_t)((thread + 3072) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 3072) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-        v[7] = active ? load_point(in + in_tile + (size_t)((thread + 3584) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 3584) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-        v[8] = active ? load_point(in + in_tile + (size_t)((thread + 4096) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 4096) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-        v[9] = active ? load_point(in + in_tile + (size_t)((thread + 4608) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 4608) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-        v[10] = active ? load_point(in + in_tile + (size_t)((thread + 5120) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 5120) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-        v[11] = active ? load_point(in + in_tile + (size_t)((thread + 5632) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 5632) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-        v[12] = active ? load_point(in + in_tile + (size_t)((thread + 6144) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 6144) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-        v[13] = active ? load_point(in + in_tile + (size_t)((thread + 6656) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 6656) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-        v[14] = active ? load_point(in + in_tile + (size_t)((thread + 7168) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 7168) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-        v[15] = active ? load_point(in + in_tile + (size_t)((thread + 7680) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 7680) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
+        // coalesced copy of the tile into shared memory: all loads first; transforms past the batch
+        // (in a last, partial tile) are neither read nor written
+        v[0] = (first_fft + ((thread) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
+        v[1] = (first_fft + ((thread + 512) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 512) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 512) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
+        v[2] = (first_fft + ((thread + 1024) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 1024) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 1024) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
+        v[3] = (first_fft + ((thread + 1536) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 1536) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 1536) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
+        v[4] = (first_fft + ((thread + 2048) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 2048) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 2048) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
+        v[5] = (first_fft + ((thread + 2560) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 2560) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 2560) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
+        v[6] = (first_fft + ((thread + 3072) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 3072) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 3072) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
+        v[7] = (first_fft + ((thread + 3584) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 3584) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 3584) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
+        v[8] = (first_fft + ((thread + 4096) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 4096) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 4096) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
+        v[9] = (first_fft + ((thread + 4608) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 4608) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 4608) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
+        v[10] = (first_fft + ((thread + 5120) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 5120) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 5120) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
+        v[11] = (first_fft + ((thread + 5632) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 5632) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 5632) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
+        v[12] = (first_fft + ((thread + 6144) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 6144) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 6144) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
+        v[13] = (first_fft + ((thread + 6656) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 6656) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 6656) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
+        v[14] = (first_fft + ((thread + 7168) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 7168) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 7168) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
+        v[15] = (first_fft + ((thread + 7680) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 7680) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 7680) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
         smem[padded(((thread) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread) >> LOG_POINTS))] = v[0];
         smem[padded(((thread + 512) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 512) >> LOG_POINTS))] = v[1];
         smem[padded(((thread + 1024) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 1024) >> LOG_POINTS))] = v[2];
@@ -2485,26 +2479,24 @@ fftgen_262144_fp32_pass2_inverse(const point_t* in, point_t* out, int batch, flo
     __syncthreads();
     {
         // coalesced copy of the tile's results to global memory
-        point_t* dst = out + out_tile + fft_in_block + (size_t)fft_thread * OUT_ELEM_STRIDE;
+        point_t* dst = out + out_tile + (size_t)fft_in_block * OUT_FFT_STRIDE + (size_t)fft_thread * OUT_ELEM_STRIDE;
         const int element = padded(thread);
-        if (active) {
-            store_point(dst + 0 * OUT_ELEM_STRIDE, 0, scaled(smem[element], scale));
-            store_point(dst + 32 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 544], scale));
-            store_point(dst + 64 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 1088], scale));
-            store_point(dst + 96 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 1632], scale));
-            store_point(dst + 128 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 2176], scale));
-            store_point(dst + 160 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 2720], scale));
-            store_point(dst + 192 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 3264], scale));
-            store_point(dst + 224 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 3808], scale));
-            store_point(dst + 256 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 4352], scale));
-            store_point(dst + 288 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 4896], scale));
-            store_point(dst + 320 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 5440], scale));
-            store_point(dst + 352 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 5984], scale));
-            store_point(dst + 384 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 6528], scale));
-            store_point(dst + 416 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 7072], scale));
-            store_point(dst + 448 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 7616], scale));
-            store_point(dst + 480 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 8160], scale));
-        }
+        if (first_fft + fft_in_block < batch) store_point(dst + 0 * OUT_ELEM_STRIDE, 0, scaled(smem[element], scale));
+        if (first_fft + fft_in_block < batch) store_point(dst + 32 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 544], scale));
+        if (first_fft + fft_in_block < batch) store_point(dst + 64 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 1088], scale));
+        if (first_fft + fft_in_block < batch) store_point(dst + 96 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 1632], scale));
+        if (first_fft + fft_in_block < batch) store_point(dst + 128 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 2176], scale));
+        if (first_fft + fft_in_block < batch) store_point(dst + 160 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 2720], scale));
+        if (first_fft + fft_in_block < batch) store_point(dst + 192 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 3264], scale));
+        if (first_fft + fft_in_block < batch) store_point(dst + 224 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 3808], scale));
+        if (first_fft + fft_in_block < batch) store_point(dst + 256 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 4352], scale));
+        if (first_fft + fft_in_block < batch) store_point(dst + 288 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 4896], scale));
+        if (first_fft + fft_in_block < batch) store_point(dst + 320 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 5440], scale));
+        if (first_fft + fft_in_block < batch) store_point(dst + 352 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 5984], scale));
+        if (first_fft + fft_in_block < batch) store_point(dst + 384 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 6528], scale));
+        if (first_fft + fft_in_block < batch) store_point(dst + 416 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 7072], scale));
+        if (first_fft + fft_in_block < batch) store_point(dst + 448 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 7616], scale));
+        if (first_fft + fft_in_block < batch) store_point(dst + 480 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 8160], scale));
     }
 }
 

@@ -309,32 +309,32 @@ fftgen_65536_fp32_pass1_forward(const point_t* in, point_t* out, int batch, floa
     const int fft_in_block = thread % FFTS_PER_BLOCK;
     const int fft_thread = thread / FFTS_PER_BLOCK;
     const long long first_fft = block * FFTS_PER_BLOCK;
-    const bool active = first_fft < batch;
     const long long member = first_fft % GROUP_SIZE;
     const long long group = (first_fft / GROUP_SIZE) % GROUP_COUNT;
     const long long entry = first_fft / ((long long)GROUP_SIZE * GROUP_COUNT);
     const size_t in_tile = (size_t)(entry * IN_BATCH_STRIDE + group * IN_GROUP_STRIDE + member * IN_FFT_STRIDE);
     const size_t out_tile = (size_t)(entry * OUT_BATCH_STRIDE + group * OUT_GROUP_STRIDE + member * OUT_FFT_STRIDE);
     {
-        // coalesced copy of the tile into shared memory: all loads first
-        const point_t* src = in + in_tile + fft_in_block + (size_t)fft_thread * IN_ELEM_STRIDE;
+        // coalesced copy of the tile into shared memory: all loads first; transforms past the batch
+        // (in a last, partial tile) are neither read nor written
+        const point_t* src = in + in_tile + (size_t)fft_in_block * IN_FFT_STRIDE + (size_t)fft_thread * IN_ELEM_STRIDE;
         const int element = padded(thread);
-        v[0] = active ? load_point(src + 0 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
-        v[1] = active ? load_point(src + 16 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
-        v[2] = active ? load_point(src + 32 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
-        v[3] = active ? load_point(src + 48 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
-        v[4] = active ? load_point(src + 64 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
-        v[5] = active ? load_point(src + 80 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
-        v[6] = active ? load_point(src + 96 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
-        v[7] = active ? load_point(src + 112 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
-        v[8] = active ? load_point(src + 128 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
-        v[9] = active ? load_point(src + 144 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
-        v[10] = active ? load_point(src + 160 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
-        v[11] = active ? load_point(src + 176 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
-        v[12] = active ? load_point(src + 192 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
-        v[13] = active ? load_point(src + 208 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
-        v[14] = active ? load_point(src + 224 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
-        v[15] = active ? load_point(src + 240 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
+        v[0] = (first_fft + fft_in_block < batch) ? load_point(src + 0 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
+        v[1] = (first_fft + fft_in_block < batch) ? load_point(src + 16 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
+        v[2] = (first_fft + fft_in_block < batch) ? load_point(src + 32 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
+        v[3] = (first_fft + fft_in_block < batch) ? load_point(src + 48 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
+        v[4] = (first_fft + fft_in_block < batch) ? load_point(src + 64 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
+        v[5] = (first_fft + fft_in_block < batch) ? load_point(src + 80 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
+        v[6] = (first_fft + fft_in_block < batch) ? load_point(src + 96 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
+        v[7] = (first_fft + fft_in_block < batch) ? load_point(src + 112 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
+        v[8] = (first_fft + fft_in_block < batch) ? load_point(src + 128 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
+        v[9] = (first_fft + fft_in_block < batch) ? load_point(src + 144 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
+        v[10] = (first_fft + fft_in_block < batch) ? load_point(src + 160 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
+        v[11] = (first_fft + fft_in_block < batch) ? load_point(src + 176 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
+        v[12] = (first_fft + fft_in_block < batch) ? load_point(src + 192 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
+        v[13] = (first_fft + fft_in_block < batch) ? load_point(src + 208 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
+        v[14] = (first_fft + fft_in_block < batch) ? load_point(src + 224 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
+        v[15] = (first_fft + fft_in_block < batch) ? load_point(src + 240 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
         smem[element] = v[0];
         smem[element + 272] = v[1];
         smem[element + 544] = v[2];
@@ -622,42 +622,40 @@ fftgen_65536_fp32_pass1_forward(const point_t* in, point_t* out, int batch, floa
     __syncthreads();
     {
         // coalesced copy of the tile's results to global memory
-        point_t* dst = out + out_tile + fft_in_block + (size_t)fft_thread * OUT_ELEM_STRIDE;
+        point_t* dst = out + out_tile + (size_t)fft_in_block * OUT_FFT_STRIDE + (size_t)fft_thread * OUT_ELEM_STRIDE;
         const int element = padded(thread);
-        if (active) {
-            const int q0 = (int)(member + fft_in_block) * (fft_thread);
-            store_point(dst + 0 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul(smem[element], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q0, POST_TWIDDLE_BITS)), scale));
-            const int q1 = (int)(member + fft_in_block) * (fft_thread + 16);
-            store_point(dst + 16 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul(smem[element + 272], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q1, POST_TWIDDLE_BITS)), scale));
-            const int q2 = (int)(member + fft_in_block) * (fft_thread + 32);
-            store_point(dst + 32 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul(smem[element + 544], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q2, POST_TWIDDLE_BITS)), scale));
-            const int q3 = (int)(member + fft_in_block) * (fft_thread + 48);
-            store_point(dst + 48 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul(smem[element + 816], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q3, POST_TWIDDLE_BITS)), scale));
-            const int q4 = (int)(member + fft_in_block) * (fft_thread + 64);
-            store_point(dst + 64 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul(smem[element + 1088], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q4, POST_TWIDDLE_BITS)), scale));
-            const int q5 = (int)(member + fft_in_block) * (fft_thread + 80);
-            store_point(dst + 80 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul(smem[element + 1360], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q5, POST_TWIDDLE_BITS)), scale));
-            const int q6 = (int)(member + fft_in_block) * (fft_thread + 96);
-            store_point(dst + 96 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul(smem[element + 1632], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q6, POST_TWIDDLE_BITS)), scale));
-            const int q7 = (int)(member + fft_in_block) * (fft_thread + 112);
-            store_point(dst + 112 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul(smem[element + 1904], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q7, POST_TWIDDLE_BITS)), scale));
-            const int q8 = (int)(member + fft_in_block) * (fft_thread + 128);
-            store_point(dst + 128 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul(smem[element + 2176], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q8, POST_TWIDDLE_BITS)), scale));
-            const int q9 = (int)(member + fft_in_block) * (fft_thread + 144);
-            store_point(dst + 144 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul(smem[element + 2448], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q9, POST_TWIDDLE_BITS)), scale));
-            const int q10 = (int)(member + fft_in_block) * (fft_thread + 160);
-            store_point(dst + 160 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul(smem[element + 2720], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q10, POST_TWIDDLE_BITS)), scale));
-            const int q11 = (int)(member + fft_in_block) * (fft_thread + 176);
-            store_point(dst + 176 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul(smem[element + 2992], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q11, POST_TWIDDLE_BITS)), scale));
-            const int q12 = (int)(member + fft_in_block) * (fft_thread + 192);
-            store_point(dst + 192 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul(smem[element + 3264], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q12, POST_TWIDDLE_BITS)), scale));
-            const int q13 = (int)(member + fft_in_block) * (fft_thread + 208);
-            store_point(dst + 208 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul(smem[element + 3536], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q13, POST_TWIDDLE_BITS)), scale));
-            const int q14 = (int)(member + fft_in_block) * (fft_thread + 224);
-            store_point(dst + 224 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul(smem[element + 3808], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q14, POST_TWIDDLE_BITS)), scale));
-            const int q15 = (int)(member + fft_in_block) * (fft_thread + 240);
-            store_point(dst + 240 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul(smem[element + 4080], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q15, POST_TWIDDLE_BITS)), scale));
-        }
+        const int q0 = (int)(member + fft_in_block) * (fft_thread);
+        if (first_fft + fft_in_block < batch) store_point(dst + 0 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul(smem[element], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q0, POST_TWIDDLE_BITS)), scale));
+        const int q1 = (int)(member + fft_in_block) * (fft_thread + 16);
+        if (first_fft + fft_in_block < batch) store_point(dst + 16 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul(smem[element + 272], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q1, POST_TWIDDLE_BITS)), scale));
+        const int q2 = (int)(member + fft_in_block) * (fft_thread + 32);
+        if (first_fft + fft_in_block < batch) store_point(dst + 32 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul(smem[element + 544], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q2, POST_TWIDDLE_BITS)), scale));
+        const int q3 = (int)(member + fft_in_block) * (fft_thread + 48);
+        if (first_fft + fft_in_block < batch) store_point(dst + 48 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul(smem[element + 816], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q3, POST_TWIDDLE_BITS)), scale));
+        const int q4 = (int)(member + fft_in_block) * (fft_thread + 64);
+        if (first_fft + fft_in_block < batch) store_point(dst + 64 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul(smem[element + 1088], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q4, POST_TWIDDLE_BITS)), scale));
+        const int q5 = (int)(member + fft_in_block) * (fft_thread + 80);
+        if (first_fft + fft_in_block < batch) store_point(dst + 80 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul(smem[element + 1360], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q5, POST_TWIDDLE_BITS)), scale));
+        const int q6 = (int)(member + fft_in_block) * (fft_thread + 96);
+        if (first_fft + fft_in_block < batch) store_point(dst + 96 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul(smem[element + 1632], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q6, POST_TWIDDLE_BITS)), scale));
+        const int q7 = (int)(member + fft_in_block) * (fft_thread + 112);
+        if (first_fft + fft_in_block < batch) store_point(dst + 112 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul(smem[element + 1904], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q7, POST_TWIDDLE_BITS)), scale));
+        const int q8 = (int)(member + fft_in_block) * (fft_thread + 128);
+        if (first_fft + fft_in_block < batch) store_point(dst + 128 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul(smem[element + 2176], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q8, POST_TWIDDLE_BITS)), scale));
+        const int q9 = (int)(member + fft_in_block) * (fft_thread + 144);
+        if (first_fft + fft_in_block < batch) store_point(dst + 144 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul(smem[element + 2448], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q9, POST_TWIDDLE_BITS)), scale));
+        const int q10 = (int)(member + fft_in_block) * (fft_thread + 160);
+        if (first_fft + fft_in_block < batch) store_point(dst + 160 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul(smem[element + 2720], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q10, POST_TWIDDLE_BITS)), scale));
+        const int q11 = (int)(member + fft_in_block) * (fft_thread + 176);
+        if (first_fft + fft_in_block < batch) store_point(dst + 176 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul(smem[element + 2992], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q11, POST_TWIDDLE_BITS)), scale));
+        const int q12 = (int)(member + fft_in_block) * (fft_thread + 192);
+        if (first_fft + fft_in_block < batch) store_point(dst + 192 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul(smem[element + 3264], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q12, POST_TWIDDLE_BITS)), scale));
+        const int q13 = (int)(member + fft_in_block) * (fft_thread + 208);
+        if (first_fft + fft_in_block < batch) store_point(dst + 208 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul(smem[element + 3536], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q13, POST_TWIDDLE_BITS)), scale));
+        const int q14 = (int)(member + fft_in_block) * (fft_thread + 224);
+        if (first_fft + fft_in_block < batch) store_point(dst + 224 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul(smem[element + 3808], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q14, POST_TWIDDLE_BITS)), scale));
+        const int q15 = (int)(member + fft_in_block) * (fft_thread + 240);
+        if (first_fft + fft_in_block < batch) store_point(dst + 240 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul(smem[element + 4080], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q15, POST_TWIDDLE_BITS)), scale));
     }
 }
 
@@ -670,32 +668,32 @@ fftgen_65536_fp32_pass1_inverse(const point_t* in, point_t* out, int batch, floa
     const int fft_in_block = thread % FFTS_PER_BLOCK;
     const int fft_thread = thread / FFTS_PER_BLOCK;
     const long long first_fft = block * FFTS_PER_BLOCK;
-    const bool active = first_fft < batch;
     const long long member = first_fft % GROUP_SIZE;
     const long long group = (first_fft / GROUP_SIZE) % GROUP_COUNT;
     const long long entry = first_fft / ((long long)GROUP_SIZE * GROUP_COUNT);
     const size_t in_tile = (size_t)(entry * IN_BATCH_STRIDE + group * IN_GROUP_STRIDE + member * IN_FFT_STRIDE);
     const size_t out_tile = (size_t)(entry * OUT_BATCH_STRIDE + group * OUT_GROUP_STRIDE + member * OUT_FFT_STRIDE);
     {
-        // coalesced copy of the tile into shared memory: all loads first
-        const point_t* src = in + in_tile + fft_in_block + (size_t)fft_thread * IN_ELEM_STRIDE;
+        // coalesced copy of the tile into shared memory: all loads first; transforms past the batch
+        // (in a last, partial tile) are neither read nor written
+        const point_t* src = in + in_tile + (size_t)fft_in_block * IN_FFT_STRIDE + (size_t)fft_thread * IN_ELEM_STRIDE;
         const int element = padded(thread);
-        v[0] = active ? load_point(src + 0 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
-        v[1] = active ? load_point(src + 16 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
-        v[2] = active ? load_point(src + 32 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
-        v[3] = active ? load_point(src + 48 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
-        v[4] = active ? load_point(src + 64 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
-        v[5] = active ? load_point(src + 80 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
-        v[6] = active ? load_point(src + 96 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
-        v[7] = active ? load_point(src + 112 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
-        v[8] = active ? load_point(src + 128 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
-        v[9] = active ? load_point(src + 144 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
-        v[10] = active ? load_point(src + 160 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
-        v[11] = active ? load_point(src + 176 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
-        v[12] = active ? load_point(src + 192 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
-        v[13] = active ? load_point(src + 208 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
-        v[14] = active ? load_point(src + 224 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
-        v[15] = active ? load_point(src + 240 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
+        v[0] = (first_fft + fft_in_block < batch) ? load_point(src + 0 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
+        v[1] = (first_fft + fft_in_block < batch) ? load_point(src + 16 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
+        v[2] = (first_fft + fft_in_block < batch) ? load_point(src + 32 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
+        v[3] = (first_fft + fft_in_block < batch) ? load_point(src + 48 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
+        v[4] = (first_fft + fft_in_block < batch) ? load_point(src + 64 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
+        v[5] = (first_fft + fft_in_block < batch) ? load_point(src + 80 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
+        v[6] = (first_fft + fft_in_block < batch) ? load_point(src + 96 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
+        v[7] = (first_fft + fft_in_block < batch) ? load_point(src + 112 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
+        v[8] = (first_fft + fft_in_block < batch) ? load_point(src + 128 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
+        v[9] = (first_fft + fft_in_block < batch) ? load_point(src + 144 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
+        v[10] = (first_fft + fft_in_block < batch) ? load_point(src + 160 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
+        v[11] = (first_fft + fft_in_block < batch) ? load_point(src + 176 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
+        v[12] = (first_fft + fft_in_block < batch) ? load_point(src + 192 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
+        v[13] = (first_fft + fft_in_block < batch) ? load_point(src + 208 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
+        v[14] = (first_fft + fft_in_block < batch) ? load_point(src + 224 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
+        v[15] = (first_fft + fft_in_block < batch) ? load_point(src + 240 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
         smem[element] = v[0];
         smem[element + 272] = v[1];
         smem[element + 544] = v[2];
@@ -983,42 +981,40 @@ fftgen_65536_fp32_pass1_inverse(const point_t* in, point_t* out, int batch, floa
     __syncthreads();
     {
         // coalesced copy of the tile's results to global memory
-        point_t* dst = out + out_tile + fft_in_block + (size_t)fft_thread * OUT_ELEM_STRIDE;
+        point_t* dst = out + out_tile + (size_t)fft_in_block * OUT_FFT_STRIDE + (size_t)fft_thread * OUT_ELEM_STRIDE;
         const int element = padded(thread);
-        if (active) {
-            const int q0 = (int)(member + fft_in_block) * (fft_thread);
-            store_point(dst + 0 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul_conj(smem[element], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q0, POST_TWIDDLE_BITS)), scale));
-            const int q1 = (int)(member + fft_in_block) * (fft_thread + 16);
-            store_point(dst + 16 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul_conj(smem[element + 272], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q1, POST_TWIDDLE_BITS)), scale));
-            const int q2 = (int)(member + fft_in_block) * (fft_thread + 32);
-            store_point(dst + 32 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul_conj(smem[element + 544], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q2, POST_TWIDDLE_BITS)), scale));
-            const int q3 = (int)(member + fft_in_block) * (fft_thread + 48);
-            store_point(dst + 48 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul_conj(smem[element + 816], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q3, POST_TWIDDLE_BITS)), scale));
-            const int q4 = (int)(member + fft_in_block) * (fft_thread + 64);
-            store_point(dst + 64 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul_conj(smem[element + 1088], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q4, POST_TWIDDLE_BITS)), scale));
-            const int q5 = (int)(member + fft_in_block) * (fft_thread + 80);
-            store_point(dst + 80 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul_conj(smem[element + 1360], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q5, POST_TWIDDLE_BITS)), scale));
-            const int q6 = (int)(member + fft_in_block) * (fft_thread + 96);
-            store_point(dst + 96 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul_conj(smem[element + 1632], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q6, POST_TWIDDLE_BITS)), scale));
-            const int q7 = (int)(member + fft_in_block) * (fft_thread + 112);
-            store_point(dst + 112 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul_conj(smem[element + 1904], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q7, POST_TWIDDLE_BITS)), scale));
-            const int q8 = (int)(member + fft_in_block) * (fft_thread + 128);
-            store_point(dst + 128 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul_conj(smem[element + 2176], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q8, POST_TWIDDLE_BITS)), scale));
-            const int q9 = (int)(member + fft_in_block) * (fft_thread + 144);
-            store_point(dst + 144 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul_conj(smem[element + 2448], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q9, POST_TWIDDLE_BITS)), scale));
-            const int q10 = (int)(member + fft_in_block) * (fft_thread + 160);
-            store_point(dst + 160 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul_conj(smem[element + 2720], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q10, POST_TWIDDLE_BITS)), scale));
-            const int q11 = (int)(member + fft_in_block) * (fft_thread + 176);
-            store_point(dst + 176 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul_conj(smem[element + 2992], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q11, POST_TWIDDLE_BITS)), scale));
-            const int q12 = (int)(member + fft_in_block) * (fft_thread + 192);
-            store_point(dst + 192 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul_conj(smem[element + 3264], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q12, POST_TWIDDLE_BITS)), scale));
-            const int q13 = (int)(member + fft_in_block) * (fft_thread + 208);
-            store_point(dst + 208 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul_conj(smem[element + 3536], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q13, POST_TWIDDLE_BITS)), scale));
-            const int q14 = (int)(member + fft_in_block) * (fft_thread + 224);
-            store_point(dst + 224 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul_conj(smem[element + 3808], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q14, POST_TWIDDLE_BITS)), scale));
-            const int q15 = (int)(member + fft_in_block) * (fft_thread + 240);
-            store_point(dst + 240 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul_conj(smem[element + 4080], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q15, POST_TWIDDLE_BITS)), scale));
-        }
+        const int q0 = (int)(member + fft_in_block) * (fft_thread);
+        if (first_fft + fft_in_block < batch) store_point(dst + 0 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul_conj(smem[element], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q0, POST_TWIDDLE_BITS)), scale));
+        const int q1 = (int)(member + fft_in_block) * (fft_thread + 16);
+        if (first_fft + fft_in_block < batch) store_point(dst + 16 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul_conj(smem[element + 272], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q1, POST_TWIDDLE_BITS)), scale));
+        const int q2 = (int)(member + fft_in_block) * (fft_thread + 32);
+        if (first_fft + fft_in_block < batch) store_point(dst + 32 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul_conj(smem[element + 544], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q2, POST_TWIDDLE_BITS)), scale));
+        const int q3 = (int)(member + fft_in_block) * (fft_thread + 48);
+        if (first_fft + fft_in_block < batch) store_point(dst + 48 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul_conj(smem[element + 816], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q3, POST_TWIDDLE_BITS)), scale));
+        const int q4 = (int)(member + fft_in_block) * (fft_thread + 64);
+        if (first_fft + fft_in_block < batch) store_point(dst + 64 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul_conj(smem[element + 1088], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q4, POST_TWIDDLE_BITS)), scale));
+        const int q5 = (int)(member + fft_in_block) * (fft_thread + 80);
+        if (first_fft + fft_in_block < batch) store_point(dst + 80 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul_conj(smem[element + 1360], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q5, POST_TWIDDLE_BITS)), scale));
+        const int q6 = (int)(member + fft_in_block) * (fft_thread + 96);
+        if (first_fft + fft_in_block < batch) store_point(dst + 96 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul_conj(smem[element + 1632], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q6, POST_TWIDDLE_BITS)), scale));
+        const int q7 = (int)(member + fft_in_block) * (fft_thread + 112);
+        if (first_fft + fft_in_block < batch) store_point(dst + 112 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul_conj(smem[element + 1904], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q7, POST_TWIDDLE_BITS)), scale));
+        const int q8 = (int)(member + fft_in_block) * (fft_thread + 128);
+        if (first_fft + fft_in_block < batch) store_point(dst + 128 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul_conj(smem[element + 2176], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q8, POST_TWIDDLE_BITS)), scale));
+        const int q9 = (int)(member + fft_in_block) * (fft_thread + 144);
+        if (first_fft + fft_in_block < batch) store_point(dst + 144 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul_conj(smem[element + 2448], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q9, POST_TWIDDLE_BITS)), scale));
+        const int q10 = (int)(member + fft_in_block) * (fft_thread + 160);
+        if (first_fft + fft_in_block < batch) store_point(dst + 160 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul_conj(smem[element + 2720], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q10, POST_TWIDDLE_BITS)), scale));
+        const int q11 = (int)(member + fft_in_block) * (fft_thread + 176);
+        if (first_fft + fft_in_block < batch) store_point(dst + 176 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul_conj(smem[element + 2992], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q11, POST_TWIDDLE_BITS)), scale));
+        const int q12 = (int)(member + fft_in_block) * (fft_thread + 192);
+        if (first_fft + fft_in_block < batch) store_point(dst + 192 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul_conj(smem[element + 3264], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q12, POST_TWIDDLE_BITS)), scale));
+        const int q13 = (int)(member + fft_in_block) * (fft_thread + 208);
+        if (first_fft + fft_in_block < batch) store_point(dst + 208 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul_conj(smem[element + 3536], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q13, POST_TWIDDLE_BITS)), scale));
+        const int q14 = (int)(member + fft_in_block) * (fft_thread + 224);
+        if (first_fft + fft_in_block < batch) store_point(dst + 224 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul_conj(smem[element + 3808], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q14, POST_TWIDDLE_BITS)), scale));
+        const int q15 = (int)(member + fft_in_block) * (fft_thread + 240);
+        if (first_fft + fft_in_block < batch) store_point(dst + 240 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul_conj(smem[element + 4080], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q15, POST_TWIDDLE_BITS)), scale));
     }
 }
 
@@ -1119,30 +1115,30 @@ fftgen_65536_fp32_pass2_forward(const point_t* in, point_t* out, int batch, floa
     const int fft_in_block = thread % FFTS_PER_BLOCK;
     const int fft_thread = thread / FFTS_PER_BLOCK;
     const long long first_fft = block * FFTS_PER_BLOCK;
-    const bool active = first_fft < batch;
     const long long member = first_fft % GROUP_SIZE;
     const long long group = (first_fft / GROUP_SIZE) % GROUP_COUNT;
     const long long entry = first_fft / ((long long)GROUP_SIZE * GROUP_COUNT);
     const size_t in_tile = (size_t)(entry * IN_BATCH_STRIDE + group * IN_GROUP_STRIDE + member * IN_FFT_STRIDE);
     const size_t out_tile = (size_t)(entry * OUT_BATCH_STRIDE + group * OUT_GROUP_STRIDE + member * OUT_FFT_STRIDE);
     {
-        // coalesced copy of the tile into shared memory: all loads first
-        v[0] = active ? load_point(in + in_tile + (size_t)((thread) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-        v[1] = active ? load_point(in + in_tile + (size_t)((thread + 256) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 256) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-        v[2] = active ? load_point(in + in_tile + (size_t)((thread + 512) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 512) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-        v[3] = active ? load_point(in + in_tile + (size_t)((thread + 768) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 768) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-        v[4] = active ? load_point(in + in_tile + (size_t)((thread + 1024) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 1024) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-        v[5] = active ? load_point(in + in_tile + (size_t)((thread + 1280) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 1280) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-        v[6] = active ? load_point(in + in_tile + (size_t)((thread + 1536) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 1536) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-        v[7] = active ? load_point(in + in_tile + (size_t)((thread + 1792) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 1792) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-        v[8] = active ? load_point(in + in_tile + (size_t)((thread + 2048) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 2048) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-        v[9] = active ? load_point(in + in_tile + (size_t)((thread + 2304) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 2304) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-        v[10] = active ? load_point(in + in_tile + (size_t)((thread + 2560) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 2560) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-        v[11] = active ? load_point(in + in_tile + (size_t)((thread + 2816) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 2816) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-        v[12] = active ? load_point(in + in_tile + (size_t)((thread + 3072) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 3072) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-        v[13] = active ? load_point(in + in_tile + (size_t)((thread + 3328) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 3328) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-        v[14] = active ? load_point(in + in_tile + (size_t)((thread + 3584) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 3584) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-        v[15] = active ? load_point(in + in_tile + (size_t)((thread + 3840) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 3840) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
+        // coalesced copy of the tile into shared memory: all loads first; transforms past the batch
+        // (in a last, partial tile) are neither read nor written
+        v[0] = (first_fft + ((thread) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
+        v[1] = (first_fft + ((thread + 256) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 256) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 256) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
+        v[2] = (first_fft + ((thread + 512) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 512) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 512) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
+        v[3] = (first_fft + ((thread + 768) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 768) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 768) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
+        v[4] = (first_fft + ((thread + 1024) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 1024) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 1024) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
+        v[5] = (first_fft + ((thread + 1280) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 1280) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 1280) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
+        v[6] = (first_fft + ((thread + 1536) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 1536) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 1536) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
+        v[7] = (first_fft + ((thread + 1792) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 1792) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 1792) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
+        v[8] = (first_fft + ((thread + 2048) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 2048) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 2048) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
+        v[9] = (first_fft + ((thread + 2304) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 2304) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 2304) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
+        v[10] = (first_fft + ((thread + 2560) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 2560) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 2560) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
+        v[11] = (first_fft + ((thread + 2816) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 2816) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 2816) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
+        v[12] = (first_fft + ((thread + 3072) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 3072) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 3072) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
+        v[13] = (first_fft + ((thread + 3328) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 3328) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 3328) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
+        v[14] = (first_fft + ((thread + 3584) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 3584) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 3584) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
+        v[15] = (first_fft + ((thread + 3840) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 3840) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 3840) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
         smem[padded(((thread) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread) >> LOG_POINTS))] = v[0];
         smem[padded(((thread + 256) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 256) >> LOG_POINTS))] = v[1];
         smem[padded(((thread + 512) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 512) >> LOG_POINTS))] = v[2];
@@ -1430,26 +1426,24 @@ fftgen_65536_fp32_pass2_forward(const point_t* in, point_t* out, int batch, floa
     __syncthreads();
     {
         // coalesced copy of the tile's results to global memory
-        point_t* dst = out + out_tile + fft_in_block + (size_t)fft_thread * OUT_ELEM_STRIDE;
+        point_t* dst = out + out_tile + (size_t)fft_in_block * OUT_FFT_STRIDE + (size_t)fft_thread * OUT_ELEM_STRIDE;
         const int element = padded(thread);
-        if (active) {
-            store_point(dst + 0 * OUT_ELEM_STRIDE, 0, scaled(smem[element], scale));
-            store_point(dst + 16 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 272], scale));
-            store_point(dst + 32 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 544], scale));
-            store_point(dst + 48 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 816], scale));
-            store_point(dst + 64 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 1088], scale));
-            store_point(dst + 80 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 1360], scale));
-            store_point(dst + 96 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 1632], scale));
-            store_point(dst + 112 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 1904], scale));
-            store_point(dst + 128 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 2176], scale));
-            store_point(dst + 144 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 2448], scale));
-            store_point(dst + 160 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 2720], scale));
-            store_point(dst + 176 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 2992], scale));
-            store_point(dst + 192 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 3264], scale));
-            store_point(dst + 208 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 3536], scale));
-            store_point(dst + 224 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 3808], scale));
-            store_point(dst + 240 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 4080], scale));
-        }
+        if (first_fft + fft_in_block < batch) store_point(dst + 0 * OUT_ELEM_STRIDE, 0, scaled(smem[element], scale));
+        if (first_fft + fft_in_block < batch) store_point(dst + 16 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 272], scale));
+        if (first_fft + fft_in_block < batch) store_point(dst + 32 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 544], scale));
+        if (first_fft + fft_in_block < batch) store_point(dst + 48 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 816], scale));
+        if (first_fft + fft_in_block < batch) store_point(dst + 64 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 1088], scale));
+        if (first_fft + fft_in_block < batch) store_point(dst + 80 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 1360], scale));
+        if (first_fft + fft_in_block < batch) store_point(dst + 96 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 1632], scale));
+        if (first_fft + fft_in_block < batch) store_point(dst + 112 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 1904], scale));
+        if (first_fft + fft_in_block < batch) store_point(dst + 128 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 2176], scale));
+        if (first_fft + fft_in_block < batch) store_point(dst + 144 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 2448], scale));
+        if (first_fft + fft_in_block < batch) store_point(dst + 160 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 2720], scale));
+        if (first_fft + fft_in_block < batch) store_point(dst + 176 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 2992], scale));
+        if (first_fft + fft_in_block < batch) store_point(dst + 192 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 3264], scale));
+        if (first_fft + fft_in_block < batch) store_point(dst + 208 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 3536], scale));
+        if (first_fft + fft_in_block < batch) store_point(dst + 224 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 3808], scale));
+        if (first_fft + fft_in_block < batch) store_point(dst + 240 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 4080], scale));
     }
 }
 
@@ -1462,30 +1456,30 @@ fftgen_65536_fp32_pass2_inverse(const point_t* in, point_t* out, int batch, floa
     const int fft_in_block = thread % FFTS_PER_BLOCK;
     const int fft_thread = thread / FFTS_PER_BLOCK;
     const long long first_fft = block * FFTS_PER_BLOCK;
-    const bool active = first_fft < batch;
     const long long member = first_fft % GROUP_SIZE;
     const long long group = (first_fft / GROUP_SIZE) % GROUP_COUNT;
     const long long entry = first_fft / ((long long)GROUP_SIZE * GROUP_COUNT);
     const size_t in_tile = (size_t)(entry * IN_BATCH_STRIDE + group * IN_GROUP_STRIDE + member * IN_FFT_STRIDE);
     const size_t out_tile = (size_t)(entry * OUT_BATCH_STRIDE + group * OUT_GROUP_STRIDE + member * OUT_FFT_STRIDE);
     {
-        // coalesced copy of the tile into shared memory: all loads first
-        v[0] = active ? load_point(in + in_tile + (size_t)((thread) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-        v[1] = active ? load_point(in + in_tile + (size_t)((thread + 256) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 256) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-        v[2] = active ? load_point(in + in_tile + (size_t)((thread + 512) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 512) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-        v[3] = active ? load_point(in + in_tile + (size_t)((thread + 768) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 768) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-        v[4] = active ? load_point(in + in_tile + (size_t)((thread + 1024) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 1024) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-        v[5] = active ? load_point(in + in_tile + (size_t)((thread + 1280) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 1280) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-        v[6] = active ? load_point(in + in_tile + (size_t)((thread + 1536) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 1536) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-        v[7] = active ? load_point(in + in_tile + (size_t)((thread + 1792) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 1792) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-        v[8] = active ? load_point(in + in_tile + (size_t)((thread + 2048) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 2048) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-        v[9] = active ? load_point(in + in_tile + (size_t)((thread + 2304) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 2304) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-        v[10] = active ? load_point(in + in_tile + (size_t)((thread + 2560) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 2560) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-        v[11] = active ? load_point(in + in_tile + (size_t)((thread + 2816) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 2816) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-        v[12] = active ? load_point(in + in_tile + (size_t)((thread + 3072) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 3072) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-        v[13] = active ? load_point(in + in_tile + (size_t)((thread + 3328) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 3328) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-        v[14] = active ? load_point(in + in_tile + (size_t)((thread + 3584) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 3584) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-        v[15] = active ? load_point(in + in_tile + (size_t)((thread + 3840) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 3840) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
+        // coalesced copy of the tile into shared memory: all loads first; transforms past the batch
+        // (in a last, partial tile) are neither read nor written
+        v[0] = (first_fft + ((thread) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
+        v[1] = (first_fft + ((thread + 256) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 256) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 256) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
+        v[2] = (first_fft + ((thread + 512) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 512) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 512) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
+        v[3] = (first_fft + ((thread + 768) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 768) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 768) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
+        v[4] = (first_fft + ((thread + 1024) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 1024) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 1024) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
+        v[5] = (first_fft + ((thread + 1280) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 1280) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 1280) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
+        v[6] = (first_fft + ((thread + 1536) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 1536) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 1536) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
+        v[7] = (first_fft + ((thread + 1792) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 1792) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 1792) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
+        v[8] = (first_fft + ((thread + 2048) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 2048) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 2048) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
+        v[9] = (first_fft + ((thread + 2304) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 2304) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 2304) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
+        v[10] = (first_fft + ((thread + 2560) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 2560) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 2560) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
+        v[11] = (first_fft + ((thread + 2816) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 2816) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 2816) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
+        v[12] = (first_fft + ((thread + 3072) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 3072) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 3072) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
+        v[13] = (first_fft + ((thread + 3328) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 3328) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 3328) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
+        v[14] = (first_fft + ((thread + 3584) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 3584) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 3584) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
+        v[15] = (first_fft + ((thread + 3840) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 3840) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 3840) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
         smem[padded(((thread) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread) >> LOG_POINTS))] = v[0];
         smem[padded(((thread + 256) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 256) >> LOG_POINTS))] = v[1];
         smem[padded(((thread + 512) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 512) >> LOG_POINTS))] = v[2];
@@ -1773,26 +1767,24 @@ fftgen_65536_fp32_pass2_inverse(const point_t* in, point_t* out, int batch, floa
     __syncthreads();
     {
         // coalesced copy of the tile's results to global memory
-        point_t* dst = out + out_tile + fft_in_block + (size_t)fft_thread * OUT_ELEM_STRIDE;
+        point_t* dst = out + out_tile + (size_t)fft_in_block * OUT_FFT_STRIDE + (size_t)fft_thread * OUT_ELEM_STRIDE;
         const int element = padded(thread);
-        if (active) {
-            store_point(dst + 0 * OUT_ELEM_STRIDE, 0, scaled(smem[element], scale));
-            store_point(dst + 16 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 272], scale));
-            store_point(dst + 32 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 544], scale));
-            store_point(dst + 48 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 816], scale));
-            store_point(dst + 64 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 1088], scale));
-            store_point(dst + 80 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 1360], scale));
-            store_point(dst + 96 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 1632], scale));
-            store_point(dst + 112 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 1904], scale));
-            store_point(dst + 128 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 2176], scale));
-            store_point(dst + 144 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 2448], scale));
-            store_point(dst + 160 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 2720], scale));
-            store_point(dst + 176 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 2992], scale));
-            store_point(dst + 192 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 3264], scale));
-            store_point(dst + 208 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 3536], scale));
-            store_point(dst + 224 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 3808], scale));
-            store_point(dst + 240 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 4080], scale));
-        }
+        if (first_fft + fft_in_block < batch) store_point(dst + 0 * OUT_ELEM_STRIDE, 0, scaled(smem[element], scale));
+        if (first_fft + fft_in_block < batch) store_point(dst + 16 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 272], scale));
+        if (first_fft + fft_in_block < batch) store_point(dst + 32 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 544], scale));
+        if (first_fft + fft_in_block < batch) store_point(dst + 48 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 816], scale));
+        if (first_fft + fft_in_block < batch) store_point(dst + 64 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 1088], scale));
+        if (first_fft + fft_in_block < batch) store_point(dst + 80 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 1360], scale));
+        if (first_fft + fft_in_block < batch) store_point(dst + 96 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 1632], scale));
+        if (first_fft + fft_in_block < batch) store_point(dst + 112 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 1904], scale));
+        if (first_fft + fft_in_block < batch) store_point(dst + 128 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 2176], scale));
+        if (first_fft + fft_in_block < batch) store_point(dst + 144 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 2448], scale));
+        if (first_fft + fft_in_block < batch) store_point(dst + 160 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 2720], scale));
+        if (first_fft + fft_in_block < batch) store_point(dst + 176 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 2992], scale));
+        if (first_fft + fft_in_block < batch) store_point(dst + 192 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 3264], scale));
+        if (first_fft + fft_in_block < batch) store_point(dst + 208 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 3536], scale));
+        if (first_fft + fft_in_block < batch) store_point(dst + 224 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 3808], scale));
+        if (first_fft + fft_in_block < batch) store_point(dst + 240 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 4080], scale));
     }
 }
 

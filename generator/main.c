@@ -38,6 +38,9 @@ static void usage(FILE *to)
             "  --target T            cuda (default) or sim: the same kernel as plain C11 that runs the\n"
             "                        block's threads phase by phase on the CPU, for testing without a GPU\n"
             "  --templates DIR       read the Lua templates from DIR instead of the embedded copies\n"
+            "  --istride S, --idist D, --ostride S, --odist D\n"
+            "                        data layouts as in cufftPlanMany: element j of transform b at\n"
+            "                        b*D + j*S (default: stride 1, distance N)\n"
             "  -h, --help            show this help\n"
             "  -V, --version         show the version\n"
             "\n"
@@ -137,7 +140,7 @@ static void explain(const fftgen_transform_plan *plan)
 int main(int argc, char **argv)
 {
     enum { OPT_N = 256, OPT_RADIX, OPT_PRECISION, OPT_DIRECTION, OPT_ARCH, OPT_EXPLAIN, OPT_NAME, OPT_TARGET,
-           OPT_TEMPLATES };
+           OPT_TEMPLATES, OPT_ISTRIDE, OPT_IDIST, OPT_OSTRIDE, OPT_ODIST };
     static const struct option options[] = {
         {"n", required_argument, 0, OPT_N},
         {"radix", required_argument, 0, OPT_RADIX},
@@ -149,6 +152,10 @@ int main(int argc, char **argv)
         {"name", required_argument, 0, OPT_NAME},
         {"target", required_argument, 0, OPT_TARGET},
         {"templates", required_argument, 0, OPT_TEMPLATES},
+        {"istride", required_argument, 0, OPT_ISTRIDE},
+        {"idist", required_argument, 0, OPT_IDIST},
+        {"ostride", required_argument, 0, OPT_OSTRIDE},
+        {"odist", required_argument, 0, OPT_ODIST},
         {"help", no_argument, 0, 'h'},
         {"version", no_argument, 0, 'V'},
         {0, 0, 0, 0},
@@ -158,6 +165,7 @@ int main(int argc, char **argv)
     int have_n = 0, explain_only = 0, directions = FFTGEN_RENDER_BOTH;
     const char *output = NULL, *name = NULL, *templates_dir = NULL;
     fftgen_target target = FFTGEN_TARGET_CUDA;
+    long long layout[4] = {1, 0, 1, 0}; /* istride, idist, ostride, odist; a distance of 0 means n */
 
     opterr = 0;
     int c;
@@ -207,6 +215,16 @@ int main(int argc, char **argv)
         case OPT_TEMPLATES:
             templates_dir = optarg;
             break;
+        case OPT_ISTRIDE:
+        case OPT_IDIST:
+        case OPT_OSTRIDE:
+        case OPT_ODIST: {
+            const char *flags[] = {"--istride", "--idist", "--ostride", "--odist"};
+            const int which = c - OPT_ISTRIDE;
+            layout[which] = parse_integer(flags[which], optarg);
+            if (layout[which] < 1) fail(EXIT_USAGE, "%s must be >= 1, got %s", flags[which], optarg);
+            break;
+        }
         case 'h':
             usage(stdout);
             return 0;
@@ -225,7 +243,9 @@ int main(int argc, char **argv)
 
     char why[512];
     fftgen_transform_plan plan;
-    if (fftgen_plan_transform(&request, &plan, why, sizeof why) != FFTGEN_PLAN_OK) fail(EXIT_USAGE, "%s", why);
+    const fftgen_user_layout in = {layout[0], layout[1] ? layout[1] : request.n};
+    const fftgen_user_layout out = {layout[2], layout[3] ? layout[3] : request.n};
+    if (fftgen_plan_strided(&request, in, out, &plan, why, sizeof why) != FFTGEN_PLAN_OK) fail(EXIT_USAGE, "%s", why);
     if (explain_only) {
         explain(&plan);
         return 0;

@@ -146,18 +146,18 @@ fftgen_plan_status fftgen_plan_kernel(const fftgen_kernel_request *request, fftg
     return status;
 }
 
-/* One strided pass of `n` points: tiles of TILE_FFTS transforms, staged through shared memory. */
-static fftgen_plan_status plan_tiled_pass(long long n, fftgen_kernel_precision precision, int arch,
-                                          fftgen_layout in, fftgen_layout out, long long twiddle_n,
-                                          fftgen_kernel_plan *p)
+/* One strided pass of `n` points: tiles of `tile` transforms, staged through shared memory. */
+static fftgen_plan_status plan_tile(long long n, int tile, fftgen_kernel_precision precision, int arch,
+                                    fftgen_layout in, fftgen_layout out, long long twiddle_n, fftgen_kernel_plan *p)
 {
     const fftgen_plan_status status = build_plan(n, 0, precision, arch, p);
     if (status != FFTGEN_PLAN_OK && status != FFTGEN_PLAN_TOO_LARGE) return status;
+    if (p->n == 0) return FFTGEN_PLAN_TOO_LARGE; /* more threads than a block has, even for one transform */
     p->tiled = 1;
     p->staged_io = 1;
-    p->ffts_per_block = TILE_FFTS;
-    p->threads = p->threads_per_fft * TILE_FFTS;
-    const long long points = (long long)TILE_FFTS * n;
+    p->ffts_per_block = tile;
+    p->threads = p->threads_per_fft * tile;
+    const long long points = (long long)tile * n;
     p->smem_points = (int)(points + points / 16);
     p->shared_bytes = 8 * p->smem_points;
     p->in = in;
@@ -166,6 +166,13 @@ static fftgen_plan_status plan_tiled_pass(long long n, fftgen_kernel_precision p
     if (p->threads > FFTGEN_MAX_THREADS_PER_BLOCK || p->shared_bytes > fftgen_arch_shared_limit(arch))
         return FFTGEN_PLAN_TOO_LARGE;
     return FFTGEN_PLAN_OK;
+}
+
+static fftgen_plan_status plan_tiled_pass(long long n, fftgen_kernel_precision precision, int arch,
+                                          fftgen_layout in, fftgen_layout out, long long twiddle_n,
+                                          fftgen_kernel_plan *p)
+{
+    return plan_tile(n, TILE_FFTS, precision, arch, in, out, twiddle_n, p);
 }
 
 /* Splits n into n1 * n2 with n1 <= n2 as equal as possible; two tiled passes. */
@@ -214,6 +221,8 @@ static fftgen_plan_status plan_transform_quietly(const fftgen_kernel_request *re
 {
     fftgen_transform_plan p = {0};
     p.n = request->n;
+    p.in.stride = p.out.stride = 1;
+    p.in.dist = p.out.dist = request->n;
     fftgen_plan_status status = build_plan(request->n, request->max_radix, request->precision, request->arch,
                                            &p.pass[0]);
     if (status == FFTGEN_PLAN_OK) {
@@ -254,4 +263,58 @@ long long fftgen_transform_limit(fftgen_kernel_precision precision, int arch)
         best = n;
     }
     return best;
+}
+
+/* A user layout as a pass layout over tiles of `tile` transforms: transform f at f*dist. */
+static fftgen_layout user_pass_layout(fftgen_user_layout user, int tile)
+{
+    const fftgen_layout layout = {user.stride, user.dist, tile, 1, 0, user.dist * tile};
+    return layout;
+}
+
+/* Composes a pass layout with a user layout: element e of transform b lies at b*dist + e*stride. */
+static void apply_user_layout(fftgen_layout *layout, fftgen_user_layout user)
+{
+    layout->elem_stride *= user.stride;
+    layout->fft_stride *= user.stride;
+    layout->group_stride *= user.stride;
+    layout->batch_stride = user.dist;
+}
+
+fftgen_plan_status fftgen_plan_strided(const fftgen_kernel_request *request, fftgen_user_layout in,
+                                       fftgen_user_layout out, fftgen_transform_plan *plan, char *why,
+                                       size_t why_len)
+{
+    const long long n = request->n;
+    const int contiguous = in.stride == 1 && in.dist == n && out.stride == 1 && out.dist == n;
+    fftgen_plan_status status = fftgen_plan_transform(request, plan, why, why_len);
+    if (status != FFTGEN_PLAN_OK || contiguous) return status;
+    if (in.stride < 1 || in.dist < 1 || out.stride < 1 || out.dist < 1) {
+        snprintf(why, why_len, "strides and distances must be >= 1");
+        return FFTGEN_PLAN_BAD_SIZE;
+    }
+    if (plan->pass_count == 1) {
+        /* one tiled pass: as many transforms per tile as threads and shared memory allow, up to 16 */
+        for (int tile = TILE_FFTS; tile >= 1; tile /= 2) {
+            fftgen_transform_plan p = {0};
+            p.n = n;
+            p.pass_count = 1;
+            p.in = in;
+            p.out = out;
+            status = plan_tile(n, tile, request->precision, request->arch, user_pass_layout(in, tile),
+                               user_pass_layout(out, tile), 0, &p.pass[0]);
+            if (status == FFTGEN_PLAN_OK) {
+                *plan = p;
+                return status;
+            }
+        }
+        snprintf(why, why_len, "size %lld in a strided layout does not fit one block on sm_%d", n, request->arch);
+        return FFTGEN_PLAN_TOO_LARGE;
+    }
+    /* passes: the first reads the user's layout, the last writes it; between, the work area */
+    apply_user_layout(&plan->pass[0].in, in);
+    apply_user_layout(&plan->pass[plan->pass_count - 1].out, out);
+    plan->in = in;
+    plan->out = out;
+    return FFTGEN_PLAN_OK;
 }

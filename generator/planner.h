@@ -47,11 +47,17 @@ typedef struct {
 
 #define FFTGEN_MAX_PASSES 3
 
+/* A rank-1 user layout: point j of transform b at b*dist + j*stride (contiguous: stride 1, dist n). */
+typedef struct {
+    long long stride, dist;
+} fftgen_user_layout;
+
 /* A whole 1D transform: one kernel, or passes over global memory (four-step, no transposes). */
 typedef struct {
     long long n;
     int pass_count;
     fftgen_kernel_plan pass[FFTGEN_MAX_PASSES];
+    fftgen_user_layout in, out; /* the data's layouts */
 } fftgen_transform_plan;
 
 typedef enum {
@@ -73,6 +79,12 @@ fftgen_plan_status fftgen_plan_kernel(const fftgen_kernel_request *request, fftg
  * `request->max_radix` applies to single-kernel plans only. */
 fftgen_plan_status fftgen_plan_transform(const fftgen_kernel_request *request, fftgen_transform_plan *plan,
                                          char *why, size_t why_len);
+
+/* As fftgen_plan_transform, for data in the given layouts. Contiguous layouts give the same plan;
+ * others read and write through tiled passes (one up to 16384 points, else two or three). */
+fftgen_plan_status fftgen_plan_strided(const fftgen_kernel_request *request, fftgen_user_layout in,
+                                       fftgen_user_layout out, fftgen_transform_plan *plan, char *why,
+                                       size_t why_len);
 
 /* The largest n fftgen_plan_transform handles. */
 long long fftgen_transform_limit(fftgen_kernel_precision precision, int arch);

@@ -31,6 +31,11 @@ void fftgen_plan_command(const fftgen_transform_plan *plan, int directions, cons
     if (plan->pass_count == 1) snprintf(radix, sizeof radix, " --radix %d", first->radix_max);
     int used = snprintf(out, len, "fftgen --n %lld%s --precision %s --direction %s", plan->n, radix,
                         fftgen_precision_name(first->precision), direction_name(directions));
+    const int strided = plan->in.stride != 1 || plan->in.dist != plan->n || plan->out.stride != 1 ||
+                        plan->out.dist != plan->n;
+    if (strided && used > 0 && (size_t)used < len)
+        used += snprintf(out + used, len - (size_t)used, " --istride %lld --idist %lld --ostride %lld --odist %lld",
+                         plan->in.stride, plan->in.dist, plan->out.stride, plan->out.dist);
     if (name != NULL && used > 0 && (size_t)used < len) snprintf(out + used, len - (size_t)used, " --name %s", name);
 }
 
@@ -102,6 +107,10 @@ static void push_plan(lua_State *L, const fftgen_render_request *request)
     set_string(L, "name", name);
     set_string(L, "version", FFTGEN_VERSION);
     set_string(L, "command", command);
+    set_int(L, "istride", plan->in.stride);
+    set_int(L, "idist", plan->in.dist);
+    set_int(L, "ostride", plan->out.stride);
+    set_int(L, "odist", plan->out.dist);
     lua_newtable(L);
     for (int i = 0; i < plan->pass_count; ++i) {
         push_pass(L, &plan->pass[i]);

@@ -45,9 +45,11 @@ static fftgen_result check_layout(const long long *embed, long long stride, long
     return FFTGEN_SUCCESS;
 }
 
-static int is_contiguous(const long long *embed, long long stride, long long dist, long long n)
+/* The layout the kernels see: NULL embed means contiguous, as in cuFFT. */
+static fftgen_user_layout user_layout(const long long *embed, long long stride, long long dist, long long n)
 {
-    return embed == NULL || (stride == 1 && dist == n);
+    const fftgen_user_layout contiguous = {1, n}, given = {stride, dist};
+    return embed == NULL ? contiguous : given;
 }
 
 fftgen_result fftgen_plan_many(fftgen_plan *plan, int rank, const long long *n, const long long *inembed,
@@ -71,8 +73,6 @@ fftgen_result fftgen_plan_many(fftgen_plan *plan, int rank, const long long *n, 
     fftgen_result result = check_layout(inembed, istride, idist, points, batch);
     if (result == FFTGEN_SUCCESS) result = check_layout(onembed, ostride, odist, points, batch);
     if (result != FFTGEN_SUCCESS) return result;
-    if (!is_contiguous(inembed, istride, idist, points) || !is_contiguous(onembed, ostride, odist, points))
-        return FFTGEN_NOT_SUPPORTED_YET; /* strided layouts: a later version */
     if (batch > INT32_MAX) return FFTGEN_INVALID_BATCH;
 
     int device, arch;
@@ -89,7 +89,9 @@ fftgen_result fftgen_plan_many(fftgen_plan *plan, int rank, const long long *n, 
     if (p == NULL) return FFTGEN_OUT_OF_MEMORY;
     char why[512];
     const fftgen_kernel_request request = {points, 0, kernel_precision, arch};
-    if (fftgen_plan_transform(&request, &p->transform, why, sizeof why) != FFTGEN_PLAN_OK) {
+    const fftgen_user_layout in = user_layout(inembed, istride, idist, points);
+    const fftgen_user_layout out = user_layout(onembed, ostride, odist, points);
+    if (fftgen_plan_strided(&request, in, out, &p->transform, why, sizeof why) != FFTGEN_PLAN_OK) {
         free(p);
         return FFTGEN_SIZE_TOO_LARGE; /* more than three passes' worth */
     }
@@ -198,6 +200,10 @@ fftgen_result fftgen_exec(fftgen_plan plan, const void *in, void *out, fftgen_di
     if (direction != FFTGEN_FORWARD && direction != FFTGEN_INVERSE) return FFTGEN_INVALID_DIRECTION;
     const int inverse = direction == FFTGEN_INVERSE;
     const int passes = plan->transform.pass_count;
+    /* one pass reads and writes tile by tile: in place, the two layouts must be the same */
+    const fftgen_user_layout *li = &plan->transform.in, *lo = &plan->transform.out;
+    if (in == out && passes == 1 && (li->stride != lo->stride || li->dist != lo->dist))
+        return FFTGEN_OVERLAPPING_LAYOUT;
     const float scale = inverse && (plan->flags & FFTGEN_SCALE_INVERSE) ? (float)(1.0 / (double)plan->transform.n)
                                                                          : 1.0f;
     for (int i = 0; i < passes; ++i) {

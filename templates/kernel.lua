@@ -41,8 +41,15 @@ local function header(w, f, title, body)
   w:line(" * Precision: %s", (f.precision == "fp16")
     and "fp16 storage (__half2), fp32 arithmetic; rounded to fp16 on each store to global memory"
     or "fp32 storage (float2), fp32 arithmetic")
-  w:line(" * Data layout: interleaved complex %s, transform after transform (element j of", storage)
-  w:line(" *   transform b at index b*%d + j), output in natural order; in place (in == out) is allowed.", f.n)
+  if f.istride == 1 and f.idist == f.n and f.ostride == 1 and f.odist == f.n then
+    w:line(" * Data layout: interleaved complex %s, transform after transform (element j of", storage)
+    w:line(" *   transform b at index b*%d + j), output in natural order; in place (in == out) is allowed.", f.n)
+  else
+    w:line(" * Data layout: interleaved complex %s; input element j of transform b at b*%d + j*%d,", storage,
+      f.idist, f.istride)
+    w:line(" *   output element k at b*%d + k*%d, in natural order. Elements between are neither read", f.odist, f.ostride)
+    w:line(" *   nor written.%s", (#f.passes == 1) and " In place only where both layouts are the same." or "")
+  end
   if multi(f) then
     local sizes = {}
     for _, p in ipairs(f.passes) do sizes[#sizes + 1] = tostring(p.n) end
@@ -98,7 +105,6 @@ local function prologue(w, p)
     w:line("const int fft_in_block = thread %% FFTS_PER_BLOCK;")
     w:line("const int fft_thread = thread / FFTS_PER_BLOCK;")
     w:line("const long long first_fft = block * FFTS_PER_BLOCK;")
-    w:line("const bool active = first_fft < batch;")
     w:line("const long long member = first_fft %% GROUP_SIZE;")
     w:line("const long long group = (first_fft / GROUP_SIZE) %% GROUP_COUNT;")
     w:line("const long long entry = first_fft / ((long long)GROUP_SIZE * GROUP_COUNT);")

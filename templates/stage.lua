@@ -48,14 +48,15 @@ local function tiled_side(plan, layout, pointer, tile, u)
   if layout.elem_stride == 1 then
     -- thread i takes point i % POINTS of transform i / POINTS: runs of POINTS contiguous elements
     local i = code.sum("thread", c)
-    return string.format("%s + (size_t)((%s) >> LOG_POINTS) * %s_FFT_STRIDE + ((%s) & (POINTS - 1))", tile, i,
-      layout.name, i),
-      string.format("padded(((%s) & (POINTS - 1)) * FFTS_PER_BLOCK + ((%s) >> LOG_POINTS))", i, i)
+    local fft = string.format("((%s) >> LOG_POINTS)", i)
+    return string.format("%s + (size_t)%s * %s_FFT_STRIDE + ((%s) & (POINTS - 1))", tile, fft, layout.name, i),
+      string.format("padded(((%s) & (POINTS - 1)) * FFTS_PER_BLOCK + %s)", i, fft), fft
   end
-  -- thread i handles transform i % FFTS_PER_BLOCK, point i / FFTS_PER_BLOCK: runs of FFTS_PER_BLOCK
+  -- thread i handles transform i % FFTS_PER_BLOCK, point i / FFTS_PER_BLOCK: side by side when the
+  -- transforms are (fft_stride 1), so a warp's accesses form runs of FFTS_PER_BLOCK elements
   local rows = c // plan.ffts_per_block
   return string.format("%s + %d * %s_ELEM_STRIDE", pointer, rows, layout.name),
-    code.sum("element", c + c // PAD_EVERY)
+    code.sum("element", c + c // PAD_EVERY), "fft_in_block"
 end
 
 local function emit_staged_load(w, plan)
@@ -74,16 +75,17 @@ local function emit_staged_load(w, plan)
     end
     return
   end
-  w:line("// coalesced copy of the tile into shared memory: all loads first")
+  w:line("// coalesced copy of the tile into shared memory: all loads first; transforms past the batch")
+  w:line("// (in a last, partial tile) are neither read nor written")
   if plan.in_layout.elem_stride ~= 1 then
-    w:line("const point_t* src = in + in_tile + fft_in_block + (size_t)fft_thread * IN_ELEM_STRIDE;")
+    w:line("const point_t* src = in + in_tile + (size_t)fft_in_block * IN_FFT_STRIDE + (size_t)fft_thread * IN_ELEM_STRIDE;")
     w:line("const int element = padded(thread);")
   end
   local targets = {}
   for u = 0, plan.radix_max - 1 do
-    local address, target = tiled_side(plan, plan.in_layout, "src", "in + in_tile", u)
+    local address, target, fft = tiled_side(plan, plan.in_layout, "src", "in + in_tile", u)
     targets[u] = target
-    w:line("v[%d] = active ? load_point(%s, 0) : %s;", u, address, zero)
+    w:line("v[%d] = (first_fft + %s < batch) ? load_point(%s, 0) : %s;", u, fft, address, zero)
   end
   for u = 0, plan.radix_max - 1 do w:line("smem[%s] = v[%d];", targets[u], u) end
 end
@@ -92,12 +94,11 @@ end
 local function emit_tiled_store(w, plan, sign)
   w:line("// coalesced copy of the tile's results to global memory")
   if plan.out_layout.elem_stride ~= 1 then
-    w:line("point_t* dst = out + out_tile + fft_in_block + (size_t)fft_thread * OUT_ELEM_STRIDE;")
+    w:line("point_t* dst = out + out_tile + (size_t)fft_in_block * OUT_FFT_STRIDE + (size_t)fft_thread * OUT_ELEM_STRIDE;")
     w:line("const int element = padded(thread);")
   end
-  w:open("if (active)")
   for u = 0, plan.radix_max - 1 do
-    local address, source = tiled_side(plan, plan.out_layout, "dst", "out + out_tile", u)
+    local address, source, fft = tiled_side(plan, plan.out_layout, "dst", "out + out_tile", u)
     local value = string.format("smem[%s]", source)
     if plan.twiddle_n > 0 then
       -- point j of group member c (this tile's first member + f) times exp(-+2*pi*i*c*j/TWIDDLE_N)
@@ -109,9 +110,8 @@ local function emit_tiled_store(w, plan, sign)
       value = string.format("%s(%s, %s(%s, q%d, POST_TWIDDLE_BITS))", (sign < 0) and "twiddle_mul" or "twiddle_mul_conj",
         value, plan.post_twiddle_call, table.concat(tables, ", "), u)
     end
-    w:line("store_point(%s, 0, scaled(%s, scale));", address, value)
+    w:line("if (first_fft + %s < batch) store_point(%s, 0, scaled(%s, scale));", fft, address, value)
   end
-  w:close()
 end
 
 local function emit_staged_store(w, plan, sign)
@@ -144,7 +144,9 @@ local function emit_loads(w, plan, r, from_global)
   else
     -- point j of the block's transform f: slot + j, or j * FFTS_PER_BLOCK + f in a tiled pass
     local base, step, bound = "slot + fft_thread", 1, read_bound(plan)
-    if plan.tiled then base, step, bound = "fft_thread * FFTS_PER_BLOCK + fft_in_block", plan.ffts_per_block, 0 end
+    if plan.tiled then
+      base, step, bound = "fft_thread * FFTS_PER_BLOCK + fft_in_block", plan.ffts_per_block, PAD_EVERY - 1
+    end
     w:line("const int src = padded(%s);", base)
     for q = 0, per_thread - 1 do
       for m = 0, r - 1 do
@@ -193,7 +195,8 @@ local function emit_butterflies(w, plan, stage_index, r, ns, sign, to_global)
     else
       local base, step, bound = "slot + " .. out_base, 1, write_bound(ns, r)
       if plan.tiled then
-        base, step, bound = string.format("(%s) * FFTS_PER_BLOCK + fft_in_block", out_base), plan.ffts_per_block, 0
+        base, step, bound = string.format("(%s) * FFTS_PER_BLOCK + fft_in_block", out_base), plan.ffts_per_block,
+          PAD_EVERY - 1
       end
       w:line("const int dst = padded(%s);", base)
       for m = 0, r - 1 do

@@ -12,6 +12,7 @@ struct sim_kernel {
     enum kernel_precision precision;
     sim_function forward, inverse;
     int radix; /* the --radix it was generated with; 0 for the planner's default */
+    long long istride, idist, ostride, odist; /* its data layouts; all 0 when contiguous */
 };
 
 struct gpu_kernel {

@@ -109,3 +109,59 @@ double transform_error(int n, enum kernel_precision precision, int batch, int si
     free(out);
     return error;
 }
+
+static size_t span(struct strided_layout layout, int n, int batch)
+{
+    return (size_t)((long long)(batch - 1) * layout.dist + (long long)(n - 1) * layout.stride + 1);
+}
+
+double strided_transform_error(int n, enum kernel_precision precision, int batch, int sign,
+                               struct strided_layout in_layout, struct strided_layout out_layout,
+                               transform_runner run, const void *context, unsigned long long seed)
+{
+    const size_t count = (size_t)n * (size_t)batch;
+    const size_t in_span = span(in_layout, n, batch), out_span = span(out_layout, n, batch);
+    double *all_in = malloc(2 * sizeof(double) * in_span);
+    double *input = malloc(2 * sizeof(double) * count);
+    double *want = malloc(2 * sizeof(double) * count);
+    double *all_out = malloc(2 * sizeof(double) * out_span);
+    double *got = malloc(2 * sizeof(double) * count);
+    char *is_output = calloc(out_span, 1);
+    void *in = malloc(storage_bytes(precision) * in_span);
+    void *out = malloc(storage_bytes(precision) * out_span);
+    double error = -1.0;
+    if (all_in && input && want && all_out && got && is_output && in && out) {
+        random_points(all_in, in_span, seed);
+        to_storage(precision, all_in, in, in_span);
+        from_storage(precision, in, all_in, in_span); /* what the kernel sees */
+        for (int b = 0; b < batch; ++b)
+            for (int j = 0; j < n; ++j) {
+                const size_t at = (size_t)(b * in_layout.dist + j * in_layout.stride);
+                input[2 * ((size_t)b * n + j)] = all_in[2 * at];
+                input[2 * ((size_t)b * n + j) + 1] = all_in[2 * at + 1];
+            }
+        poison_storage(precision, out, out_span);
+        if (reference_fft(input, want, n, batch, sign) == 0 && run(context, in, out, batch) == 0) {
+            from_storage(precision, out, all_out, out_span);
+            for (int b = 0; b < batch; ++b)
+                for (int k = 0; k < n; ++k) {
+                    const size_t at = (size_t)(b * out_layout.dist + k * out_layout.stride);
+                    is_output[at] = 1;
+                    got[2 * ((size_t)b * n + k)] = all_out[2 * at];
+                    got[2 * ((size_t)b * n + k) + 1] = all_out[2 * at + 1];
+                }
+            error = relative_l2_error(got, want, count);
+            for (size_t i = 0; i < out_span; ++i)
+                if (!is_output[i] && !(isnan(all_out[2 * i]) && isnan(all_out[2 * i + 1]))) error = INFINITY;
+        }
+    }
+    free(all_in);
+    free(input);
+    free(want);
+    free(all_out);
+    free(got);
+    free(is_output);
+    free(in);
+    free(out);
+    return error;
+}

@@ -42,4 +42,14 @@ typedef int (*transform_runner)(const void *context, const void *in, void *out, 
 double transform_error(int n, enum kernel_precision precision, int batch, int sign, double reference_scale,
                        transform_runner run, const void *context, unsigned long long seed);
 
+/* As transform_error, for data in the layouts of cufftPlanMany: point j of transform b at
+ * b*dist + j*stride. The whole input span is random, the whole output span poisoned; an element
+ * written outside the output layout makes the error +inf. */
+struct strided_layout {
+    long long stride, dist;
+};
+double strided_transform_error(int n, enum kernel_precision precision, int batch, int sign,
+                               struct strided_layout in_layout, struct strided_layout out_layout,
+                               transform_runner run, const void *context, unsigned long long seed);
+
 #endif

@@ -105,6 +105,8 @@ static void bad_options(void **state)
     expect_rejected("unknown direction 'sideways'", "64", "--direction", "sideways");
     expect_rejected("unknown architecture sm_70", "64", "--arch", "sm_70");
     expect_rejected("unknown option '--bogus'", "64", "--bogus", NULL);
+    expect_rejected("--istride must be >= 1", "64", "--istride", "0");
+    expect_rejected("--odist 'x' is not a number", "64", "--odist", "x");
     expect_rejected("needs a value", "64", "--radix", NULL);
 }
 

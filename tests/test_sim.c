@@ -24,9 +24,32 @@ static int run_sim(const void *context, const void *in, void *out, int batch)
     return run->fn(in, out, batch, run->scale);
 }
 
+/* A kernel for strided layouts: batch 1, 3 and 17 (a partial last tile), both directions. */
+static void check_strided_kernel(const struct sim_kernel *k)
+{
+    const double bound = k->precision == KERNEL_FP16 ? FP16_ERROR_BOUND : FP32_ERROR_BOUND;
+    const struct strided_layout in = {k->istride, k->idist}, out = {k->ostride, k->odist};
+    const int batches[] = {1, 3, 17};
+    for (int d = 0; d < 2; ++d)
+        for (size_t b = 0; b < sizeof batches / sizeof batches[0]; ++b) {
+            const struct sim_run run = {d == 0 ? k->forward : k->inverse, 1.0f};
+            const double error = strided_transform_error(k->n, k->precision, batches[b], d == 0 ? -1 : 1, in, out,
+                                                         run_sim, &run, (unsigned long long)k->n * 17 + b);
+            print_message("  n=%-6d %s %-7s batch %-2d in (%lld, %lld) out (%lld, %lld): relative L2 error %.3e\n",
+                          k->n, k->precision == KERNEL_FP16 ? "fp16" : "fp32", d == 0 ? "forward" : "inverse",
+                          batches[b], k->istride, k->idist, k->ostride, k->odist, error);
+            assert_true(error >= 0.0);
+            assert_true(error < bound);
+        }
+}
+
 static void check_kernel(void **state)
 {
     const struct sim_kernel *k = *state;
+    if (k->istride != 0) {
+        check_strided_kernel(k);
+        return;
+    }
     const double bound = k->precision == KERNEL_FP16 ? FP16_ERROR_BOUND : FP32_ERROR_BOUND;
     /* batch 1 and 3 unscaled; batch 3 again with the 1/n scale of a normalized inverse */
     const struct { int batch, scaled; } cases[] = {{1, 0}, {3, 0}, {3, 1}};
@@ -53,7 +76,11 @@ int main(void)
     if (tests == NULL || names == NULL) return 1;
     for (int i = 0; i < sim_kernel_count; ++i) {
         const char *precision = sim_kernels[i].precision == KERNEL_FP16 ? "fp16" : "fp32";
-        if (sim_kernels[i].radix)
+        if (sim_kernels[i].istride)
+            snprintf(names[i], sizeof names[i], "sim_%d_strided_%lld_%lld_%lld_%lld_%s", sim_kernels[i].n,
+                     sim_kernels[i].istride, sim_kernels[i].idist, sim_kernels[i].ostride, sim_kernels[i].odist,
+                     precision);
+        else if (sim_kernels[i].radix)
             snprintf(names[i], sizeof names[i], "sim_%d_radix%d_%s", sim_kernels[i].n, sim_kernels[i].radix,
                      precision);
         else

@@ -21,8 +21,8 @@
  * cache, and last from NVRTC (unless the plan has FFTGEN_NO_JIT).
  *
  * Status of this version: rank 1, power-of-two sizes from 2 to 2^30 (one kernel up to 16384 points
- * on sm_80/sm_90, two strided passes up to 2^20, three above), the basic contiguous layout. Strided
- * layouts and rank 2 and 3 return FFTGEN_NOT_SUPPORTED_YET.
+ * on sm_80/sm_90, two strided passes up to 2^20, three above), contiguous and strided layouts.
+ * Rank 2 and 3 return FFTGEN_NOT_SUPPORTED_YET.
  */
 #ifndef FFTGEN_H
 #define FFTGEN_H
@@ -109,8 +109,9 @@ fftgen_result fftgen_set_work_area(fftgen_plan plan, void *work_area);
 fftgen_result fftgen_set_stream(fftgen_plan plan, cudaStream_t stream);
 
 /* Queues one execution on the plan's stream. `in` and `out` are device pointers to float2 or __half2
- * data (per the plan's precision), aligned to one element; in == out transforms in place. Returns
- * once the work is queued, like cuFFT. */
+ * data (per the plan's precision), aligned to one element; in == out transforms in place (for a
+ * single-kernel size, only when the input and output layouts are the same: else
+ * FFTGEN_OVERLAPPING_LAYOUT). Returns once the work is queued, like cuFFT. */
 fftgen_result fftgen_exec(fftgen_plan plan, const void *in, void *out, fftgen_direction direction);
 
 /* Releases the plan. Destroying NULL is a no-op. */
