@@ -25,6 +25,7 @@ static void usage(FILE *to)
             "\n"
             "  N...               sizes (powers of two); default 16 to 2^27\n"
             "  --points TOTAL     points per size: batch = TOTAL / N (default 2^27)\n"
+            "  --batch B          a fixed batch instead of --points\n"
             "  --precision P      fp32, fp16 or both (default both)\n"
             "  --direction D      forward or inverse (default forward)\n"
             "  --runs R           timed runs per transform (default 50)\n"
@@ -82,7 +83,7 @@ static void write_json(const char *path, const char *device, int driver, int run
 
 int main(int argc, char **argv)
 {
-    long long total = 1LL << 27, sizes[64];
+    long long total = 1LL << 27, fixed_batch = 0, sizes[64];
     int runs = 50, want[2] = {1, 1}, inverse = 0, count = 0;
     const char *json = NULL;
     for (int i = 1; i < argc; ++i) {
@@ -93,6 +94,12 @@ int main(int argc, char **argv)
             return 0;
         } else if (!strcmp(a, "--points") && has_value) {
             total = atoll(argv[++i]);
+        } else if (!strcmp(a, "--batch") && has_value) {
+            fixed_batch = atoll(argv[++i]);
+            if (fixed_batch < 1 || fixed_batch > 2147483647LL) {
+                fprintf(stderr, "fftgen-bench: --batch must be from 1 to 2^31-1\n");
+                return 2;
+            }
         } else if (!strcmp(a, "--runs") && has_value) {
             runs = atoi(argv[++i]);
         } else if (!strcmp(a, "--json") && has_value) {
@@ -138,8 +145,12 @@ int main(int argc, char **argv)
         fprintf(stderr, "fftgen-bench: no CUDA device: nothing to measure\n");
         return 1;
     }
-    printf("device: %s, driver %d, CUDA runtime %d, fftgen %s; %lld points per size, median of %d runs\n", device,
-           driver, runtime, fftgen_version(), total, runs);
+    if (fixed_batch)
+        printf("device: %s, driver %d, CUDA runtime %d, fftgen %s; batch %lld, median of %d runs\n", device, driver,
+               runtime, fftgen_version(), fixed_batch, runs);
+    else
+        printf("device: %s, driver %d, CUDA runtime %d, fftgen %s; %lld points per size, median of %d runs\n",
+               device, driver, runtime, fftgen_version(), total, runs);
     print_compare_header();
     struct row *rows = calloc((size_t)count * 2, sizeof *rows);
     if (rows == NULL) return 1;
@@ -148,7 +159,7 @@ int main(int argc, char **argv)
     for (int s = 0; s < count; ++s)
         for (int p = 0; p < 2; ++p) {
             if (!want[p]) continue;
-            const long long batch = total / sizes[s] > 0 ? total / sizes[s] : 1;
+            const long long batch = fixed_batch ? fixed_batch : total / sizes[s] > 0 ? total / sizes[s] : 1;
             fprintf(stderr, "\r[%d/%d] %lld points %s...", done + failures + 1, jobs, sizes[s], p ? "fp16" : "fp32");
             const fftgen_result planned =
                 fftgen_plan_1d(&current_plan, sizes[s], p ? FFTGEN_FP16 : FFTGEN_FP32, batch, 0);
