@@ -6,6 +6,24 @@ set(FFTGEN_TEST_PRECISIONS fp32 fp16)
 # sm_75 has 64 KB of shared memory per block: up to 4096 points. CUDA 13 has no sm_70.
 set(FFTGEN_SM75_MAX_SIZE 4096)
 
+# A host-simulated kernel only: fftgen --target sim with ARGN, registered for tests/test_sim.c with the
+# radix and layout fields given in ROW (", radix, istride, idist, ostride, odist").
+function(fftgen_add_sim name n precision row)
+  set(sim ${CMAKE_BINARY_DIR}/sim/${name}_sim.c)
+  add_custom_command(OUTPUT ${sim}
+    COMMAND ${CMAKE_COMMAND} -E make_directory ${CMAKE_BINARY_DIR}/sim
+    COMMAND fftgen --n ${n} --precision ${precision} ${ARGN} --target sim --name ${name} -o ${sim}
+    DEPENDS fftgen VERBATIM)
+  set(FFTGEN_SIM_SOURCES ${FFTGEN_SIM_SOURCES} ${sim} PARENT_SCOPE)
+  string(TOUPPER ${precision} P)
+  set(decls "")
+  foreach(d forward inverse)
+    string(APPEND decls "int ${name}_${d}_sim(const void *in, void *out, int batch, float scale);\n")
+  endforeach()
+  set(sim_decls "${sim_decls}${decls}" PARENT_SCOPE)
+  set(sim_rows "${sim_rows}    {${n}, KERNEL_${P}, ${name}_forward_sim, ${name}_inverse_sim${row}},\n" PARENT_SCOPE)
+endfunction()
+
 set(FFTGEN_SIM_SOURCES)
 set(FFTGEN_CUDA_SOURCES_ALL_ARCHS)
 set(FFTGEN_CUDA_SOURCES_SM80_UP)
@@ -47,23 +65,12 @@ endforeach()
 set(FFTGEN_TEST_MULTIPASS_SIZES 32768 65536 131072 262144 524288 1048576 2097152)
 foreach(n IN LISTS FFTGEN_TEST_MULTIPASS_SIZES)
   foreach(p IN LISTS FFTGEN_TEST_PRECISIONS)
-    set(name fftgen_${n}_${p})
-    set(sim ${CMAKE_BINARY_DIR}/sim/${name}_sim.c)
-    add_custom_command(OUTPUT ${sim}
-      COMMAND ${CMAKE_COMMAND} -E make_directory ${CMAKE_BINARY_DIR}/sim
-      COMMAND fftgen --n ${n} --precision ${p} --target sim -o ${sim}
-      DEPENDS fftgen VERBATIM)
-    list(APPEND FFTGEN_SIM_SOURCES ${sim})
-    string(TOUPPER ${p} P)
-    foreach(d forward inverse)
-      string(APPEND sim_decls "int ${name}_${d}_sim(const void *in, void *out, int batch, float scale);\n")
-    endforeach()
-    string(APPEND sim_rows "    {${n}, KERNEL_${P}, ${name}_forward_sim, ${name}_inverse_sim, 0, 0, 0, 0, 0},\n")
+    fftgen_add_sim(fftgen_${n}_${p} ${n} ${p} ", 0, 0, 0, 0, 0")
   endforeach()
 endforeach()
 
 # Chains the default radix never produces, so that the radix-2, -4 and -8 butterflies, mixed chains
-# and many threads per transform are checked too: "n:radix" pairs, simulated only.
+# and many threads per transform are checked too: "n:radix" pairs.
 set(FFTGEN_TEST_RADIX_VARIANTS 2:2 8:2 64:2 512:2 2048:2 32:4 128:4 1024:4 4096:4 64:8 512:8 2048:8 8192:8
                                128:16)
 foreach(variant IN LISTS FFTGEN_TEST_RADIX_VARIANTS)
@@ -71,18 +78,7 @@ foreach(variant IN LISTS FFTGEN_TEST_RADIX_VARIANTS)
   list(GET parts 0 n)
   list(GET parts 1 r)
   foreach(p IN LISTS FFTGEN_TEST_PRECISIONS)
-    set(name fftgen_${n}_r${r}_${p})
-    set(sim ${CMAKE_BINARY_DIR}/sim/${name}_sim.c)
-    add_custom_command(OUTPUT ${sim}
-      COMMAND ${CMAKE_COMMAND} -E make_directory ${CMAKE_BINARY_DIR}/sim
-      COMMAND fftgen --n ${n} --radix ${r} --precision ${p} --target sim --name ${name} -o ${sim}
-      DEPENDS fftgen VERBATIM)
-    list(APPEND FFTGEN_SIM_SOURCES ${sim})
-    string(TOUPPER ${p} P)
-    foreach(d forward inverse)
-      string(APPEND sim_decls "int ${name}_${d}_sim(const void *in, void *out, int batch, float scale);\n")
-    endforeach()
-    string(APPEND sim_rows "    {${n}, KERNEL_${P}, ${name}_forward_sim, ${name}_inverse_sim, ${r}, 0, 0, 0, 0},\n")
+    fftgen_add_sim(fftgen_${n}_r${r}_${p} ${n} ${p} ", ${r}, 0, 0, 0, 0" --radix ${r})
   endforeach()
 endforeach()
 
@@ -98,20 +94,8 @@ foreach(variant IN LISTS FFTGEN_TEST_STRIDED_VARIANTS)
   list(GET parts 3 os)
   list(GET parts 4 od)
   foreach(p IN LISTS FFTGEN_TEST_PRECISIONS)
-    set(name fftgen_${n}_s${is}_${id}_${os}_${od}_${p})
-    set(sim ${CMAKE_BINARY_DIR}/sim/${name}_sim.c)
-    add_custom_command(OUTPUT ${sim}
-      COMMAND ${CMAKE_COMMAND} -E make_directory ${CMAKE_BINARY_DIR}/sim
-      COMMAND fftgen --n ${n} --precision ${p} --istride ${is} --idist ${id} --ostride ${os} --odist ${od}
-              --target sim --name ${name} -o ${sim}
-      DEPENDS fftgen VERBATIM)
-    list(APPEND FFTGEN_SIM_SOURCES ${sim})
-    string(TOUPPER ${p} P)
-    foreach(d forward inverse)
-      string(APPEND sim_decls "int ${name}_${d}_sim(const void *in, void *out, int batch, float scale);\n")
-    endforeach()
-    string(APPEND sim_rows
-      "    {${n}, KERNEL_${P}, ${name}_forward_sim, ${name}_inverse_sim, 0, ${is}, ${id}, ${os}, ${od}},\n")
+    fftgen_add_sim(fftgen_${n}_s${is}_${id}_${os}_${od}_${p} ${n} ${p} ", 0, ${is}, ${id}, ${os}, ${od}"
+                   --istride ${is} --idist ${id} --ostride ${os} --odist ${od})
   endforeach()
 endforeach()
 

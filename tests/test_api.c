@@ -17,6 +17,7 @@
 #include <cmocka.h>
 #include <cuda_runtime.h>
 
+#include "cuda_check.h"
 #include "fftgen.h"
 #include "pack.h"
 #include "reference.h"
@@ -104,15 +105,6 @@ struct api_run {
     unsigned flags;
     int in_place;
 };
-
-#define CHECK_CUDA(call)                                                                                   \
-    do {                                                                                                   \
-        const cudaError_t status_ = (call);                                                                \
-        if (status_ != cudaSuccess) {                                                                      \
-            print_error("%s failed: %s\n", #call, cudaGetErrorString(status_));                           \
-            goto done;                                                                                     \
-        }                                                                                                  \
-    } while (0)
 
 /* Plans, copies in, poisons the output, executes on a stream of its own, copies back. */
 static int run_api(const void *context, const void *in, void *out, int batch)

@@ -11,6 +11,7 @@
 #include <cmocka.h>
 #include <cuda_runtime.h>
 
+#include "cuda_check.h"
 #include "kernel_registry.h"
 #include "reference.h"
 
@@ -26,15 +27,6 @@ struct gpu_run {
     int n;
     int in_place;
 };
-
-#define CHECK_CUDA(call)                                                                                   \
-    do {                                                                                                   \
-        const cudaError_t status_ = (call);                                                                \
-        if (status_ != cudaSuccess) {                                                                      \
-            print_error("%s failed: %s\n", #call, cudaGetErrorString(status_));                           \
-            goto done;                                                                                     \
-        }                                                                                                  \
-    } while (0)
 
 /* Copies the input over, poisons the output (0xFF bytes are NaN in fp32 and fp16), launches, and
  * copies the result back. */
