@@ -114,6 +114,25 @@ add_library(fftgen_sim_kernels STATIC ${FFTGEN_SIM_SOURCES})
 # the simulation writes every per-thread index into every phase; not all are used in each
 target_compile_options(fftgen_sim_kernels PRIVATE -O2 -Wno-unused-variable -Wno-unused-but-set-variable)
 
+# Multi-pass and strided files, compiled with nvcc too: their host launch functions exist only there.
+foreach(spec "65536;fp32" "2097152;fp16" "64;fp32;--istride;3;--idist;200" "65536;fp16;--ostride;2;--odist;131072")
+  list(GET spec 0 n)
+  list(GET spec 1 p)
+  set(layout "")
+  list(LENGTH spec length)
+  if(length GREATER 2)
+    list(SUBLIST spec 2 -1 layout)
+  endif()
+  string(REPLACE ";" "_" tag "${spec}")
+  string(REPLACE "-" "" tag "${tag}")
+  set(cu ${CMAKE_BINARY_DIR}/kernels/multi_${tag}.cu)
+  add_custom_command(OUTPUT ${cu}
+    COMMAND ${CMAKE_COMMAND} -E make_directory ${CMAKE_BINARY_DIR}/kernels
+    COMMAND fftgen --n ${n} --precision ${p} ${layout} --name multi_${tag} -o ${cu}
+    DEPENDS fftgen VERBATIM)
+  list(APPEND FFTGEN_CUDA_SOURCES_SM80_UP ${cu})
+endforeach()
+
 add_library(fftgen_cuda_kernels_all STATIC ${FFTGEN_CUDA_SOURCES_ALL_ARCHS})
 set_target_properties(fftgen_cuda_kernels_all PROPERTIES CUDA_ARCHITECTURES "75;80;90")
 add_library(fftgen_cuda_kernels_sm80 STATIC ${FFTGEN_CUDA_SOURCES_SM80_UP})

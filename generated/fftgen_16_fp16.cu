@@ -73,12 +73,12 @@ __device__ __forceinline__ float2 twiddle_mul_conj(float2 a, float2 w) {
 // One pad element every 16 keeps strided shared-memory accesses off a single bank.
 __device__ __forceinline__ int padded(int i) { return i + (i >> 4); }
 
-constexpr int POINTS = 16; // points per transform
-constexpr int RADIX_MAX = 16; // points each thread holds in registers
-constexpr int THREADS_PER_FFT = 1; // threads that share one transform
-constexpr int FFTS_PER_BLOCK = 256; // transforms per thread block
-constexpr int THREADS = 256; // threads per block
-constexpr int SHARED_BYTES = 34816; // dynamic shared memory per block
+[[maybe_unused]] constexpr int POINTS = 16; // points per transform
+[[maybe_unused]] constexpr int RADIX_MAX = 16; // points each thread holds in registers
+[[maybe_unused]] constexpr int THREADS_PER_FFT = 1; // threads that share one transform
+[[maybe_unused]] constexpr int FFTS_PER_BLOCK = 256; // transforms per thread block
+[[maybe_unused]] constexpr int THREADS = 256; // threads per block
+[[maybe_unused]] constexpr int SHARED_BYTES = 34816; // dynamic shared memory per block
 // shared memory holds float2 with one pad element every 16: 4352 elements
 static_assert(SHARED_BYTES == 4352 * sizeof(float2), "shared memory size");
 

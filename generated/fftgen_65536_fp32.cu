@@ -80,23 +80,23 @@ __device__ __forceinline__ float2 post_twiddle(const float2* t0, const float2* t
 
 namespace pass1 {
 
-constexpr int POINTS = 256; // points per transform
-constexpr int RADIX_MAX = 16; // points each thread holds in registers
-constexpr int THREADS_PER_FFT = 16; // threads that share one transform
-constexpr int FFTS_PER_BLOCK = 16; // transforms per thread block
-constexpr int THREADS = 256; // threads per block
-constexpr int SHARED_BYTES = 34816; // dynamic shared memory per block
-constexpr int GROUP_SIZE = 256; // transforms per group, side by side
-constexpr int GROUP_COUNT = 1; // groups per transform of the file
-constexpr int IN_ELEM_STRIDE = 256; // elements between points of one transform
-constexpr int IN_FFT_STRIDE = 1; // elements between transforms of a group
-constexpr int IN_GROUP_STRIDE = 0; // elements between groups
-constexpr int IN_BATCH_STRIDE = 65536; // elements between transforms of the file
-constexpr int OUT_ELEM_STRIDE = 256; // elements between points of one transform
-constexpr int OUT_FFT_STRIDE = 1; // elements between transforms of a group
-constexpr int OUT_GROUP_STRIDE = 0; // elements between groups
-constexpr int OUT_BATCH_STRIDE = 65536; // elements between transforms of the file
-constexpr int POST_TWIDDLE_BITS = 8; // exponent bits per pass-twiddle table
+[[maybe_unused]] constexpr int POINTS = 256; // points per transform
+[[maybe_unused]] constexpr int RADIX_MAX = 16; // points each thread holds in registers
+[[maybe_unused]] constexpr int THREADS_PER_FFT = 16; // threads that share one transform
+[[maybe_unused]] constexpr int FFTS_PER_BLOCK = 16; // transforms per thread block
+[[maybe_unused]] constexpr int THREADS = 256; // threads per block
+[[maybe_unused]] constexpr int SHARED_BYTES = 34816; // dynamic shared memory per block
+[[maybe_unused]] constexpr int GROUP_SIZE = 256; // transforms per group, side by side
+[[maybe_unused]] constexpr int GROUP_COUNT = 1; // groups per transform of the file
+[[maybe_unused]] constexpr int IN_ELEM_STRIDE = 256; // elements between points of one transform
+[[maybe_unused]] constexpr int IN_FFT_STRIDE = 1; // elements between transforms of a group
+[[maybe_unused]] constexpr int IN_GROUP_STRIDE = 0; // elements between groups
+[[maybe_unused]] constexpr int IN_BATCH_STRIDE = 65536; // elements between transforms of the file
+[[maybe_unused]] constexpr int OUT_ELEM_STRIDE = 256; // elements between points of one transform
+[[maybe_unused]] constexpr int OUT_FFT_STRIDE = 1; // elements between transforms of a group
+[[maybe_unused]] constexpr int OUT_GROUP_STRIDE = 0; // elements between groups
+[[maybe_unused]] constexpr int OUT_BATCH_STRIDE = 65536; // elements between transforms of the file
+[[maybe_unused]] constexpr int POST_TWIDDLE_BITS = 8; // exponent bits per pass-twiddle table
 // shared memory holds float2 with one pad element every 16: 4352 elements
 static_assert(SHARED_BYTES == 4352 * sizeof(float2), "shared memory size");
 
@@ -1022,23 +1022,23 @@ fftgen_65536_fp32_pass1_inverse(const point_t* in, point_t* out, int batch, floa
 
 namespace pass2 {
 
-constexpr int POINTS = 256; // points per transform
-constexpr int RADIX_MAX = 16; // points each thread holds in registers
-constexpr int THREADS_PER_FFT = 16; // threads that share one transform
-constexpr int FFTS_PER_BLOCK = 16; // transforms per thread block
-constexpr int THREADS = 256; // threads per block
-constexpr int SHARED_BYTES = 34816; // dynamic shared memory per block
-constexpr int GROUP_SIZE = 256; // transforms per group, side by side
-constexpr int GROUP_COUNT = 1; // groups per transform of the file
-constexpr int IN_ELEM_STRIDE = 1; // elements between points of one transform
-constexpr int IN_FFT_STRIDE = 256; // elements between transforms of a group
-constexpr int IN_GROUP_STRIDE = 0; // elements between groups
-constexpr int IN_BATCH_STRIDE = 65536; // elements between transforms of the file
-constexpr int OUT_ELEM_STRIDE = 256; // elements between points of one transform
-constexpr int OUT_FFT_STRIDE = 1; // elements between transforms of a group
-constexpr int OUT_GROUP_STRIDE = 0; // elements between groups
-constexpr int OUT_BATCH_STRIDE = 65536; // elements between transforms of the file
-constexpr int LOG_POINTS = 8; // log2(POINTS)
+[[maybe_unused]] constexpr int POINTS = 256; // points per transform
+[[maybe_unused]] constexpr int RADIX_MAX = 16; // points each thread holds in registers
+[[maybe_unused]] constexpr int THREADS_PER_FFT = 16; // threads that share one transform
+[[maybe_unused]] constexpr int FFTS_PER_BLOCK = 16; // transforms per thread block
+[[maybe_unused]] constexpr int THREADS = 256; // threads per block
+[[maybe_unused]] constexpr int SHARED_BYTES = 34816; // dynamic shared memory per block
+[[maybe_unused]] constexpr int GROUP_SIZE = 256; // transforms per group, side by side
+[[maybe_unused]] constexpr int GROUP_COUNT = 1; // groups per transform of the file
+[[maybe_unused]] constexpr int IN_ELEM_STRIDE = 1; // elements between points of one transform
+[[maybe_unused]] constexpr int IN_FFT_STRIDE = 256; // elements between transforms of a group
+[[maybe_unused]] constexpr int IN_GROUP_STRIDE = 0; // elements between groups
+[[maybe_unused]] constexpr int IN_BATCH_STRIDE = 65536; // elements between transforms of the file
+[[maybe_unused]] constexpr int OUT_ELEM_STRIDE = 256; // elements between points of one transform
+[[maybe_unused]] constexpr int OUT_FFT_STRIDE = 1; // elements between transforms of a group
+[[maybe_unused]] constexpr int OUT_GROUP_STRIDE = 0; // elements between groups
+[[maybe_unused]] constexpr int OUT_BATCH_STRIDE = 65536; // elements between transforms of the file
+[[maybe_unused]] constexpr int LOG_POINTS = 8; // log2(POINTS)
 // shared memory holds float2 with one pad element every 16: 4352 elements
 static_assert(SHARED_BYTES == 4352 * sizeof(float2), "shared memory size");
 

@@ -224,7 +224,8 @@ end
 
 local function cuda_pass(w, f, p)
   for _, c in ipairs(pass_constants(p, "cuda")) do
-    w:line("constexpr %s %s = %d; // %s", (c[2] >= 2 ^ 31) and "long long" or "int", c[1], c[2], c[3])
+    -- not every kernel of a file uses every constant
+    w:line("[[maybe_unused]] constexpr %s %s = %d; // %s", (c[2] >= 2 ^ 31) and "long long" or "int", c[1], c[2], c[3])
   end
   if uses_shared(p) then
     w:line("// shared memory holds float2 with one pad element every 16: %d elements", p.smem_points)
