@@ -110,17 +110,22 @@ static char *read_text(const char *path)
     return text;
 }
 
+/* The descriptor's summary: directions, layout, and per pass its size, radix chain and threads. */
 static void summarize(struct job *job, const fftgen_transform_plan *plan)
 {
-    static char summaries[MAX_ENTRIES][64];
+    enum { SUMMARY = 192 };
+    static char summaries[MAX_ENTRIES][SUMMARY];
     char *s = summaries[job - jobs];
-    int used = snprintf(s, 64, "%lld %s:", plan->n, fftgen_precision_name(plan->pass[0].precision));
-    for (int i = 0; i < plan->pass_count && used > 0 && used < 64; ++i) {
+    int used = snprintf(s, SUMMARY, "%lld-point %s, forward and inverse, contiguous, sm_%d:", plan->n,
+                        fftgen_precision_name(plan->pass[0].precision), job->entry.arch);
+    for (int i = 0; i < plan->pass_count && used > 0 && used < SUMMARY; ++i) {
         const fftgen_kernel_plan *p = &plan->pass[i];
-        used += snprintf(s + used, 64 - (size_t)used, " %s%d(", i ? "+ " : "", p->n);
-        for (int r = 0; r < p->stage_count && used < 64; ++r)
-            used += snprintf(s + used, 64 - (size_t)used, "%s%d", r ? "x" : "", p->radices[r]);
-        if (used < 64) used += snprintf(s + used, 64 - (size_t)used, ")%dt", p->threads);
+        used += snprintf(s + used, SUMMARY - (size_t)used, "%s %d-point radix ", i ? ";" : "", p->n);
+        for (int r = 0; r < p->stage_count && used < SUMMARY; ++r)
+            used += snprintf(s + used, SUMMARY - (size_t)used, "%s%d", r ? "x" : "", p->radices[r]);
+        if (used < SUMMARY)
+            used += snprintf(s + used, SUMMARY - (size_t)used, ", %d threads, %d B shared", p->threads,
+                             p->shared_bytes);
     }
     job->entry.summary = s;
 }
@@ -158,6 +163,7 @@ static int add_job(const char *name, char *source, int arch, const fftgen_transf
     job->entry.source = source;
     job->entry.arch = arch;
     if (plan != NULL) {
+        /* (the summary below reads entry.arch) */
         job->entry.precision = plan->pass[0].precision == FFTGEN_KERNEL_FP16;
         job->entry.n = plan->n;
         job->entry.passes = plan->pass_count;

@@ -11,7 +11,7 @@
 #include "render.h"
 
 #define PACK_MAGIC "FFTGENPK"
-enum { PACK_FORMAT = 1, HEADER_BYTES = 48, DESCRIPTOR_BYTES = 128, SUMMARY_BYTES = 64 };
+enum { PACK_FORMAT = 1, HEADER_BYTES = 48, DESCRIPTOR_BYTES = 256, SUMMARY_BYTES = 192 };
 
 /* The default pack, linked into libfftgen by the build (default_pack.S); the fftgen command links
  * an empty one (generator/no_default_pack.c). */

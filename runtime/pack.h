@@ -3,9 +3,9 @@
  * its architecture, so a pack serves exactly the plans whose source it was compiled from.
  *
  * File layout (little-endian): a 48-byte header ("FFTGENPK", format, entry count, fftgen version,
- * file size, checksum of everything after the header), one 128-byte descriptor per kernel (source
+ * file size, checksum of everything after the header), one 256-byte descriptor per kernel (source
  * key, architecture, precision, size, passes, cubin offset, size and checksum, and a one-line
- * summary: radix chains and launch shapes), then the cubins. */
+ * summary: directions, layout, radix chains and launch shapes), then the cubins. */
 #ifndef FFTGEN_RUNTIME_PACK_H
 #define FFTGEN_RUNTIME_PACK_H
 
