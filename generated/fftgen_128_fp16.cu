@@ -123,69 +123,47 @@ fftgen_128_fp16_forward(const point_t* in, point_t* out, int batch, float scale)
     const int fft_in_block = thread / THREADS_PER_FFT;
     const int fft_thread = thread % THREADS_PER_FFT;
     const int slot = fft_in_block * POINTS;
-    const size_t block_base = (size_t)block * FFTS_PER_BLOCK * POINTS;
-    const long long block_ffts = batch - block * FFTS_PER_BLOCK;
-    const int block_points = (int)(block_ffts < FFTS_PER_BLOCK ? block_ffts : FFTS_PER_BLOCK) * POINTS;
-    {
-        // coalesced copy of the block's transforms into shared memory: all loads first
-        const point_t* src = in + block_base + thread;
-        v[0] = (thread < block_points) ? load_point(src, 0) : make_float2(0.0f, 0.0f);
-        v[1] = (thread + 256 < block_points) ? load_point(src, 256) : make_float2(0.0f, 0.0f);
-        v[2] = (thread + 512 < block_points) ? load_point(src, 512) : make_float2(0.0f, 0.0f);
-        v[3] = (thread + 768 < block_points) ? load_point(src, 768) : make_float2(0.0f, 0.0f);
-        v[4] = (thread + 1024 < block_points) ? load_point(src, 1024) : make_float2(0.0f, 0.0f);
-        v[5] = (thread + 1280 < block_points) ? load_point(src, 1280) : make_float2(0.0f, 0.0f);
-        v[6] = (thread + 1536 < block_points) ? load_point(src, 1536) : make_float2(0.0f, 0.0f);
-        v[7] = (thread + 1792 < block_points) ? load_point(src, 1792) : make_float2(0.0f, 0.0f);
-        v[8] = (thread + 2048 < block_points) ? load_point(src, 2048) : make_float2(0.0f, 0.0f);
-        v[9] = (thread + 2304 < block_points) ? load_point(src, 2304) : make_float2(0.0f, 0.0f);
-        v[10] = (thread + 2560 < block_points) ? load_point(src, 2560) : make_float2(0.0f, 0.0f);
-        v[11] = (thread + 2816 < block_points) ? load_point(src, 2816) : make_float2(0.0f, 0.0f);
-        v[12] = (thread + 3072 < block_points) ? load_point(src, 3072) : make_float2(0.0f, 0.0f);
-        v[13] = (thread + 3328 < block_points) ? load_point(src, 3328) : make_float2(0.0f, 0.0f);
-        v[14] = (thread + 3584 < block_points) ? load_point(src, 3584) : make_float2(0.0f, 0.0f);
-        v[15] = (thread + 3840 < block_points) ? load_point(src, 3840) : make_float2(0.0f, 0.0f);
-        const int dst = padded(thread);
-        smem[dst] = v[0];
-        smem[dst + 272] = v[1];
-        smem[dst + 544] = v[2];
-        smem[dst + 816] = v[3];
-        smem[dst + 1088] = v[4];
-        smem[dst + 1360] = v[5];
-        smem[dst + 1632] = v[6];
-        smem[dst + 1904] = v[7];
-        smem[dst + 2176] = v[8];
-        smem[dst + 2448] = v[9];
-        smem[dst + 2720] = v[10];
-        smem[dst + 2992] = v[11];
-        smem[dst + 3264] = v[12];
-        smem[dst + 3536] = v[13];
-        smem[dst + 3808] = v[14];
-        smem[dst + 4080] = v[15];
-    }
-    __syncthreads();
+    const long long fft = block * FFTS_PER_BLOCK + fft_in_block;
+    const bool active = fft < batch;
+    const size_t fft_base = (size_t)fft * POINTS;
     {
         // stage 1 of 2: radix 16 on sub-transforms of 16 points
-        const int src = padded(slot + fft_thread);
-        v[0] = smem[src];
-        v[1] = smem[src + 8];
-        v[2] = smem[src + 17];
-        v[3] = smem[src + 25];
-        v[4] = smem[src + 34];
-        v[5] = smem[src + 42];
-        v[6] = smem[src + 51];
-        v[7] = smem[src + 59];
-        v[8] = smem[src + 68];
-        v[9] = smem[src + 76];
-        v[10] = smem[src + 85];
-        v[11] = smem[src + 93];
-        v[12] = smem[src + 102];
-        v[13] = smem[src + 110];
-        v[14] = smem[src + 119];
-        v[15] = smem[src + 127];
-    }
-    __syncthreads();
-    {
+        const point_t* src = in + fft_base + fft_thread;
+        if (active) {
+            v[0] = load_point(src, 0);
+            v[1] = load_point(src, 8);
+            v[2] = load_point(src, 16);
+            v[3] = load_point(src, 24);
+            v[4] = load_point(src, 32);
+            v[5] = load_point(src, 40);
+            v[6] = load_point(src, 48);
+            v[7] = load_point(src, 56);
+            v[8] = load_point(src, 64);
+            v[9] = load_point(src, 72);
+            v[10] = load_point(src, 80);
+            v[11] = load_point(src, 88);
+            v[12] = load_point(src, 96);
+            v[13] = load_point(src, 104);
+            v[14] = load_point(src, 112);
+            v[15] = load_point(src, 120);
+        } else {
+            v[0] = make_float2(0.0f, 0.0f);
+            v[1] = make_float2(0.0f, 0.0f);
+            v[2] = make_float2(0.0f, 0.0f);
+            v[3] = make_float2(0.0f, 0.0f);
+            v[4] = make_float2(0.0f, 0.0f);
+            v[5] = make_float2(0.0f, 0.0f);
+            v[6] = make_float2(0.0f, 0.0f);
+            v[7] = make_float2(0.0f, 0.0f);
+            v[8] = make_float2(0.0f, 0.0f);
+            v[9] = make_float2(0.0f, 0.0f);
+            v[10] = make_float2(0.0f, 0.0f);
+            v[11] = make_float2(0.0f, 0.0f);
+            v[12] = make_float2(0.0f, 0.0f);
+            v[13] = make_float2(0.0f, 0.0f);
+            v[14] = make_float2(0.0f, 0.0f);
+            v[15] = make_float2(0.0f, 0.0f);
+        }
         {
             const int j = fft_thread;
             const float2 t1 = make_float2(v[0].x + v[8].x, v[0].y + v[8].y);
@@ -311,6 +289,7 @@ fftgen_128_fp16_forward(const point_t* in, point_t* out, int batch, float scale)
     }
     __syncthreads();
     {
+        point_t* dst = out + fft_base + fft_thread;
         {
             const int j = fft_thread;
             const int k = j & 15;
@@ -351,15 +330,16 @@ fftgen_128_fp16_forward(const point_t* in, point_t* out, int batch, float scale)
             const float2 t27 = make_float2(-7.071067691e-01f * t18.x - -7.071067691e-01f * t18.y, -7.071067691e-01f * t18.y + -7.071067691e-01f * t18.x);
             const float2 t28 = make_float2(t9.x + t27.x, t9.y + t27.y);
             const float2 t29 = make_float2(t9.x - t27.x, t9.y - t27.y);
-            const int dst = padded(slot + k);
-            smem[dst] = t19;
-            smem[dst + 17] = t22;
-            smem[dst + 34] = t25;
-            smem[dst + 51] = t28;
-            smem[dst + 68] = t20;
-            smem[dst + 85] = t23;
-            smem[dst + 102] = t26;
-            smem[dst + 119] = t29;
+            if (active) {
+                store_point(dst, 0, scaled(t19, scale));
+                store_point(dst, 16, scaled(t22, scale));
+                store_point(dst, 32, scaled(t25, scale));
+                store_point(dst, 48, scaled(t28, scale));
+                store_point(dst, 64, scaled(t20, scale));
+                store_point(dst, 80, scaled(t23, scale));
+                store_point(dst, 96, scaled(t26, scale));
+                store_point(dst, 112, scaled(t29, scale));
+            }
         }
         {
             const int j = fft_thread + 8;
@@ -401,69 +381,16 @@ fftgen_128_fp16_forward(const point_t* in, point_t* out, int batch, float scale)
             const float2 t56 = make_float2(-7.071067691e-01f * t47.x - -7.071067691e-01f * t47.y, -7.071067691e-01f * t47.y + -7.071067691e-01f * t47.x);
             const float2 t57 = make_float2(t38.x + t56.x, t38.y + t56.y);
             const float2 t58 = make_float2(t38.x - t56.x, t38.y - t56.y);
-            const int dst = padded(slot + k);
-            smem[dst] = t48;
-            smem[dst + 17] = t51;
-            smem[dst + 34] = t54;
-            smem[dst + 51] = t57;
-            smem[dst + 68] = t49;
-            smem[dst + 85] = t52;
-            smem[dst + 102] = t55;
-            smem[dst + 119] = t58;
-        }
-    }
-    __syncthreads();
-    {
-        // coalesced copy of the block's results to global memory
-        point_t* dst = out + block_base + thread;
-        const int src = padded(thread);
-        if (thread < block_points) {
-            store_point(dst, 0, scaled(smem[src], scale));
-        }
-        if (thread + 256 < block_points) {
-            store_point(dst, 256, scaled(smem[src + 272], scale));
-        }
-        if (thread + 512 < block_points) {
-            store_point(dst, 512, scaled(smem[src + 544], scale));
-        }
-        if (thread + 768 < block_points) {
-            store_point(dst, 768, scaled(smem[src + 816], scale));
-        }
-        if (thread + 1024 < block_points) {
-            store_point(dst, 1024, scaled(smem[src + 1088], scale));
-        }
-        if (thread + 1280 < block_points) {
-            store_point(dst, 1280, scaled(smem[src + 1360], scale));
-        }
-        if (thread + 1536 < block_points) {
-            store_point(dst, 1536, scaled(smem[src + 1632], scale));
-        }
-        if (thread + 1792 < block_points) {
-            store_point(dst, 1792, scaled(smem[src + 1904], scale));
-        }
-        if (thread + 2048 < block_points) {
-            store_point(dst, 2048, scaled(smem[src + 2176], scale));
-        }
-        if (thread + 2304 < block_points) {
-            store_point(dst, 2304, scaled(smem[src + 2448], scale));
-        }
-        if (thread + 2560 < block_points) {
-            store_point(dst, 2560, scaled(smem[src + 2720], scale));
-        }
-        if (thread + 2816 < block_points) {
-            store_point(dst, 2816, scaled(smem[src + 2992], scale));
-        }
-        if (thread + 3072 < block_points) {
-            store_point(dst, 3072, scaled(smem[src + 3264], scale));
-        }
-        if (thread + 3328 < block_points) {
-            store_point(dst, 3328, scaled(smem[src + 3536], scale));
-        }
-        if (thread + 3584 < block_points) {
-            store_point(dst, 3584, scaled(smem[src + 3808], scale));
-        }
-        if (thread + 3840 < block_points) {
-            store_point(dst, 3840, scaled(smem[src + 4080], scale));
+            if (active) {
+                store_point(dst, 8, scaled(t48, scale));
+                store_point(dst, 24, scaled(t51, scale));
+                store_point(dst, 40, scaled(t54, scale));
+                store_point(dst, 56, scaled(t57, scale));
+                store_point(dst, 72, scaled(t49, scale));
+                store_point(dst, 88, scaled(t52, scale));
+                store_point(dst, 104, scaled(t55, scale));
+                store_point(dst, 120, scaled(t58, scale));
+            }
         }
     }
 }
@@ -477,69 +404,47 @@ fftgen_128_fp16_inverse(const point_t* in, point_t* out, int batch, float scale)
     const int fft_in_block = thread / THREADS_PER_FFT;
     const int fft_thread = thread % THREADS_PER_FFT;
     const int slot = fft_in_block * POINTS;
-    const size_t block_base = (size_t)block * FFTS_PER_BLOCK * POINTS;
-    const long long block_ffts = batch - block * FFTS_PER_BLOCK;
-    const int block_points = (int)(block_ffts < FFTS_PER_BLOCK ? block_ffts : FFTS_PER_BLOCK) * POINTS;
-    {
-        // coalesced copy of the block's transforms into shared memory: all loads first
-        const point_t* src = in + block_base + thread;
-        v[0] = (thread < block_points) ? load_point(src, 0) : make_float2(0.0f, 0.0f);
-        v[1] = (thread + 256 < block_points) ? load_point(src, 256) : make_float2(0.0f, 0.0f);
-        v[2] = (thread + 512 < block_points) ? load_point(src, 512) : make_float2(0.0f, 0.0f);
-        v[3] = (thread + 768 < block_points) ? load_point(src, 768) : make_float2(0.0f, 0.0f);
-        v[4] = (thread + 1024 < block_points) ? load_point(src, 1024) : make_float2(0.0f, 0.0f);
-        v[5] = (thread + 1280 < block_points) ? load_point(src, 1280) : make_float2(0.0f, 0.0f);
-        v[6] = (thread + 1536 < block_points) ? load_point(src, 1536) : make_float2(0.0f, 0.0f);
-        v[7] = (thread + 1792 < block_points) ? load_point(src, 1792) : make_float2(0.0f, 0.0f);
-        v[8] = (thread + 2048 < block_points) ? load_point(src, 2048) : make_float2(0.0f, 0.0f);
-        v[9] = (thread + 2304 < block_points) ? load_point(src, 2304) : make_float2(0.0f, 0.0f);
-        v[10] = (thread + 2560 < block_points) ? load_point(src, 2560) : make_float2(0.0f, 0.0f);
-        v[11] = (thread + 2816 < block_points) ? load_point(src, 2816) : make_float2(0.0f, 0.0f);
-        v[12] = (thread + 3072 < block_points) ? load_point(src, 3072) : make_float2(0.0f, 0.0f);
-        v[13] = (thread + 3328 < block_points) ? load_point(src, 3328) : make_float2(0.0f, 0.0f);
-        v[14] = (thread + 3584 < block_points) ? load_point(src, 3584) : make_float2(0.0f, 0.0f);
-        v[15] = (thread + 3840 < block_points) ? load_point(src, 3840) : make_float2(0.0f, 0.0f);
-        const int dst = padded(thread);
-        smem[dst] = v[0];
-        smem[dst + 272] = v[1];
-        smem[dst + 544] = v[2];
-        smem[dst + 816] = v[3];
-        smem[dst + 1088] = v[4];
-        smem[dst + 1360] = v[5];
-        smem[dst + 1632] = v[6];
-        smem[dst + 1904] = v[7];
-        smem[dst + 2176] = v[8];
-        smem[dst + 2448] = v[9];
-        smem[dst + 2720] = v[10];
-        smem[dst + 2992] = v[11];
-        smem[dst + 3264] = v[12];
-        smem[dst + 3536] = v[13];
-        smem[dst + 3808] = v[14];
-        smem[dst + 4080] = v[15];
-    }
-    __syncthreads();
+    const long long fft = block * FFTS_PER_BLOCK + fft_in_block;
+    const bool active = fft < batch;
+    const size_t fft_base = (size_t)fft * POINTS;
     {
         // stage 1 of 2: radix 16 on sub-transforms of 16 points
-        const int src = padded(slot + fft_thread);
-        v[0] = smem[src];
-        v[1] = smem[src + 8];
-        v[2] = smem[src + 17];
-        v[3] = smem[src + 25];
-        v[4] = smem[src + 34];
-        v[5] = smem[src + 42];
-        v[6] = smem[src + 51];
-        v[7] = smem[src + 59];
-        v[8] = smem[src + 68];
-        v[9] = smem[src + 76];
-        v[10] = smem[src + 85];
-        v[11] = smem[src + 93];
-        v[12] = smem[src + 102];
-        v[13] = smem[src + 110];
-        v[14] = smem[src + 119];
-        v[15] = smem[src + 127];
-    }
-    __syncthreads();
-    {
+        const point_t* src = in + fft_base + fft_thread;
+        if (active) {
+            v[0] = load_point(src, 0);
+            v[1] = load_point(src, 8);
+            v[2] = load_point(src, 16);
+            v[3] = load_point(src, 24);
+            v[4] = load_point(src, 32);
+            v[5] = load_point(src, 40);
+            v[6] = load_point(src, 48);
+            v[7] = load_point(src, 56);
+            v[8] = load_point(src, 64);
+            v[9] = load_point(src, 72);
+            v[10] = load_point(src, 80);
+            v[11] = load_point(src, 88);
+            v[12] = load_point(src, 96);
+            v[13] = load_point(src, 104);
+            v[14] = load_point(src, 112);
+            v[15] = load_point(src, 120);
+        } else {
+            v[0] = make_float2(0.0f, 0.0f);
+            v[1] = make_float2(0.0f, 0.0f);
+            v[2] = make_float2(0.0f, 0.0f);
+            v[3] = make_float2(0.0f, 0.0f);
+            v[4] = make_float2(0.0f, 0.0f);
+            v[5] = make_float2(0.0f, 0.0f);
+            v[6] = make_float2(0.0f, 0.0f);
+            v[7] = make_float2(0.0f, 0.0f);
+            v[8] = make_float2(0.0f, 0.0f);
+            v[9] = make_float2(0.0f, 0.0f);
+            v[10] = make_float2(0.0f, 0.0f);
+            v[11] = make_float2(0.0f, 0.0f);
+            v[12] = make_float2(0.0f, 0.0f);
+            v[13] = make_float2(0.0f, 0.0f);
+            v[14] = make_float2(0.0f, 0.0f);
+            v[15] = make_float2(0.0f, 0.0f);
+        }
         {
             const int j = fft_thread;
             const float2 t1 = make_float2(v[0].x + v[8].x, v[0].y + v[8].y);
@@ -665,6 +570,7 @@ fftgen_128_fp16_inverse(const point_t* in, point_t* out, int batch, float scale)
     }
     __syncthreads();
     {
+        point_t* dst = out + fft_base + fft_thread;
         {
             const int j = fft_thread;
             const int k = j & 15;
@@ -705,15 +611,16 @@ fftgen_128_fp16_inverse(const point_t* in, point_t* out, int batch, float scale)
             const float2 t27 = make_float2(-7.071067691e-01f * t18.x - 7.071067691e-01f * t18.y, -7.071067691e-01f * t18.y + 7.071067691e-01f * t18.x);
             const float2 t28 = make_float2(t9.x + t27.x, t9.y + t27.y);
             const float2 t29 = make_float2(t9.x - t27.x, t9.y - t27.y);
-            const int dst = padded(slot + k);
-            smem[dst] = t19;
-            smem[dst + 17] = t22;
-            smem[dst + 34] = t25;
-            smem[dst + 51] = t28;
-            smem[dst + 68] = t20;
-            smem[dst + 85] = t23;
-            smem[dst + 102] = t26;
-            smem[dst + 119] = t29;
+            if (active) {
+                store_point(dst, 0, scaled(t19, scale));
+                store_point(dst, 16, scaled(t22, scale));
+                store_point(dst, 32, scaled(t25, scale));
+                store_point(dst, 48, scaled(t28, scale));
+                store_point(dst, 64, scaled(t20, scale));
+                store_point(dst, 80, scaled(t23, scale));
+                store_point(dst, 96, scaled(t26, scale));
+                store_point(dst, 112, scaled(t29, scale));
+            }
         }
         {
             const int j = fft_thread + 8;
@@ -755,69 +662,16 @@ fftgen_128_fp16_inverse(const point_t* in, point_t* out, int batch, float scale)
             const float2 t56 = make_float2(-7.071067691e-01f * t47.x - 7.071067691e-01f * t47.y, -7.071067691e-01f * t47.y + 7.071067691e-01f * t47.x);
             const float2 t57 = make_float2(t38.x + t56.x, t38.y + t56.y);
             const float2 t58 = make_float2(t38.x - t56.x, t38.y - t56.y);
-            const int dst = padded(slot + k);
-            smem[dst] = t48;
-            smem[dst + 17] = t51;
-            smem[dst + 34] = t54;
-            smem[dst + 51] = t57;
-            smem[dst + 68] = t49;
-            smem[dst + 85] = t52;
-            smem[dst + 102] = t55;
-            smem[dst + 119] = t58;
-        }
-    }
-    __syncthreads();
-    {
-        // coalesced copy of the block's results to global memory
-        point_t* dst = out + block_base + thread;
-        const int src = padded(thread);
-        if (thread < block_points) {
-            store_point(dst, 0, scaled(smem[src], scale));
-        }
-        if (thread + 256 < block_points) {
-            store_point(dst, 256, scaled(smem[src + 272], scale));
-        }
-        if (thread + 512 < block_points) {
-            store_point(dst, 512, scaled(smem[src + 544], scale));
-        }
-        if (thread + 768 < block_points) {
-            store_point(dst, 768, scaled(smem[src + 816], scale));
-        }
-        if (thread + 1024 < block_points) {
-            store_point(dst, 1024, scaled(smem[src + 1088], scale));
-        }
-        if (thread + 1280 < block_points) {
-            store_point(dst, 1280, scaled(smem[src + 1360], scale));
-        }
-        if (thread + 1536 < block_points) {
-            store_point(dst, 1536, scaled(smem[src + 1632], scale));
-        }
-        if (thread + 1792 < block_points) {
-            store_point(dst, 1792, scaled(smem[src + 1904], scale));
-        }
-        if (thread + 2048 < block_points) {
-            store_point(dst, 2048, scaled(smem[src + 2176], scale));
-        }
-        if (thread + 2304 < block_points) {
-            store_point(dst, 2304, scaled(smem[src + 2448], scale));
-        }
-        if (thread + 2560 < block_points) {
-            store_point(dst, 2560, scaled(smem[src + 2720], scale));
-        }
-        if (thread + 2816 < block_points) {
-            store_point(dst, 2816, scaled(smem[src + 2992], scale));
-        }
-        if (thread + 3072 < block_points) {
-            store_point(dst, 3072, scaled(smem[src + 3264], scale));
-        }
-        if (thread + 3328 < block_points) {
-            store_point(dst, 3328, scaled(smem[src + 3536], scale));
-        }
-        if (thread + 3584 < block_points) {
-            store_point(dst, 3584, scaled(smem[src + 3808], scale));
-        }
-        if (thread + 3840 < block_points) {
-            store_point(dst, 3840, scaled(smem[src + 4080], scale));
+            if (active) {
+                store_point(dst, 8, scaled(t48, scale));
+                store_point(dst, 24, scaled(t51, scale));
+                store_point(dst, 40, scaled(t54, scale));
+                store_point(dst, 56, scaled(t57, scale));
+                store_point(dst, 72, scaled(t49, scale));
+                store_point(dst, 88, scaled(t52, scale));
+                store_point(dst, 104, scaled(t55, scale));
+                store_point(dst, 120, scaled(t58, scale));
+            }
         }
     }
 }

@@ -155,69 +155,47 @@ fftgen_256_fp16_forward(const point_t* in, point_t* out, int batch, float scale)
     const int fft_in_block = thread / THREADS_PER_FFT;
     const int fft_thread = thread % THREADS_PER_FFT;
     const int slot = fft_in_block * POINTS;
-    const size_t block_base = (size_t)block * FFTS_PER_BLOCK * POINTS;
-    const long long block_ffts = batch - block * FFTS_PER_BLOCK;
-    const int block_points = (int)(block_ffts < FFTS_PER_BLOCK ? block_ffts : FFTS_PER_BLOCK) * POINTS;
-    {
-        // coalesced copy of the block's transforms into shared memory: all loads first
-        const point_t* src = in + block_base + thread;
-        v[0] = (thread < block_points) ? load_point(src, 0) : make_float2(0.0f, 0.0f);
-        v[1] = (thread + 256 < block_points) ? load_point(src, 256) : make_float2(0.0f, 0.0f);
-        v[2] = (thread + 512 < block_points) ? load_point(src, 512) : make_float2(0.0f, 0.0f);
-        v[3] = (thread + 768 < block_points) ? load_point(src, 768) : make_float2(0.0f, 0.0f);
-        v[4] = (thread + 1024 < block_points) ? load_point(src, 1024) : make_float2(0.0f, 0.0f);
-        v[5] = (thread + 1280 < block_points) ? load_point(src, 1280) : make_float2(0.0f, 0.0f);
-        v[6] = (thread + 1536 < block_points) ? load_point(src, 1536) : make_float2(0.0f, 0.0f);
-        v[7] = (thread + 1792 < block_points) ? load_point(src, 1792) : make_float2(0.0f, 0.0f);
-        v[8] = (thread + 2048 < block_points) ? load_point(src, 2048) : make_float2(0.0f, 0.0f);
-        v[9] = (thread + 2304 < block_points) ? load_point(src, 2304) : make_float2(0.0f, 0.0f);
-        v[10] = (thread + 2560 < block_points) ? load_point(src, 2560) : make_float2(0.0f, 0.0f);
-        v[11] = (thread + 2816 < block_points) ? load_point(src, 2816) : make_float2(0.0f, 0.0f);
-        v[12] = (thread + 3072 < block_points) ? load_point(src, 3072) : make_float2(0.0f, 0.0f);
-        v[13] = (thread + 3328 < block_points) ? load_point(src, 3328) : make_float2(0.0f, 0.0f);
-        v[14] = (thread + 3584 < block_points) ? load_point(src, 3584) : make_float2(0.0f, 0.0f);
-        v[15] = (thread + 3840 < block_points) ? load_point(src, 3840) : make_float2(0.0f, 0.0f);
-        const int dst = padded(thread);
-        smem[dst] = v[0];
-        smem[dst + 272] = v[1];
-        smem[dst + 544] = v[2];
-        smem[dst + 816] = v[3];
-        smem[dst + 1088] = v[4];
-        smem[dst + 1360] = v[5];
-        smem[dst + 1632] = v[6];
-        smem[dst + 1904] = v[7];
-        smem[dst + 2176] = v[8];
-        smem[dst + 2448] = v[9];
-        smem[dst + 2720] = v[10];
-        smem[dst + 2992] = v[11];
-        smem[dst + 3264] = v[12];
-        smem[dst + 3536] = v[13];
-        smem[dst + 3808] = v[14];
-        smem[dst + 4080] = v[15];
-    }
-    __syncthreads();
+    const long long fft = block * FFTS_PER_BLOCK + fft_in_block;
+    const bool active = fft < batch;
+    const size_t fft_base = (size_t)fft * POINTS;
     {
         // stage 1 of 2: radix 16 on sub-transforms of 16 points
-        const int src = padded(slot + fft_thread);
-        v[0] = smem[src];
-        v[1] = smem[src + 17];
-        v[2] = smem[src + 34];
-        v[3] = smem[src + 51];
-        v[4] = smem[src + 68];
-        v[5] = smem[src + 85];
-        v[6] = smem[src + 102];
-        v[7] = smem[src + 119];
-        v[8] = smem[src + 136];
-        v[9] = smem[src + 153];
-        v[10] = smem[src + 170];
-        v[11] = smem[src + 187];
-        v[12] = smem[src + 204];
-        v[13] = smem[src + 221];
-        v[14] = smem[src + 238];
-        v[15] = smem[src + 255];
-    }
-    __syncthreads();
-    {
+        const point_t* src = in + fft_base + fft_thread;
+        if (active) {
+            v[0] = load_point(src, 0);
+            v[1] = load_point(src, 16);
+            v[2] = load_point(src, 32);
+            v[3] = load_point(src, 48);
+            v[4] = load_point(src, 64);
+            v[5] = load_point(src, 80);
+            v[6] = load_point(src, 96);
+            v[7] = load_point(src, 112);
+            v[8] = load_point(src, 128);
+            v[9] = load_point(src, 144);
+            v[10] = load_point(src, 160);
+            v[11] = load_point(src, 176);
+            v[12] = load_point(src, 192);
+            v[13] = load_point(src, 208);
+            v[14] = load_point(src, 224);
+            v[15] = load_point(src, 240);
+        } else {
+            v[0] = make_float2(0.0f, 0.0f);
+            v[1] = make_float2(0.0f, 0.0f);
+            v[2] = make_float2(0.0f, 0.0f);
+            v[3] = make_float2(0.0f, 0.0f);
+            v[4] = make_float2(0.0f, 0.0f);
+            v[5] = make_float2(0.0f, 0.0f);
+            v[6] = make_float2(0.0f, 0.0f);
+            v[7] = make_float2(0.0f, 0.0f);
+            v[8] = make_float2(0.0f, 0.0f);
+            v[9] = make_float2(0.0f, 0.0f);
+            v[10] = make_float2(0.0f, 0.0f);
+            v[11] = make_float2(0.0f, 0.0f);
+            v[12] = make_float2(0.0f, 0.0f);
+            v[13] = make_float2(0.0f, 0.0f);
+            v[14] = make_float2(0.0f, 0.0f);
+            v[15] = make_float2(0.0f, 0.0f);
+        }
         {
             const int j = fft_thread;
             const float2 t1 = make_float2(v[0].x + v[8].x, v[0].y + v[8].y);
@@ -343,6 +321,7 @@ fftgen_256_fp16_forward(const point_t* in, point_t* out, int batch, float scale)
     }
     __syncthreads();
     {
+        point_t* dst = out + fft_base + fft_thread;
         {
             const int j = fft_thread;
             const int k = j & 15;
@@ -443,77 +422,24 @@ fftgen_256_fp16_forward(const point_t* in, point_t* out, int batch, float scale)
             const float2 t79 = make_float2(-9.238795042e-01f * t58.x - -3.826834261e-01f * t58.y, -9.238795042e-01f * t58.y + -3.826834261e-01f * t58.x);
             const float2 t80 = make_float2(t29.x + t79.x, t29.y + t79.y);
             const float2 t81 = make_float2(t29.x - t79.x, t29.y - t79.y);
-            const int dst = padded(slot + k);
-            smem[dst] = t59;
-            smem[dst + 17] = t62;
-            smem[dst + 34] = t65;
-            smem[dst + 51] = t68;
-            smem[dst + 68] = t71;
-            smem[dst + 85] = t74;
-            smem[dst + 102] = t77;
-            smem[dst + 119] = t80;
-            smem[dst + 136] = t60;
-            smem[dst + 153] = t63;
-            smem[dst + 170] = t66;
-            smem[dst + 187] = t69;
-            smem[dst + 204] = t72;
-            smem[dst + 221] = t75;
-            smem[dst + 238] = t78;
-            smem[dst + 255] = t81;
-        }
-    }
-    __syncthreads();
-    {
-        // coalesced copy of the block's results to global memory
-        point_t* dst = out + block_base + thread;
-        const int src = padded(thread);
-        if (thread < block_points) {
-            store_point(dst, 0, scaled(smem[src], scale));
-        }
-        if (thread + 256 < block_points) {
-            store_point(dst, 256, scaled(smem[src + 272], scale));
-        }
-        if (thread + 512 < block_points) {
-            store_point(dst, 512, scaled(smem[src + 544], scale));
-        }
-        if (thread + 768 < block_points) {
-            store_point(dst, 768, scaled(smem[src + 816], scale));
-        }
-        if (thread + 1024 < block_points) {
-            store_point(dst, 1024, scaled(smem[src + 1088], scale));
-        }
-        if (thread + 1280 < block_points) {
-            store_point(dst, 1280, scaled(smem[src + 1360], scale));
-        }
-        if (thread + 1536 < block_points) {
-            store_point(dst, 1536, scaled(smem[src + 1632], scale));
-        }
-        if (thread + 1792 < block_points) {
-            store_point(dst, 1792, scaled(smem[src + 1904], scale));
-        }
-        if (thread + 2048 < block_points) {
-            store_point(dst, 2048, scaled(smem[src + 2176], scale));
-        }
-        if (thread + 2304 < block_points) {
-            store_point(dst, 2304, scaled(smem[src + 2448], scale));
-        }
-        if (thread + 2560 < block_points) {
-            store_point(dst, 2560, scaled(smem[src + 2720], scale));
-        }
-        if (thread + 2816 < block_points) {
-            store_point(dst, 2816, scaled(smem[src + 2992], scale));
-        }
-        if (thread + 3072 < block_points) {
-            store_point(dst, 3072, scaled(smem[src + 3264], scale));
-        }
-        if (thread + 3328 < block_points) {
-            store_point(dst, 3328, scaled(smem[src + 3536], scale));
-        }
-        if (thread + 3584 < block_points) {
-            store_point(dst, 3584, scaled(smem[src + 3808], scale));
-        }
-        if (thread + 3840 < block_points) {
-            store_point(dst, 3840, scaled(smem[src + 4080], scale));
+            if (active) {
+                store_point(dst, 0, scaled(t59, scale));
+                store_point(dst, 16, scaled(t62, scale));
+                store_point(dst, 32, scaled(t65, scale));
+                store_point(dst, 48, scaled(t68, scale));
+                store_point(dst, 64, scaled(t71, scale));
+                store_point(dst, 80, scaled(t74, scale));
+                store_point(dst, 96, scaled(t77, scale));
+                store_point(dst, 112, scaled(t80, scale));
+                store_point(dst, 128, scaled(t60, scale));
+                store_point(dst, 144, scaled(t63, scale));
+                store_point(dst, 160, scaled(t66, scale));
+                store_point(dst, 176, scaled(t69, scale));
+                store_point(dst, 192, scaled(t72, scale));
+                store_point(dst, 208, scaled(t75, scale));
+                store_point(dst, 224, scaled(t78, scale));
+                store_point(dst, 240, scaled(t81, scale));
+            }
         }
     }
 }
@@ -527,69 +453,47 @@ fftgen_256_fp16_inverse(const point_t* in, point_t* out, int batch, float scale)
     const int fft_in_block = thread / THREADS_PER_FFT;
     const int fft_thread = thread % THREADS_PER_FFT;
     const int slot = fft_in_block * POINTS;
-    const size_t block_base = (size_t)block * FFTS_PER_BLOCK * POINTS;
-    const long long block_ffts = batch - block * FFTS_PER_BLOCK;
-    const int block_points = (int)(block_ffts < FFTS_PER_BLOCK ? block_ffts : FFTS_PER_BLOCK) * POINTS;
-    {
-        // coalesced copy of the block's transforms into shared memory: all loads first
-        const point_t* src = in + block_base + thread;
-        v[0] = (thread < block_points) ? load_point(src, 0) : make_float2(0.0f, 0.0f);
-        v[1] = (thread + 256 < block_points) ? load_point(src, 256) : make_float2(0.0f, 0.0f);
-        v[2] = (thread + 512 < block_points) ? load_point(src, 512) : make_float2(0.0f, 0.0f);
-        v[3] = (thread + 768 < block_points) ? load_point(src, 768) : make_float2(0.0f, 0.0f);
-        v[4] = (thread + 1024 < block_points) ? load_point(src, 1024) : make_float2(0.0f, 0.0f);
-        v[5] = (thread + 1280 < block_points) ? load_point(src, 1280) : make_float2(0.0f, 0.0f);
-        v[6] = (thread + 1536 < block_points) ? load_point(src, 1536) : make_float2(0.0f, 0.0f);
-        v[7] = (thread + 1792 < block_points) ? load_point(src, 1792) : make_float2(0.0f, 0.0f);
-        v[8] = (thread + 2048 < block_points) ? load_point(src, 2048) : make_float2(0.0f, 0.0f);
-        v[9] = (thread + 2304 < block_points) ? load_point(src, 2304) : make_float2(0.0f, 0.0f);
-        v[10] = (thread + 2560 < block_points) ? load_point(src, 2560) : make_float2(0.0f, 0.0f);
-        v[11] = (thread + 2816 < block_points) ? load_point(src, 2816) : make_float2(0.0f, 0.0f);
-        v[12] = (thread + 3072 < block_points) ? load_point(src, 3072) : make_float2(0.0f, 0.0f);
-        v[13] = (thread + 3328 < block_points) ? load_point(src, 3328) : make_float2(0.0f, 0.0f);
-        v[14] = (thread + 3584 < block_points) ? load_point(src, 3584) : make_float2(0.0f, 0.0f);
-        v[15] = (thread + 3840 < block_points) ? load_point(src, 3840) : make_float2(0.0f, 0.0f);
-        const int dst = padded(thread);
-        smem[dst] = v[0];
-        smem[dst + 272] = v[1];
-        smem[dst + 544] = v[2];
-        smem[dst + 816] = v[3];
-        smem[dst + 1088] = v[4];
-        smem[dst + 1360] = v[5];
-        smem[dst + 1632] = v[6];
-        smem[dst + 1904] = v[7];
-        smem[dst + 2176] = v[8];
-        smem[dst + 2448] = v[9];
-        smem[dst + 2720] = v[10];
-        smem[dst + 2992] = v[11];
-        smem[dst + 3264] = v[12];
-        smem[dst + 3536] = v[13];
-        smem[dst + 3808] = v[14];
-        smem[dst + 4080] = v[15];
-    }
-    __syncthreads();
+    const long long fft = block * FFTS_PER_BLOCK + fft_in_block;
+    const bool active = fft < batch;
+    const size_t fft_base = (size_t)fft * POINTS;
     {
         // stage 1 of 2: radix 16 on sub-transforms of 16 points
-        const int src = padded(slot + fft_thread);
-        v[0] = smem[src];
-        v[1] = smem[src + 17];
-        v[2] = smem[src + 34];
-        v[3] = smem[src + 51];
-        v[4] = smem[src + 68];
-        v[5] = smem[src + 85];
-        v[6] = smem[src + 102];
-        v[7] = smem[src + 119];
-        v[8] = smem[src + 136];
-        v[9] = smem[src + 153];
-        v[10] = smem[src + 170];
-        v[11] = smem[src + 187];
-        v[12] = smem[src + 204];
-        v[13] = smem[src + 221];
-        v[14] = smem[src + 238];
-        v[15] = smem[src + 255];
-    }
-    __syncthreads();
-    {
+        const point_t* src = in + fft_base + fft_thread;
+        if (active) {
+            v[0] = load_point(src, 0);
+            v[1] = load_point(src, 16);
+            v[2] = load_point(src, 32);
+            v[3] = load_point(src, 48);
+            v[4] = load_point(src, 64);
+            v[5] = load_point(src, 80);
+            v[6] = load_point(src, 96);
+            v[7] = load_point(src, 112);
+            v[8] = load_point(src, 128);
+            v[9] = load_point(src, 144);
+            v[10] = load_point(src, 160);
+            v[11] = load_point(src, 176);
+            v[12] = load_point(src, 192);
+            v[13] = load_point(src, 208);
+            v[14] = load_point(src, 224);
+            v[15] = load_point(src, 240);
+        } else {
+            v[0] = make_float2(0.0f, 0.0f);
+            v[1] = make_float2(0.0f, 0.0f);
+            v[2] = make_float2(0.0f, 0.0f);
+            v[3] = make_float2(0.0f, 0.0f);
+            v[4] = make_float2(0.0f, 0.0f);
+            v[5] = make_float2(0.0f, 0.0f);
+            v[6] = make_float2(0.0f, 0.0f);
+            v[7] = make_float2(0.0f, 0.0f);
+            v[8] = make_float2(0.0f, 0.0f);
+            v[9] = make_float2(0.0f, 0.0f);
+            v[10] = make_float2(0.0f, 0.0f);
+            v[11] = make_float2(0.0f, 0.0f);
+            v[12] = make_float2(0.0f, 0.0f);
+            v[13] = make_float2(0.0f, 0.0f);
+            v[14] = make_float2(0.0f, 0.0f);
+            v[15] = make_float2(0.0f, 0.0f);
+        }
         {
             const int j = fft_thread;
             const float2 t1 = make_float2(v[0].x + v[8].x, v[0].y + v[8].y);
@@ -715,6 +619,7 @@ fftgen_256_fp16_inverse(const point_t* in, point_t* out, int batch, float scale)
     }
     __syncthreads();
     {
+        point_t* dst = out + fft_base + fft_thread;
         {
             const int j = fft_thread;
             const int k = j & 15;
@@ -815,77 +720,24 @@ fftgen_256_fp16_inverse(const point_t* in, point_t* out, int batch, float scale)
             const float2 t79 = make_float2(-9.238795042e-01f * t58.x - 3.826834261e-01f * t58.y, -9.238795042e-01f * t58.y + 3.826834261e-01f * t58.x);
             const float2 t80 = make_float2(t29.x + t79.x, t29.y + t79.y);
             const float2 t81 = make_float2(t29.x - t79.x, t29.y - t79.y);
-            const int dst = padded(slot + k);
-            smem[dst] = t59;
-            smem[dst + 17] = t62;
-            smem[dst + 34] = t65;
-            smem[dst + 51] = t68;
-            smem[dst + 68] = t71;
-            smem[dst + 85] = t74;
-            smem[dst + 102] = t77;
-            smem[dst + 119] = t80;
-            smem[dst + 136] = t60;
-            smem[dst + 153] = t63;
-            smem[dst + 170] = t66;
-            smem[dst + 187] = t69;
-            smem[dst + 204] = t72;
-            smem[dst + 221] = t75;
-            smem[dst + 238] = t78;
-            smem[dst + 255] = t81;
-        }
-    }
-    __syncthreads();
-    {
-        // coalesced copy of the block's results to global memory
-        point_t* dst = out + block_base + thread;
-        const int src = padded(thread);
-        if (thread < block_points) {
-            store_point(dst, 0, scaled(smem[src], scale));
-        }
-        if (thread + 256 < block_points) {
-            store_point(dst, 256, scaled(smem[src + 272], scale));
-        }
-        if (thread + 512 < block_points) {
-            store_point(dst, 512, scaled(smem[src + 544], scale));
-        }
-        if (thread + 768 < block_points) {
-            store_point(dst, 768, scaled(smem[src + 816], scale));
-        }
-        if (thread + 1024 < block_points) {
-            store_point(dst, 1024, scaled(smem[src + 1088], scale));
-        }
-        if (thread + 1280 < block_points) {
-            store_point(dst, 1280, scaled(smem[src + 1360], scale));
-        }
-        if (thread + 1536 < block_points) {
-            store_point(dst, 1536, scaled(smem[src + 1632], scale));
-        }
-        if (thread + 1792 < block_points) {
-            store_point(dst, 1792, scaled(smem[src + 1904], scale));
-        }
-        if (thread + 2048 < block_points) {
-            store_point(dst, 2048, scaled(smem[src + 2176], scale));
-        }
-        if (thread + 2304 < block_points) {
-            store_point(dst, 2304, scaled(smem[src + 2448], scale));
-        }
-        if (thread + 2560 < block_points) {
-            store_point(dst, 2560, scaled(smem[src + 2720], scale));
-        }
-        if (thread + 2816 < block_points) {
-            store_point(dst, 2816, scaled(smem[src + 2992], scale));
-        }
-        if (thread + 3072 < block_points) {
-            store_point(dst, 3072, scaled(smem[src + 3264], scale));
-        }
-        if (thread + 3328 < block_points) {
-            store_point(dst, 3328, scaled(smem[src + 3536], scale));
-        }
-        if (thread + 3584 < block_points) {
-            store_point(dst, 3584, scaled(smem[src + 3808], scale));
-        }
-        if (thread + 3840 < block_points) {
-            store_point(dst, 3840, scaled(smem[src + 4080], scale));
+            if (active) {
+                store_point(dst, 0, scaled(t59, scale));
+                store_point(dst, 16, scaled(t62, scale));
+                store_point(dst, 32, scaled(t65, scale));
+                store_point(dst, 48, scaled(t68, scale));
+                store_point(dst, 64, scaled(t71, scale));
+                store_point(dst, 80, scaled(t74, scale));
+                store_point(dst, 96, scaled(t77, scale));
+                store_point(dst, 112, scaled(t80, scale));
+                store_point(dst, 128, scaled(t60, scale));
+                store_point(dst, 144, scaled(t63, scale));
+                store_point(dst, 160, scaled(t66, scale));
+                store_point(dst, 176, scaled(t69, scale));
+                store_point(dst, 192, scaled(t72, scale));
+                store_point(dst, 208, scaled(t75, scale));
+                store_point(dst, 224, scaled(t78, scale));
+                store_point(dst, 240, scaled(t81, scale));
+            }
         }
     }
 }

@@ -4,9 +4,12 @@
 
 /* Threads a block should have at least: several transforms share a block when they are small. */
 enum { TARGET_THREADS_PER_BLOCK = 256 };
-/* Below this many threads per transform, a warp's direct loads of stage 1 would cover runs too
- * short to fill 32-byte sectors well: the block then copies its points through shared memory. */
-enum { MIN_THREADS_FOR_DIRECT_IO = 32 };
+/* Below this many threads per transform, the block copies its points through shared memory instead
+ * of reading and writing them straight from the stages (whose warps then cover short runs). Chosen
+ * by measurement on an H200 (results/notes.md): fp16 is faster direct from 8 threads (128 points:
+ * 90% against 78% of copy bandwidth staged), fp32 staged up to 16 threads (256 points: 97% against
+ * 96%; 128 points: 97% against 94%). */
+enum { MIN_THREADS_FOR_DIRECT_IO_FP32 = 32, MIN_THREADS_FOR_DIRECT_IO_FP16 = 8 };
 /* Small transforms share a block up to this many points, so their shared memory stays modest. */
 enum { MAX_SHARED_POINTS = 4096 };
 /* Transforms per tile in a strided pass: 16 side-by-side elements make 64- or 128-byte runs. */
@@ -76,7 +79,8 @@ static fftgen_plan_status build_plan(long long n, int radix, fftgen_kernel_preci
     if (p.ffts_per_block > 1 && p.ffts_per_block * p.n > MAX_SHARED_POINTS)
         p.ffts_per_block = MAX_SHARED_POINTS / p.n > 0 ? MAX_SHARED_POINTS / p.n : 1;
     p.threads = p.threads_per_fft * p.ffts_per_block;
-    p.staged_io = p.threads_per_fft < MIN_THREADS_FOR_DIRECT_IO;
+    p.staged_io = p.threads_per_fft < (precision == FFTGEN_KERNEL_FP16 ? MIN_THREADS_FOR_DIRECT_IO_FP16
+                                                                       : MIN_THREADS_FOR_DIRECT_IO_FP32);
     if (p.stage_count > 1 || p.staged_io) {
         /* float2 exchanges even for fp16 storage: data stay fp32 until the final store;
          * one pad element every 16 */
