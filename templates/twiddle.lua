@@ -27,10 +27,24 @@ function M.cos_sin(q, n)
   return c, s
 end
 
--- The forward root of unity exp(-2*pi*i*q/n) as a float2 initializer.
+-- The forward root of unity exp(-2*pi*i*q/n) as a float2 initializer. The tables of one file repeat
+-- the same angles many times, so the literals are kept by reduced fraction q/n (n is a power of two).
+local literals = {}
+
 function M.root_literal(q, n)
-  local c, s = M.cos_sin(q, n)
-  return string.format("{%s, %s}", code.float(c), code.float(-s))
+  q = q % n
+  while q > 0 and q % 2 == 0 do
+    q, n = q // 2, n // 2
+  end
+  if q == 0 then n = 1 end
+  local key = q * 1099511627776 + n -- q < n <= 2^31 here, so the key is exact
+  local literal = literals[key]
+  if literal == nil then
+    local c, s = M.cos_sin(q, n)
+    literal = string.format("{%s, %s}", code.float(c), code.float(-s))
+    literals[key] = literal
+  end
+  return literal
 end
 
 -- Writes one stage's twiddles as r-1 rows of ns: entry [m-1][k] = exp(-2*pi*i*k*m/(ns*r)), so that
