@@ -32,7 +32,7 @@ static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static struct entry *entries;
 static fftgen_cache_stats stats;
 
-static fftgen_result cache_key(const char *source, int arch, fftgen_hash *key)
+static fftgen_result cache_key(const fftgen_hash *source_hash, int arch, fftgen_hash *key)
 {
     int major = 0, minor = 0;
     const fftgen_result version = fftgen_jit_version(&major, &minor);
@@ -44,7 +44,7 @@ static fftgen_result cache_key(const char *source, int arch, fftgen_hash *key)
     fftgen_hash_string(key, text);
     fftgen_jit_options(arch, text, sizeof text);
     fftgen_hash_string(key, text);
-    fftgen_hash_string(key, source);
+    fftgen_hash_hash(key, source_hash);
     return FFTGEN_SUCCESS;
 }
 
@@ -85,8 +85,9 @@ static int entry_path(const fftgen_hash *key, char *path, size_t len)
 
 int fftgen_cache_entry_path(const char *source, int arch, char *path, size_t len)
 {
-    fftgen_hash key;
-    if (cache_key(source, arch, &key) != FFTGEN_SUCCESS) return -1;
+    fftgen_hash source_hash, key;
+    fftgen_hash_text(source, &source_hash);
+    if (cache_key(&source_hash, arch, &key) != FFTGEN_SUCCESS) return -1;
     return entry_path(&key, path, len);
 }
 
@@ -146,16 +147,18 @@ fftgen_result fftgen_cache_get(const char *source, int arch, int allow_jit, fftg
                                size_t log_len)
 {
     if (log_len > 0) log[0] = '\0';
-    fftgen_hash key;
+    /* the source is hashed once; the pack and cache keys both derive from that */
+    fftgen_hash source_hash, key;
+    fftgen_hash_text(source, &source_hash);
     fftgen_pack_load_defaults();
     pthread_mutex_lock(&lock);
     fftgen_result result = FFTGEN_SUCCESS;
     /* packs first: a program that plans only what its packs hold needs no NVRTC at all */
-    if (fftgen_pack_find(source, arch, cubin)) {
+    if (fftgen_pack_find_hashed(&source_hash, arch, cubin)) {
         ++stats.pack_hits;
         goto done;
     }
-    result = cache_key(source, arch, &key);
+    result = cache_key(&source_hash, arch, &key);
     if (result != FFTGEN_SUCCESS) {
         /* no NVRTC, so no key for the disk cache either: with JIT forbidden, say that */
         if (!allow_jit) result = FFTGEN_JIT_DISABLED;

@@ -27,6 +27,17 @@ void fftgen_hash_string(fftgen_hash *hash, const char *text)
     fftgen_hash_update(hash, text, strlen(text) + 1);
 }
 
+void fftgen_hash_text(const char *text, fftgen_hash *hash)
+{
+    fftgen_hash_init(hash);
+    fftgen_hash_string(hash, text);
+}
+
+void fftgen_hash_hash(fftgen_hash *hash, const fftgen_hash *value)
+{
+    fftgen_hash_update(hash, value->lane, sizeof value->lane);
+}
+
 void fftgen_hash_hex(const fftgen_hash *hash, char out[33])
 {
     snprintf(out, 33, "%016llx%016llx", (unsigned long long)hash->lane[0], (unsigned long long)hash->lane[1]);

@@ -52,13 +52,13 @@ static void put_u32(unsigned char *p, uint32_t v)
     for (int i = 0; i < 4; ++i) p[i] = (unsigned char)(v >> (8 * i));
 }
 
-void fftgen_pack_key(const char *source, int arch, fftgen_hash *key)
+void fftgen_pack_key(const fftgen_hash *source_hash, int arch, fftgen_hash *key)
 {
     char text[64];
     snprintf(text, sizeof text, "fftgen pack kernel; sm_%d", arch);
     fftgen_hash_init(key);
     fftgen_hash_string(key, text);
-    fftgen_hash_string(key, source);
+    fftgen_hash_hash(key, source_hash);
 }
 
 fftgen_result fftgen_pack_write(const char *path, const fftgen_pack_entry *entries, int count, char *why,
@@ -80,8 +80,9 @@ fftgen_result fftgen_pack_write(const char *path, const fftgen_pack_entry *entri
     for (int i = 0; i < count; ++i) {
         const fftgen_pack_entry *e = &entries[i];
         unsigned char *d = buffer + HEADER_BYTES + (size_t)i * DESCRIPTOR_BYTES;
-        fftgen_hash key;
-        fftgen_pack_key(e->source, e->arch, &key);
+        fftgen_hash source_hash, key;
+        fftgen_hash_text(e->source, &source_hash);
+        fftgen_pack_key(&source_hash, e->arch, &key);
         put_u64(d, key.lane[0]);
         put_u64(d + 8, key.lane[1]);
         put_u32(d + 16, (uint32_t)e->arch);
@@ -195,8 +196,15 @@ void fftgen_pack_load_defaults(void)
 
 int fftgen_pack_find(const char *source, int arch, fftgen_cubin *cubin)
 {
+    fftgen_hash source_hash;
+    fftgen_hash_text(source, &source_hash);
+    return fftgen_pack_find_hashed(&source_hash, arch, cubin);
+}
+
+int fftgen_pack_find_hashed(const fftgen_hash *source_hash, int arch, fftgen_cubin *cubin)
+{
     fftgen_hash key;
-    fftgen_pack_key(source, arch, &key);
+    fftgen_pack_key(source_hash, arch, &key);
     int found = 0;
     pthread_mutex_lock(&lock);
     for (const struct loaded_pack *pack = packs; pack != NULL && !found; pack = pack->next)

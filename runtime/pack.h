@@ -26,8 +26,8 @@ typedef struct {
     size_t cubin_size;
 } fftgen_pack_entry;
 
-/* The key a kernel of `source` for sm_<arch> has in packs. */
-void fftgen_pack_key(const char *source, int arch, fftgen_hash *key);
+/* The key a kernel for sm_<arch> has in packs, from the hash of its source (fftgen_hash_text). */
+void fftgen_pack_key(const fftgen_hash *source_hash, int arch, fftgen_hash *key);
 
 /* Writes a pack atomically (a temporary file, then rename). */
 fftgen_result fftgen_pack_write(const char *path, const fftgen_pack_entry *entries, int count, char *why,
@@ -45,6 +45,9 @@ void fftgen_pack_load_defaults(void);
 
 /* A loaded kernel for `source` and sm_<arch>: 1 and the cubin, or 0. */
 int fftgen_pack_find(const char *source, int arch, fftgen_cubin *cubin);
+
+/* The same, from the source's hash (fftgen_hash_text), for callers that have it already. */
+int fftgen_pack_find_hashed(const fftgen_hash *source_hash, int arch, fftgen_cubin *cubin);
 
 /* Tests only: forgets every loaded pack (and that the defaults were loaded). */
 void fftgen_pack_reset_for_tests(void);
