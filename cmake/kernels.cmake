@@ -34,17 +34,12 @@ set(gpu_rows "")
 foreach(n IN LISTS FFTGEN_TEST_SIZES)
   foreach(p IN LISTS FFTGEN_TEST_PRECISIONS)
     set(name fftgen_${n}_${p})
-    set(sim ${CMAKE_BINARY_DIR}/sim/${name}_sim.c)
     set(cu ${CMAKE_BINARY_DIR}/kernels/${name}.cu)
-    add_custom_command(OUTPUT ${sim}
-      COMMAND ${CMAKE_COMMAND} -E make_directory ${CMAKE_BINARY_DIR}/sim
-      COMMAND fftgen --n ${n} --precision ${p} --target sim -o ${sim}
-      DEPENDS fftgen VERBATIM)
+    fftgen_add_sim(${name} ${n} ${p} ", 0, 0, 0, 0, 0")
     add_custom_command(OUTPUT ${cu}
       COMMAND ${CMAKE_COMMAND} -E make_directory ${CMAKE_BINARY_DIR}/kernels
       COMMAND fftgen --n ${n} --precision ${p} -o ${cu}
       DEPENDS fftgen VERBATIM)
-    list(APPEND FFTGEN_SIM_SOURCES ${sim})
     if(n LESS_EQUAL FFTGEN_SM75_MAX_SIZE)
       list(APPEND FFTGEN_CUDA_SOURCES_ALL_ARCHS ${cu})
     else()
@@ -52,10 +47,8 @@ foreach(n IN LISTS FFTGEN_TEST_SIZES)
     endif()
     string(TOUPPER ${p} P)
     foreach(d forward inverse)
-      string(APPEND sim_decls "int ${name}_${d}_sim(const void *in, void *out, int batch, float scale);\n")
       string(APPEND gpu_decls "int ${name}_${d}_launch(const void *in, void *out, int batch, void *stream);\n")
     endforeach()
-    string(APPEND sim_rows "    {${n}, KERNEL_${P}, ${name}_forward_sim, ${name}_inverse_sim, 0, 0, 0, 0, 0},\n")
     string(APPEND gpu_rows "    {${n}, KERNEL_${P}, ${name}_forward_launch, ${name}_inverse_launch},\n")
   endforeach()
 endforeach()

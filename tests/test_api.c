@@ -235,7 +235,7 @@ static int run_strided(const void *context, const void *in, void *out, int batch
     const size_t in_bytes = span_bytes(run->in, run->n, batch, element);
     const size_t out_bytes = span_bytes(run->out, run->n, batch, element);
     const long long n = run->n, embed = run->n;
-    void *d_in = NULL, *d_out = NULL, *d_work = NULL;
+    void *d_in = NULL, *d_out = NULL;
     fftgen_plan plan = NULL;
     int result = -1;
     if (fftgen_plan_many(&plan, 1, &n, &embed, run->in.stride, run->in.dist, &embed, run->out.stride, run->out.dist,
@@ -253,7 +253,6 @@ done:
     fftgen_destroy(plan);
     cudaFree(d_in);
     cudaFree(d_out);
-    cudaFree(d_work);
     return result;
 }
 
