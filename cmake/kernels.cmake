@@ -7,9 +7,14 @@ set(FFTGEN_TEST_PRECISIONS fp32 fp16)
 set(FFTGEN_SM75_MAX_SIZE 4096)
 
 # A host-simulated kernel only: fftgen --target sim with ARGN, registered for tests/test_sim.c with the
-# radix and layout fields given in ROW (", radix, istride, idist, ostride, odist").
+# radix and layout fields given in ROW (", radix, istride, idist, ostride, odist" and, for a shape,
+# ", rank, {shape}, {inembed}, {onembed}"). For a shape, N is its point count and ARGN gives --n again
+# with the shape (the later --n wins).
 function(fftgen_add_sim name n precision row)
   set(sim ${CMAKE_BINARY_DIR}/sim/${name}_sim.c)
+  if(NOT row MATCHES "{")
+    string(APPEND row ", 0, {0, 0, 0}, {0, 0, 0}, {0, 0, 0}") # 1D: no shape
+  endif()
   add_custom_command(OUTPUT ${sim}
     COMMAND ${CMAKE_COMMAND} -E make_directory ${CMAKE_BINARY_DIR}/sim
     COMMAND fftgen --n ${n} --precision ${precision} ${ARGN} --target sim --name ${name} -o ${sim}
@@ -92,6 +97,63 @@ foreach(variant IN LISTS FFTGEN_TEST_STRIDED_VARIANTS)
   endforeach()
 endforeach()
 
+# 2D and 3D shapes "AxB[xC]": fused slices (the whole shape, or its last two dimensions, in one block),
+# contiguous rows plus tiled columns, and three tiled passes with groups; host-simulated against FFTW.
+set(FFTGEN_TEST_SHAPES 2x4 8x16 32x32 64x512 4x2048 4x8x16 32x32x8 8x64x64 16x16x64 4x2x4096 8x16x2048)
+# Strided shapes "shape:istride:idist:inembed:ostride:odist:onembed" (an embed of 0: the shape's).
+set(FFTGEN_TEST_STRIDED_SHAPES 16x32:2:1100:40:1:512:0 4x8x16:1:512:0:1:900:10x20)
+function(fftgen_shape_fields shape inembed onembed out_n out_row)
+  string(REPLACE "x" ";" dims ${shape})
+  list(LENGTH dims rank)
+  set(points 1)
+  foreach(d IN LISTS dims)
+    math(EXPR points "${points} * ${d}")
+  endforeach()
+  set(padded ${dims} 0 0)
+  list(SUBLIST padded 0 3 padded)
+  string(REPLACE ";" ", " shape_list "${padded}")
+  foreach(side in on)
+    set(embed 0 0 0)
+    if(NOT "${${side}embed}" STREQUAL "0")
+      string(REPLACE "x" ";" e ${${side}embed})
+      set(embed 0 ${e} 0)
+      list(SUBLIST embed 0 3 embed)
+    endif()
+    string(REPLACE ";" ", " ${side}_list "${embed}")
+  endforeach()
+  set(${out_n} ${points} PARENT_SCOPE)
+  set(${out_row} ", ${rank}, {${shape_list}}, {${in_list}}, {${on_list}}" PARENT_SCOPE)
+endfunction()
+foreach(shape IN LISTS FFTGEN_TEST_SHAPES)
+  fftgen_shape_fields(${shape} 0 0 points fields)
+  foreach(p IN LISTS FFTGEN_TEST_PRECISIONS)
+    fftgen_add_sim(fftgen_${shape}_${p} ${points} ${p} ", 0, 0, 0, 0, 0${fields}" --n ${shape})
+  endforeach()
+endforeach()
+foreach(variant IN LISTS FFTGEN_TEST_STRIDED_SHAPES)
+  string(REPLACE ":" ";" parts ${variant})
+  list(GET parts 0 shape)
+  list(GET parts 1 is)
+  list(GET parts 2 id)
+  list(GET parts 3 ie)
+  list(GET parts 4 os)
+  list(GET parts 5 od)
+  list(GET parts 6 oe)
+  fftgen_shape_fields(${shape} ${ie} ${oe} points fields)
+  set(embed_flags "")
+  if(NOT ie STREQUAL "0")
+    list(APPEND embed_flags --inembed ${ie})
+  endif()
+  if(NOT oe STREQUAL "0")
+    list(APPEND embed_flags --onembed ${oe})
+  endif()
+  foreach(p IN LISTS FFTGEN_TEST_PRECISIONS)
+    fftgen_add_sim(fftgen_${shape}_s${is}_${id}_${os}_${od}_${p} ${points} ${p}
+                   ", 0, ${is}, ${id}, ${os}, ${od}${fields}" --n ${shape} --istride ${is} --idist ${id}
+                   --ostride ${os} --odist ${od} ${embed_flags})
+  endforeach()
+endforeach()
+
 # Tables of every kernel, for the tests. The launch functions are declared with void pointers:
 # they take float2 or __half2 pointers and return cudaError_t, with the same calling convention.
 foreach(kind sim gpu)
@@ -107,8 +169,9 @@ add_library(fftgen_sim_kernels STATIC ${FFTGEN_SIM_SOURCES})
 # the simulation writes every per-thread index into every phase; not all are used in each
 target_compile_options(fftgen_sim_kernels PRIVATE -O2 -Wno-unused-variable -Wno-unused-but-set-variable)
 
-# Multi-pass and strided files, compiled with nvcc too: their host launch functions exist only there.
-foreach(spec "65536;fp32" "2097152;fp16" "64;fp32;--istride;3;--idist;200" "65536;fp16;--ostride;2;--odist;131072")
+# Multi-pass, strided and 2D/3D files, compiled with nvcc too: their host launch functions exist only there.
+foreach(spec "65536;fp32" "2097152;fp16" "64;fp32;--istride;3;--idist;200" "65536;fp16;--ostride;2;--odist;131072"
+             "512x256;fp16" "64x64x64;fp32" "16x32;fp32;--istride;2;--idist;1100;--inembed;40")
   list(GET spec 0 n)
   list(GET spec 1 p)
   set(layout "")

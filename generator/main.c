@@ -16,14 +16,16 @@ enum { EXIT_USAGE = 2 };
 static void usage(FILE *to)
 {
     fprintf(to,
-            "Usage: fftgen --n N [options]\n"
+            "Usage: fftgen --n N[xN[xN]] [options]\n"
             "       fftgen pack --help      (kernel packs for libfftgen)\n"
             "Writes one self-contained CUDA C file with fused, fully unrolled FFT kernels of N points\n"
-            "(batched, complex to complex) and a host function that launches them.\n"
+            "(batched, complex to complex, 1D, 2D or 3D) and a host function that launches them.\n"
             "\n"
             "Options:\n"
             "  --n N                 points per transform: a power of two from 2 to 2^30; up to 16384 on\n"
-            "                        sm_90 one kernel, above that two or three strided passes (four-step)\n"
+            "                        sm_90 one kernel, above that two or three strided passes (four-step);\n"
+            "                        a 2D or 3D shape as N0xN1[xN2], row-major (N2 contiguous), each size a\n"
+            "                        power of two that fits one kernel, at most 2^30 points in all\n"
             "  --radix R             largest radix per stage: 2, 4, 8 or 16 (default 16, or N if smaller);\n"
             "                        each thread holds R points (single-kernel sizes only)\n"
             "  --precision P         fp32 (float2 storage) or fp16 (__half2 storage, fp32 arithmetic);\n"
@@ -40,7 +42,11 @@ static void usage(FILE *to)
             "  --templates DIR       read the Lua templates from DIR instead of the embedded copies\n"
             "  --istride S, --idist D, --ostride S, --odist D\n"
             "                        data layouts as in cufftPlanMany: element j of transform b at\n"
-            "                        b*D + j*S (default: stride 1, distance N)\n"
+            "                        b*D + j*S (default: stride 1, distance N); 2D and 3D: element (j0,j1,j2)\n"
+            "                        at b*D + ((j0*E1 + j1)*E2 + j2)*S with the embeds below\n"
+            "  --inembed E1[xE2], --onembed E1[xE2]\n"
+            "                        2D and 3D: the sizes of the storage's dimensions 1 and up, each >= the\n"
+            "                        shape's (default: the shape), as inembed/onembed in cufftPlanMany\n"
             "  -h, --help            show this help\n"
             "  -V, --version         show the version\n"
             "\n"
@@ -70,6 +76,24 @@ static long long parse_integer(const char *flag, const char *text)
     if (end == text || *end != '\0') fail(EXIT_USAGE, "%s '%s' is not a number", flag, text);
     if (errno == ERANGE) fail(EXIT_USAGE, "%s %s is out of range", flag, text);
     return value;
+}
+
+/* "512x256" into sizes; returns the count (1 to 3). */
+static int parse_shape(const char *flag, const char *text, long long *sizes, int most)
+{
+    int count = 0;
+    const char *at = text;
+    for (;;) {
+        char *end;
+        errno = 0;
+        const long long value = strtoll(at, &end, 10);
+        if (end == at || (*end != '\0' && *end != 'x') || errno == ERANGE)
+            fail(EXIT_USAGE, "%s '%s' is not a size or a shape like 512x256", flag, text);
+        if (count == most) fail(EXIT_USAGE, "%s '%s' has more than %d dimensions", flag, text, most);
+        sizes[count++] = value;
+        if (*end == '\0') return count;
+        at = end + 1;
+    }
 }
 
 static int parse_arch(const char *text)
@@ -116,9 +140,40 @@ static void explain_pass(const fftgen_kernel_plan *plan, const char *indent)
            plan->staged_io ? ", plus coalesced copies in and out" : "");
 }
 
+static void explain_shape(const fftgen_transform_plan *plan)
+{
+    const fftgen_kernel_plan *first = &plan->pass[0];
+    char shape[64];
+    fftgen_shape_text(plan->rank, plan->shape, shape, sizeof shape);
+    printf("fftgen plan: %s %dD %s FFT for sm_%d, %d pass%s over global memory (one per dimension, the last two"
+           " fused where a slice fits a block)\n", shape, plan->rank, fftgen_precision_name(first->precision),
+           first->arch, plan->pass_count, plan->pass_count > 1 ? "es" : "");
+    int dimension = plan->rank - 1;
+    for (int i = 0; i < plan->pass_count; ++i) {
+        const fftgen_kernel_plan *p = &plan->pass[i];
+        if (p->slice_rows > 0) {
+            printf("  pass %d: %d x %d slices (dimensions %d and %d) in one block: the rows (chain below), then"
+                   " the columns (radix ", i + 1, p->slice_rows, p->n / p->slice_rows, dimension - 1, dimension);
+            for (int s = 0; s < p->col_stage_count; ++s) printf("%s%d", s ? " x " : "", p->col_radices[s]);
+            printf(") through shared memory\n");
+            dimension -= 2;
+        } else {
+            printf("  pass %d: FFTs of %d points along dimension %d, %s\n", i + 1, p->n, dimension,
+                   p->tiled ? (p->in.elem_stride == 1 ? "rows in tiles" : "columns in tiles side by side")
+                            : "contiguous rows");
+            dimension -= 1;
+        }
+        explain_pass(p, "    ");
+    }
+}
+
 static void explain(const fftgen_transform_plan *plan)
 {
     const fftgen_kernel_plan *first = &plan->pass[0];
+    if (plan->rank > 1) {
+        explain_shape(plan);
+        return;
+    }
     if (plan->pass_count == 1) {
         printf("fftgen plan: %lld-point %s FFT for sm_%d, one kernel (one pass over global memory)\n", plan->n,
                fftgen_precision_name(first->precision), first->arch);
@@ -140,7 +195,7 @@ static void explain(const fftgen_transform_plan *plan)
 int main(int argc, char **argv)
 {
     enum { OPT_N = 256, OPT_RADIX, OPT_PRECISION, OPT_DIRECTION, OPT_ARCH, OPT_EXPLAIN, OPT_NAME, OPT_TARGET,
-           OPT_TEMPLATES, OPT_ISTRIDE, OPT_IDIST, OPT_OSTRIDE, OPT_ODIST };
+           OPT_TEMPLATES, OPT_ISTRIDE, OPT_IDIST, OPT_OSTRIDE, OPT_ODIST, OPT_INEMBED, OPT_ONEMBED };
     static const struct option options[] = {
         {"n", required_argument, 0, OPT_N},
         {"radix", required_argument, 0, OPT_RADIX},
@@ -156,6 +211,8 @@ int main(int argc, char **argv)
         {"idist", required_argument, 0, OPT_IDIST},
         {"ostride", required_argument, 0, OPT_OSTRIDE},
         {"odist", required_argument, 0, OPT_ODIST},
+        {"inembed", required_argument, 0, OPT_INEMBED},
+        {"onembed", required_argument, 0, OPT_ONEMBED},
         {"help", no_argument, 0, 'h'},
         {"version", no_argument, 0, 'V'},
         {0, 0, 0, 0},
@@ -166,15 +223,24 @@ int main(int argc, char **argv)
     const char *output = NULL, *name = NULL, *templates_dir = NULL;
     fftgen_target target = FFTGEN_TARGET_CUDA;
     long long layout[4] = {1, 0, 1, 0}; /* istride, idist, ostride, odist; a distance of 0 means n */
+    long long shape[FFTGEN_MAX_RANK] = {0}, embeds[2][FFTGEN_MAX_RANK] = {{0}}; /* embeds[side][d]; 0: the shape */
+    int rank = 0, embed_ranks[2] = {0, 0};
 
     opterr = 0;
     int c;
     while ((c = getopt_long(argc, argv, ":o:hV", options, NULL)) != -1) {
         switch (c) {
         case OPT_N:
-            request.n = parse_integer("--n", optarg);
+            rank = parse_shape("--n", optarg, shape, FFTGEN_MAX_RANK);
             have_n = 1;
             break;
+        case OPT_INEMBED:
+        case OPT_ONEMBED: {
+            const int side = c == OPT_ONEMBED;
+            embed_ranks[side] = parse_shape(side ? "--onembed" : "--inembed", optarg, embeds[side] + 1,
+                                            FFTGEN_MAX_RANK - 1);
+            break;
+        }
         case OPT_RADIX: {
             const long long radix = parse_integer("--radix", optarg);
             if (radix != 2 && radix != 4 && radix != 8 && radix != 16)
@@ -241,11 +307,27 @@ int main(int argc, char **argv)
     if (optind < argc) fail(EXIT_USAGE, "unexpected argument '%s' (see fftgen --help)", argv[optind]);
     if (!have_n) fail(EXIT_USAGE, "--n is required (see fftgen --help)");
 
+    for (int side = 0; side < 2; ++side)
+        if (embed_ranks[side] != 0 && rank == 1)
+            fail(EXIT_USAGE, "--%s applies to 2D and 3D shapes (1D layouts take --%s and --%s)",
+                 side ? "onembed" : "inembed", side ? "ostride" : "istride", side ? "odist" : "idist");
+        else if (embed_ranks[side] != 0 && embed_ranks[side] != rank - 1)
+            fail(EXIT_USAGE, "--%s needs %d size%s for a %dD shape (dimensions 1 and up)", side ? "onembed" : "inembed",
+                 rank - 1, rank == 2 ? "" : "s", rank);
+
     char why[512];
     fftgen_transform_plan plan;
-    const fftgen_user_layout in = {layout[0], layout[1] ? layout[1] : request.n};
-    const fftgen_user_layout out = {layout[2], layout[3] ? layout[3] : request.n};
-    if (fftgen_plan_strided(&request, in, out, &plan, why, sizeof why) != FFTGEN_PLAN_OK) fail(EXIT_USAGE, "%s", why);
+    long long points = 1;
+    for (int d = 0; d < rank; ++d) points *= shape[d] > 0 && shape[d] <= (1LL << 31) ? shape[d] : 1;
+    request.n = shape[0];
+    fftgen_user_layout in = {layout[0], layout[1] ? layout[1] : points, {0}};
+    fftgen_user_layout out = {layout[2], layout[3] ? layout[3] : points, {0}};
+    for (int d = 1; d < rank; ++d) {
+        in.embed[d] = embeds[0][d];
+        out.embed[d] = embeds[1][d];
+    }
+    if (fftgen_plan_shape(&request, rank, shape, in, out, &plan, why, sizeof why) != FFTGEN_PLAN_OK)
+        fail(EXIT_USAGE, "%s", why);
     if (explain_only) {
         explain(&plan);
         return 0;

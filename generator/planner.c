@@ -145,6 +145,7 @@ fftgen_plan_status fftgen_plan_kernel(const fftgen_kernel_request *request, fftg
                      shared_limit);
         break;
     case FFTGEN_PLAN_BAD_ARCH:
+    case FFTGEN_PLAN_BAD_LAYOUT:
         break;
     }
     return status;
@@ -225,6 +226,8 @@ static fftgen_plan_status plan_transform_quietly(const fftgen_kernel_request *re
 {
     fftgen_transform_plan p = {0};
     p.n = request->n;
+    p.rank = 1;
+    p.shape[0] = request->n;
     p.in.stride = p.out.stride = 1;
     p.in.dist = p.out.dist = request->n;
     fftgen_plan_status status = build_plan(request->n, request->max_radix, request->precision, request->arch,
@@ -295,13 +298,15 @@ fftgen_plan_status fftgen_plan_strided(const fftgen_kernel_request *request, fft
     if (status != FFTGEN_PLAN_OK || contiguous) return status;
     if (in.stride < 1 || in.dist < 1 || out.stride < 1 || out.dist < 1) {
         snprintf(why, why_len, "strides and distances must be >= 1");
-        return FFTGEN_PLAN_BAD_SIZE;
+        return FFTGEN_PLAN_BAD_LAYOUT;
     }
     if (plan->pass_count == 1) {
         /* one tiled pass: as many transforms per tile as threads and shared memory allow, up to 16 */
         for (int tile = TILE_FFTS; tile >= 1; tile /= 2) {
             fftgen_transform_plan p = {0};
             p.n = n;
+            p.rank = 1;
+            p.shape[0] = n;
             p.pass_count = 1;
             p.in = in;
             p.out = out;
@@ -320,5 +325,197 @@ fftgen_plan_status fftgen_plan_strided(const fftgen_kernel_request *request, fft
     apply_user_layout(&plan->pass[plan->pass_count - 1].out, out);
     plan->in = in;
     plan->out = out;
+    return FFTGEN_PLAN_OK;
+}
+
+/* ------------------------------------------------------------------ 2D and 3D shapes */
+
+void fftgen_shape_text(int rank, const long long *shape, char *out, size_t len)
+{
+    size_t used = 0;
+    out[0] = '\0';
+    for (int d = 0; d < rank && used < len; ++d) {
+        const int written = snprintf(out + used, len - used, "%s%lld", d ? "x" : "", shape[d]);
+        if (written < 0) break;
+        used += (size_t)written;
+    }
+}
+
+static long long embed_of(const fftgen_user_layout *layout, const long long *shape, int d)
+{
+    return layout->embed[d] > 0 ? layout->embed[d] : shape[d];
+}
+
+/* Elements between neighbours along dimension d. */
+static long long dimension_step(const fftgen_user_layout *layout, int rank, const long long *shape, int d)
+{
+    long long step = layout->stride;
+    for (int k = rank - 1; k > d; --k) step *= embed_of(layout, shape, k);
+    return step;
+}
+
+/* Transform after transform, each dense (what the untiled and fused kernels read and write). */
+static int is_contiguous(const fftgen_user_layout *layout, int rank, const long long *shape, long long points)
+{
+    if (layout->stride != 1 || layout->dist != points) return 0;
+    for (int d = 1; d < rank; ++d)
+        if (embed_of(layout, shape, d) != shape[d]) return 0;
+    return 1;
+}
+
+/* The transforms along dimension d as a pass layout: the other dimensions, fastest first, are the
+ * group member and the group; the user's batch is the batch. */
+static fftgen_layout dimension_layout(const fftgen_user_layout *layout, int rank, const long long *shape, int d)
+{
+    long long sizes[2] = {1, 1}, steps[2] = {0, 0};
+    int others = 0;
+    for (int k = rank - 1; k >= 0; --k)
+        if (k != d) {
+            sizes[others] = shape[k];
+            steps[others] = dimension_step(layout, rank, shape, k);
+            ++others;
+        }
+    const fftgen_layout pass = {dimension_step(layout, rank, shape, d), steps[0], sizes[0], sizes[1], steps[1],
+                                layout->dist};
+    return pass;
+}
+
+/* Dimension d in tiles, as wide as threads and shared memory allow (a tile stays within a group). */
+static fftgen_plan_status plan_dimension(const fftgen_kernel_request *request, int rank, const long long *shape,
+                                         int d, const fftgen_user_layout *in, const fftgen_user_layout *out,
+                                         fftgen_kernel_plan *pass)
+{
+    const fftgen_layout from = dimension_layout(in, rank, shape, d), to = dimension_layout(out, rank, shape, d);
+    fftgen_plan_status status = FFTGEN_PLAN_TOO_LARGE;
+    for (int tile = TILE_FFTS; tile >= 1; tile /= 2) {
+        if (tile > from.group_size) continue;
+        status = plan_tile(shape[d], tile, request->precision, request->arch, from, to, 0, pass);
+        if (status != FFTGEN_PLAN_TOO_LARGE) return status;
+    }
+    return status;
+}
+
+/* The last two dimensions in one block: rows, then columns, in shared memory. */
+static fftgen_plan_status plan_fused_slice(long long rows, long long columns, fftgen_kernel_precision precision,
+                                           int arch, fftgen_kernel_plan *pass)
+{
+    const long long points = rows * columns;
+    const int radix = (int)(rows < columns ? (rows < 16 ? rows : 16) : (columns < 16 ? columns : 16));
+    fftgen_kernel_plan row_plan, column_plan;
+    if (points / radix > FFTGEN_MAX_THREADS_PER_BLOCK) return FFTGEN_PLAN_TOO_LARGE;
+    if (build_plan(columns, radix, precision, arch, &row_plan) == FFTGEN_PLAN_BAD_SIZE ||
+        build_plan(rows, radix, precision, arch, &column_plan) == FFTGEN_PLAN_BAD_SIZE)
+        return FFTGEN_PLAN_BAD_SIZE;
+    fftgen_kernel_plan p = row_plan;
+    p.n = (int)points;
+    p.slice_rows = (int)rows;
+    for (int s = 0; s < column_plan.stage_count; ++s) p.col_radices[s] = column_plan.radices[s];
+    p.col_stage_count = column_plan.stage_count;
+    p.threads = (int)(points / radix);
+    p.threads_per_fft = p.threads;
+    p.ffts_per_block = 1;
+    p.staged_io = 1;
+    p.smem_points = (int)(points + points / 16);
+    p.shared_bytes = 8 * p.smem_points;
+    *pass = p;
+    return p.shared_bytes > fftgen_arch_shared_limit(arch) ? FFTGEN_PLAN_TOO_LARGE : FFTGEN_PLAN_OK;
+}
+
+static fftgen_plan_status check_shape_layout(int rank, const long long *shape, const fftgen_user_layout *layout,
+                                             const char *side, char *why, size_t why_len)
+{
+    if (layout->stride < 1 || layout->dist < 1) {
+        snprintf(why, why_len, "%s strides and distances must be >= 1", side);
+        return FFTGEN_PLAN_BAD_LAYOUT;
+    }
+    for (int d = 1; d < rank; ++d)
+        if (layout->embed[d] != 0 && layout->embed[d] < shape[d]) {
+            snprintf(why, why_len, "%s embed %lld of dimension %d is smaller than its size %lld", side,
+                     layout->embed[d], d, shape[d]);
+            return FFTGEN_PLAN_BAD_LAYOUT;
+        }
+    return FFTGEN_PLAN_OK;
+}
+
+fftgen_plan_status fftgen_plan_shape(const fftgen_kernel_request *request, int rank, const long long *shape,
+                                     fftgen_user_layout in, fftgen_user_layout out, fftgen_transform_plan *plan,
+                                     char *why, size_t why_len)
+{
+    if (rank == 1) {
+        fftgen_kernel_request single = *request;
+        single.n = shape[0];
+        return fftgen_plan_strided(&single, in, out, plan, why, why_len);
+    }
+    if (rank < 1 || rank > FFTGEN_MAX_RANK) {
+        snprintf(why, why_len, "rank %d is not 1, 2 or 3", rank);
+        return FFTGEN_PLAN_BAD_SIZE;
+    }
+    if (fftgen_arch_shared_limit(request->arch) < 0) {
+        snprintf(why, why_len, "unknown architecture sm_%d (known: %s)", request->arch, fftgen_known_archs());
+        return FFTGEN_PLAN_BAD_ARCH;
+    }
+    if (request->max_radix != 0) {
+        snprintf(why, why_len, "a radix can be chosen for 1D single-kernel sizes only");
+        return FFTGEN_PLAN_BAD_RADIX;
+    }
+    long long points = 1;
+    for (int d = 0; d < rank; ++d) {
+        if (shape[d] < 2 || log2_exact(shape[d]) < 0) {
+            snprintf(why, why_len, "size %lld of dimension %d is not a power of two >= 2", shape[d], d);
+            return FFTGEN_PLAN_BAD_SIZE;
+        }
+        if (shape[d] > (1LL << 30) || points * shape[d] > (1LL << 30)) {
+            snprintf(why, why_len, "the shape has more than 2^30 points");
+            return FFTGEN_PLAN_TOO_LARGE;
+        }
+        points *= shape[d];
+    }
+    fftgen_plan_status status = check_shape_layout(rank, shape, &in, "input", why, why_len);
+    if (status == FFTGEN_PLAN_OK) status = check_shape_layout(rank, shape, &out, "output", why, why_len);
+    if (status != FFTGEN_PLAN_OK) return status;
+
+    fftgen_transform_plan p = {0};
+    p.n = points;
+    p.rank = rank;
+    for (int d = 0; d < rank; ++d) p.shape[d] = shape[d];
+    p.in = in;
+    p.out = out;
+    for (int d = 1; d < rank; ++d) {
+        p.in.embed[d] = embed_of(&in, shape, d);
+        p.out.embed[d] = embed_of(&out, shape, d);
+    }
+    p.in.embed[0] = p.out.embed[0] = 0;
+    /* The first pass reads the input and writes the output; dense data on both sides take the
+     * untiled kernels: the last two dimensions fused when a slice fits a block, else the rows. */
+    const int dense = is_contiguous(&in, rank, shape, points) && is_contiguous(&out, rank, shape, points);
+    int next = rank - 1; /* the highest dimension still to transform */
+    if (dense && plan_fused_slice(shape[rank - 2], shape[rank - 1], request->precision, request->arch,
+                                  &p.pass[0]) == FFTGEN_PLAN_OK) {
+        next = rank - 3;
+    } else if (dense && build_plan(shape[rank - 1], 0, request->precision, request->arch, &p.pass[0]) ==
+                            FFTGEN_PLAN_OK) {
+        next = rank - 2;
+    } else {
+        status = plan_dimension(request, rank, shape, rank - 1, &in, &out, &p.pass[0]);
+        next = rank - 2;
+    }
+    p.pass_count = 1;
+    for (int d = next; d >= 0 && status == FFTGEN_PLAN_OK; --d)
+        status = plan_dimension(request, rank, shape, d, &out, &out, &p.pass[p.pass_count++]);
+    if (status == FFTGEN_PLAN_TOO_LARGE) {
+        char text[64];
+        fftgen_shape_text(rank, shape, text, sizeof text);
+        snprintf(why, why_len,
+                 "shape %s: every dimension of a 2D or 3D transform must fit one kernel (%lld points for %s on"
+                 " sm_%d, fewer along a strided dimension); larger dimensions are not supported yet",
+                 text, fftgen_single_kernel_limit(request->precision, request->arch),
+                 fftgen_precision_name(request->precision), request->arch);
+        return status;
+    }
+    if (status != FFTGEN_PLAN_OK) {
+        snprintf(why, why_len, "planning failed");
+        return status;
+    }
+    *plan = p;
     return FFTGEN_PLAN_OK;
 }

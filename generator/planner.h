@@ -43,18 +43,33 @@ typedef struct {
     int tiled;
     fftgen_layout in, out;
     long long twiddle_n; /* > 0: output j of group member c is multiplied by exp(-2*pi*i*c*j/twiddle_n) */
+    /* A fused 2D slice (slice_rows > 0): each transform is slice_rows rows of n / slice_rows points,
+     * contiguous. The block transforms the rows (chain `radices`), then the columns (chain
+     * `col_radices`) in shared memory; both chains hold radix_max points per thread. */
+    int slice_rows;
+    int col_radices[FFTGEN_MAX_STAGES];
+    int col_stage_count;
 } fftgen_kernel_plan;
 
 #define FFTGEN_MAX_PASSES 3
+#define FFTGEN_MAX_RANK 3
 
-/* A rank-1 user layout: point j of transform b at b*dist + j*stride (contiguous: stride 1, dist n). */
+/* A user layout as cufftPlanMany's advanced layout: element x (a multi-index) of transform b at
+ * b*dist + stride * (x linearized row-major over embed). embed[0] is never used, and an embed of 0
+ * means the shape's size. Rank 1 (contiguous: stride 1, dist n): point j at b*dist + j*stride. */
 typedef struct {
     long long stride, dist;
+    long long embed[FFTGEN_MAX_RANK];
 } fftgen_user_layout;
 
-/* A whole 1D transform: one kernel, or passes over global memory (four-step, no transposes). */
+/* A whole transform. Rank 1: one kernel, or passes over global memory (four-step, no transposes)
+ * through a work area. Rank 2 and 3: one pass per dimension (the last two fused into one kernel
+ * when a slice fits a block); the first pass reads the input and writes the output, the others
+ * run in place on the output, so no work area is needed. */
 typedef struct {
-    long long n;
+    long long n;                       /* points per transform: the product of the shape */
+    int rank;
+    long long shape[FFTGEN_MAX_RANK];  /* row-major: shape[rank - 1] varies fastest */
     int pass_count;
     fftgen_kernel_plan pass[FFTGEN_MAX_PASSES];
     fftgen_user_layout in, out; /* the data's layouts */
@@ -66,7 +81,8 @@ typedef enum {
     FFTGEN_PLAN_TOO_LARGE,     /* above what one block holds */
     FFTGEN_PLAN_BAD_RADIX,     /* not 2, 4, 8 or 16 */
     FFTGEN_PLAN_RADIX_NOT_DIVIDING,
-    FFTGEN_PLAN_BAD_ARCH
+    FFTGEN_PLAN_BAD_ARCH,
+    FFTGEN_PLAN_BAD_LAYOUT     /* a stride, distance or embed that is not >= 1 (embed: >= the shape) */
 } fftgen_plan_status;
 
 /* Plans one fused single-kernel FFT. On failure, `why` holds a one-line reason. */
@@ -85,6 +101,16 @@ fftgen_plan_status fftgen_plan_transform(const fftgen_kernel_request *request, f
 fftgen_plan_status fftgen_plan_strided(const fftgen_kernel_request *request, fftgen_user_layout in,
                                        fftgen_user_layout out, fftgen_transform_plan *plan, char *why,
                                        size_t why_len);
+
+/* Plans a transform of rank 1, 2 or 3 of the given shape (row-major, shape[rank - 1] fastest), for
+ * data in the given layouts; request->n is ignored and request->max_radix must be 0 above rank 1.
+ * Rank 1 is fftgen_plan_strided. Above, every dimension must fit one kernel. */
+fftgen_plan_status fftgen_plan_shape(const fftgen_kernel_request *request, int rank, const long long *shape,
+                                     fftgen_user_layout in, fftgen_user_layout out, fftgen_transform_plan *plan,
+                                     char *why, size_t why_len);
+
+/* "512x256" for a shape, "4096" for rank 1. */
+void fftgen_shape_text(int rank, const long long *shape, char *out, size_t len);
 
 /* The largest n fftgen_plan_transform handles. */
 long long fftgen_transform_limit(fftgen_kernel_precision precision, int arch);

@@ -11,7 +11,32 @@
 
 void fftgen_default_name(const fftgen_transform_plan *plan, char *name, size_t len)
 {
-    snprintf(name, len, "fftgen_%lld_%s", plan->n, fftgen_precision_name(plan->pass[0].precision));
+    char shape[64];
+    fftgen_shape_text(plan->rank, plan->shape, shape, sizeof shape);
+    snprintf(name, len, "fftgen_%s_%s", shape, fftgen_precision_name(plan->pass[0].precision));
+}
+
+/* The layout differs from dense data, transform after transform. */
+static int is_strided(const fftgen_transform_plan *plan, const fftgen_user_layout *layout)
+{
+    if (layout->stride != 1 || layout->dist != plan->n) return 1;
+    for (int d = 1; d < plan->rank; ++d)
+        if (layout->embed[d] != plan->shape[d]) return 1;
+    return 0;
+}
+
+/* "--inembed 8x20": the embeds of dimensions 1 and up, where one differs from the shape. */
+static int embed_option(const fftgen_transform_plan *plan, const fftgen_user_layout *layout, const char *flag,
+                        char *out, size_t len)
+{
+    int differs = 0;
+    for (int d = 1; d < plan->rank; ++d) differs |= layout->embed[d] != plan->shape[d];
+    if (!differs) return 0;
+    long long embed[FFTGEN_MAX_RANK];
+    for (int d = 1; d < plan->rank; ++d) embed[d - 1] = layout->embed[d];
+    char text[64];
+    fftgen_shape_text(plan->rank - 1, embed, text, sizeof text);
+    return snprintf(out, len, " %s %s", flag, text);
 }
 
 static const char *direction_name(int directions)
@@ -27,15 +52,19 @@ void fftgen_plan_command(const fftgen_transform_plan *plan, int directions, cons
                          size_t len)
 {
     const fftgen_kernel_plan *first = &plan->pass[0];
-    char radix[32] = "";
-    if (plan->pass_count == 1) snprintf(radix, sizeof radix, " --radix %d", first->radix_max);
-    int used = snprintf(out, len, "fftgen --n %lld%s --precision %s --direction %s", plan->n, radix,
+    char radix[32] = "", shape[64];
+    if (plan->pass_count == 1 && plan->rank == 1) snprintf(radix, sizeof radix, " --radix %d", first->radix_max);
+    fftgen_shape_text(plan->rank, plan->shape, shape, sizeof shape);
+    int used = snprintf(out, len, "fftgen --n %s%s --precision %s --direction %s", shape, radix,
                         fftgen_precision_name(first->precision), direction_name(directions));
-    const int strided = plan->in.stride != 1 || plan->in.dist != plan->n || plan->out.stride != 1 ||
-                        plan->out.dist != plan->n;
+    const int strided = is_strided(plan, &plan->in) || is_strided(plan, &plan->out);
     if (strided && used > 0 && (size_t)used < len)
         used += snprintf(out + used, len - (size_t)used, " --istride %lld --idist %lld --ostride %lld --odist %lld",
                          plan->in.stride, plan->in.dist, plan->out.stride, plan->out.dist);
+    if (strided && used > 0 && (size_t)used < len)
+        used += embed_option(plan, &plan->in, "--inembed", out + used, len - (size_t)used);
+    if (strided && used > 0 && (size_t)used < len)
+        used += embed_option(plan, &plan->out, "--onembed", out + used, len - (size_t)used);
     if (name != NULL && used > 0 && (size_t)used < len) snprintf(out + used, len - (size_t)used, " --name %s", name);
 }
 
@@ -63,6 +92,16 @@ static void push_layout(lua_State *L, const char *key, const fftgen_layout *layo
     lua_setfield(L, -2, key);
 }
 
+static void push_list(lua_State *L, const char *key, const int *values, int count)
+{
+    lua_newtable(L);
+    for (int i = 0; i < count; ++i) {
+        lua_pushinteger(L, values[i]);
+        lua_rawseti(L, -2, i + 1);
+    }
+    lua_setfield(L, -2, key);
+}
+
 static void push_pass(lua_State *L, const fftgen_kernel_plan *pass)
 {
     lua_newtable(L);
@@ -82,12 +121,23 @@ static void push_pass(lua_State *L, const fftgen_kernel_plan *pass)
         push_layout(L, "in_layout", &pass->in);
         push_layout(L, "out_layout", &pass->out);
     }
+    push_list(L, "radices", pass->radices, pass->stage_count);
+    set_int(L, "slice_rows", pass->slice_rows);
+    if (pass->slice_rows > 0) push_list(L, "col_radices", pass->col_radices, pass->col_stage_count);
+}
+
+/* The embeds as strings, index 1 (dimension 0, never used) holding the shape's size. */
+static void push_embed(lua_State *L, const char *key, const fftgen_transform_plan *plan,
+                       const fftgen_user_layout *layout)
+{
     lua_newtable(L);
-    for (int s = 0; s < pass->stage_count; ++s) {
-        lua_pushinteger(L, pass->radices[s]);
-        lua_rawseti(L, -2, s + 1);
+    for (int d = 0; d < plan->rank; ++d) {
+        char text[32];
+        snprintf(text, sizeof text, "%lld", d == 0 ? plan->shape[0] : layout->embed[d]);
+        lua_pushstring(L, text);
+        lua_rawseti(L, -2, d + 1);
     }
-    lua_setfield(L, -2, "radices");
+    lua_setfield(L, -2, key);
 }
 
 static void push_plan(lua_State *L, const fftgen_render_request *request)
@@ -100,13 +150,27 @@ static void push_plan(lua_State *L, const fftgen_render_request *request)
         fftgen_default_name(plan, name, sizeof name);
     fftgen_plan_command(plan, request->directions, request->name, command, sizeof command);
 
+    char shape[64];
+    fftgen_shape_text(plan->rank, plan->shape, shape, sizeof shape);
     lua_newtable(L);
     set_int(L, "n", plan->n);
+    set_int(L, "rank", plan->rank);
+    set_string(L, "shape_text", shape);
+    lua_newtable(L);
+    for (int d = 0; d < plan->rank; ++d) {
+        lua_pushinteger(L, plan->shape[d]);
+        lua_rawseti(L, -2, d + 1);
+    }
+    lua_setfield(L, -2, "shape");
     set_string(L, "precision", fftgen_precision_name(plan->pass[0].precision));
     set_string(L, "target", request->target == FFTGEN_TARGET_SIM ? "sim" : "cuda");
     set_string(L, "name", name);
     set_string(L, "version", FFTGEN_VERSION);
     set_string(L, "command", command);
+    lua_pushboolean(L, is_strided(plan, &plan->in) || is_strided(plan, &plan->out));
+    lua_setfield(L, -2, "strided");
+    push_embed(L, "in_embed", plan, &plan->in);
+    push_embed(L, "out_embed", plan, &plan->out);
     set_int(L, "istride", plan->in.stride);
     set_int(L, "idist", plan->in.dist);
     set_int(L, "ostride", plan->out.stride);

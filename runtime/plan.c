@@ -33,23 +33,43 @@ static int is_power_of_two(long long n)
     return n >= 2 && (n & (n - 1)) == 0;
 }
 
-/* One rank-1 layout: element x of transform b at b*dist + x*stride. */
-static fftgen_result check_layout(const long long *embed, long long stride, long long dist, long long n,
-                                  long long batch)
+/* One layout, as cufftPlanMany's: element x of transform b at b*dist + stride * (x row-major over
+ * embed); embed[0] is not used. Transforms must not share an element. */
+static fftgen_result check_layout(int rank, const long long *n, const long long *embed, long long stride,
+                                  long long dist, long long batch)
 {
     if (embed == NULL) return FFTGEN_SUCCESS; /* contiguous: the strides are ignored, as in cuFFT */
     if (stride < 1 || dist < 1) return FFTGEN_INVALID_LAYOUT;
-    const int side_by_side = dist >= n * stride;
+    long long extent = n[0]; /* elements of one transform's span, in strides */
+    for (int d = 1; d < rank; ++d) {
+        if (embed[d] < n[d]) return FFTGEN_INVALID_LAYOUT;
+        if (extent > (1LL << 40) / embed[d]) return FFTGEN_INVALID_LAYOUT;
+        extent *= embed[d];
+    }
+    const int side_by_side = dist >= extent * stride;
     const int interleaved = stride >= batch * dist;
     if (batch > 1 && !side_by_side && !interleaved) return FFTGEN_OVERLAPPING_LAYOUT;
     return FFTGEN_SUCCESS;
 }
 
 /* The layout the kernels see: NULL embed means contiguous, as in cuFFT. */
-static fftgen_user_layout user_layout(const long long *embed, long long stride, long long dist, long long n)
+static fftgen_user_layout user_layout(int rank, const long long *embed, long long stride, long long dist,
+                                      long long points)
 {
-    const fftgen_user_layout contiguous = {1, n}, given = {stride, dist};
-    return embed == NULL ? contiguous : given;
+    fftgen_user_layout layout = {1, points, {0}};
+    if (embed == NULL) return layout;
+    layout.stride = stride;
+    layout.dist = dist;
+    for (int d = 1; d < rank; ++d) layout.embed[d] = embed[d];
+    return layout;
+}
+
+static int same_layout(const fftgen_user_layout *a, const fftgen_user_layout *b, int rank)
+{
+    if (a->stride != b->stride || a->dist != b->dist) return 0;
+    for (int d = 1; d < rank; ++d)
+        if (a->embed[d] != b->embed[d]) return 0;
+    return 1;
 }
 
 fftgen_result fftgen_plan_many(fftgen_plan *plan, int rank, const long long *n, const long long *inembed,
@@ -69,9 +89,8 @@ fftgen_result fftgen_plan_many(fftgen_plan *plan, int rank, const long long *n, 
     if (batch < 1) return FFTGEN_INVALID_BATCH;
     if (precision != FFTGEN_FP32 && precision != FFTGEN_FP16) return FFTGEN_INVALID_PRECISION;
     if (flags & ~(unsigned)(FFTGEN_SCALE_INVERSE | FFTGEN_NO_JIT)) return FFTGEN_INVALID_FLAGS;
-    if (rank > 1) return FFTGEN_NOT_SUPPORTED_YET; /* 2D and 3D plans: a later version */
-    fftgen_result result = check_layout(inembed, istride, idist, points, batch);
-    if (result == FFTGEN_SUCCESS) result = check_layout(onembed, ostride, odist, points, batch);
+    fftgen_result result = check_layout(rank, n, inembed, istride, idist, batch);
+    if (result == FFTGEN_SUCCESS) result = check_layout(rank, n, onembed, ostride, odist, batch);
     if (result != FFTGEN_SUCCESS) return result;
     if (batch > INT32_MAX) return FFTGEN_INVALID_BATCH;
 
@@ -89,11 +108,12 @@ fftgen_result fftgen_plan_many(fftgen_plan *plan, int rank, const long long *n, 
     if (p == NULL) return FFTGEN_OUT_OF_MEMORY;
     char why[512];
     const fftgen_kernel_request request = {points, 0, kernel_precision, arch};
-    const fftgen_user_layout in = user_layout(inembed, istride, idist, points);
-    const fftgen_user_layout out = user_layout(onembed, ostride, odist, points);
-    if (fftgen_plan_strided(&request, in, out, &p->transform, why, sizeof why) != FFTGEN_PLAN_OK) {
+    const fftgen_user_layout in = user_layout(rank, inembed, istride, idist, points);
+    const fftgen_user_layout out = user_layout(rank, onembed, ostride, odist, points);
+    if (fftgen_plan_shape(&request, rank, n, in, out, &p->transform, why, sizeof why) != FFTGEN_PLAN_OK) {
         free(p);
-        return FFTGEN_SIZE_TOO_LARGE; /* more than three passes' worth */
+        /* 1D: more than three passes' worth; 2D and 3D: a dimension larger than one kernel */
+        return rank == 1 ? FFTGEN_SIZE_TOO_LARGE : FFTGEN_NOT_SUPPORTED_YET;
     }
     /* one launch per pass covers the batch: each grid must fit */
     for (int i = 0; i < p->transform.pass_count; ++i) {
@@ -132,8 +152,8 @@ fftgen_result fftgen_plan_many(fftgen_plan *plan, int rank, const long long *n, 
             }
         result = fftgen_module_load(&cubin, 2 * passes, name_list, shared, device, &p->module);
     }
-    if (result == FFTGEN_SUCCESS && p->transform.pass_count > 1) {
-        /* passes go through a work area as large as the data */
+    if (result == FFTGEN_SUCCESS && p->transform.pass_count > 1 && rank == 1) {
+        /* 1D passes go through a work area as large as the data (2D and 3D ones run in place) */
         p->work_bytes = (size_t)points * (size_t)batch * element;
         if (cudaMalloc(&p->work_area, p->work_bytes) != cudaSuccess) {
             fftgen_module_unload(&p->module);
@@ -200,16 +220,19 @@ fftgen_result fftgen_exec(fftgen_plan plan, const void *in, void *out, fftgen_di
     if (direction != FFTGEN_FORWARD && direction != FFTGEN_INVERSE) return FFTGEN_INVALID_DIRECTION;
     const int inverse = direction == FFTGEN_INVERSE;
     const int passes = plan->transform.pass_count;
-    /* one pass reads and writes tile by tile: in place, the two layouts must be the same */
-    const fftgen_user_layout *li = &plan->transform.in, *lo = &plan->transform.out;
-    if (in == out && passes == 1 && (li->stride != lo->stride || li->dist != lo->dist))
+    /* a pass from the input to the output reads and writes tile by tile: in place, the two layouts
+     * must be the same (1D passes beyond one go through the work area) */
+    const int rank = plan->transform.rank;
+    const int reads_and_writes_user_data = passes == 1 || rank > 1;
+    if (in == out && reads_and_writes_user_data && !same_layout(&plan->transform.in, &plan->transform.out, rank))
         return FFTGEN_OVERLAPPING_LAYOUT;
     const float scale = inverse && (plan->flags & FFTGEN_SCALE_INVERSE) ? (float)(1.0 / (double)plan->transform.n)
                                                                          : 1.0f;
     for (int i = 0; i < passes; ++i) {
         const fftgen_kernel_plan *pass = &plan->transform.pass[i];
-        const void *src = i == 0 ? in : plan->work_area;
-        void *dst = i == passes - 1 ? out : plan->work_area;
+        /* 1D: through the work area; 2D and 3D: the input to the output, then in place on it */
+        const void *src = i == 0 ? in : rank > 1 ? out : plan->work_area;
+        void *dst = i == passes - 1 || rank > 1 ? out : plan->work_area;
         const fftgen_result result =
             fftgen_module_launch(plan->module.kernel[2 * i + inverse], plan->grid[i], (unsigned)pass->threads,
                                  (unsigned)pass->shared_bytes, plan->stream, src, dst, (int)plan->ffts[i],

@@ -10,6 +10,10 @@
 -- between exchange data through shared memory.
 --
 -- A phase is the code between two barriers. Each thread holds radix_max points in v[].
+--
+-- Shared memory holds a block's transforms either one after another (point j of transform f at
+-- slot + j) or side by side ("transposed": point j of transform f at j * FFTS_PER_BLOCK + f), as
+-- tiled passes and the columns of a fused 2D slice keep them.
 local code = require("code")
 local radix = require("radix")
 
@@ -144,7 +148,7 @@ local function emit_loads(w, plan, r, from_global)
   else
     -- point j of the block's transform f: slot + j, or j * FFTS_PER_BLOCK + f in a tiled pass
     local base, step, bound = "slot + fft_thread", 1, read_bound(plan)
-    if plan.tiled then
+    if plan.transposed_smem then
       base, step, bound = "fft_thread * FFTS_PER_BLOCK + fft_in_block", plan.ffts_per_block, PAD_EVERY - 1
     end
     w:line("const int src = padded(%s);", base)
@@ -194,7 +198,7 @@ local function emit_butterflies(w, plan, stage_index, r, ns, sign, to_global)
       w:close()
     else
       local base, step, bound = "slot + " .. out_base, 1, write_bound(ns, r)
-      if plan.tiled then
+      if plan.transposed_smem then
         base, step, bound = string.format("(%s) * FFTS_PER_BLOCK + fft_in_block", out_base), plan.ffts_per_block,
           PAD_EVERY - 1
       end
@@ -207,15 +211,81 @@ local function emit_butterflies(w, plan, stage_index, r, ns, sign, to_global)
   end
 end
 
+-- A fused 2D slice of slice_rows x (n / slice_rows) points: its rows, one after another in shared
+-- memory, then its columns, which lie side by side there. Built once per plan.
+local function slice_plans(plan)
+  if not plan.rows_plan then
+    local columns = plan.n // plan.slice_rows
+    local common = { radix_max = plan.radix_max, threads = plan.threads, keep_in_smem = true }
+    local function sub(fields)
+      for k, v in pairs(common) do fields[k] = v end
+      return fields
+    end
+    plan.rows_plan = sub({ n = columns, radices = plan.radices, threads_per_fft = columns // plan.radix_max,
+      ffts_per_block = plan.slice_rows, staged_io = true, prefix = plan.prefix .. "rows_",
+      what = string.format("rows: %d transforms of %d points", plan.slice_rows, columns) })
+    plan.cols_plan = sub({ n = plan.slice_rows, radices = plan.col_radices,
+      threads_per_fft = plan.slice_rows // plan.radix_max, ffts_per_block = columns, transposed_smem = true,
+      data_in_smem = true, prefix = plan.prefix .. "cols_",
+      what = string.format("columns: %d transforms of %d points, side by side", columns, plan.slice_rows) })
+  end
+  return plan.rows_plan, plan.cols_plan
+end
+
+local function uses(text, name)
+  return text:find("%f[%w_]" .. name .. "%f[^%w_]") ~= nil
+end
+
+-- A phase of a slice's rows or columns, in a scope of its own: the sub-transform's constants
+-- (hiding the slice's) and the per-thread indices it uses.
+local function scoped(sub, phase)
+  local indices
+  if sub.transposed_smem then
+    indices = { { "fft_in_block", "const int fft_in_block = thread % FFTS_PER_BLOCK;" },
+                { "fft_thread", "const int fft_thread = thread / FFTS_PER_BLOCK;" } }
+  else
+    indices = { { "fft_in_block", "const int fft_in_block = thread / THREADS_PER_FFT;" },
+                { "fft_thread", "const int fft_thread = thread % THREADS_PER_FFT;" },
+                { "slot", "const int slot = fft_in_block * POINTS;" } }
+  end
+  local needed, declared = table.concat(phase.lines, "\n"), {}
+  for i = #indices, 1, -1 do
+    if uses(needed, indices[i][1]) then
+      table.insert(declared, 1, indices[i][2])
+      needed = needed .. "\n" .. indices[i][2]
+    end
+  end
+  local w = code.writer()
+  w:line("// %s", sub.what)
+  w:line("enum { POINTS = %d, FFTS_PER_BLOCK = %d, THREADS_PER_FFT = %d };", sub.n, sub.ffts_per_block,
+    sub.threads_per_fft)
+  for _, d in ipairs(declared) do w:line("%s", d) end
+  w:embed(phase)
+  return w
+end
+
 -- Returns the list of phases (writers) of the whole FFT in one direction.
 function M.phases(plan, sign)
+  if plan.slice_rows and plan.slice_rows > 0 then
+    local phases = {}
+    for _, sub in ipairs({ slice_plans(plan) }) do
+      for _, phase in ipairs(M.phases(sub, sign)) do phases[#phases + 1] = scoped(sub, phase) end
+    end
+    local w = code.writer()
+    emit_staged_store(w, plan, sign)
+    phases[#phases + 1] = w
+    return phases
+  end
   local phases = {}
   local w = code.writer()
   local function barrier()
     phases[#phases + 1] = w
     w = code.writer()
   end
-  if plan.staged_io then
+  -- data_in_smem: the points are already in shared memory; keep_in_smem: leave the results there
+  local in_smem = plan.staged_io or plan.data_in_smem
+  local out_smem = plan.staged_io or plan.keep_in_smem
+  if plan.staged_io and not plan.data_in_smem then
     emit_staged_load(w, plan)
     barrier()
   end
@@ -223,8 +293,8 @@ function M.phases(plan, sign)
   local count = #plan.radices
   for s, r in ipairs(plan.radices) do
     local first, last = (s == 1), (s == count)
-    local from_global = first and not plan.staged_io
-    local to_global = last and not plan.staged_io
+    local from_global = first and not in_smem
+    local to_global = last and not out_smem
     w:line("// stage %d of %d: radix %d on sub-transforms of %d points", s, count, r, ns * r)
     emit_loads(w, plan, r, from_global)
     -- every thread must read before any thread overwrites the shared buffer
@@ -233,7 +303,7 @@ function M.phases(plan, sign)
     if not last then barrier() end
     ns = ns * r
   end
-  if plan.staged_io then
+  if plan.staged_io and not plan.keep_in_smem then
     barrier()
     emit_staged_store(w, plan, sign)
   end
@@ -243,6 +313,12 @@ end
 
 -- The twiddle tables the stages read (every stage but the first).
 function M.twiddle_tables(plan)
+  if plan.slice_rows and plan.slice_rows > 0 then
+    local rows, cols = slice_plans(plan)
+    local tables = M.twiddle_tables(rows)
+    for _, t in ipairs(M.twiddle_tables(cols)) do tables[#tables + 1] = t end
+    return tables
+  end
   local tables = {}
   local ns = 1
   for s, r in ipairs(plan.radices) do

@@ -13,6 +13,9 @@ struct sim_kernel {
     sim_function forward, inverse;
     int radix; /* the --radix it was generated with; 0 for the planner's default */
     long long istride, idist, ostride, odist; /* its data layouts; all 0 when contiguous */
+    int rank;                                 /* 2 or 3 for a shape; 0 for 1D (n points) */
+    int shape[3];
+    long long inembed[3], onembed[3];         /* strided shapes: the embeds (0: the shape's) */
 };
 
 struct gpu_kernel {

@@ -45,9 +45,23 @@ void poison_storage(enum kernel_precision precision, void *storage, size_t count
     }
 }
 
+size_t shape_points(struct fft_shape shape)
+{
+    size_t points = 1;
+    for (int d = 0; d < shape.rank; ++d) points *= (size_t)shape.n[d];
+    return points;
+}
+
 int reference_fft(const double *in, double *out, int n, int batch, int sign)
 {
-    const size_t count = (size_t)n * (size_t)batch;
+    const struct fft_shape shape = {1, {n, 0, 0}};
+    return reference_fft_shape(in, out, shape, batch, sign);
+}
+
+int reference_fft_shape(const double *in, double *out, struct fft_shape shape, int batch, int sign)
+{
+    const int points = (int)shape_points(shape);
+    const size_t count = (size_t)points * (size_t)batch;
     fftw_complex *a = fftw_malloc(sizeof(fftw_complex) * count);
     fftw_complex *b = fftw_malloc(sizeof(fftw_complex) * count);
     if (a == NULL || b == NULL) {
@@ -56,7 +70,7 @@ int reference_fft(const double *in, double *out, int n, int batch, int sign)
         return -1;
     }
     memcpy(a, in, sizeof(fftw_complex) * count);
-    fftw_plan plan = fftw_plan_many_dft(1, &n, batch, a, NULL, 1, n, b, NULL, 1, n,
+    fftw_plan plan = fftw_plan_many_dft(shape.rank, shape.n, batch, a, NULL, 1, points, b, NULL, 1, points,
                                         sign < 0 ? FFTW_FORWARD : FFTW_BACKWARD, FFTW_ESTIMATE);
     if (plan == NULL) {
         fftw_free(a);
@@ -85,7 +99,15 @@ double relative_l2_error(const double *got, const double *want, size_t count)
 double transform_error(int n, enum kernel_precision precision, int batch, int sign, double reference_scale,
                        transform_runner run, const void *context, unsigned long long seed)
 {
-    const size_t count = (size_t)n * (size_t)batch;
+    const struct fft_shape shape = {1, {n, 0, 0}};
+    return shape_transform_error(shape, precision, batch, sign, reference_scale, run, context, seed);
+}
+
+double shape_transform_error(struct fft_shape shape, enum kernel_precision precision, int batch, int sign,
+                             double reference_scale, transform_runner run, const void *context,
+                             unsigned long long seed)
+{
+    const size_t count = shape_points(shape) * (size_t)batch;
     double *input = malloc(2 * sizeof(double) * count);
     double *want = malloc(2 * sizeof(double) * count);
     double *got = malloc(2 * sizeof(double) * count);
@@ -96,7 +118,7 @@ double transform_error(int n, enum kernel_precision precision, int batch, int si
         random_points(input, count, seed);
         to_storage(precision, input, in, count);
         poison_storage(precision, out, count);
-        if (reference_fft(input, want, n, batch, sign) == 0 && run(context, in, out, batch) == 0) {
+        if (reference_fft_shape(input, want, shape, batch, sign) == 0 && run(context, in, out, batch) == 0) {
             from_storage(precision, out, got, count);
             for (size_t i = 0; i < 2 * count; ++i) want[i] *= reference_scale;
             error = relative_l2_error(got, want, count);
@@ -110,17 +132,39 @@ double transform_error(int n, enum kernel_precision precision, int batch, int si
     return error;
 }
 
-static size_t span(struct strided_layout layout, int n, int batch)
+/* Where element `point` (row-major index into the shape) of transform b lies in a layout. */
+static size_t element_offset(struct fft_shape shape, struct strided_layout layout, int b, size_t point)
 {
-    return (size_t)((long long)(batch - 1) * layout.dist + (long long)(n - 1) * layout.stride + 1);
+    long long linear = 0, rest = (long long)point, place = 1;
+    for (int d = shape.rank - 1; d >= 0; --d) {
+        const long long index = rest % shape.n[d];
+        rest /= shape.n[d];
+        linear += index * place;
+        place *= d > 0 && layout.embed[d] > 0 ? layout.embed[d] : shape.n[d];
+    }
+    return (size_t)((long long)b * layout.dist + linear * layout.stride);
+}
+
+/* Elements from the first of the layout to its last, inclusive. */
+static size_t span(struct fft_shape shape, struct strided_layout layout, int batch)
+{
+    return element_offset(shape, layout, batch - 1, shape_points(shape) - 1) + 1;
 }
 
 double strided_transform_error(int n, enum kernel_precision precision, int batch, int sign,
                                struct strided_layout in_layout, struct strided_layout out_layout,
                                transform_runner run, const void *context, unsigned long long seed)
 {
-    const size_t count = (size_t)n * (size_t)batch;
-    const size_t in_span = span(in_layout, n, batch), out_span = span(out_layout, n, batch);
+    const struct fft_shape shape = {1, {n, 0, 0}};
+    return strided_shape_transform_error(shape, precision, batch, sign, in_layout, out_layout, run, context, seed);
+}
+
+double strided_shape_transform_error(struct fft_shape shape, enum kernel_precision precision, int batch, int sign,
+                                     struct strided_layout in_layout, struct strided_layout out_layout,
+                                     transform_runner run, const void *context, unsigned long long seed)
+{
+    const size_t points = shape_points(shape), count = points * (size_t)batch;
+    const size_t in_span = span(shape, in_layout, batch), out_span = span(shape, out_layout, batch);
     double *all_in = malloc(2 * sizeof(double) * in_span);
     double *input = malloc(2 * sizeof(double) * count);
     double *want = malloc(2 * sizeof(double) * count);
@@ -135,20 +179,20 @@ double strided_transform_error(int n, enum kernel_precision precision, int batch
         to_storage(precision, all_in, in, in_span);
         from_storage(precision, in, all_in, in_span); /* what the kernel sees */
         for (int b = 0; b < batch; ++b)
-            for (int j = 0; j < n; ++j) {
-                const size_t at = (size_t)(b * in_layout.dist + j * in_layout.stride);
-                input[2 * ((size_t)b * n + j)] = all_in[2 * at];
-                input[2 * ((size_t)b * n + j) + 1] = all_in[2 * at + 1];
+            for (size_t j = 0; j < points; ++j) {
+                const size_t at = element_offset(shape, in_layout, b, j);
+                input[2 * ((size_t)b * points + j)] = all_in[2 * at];
+                input[2 * ((size_t)b * points + j) + 1] = all_in[2 * at + 1];
             }
         poison_storage(precision, out, out_span);
-        if (reference_fft(input, want, n, batch, sign) == 0 && run(context, in, out, batch) == 0) {
+        if (reference_fft_shape(input, want, shape, batch, sign) == 0 && run(context, in, out, batch) == 0) {
             from_storage(precision, out, all_out, out_span);
             for (int b = 0; b < batch; ++b)
-                for (int k = 0; k < n; ++k) {
-                    const size_t at = (size_t)(b * out_layout.dist + k * out_layout.stride);
+                for (size_t k = 0; k < points; ++k) {
+                    const size_t at = element_offset(shape, out_layout, b, k);
                     is_output[at] = 1;
-                    got[2 * ((size_t)b * n + k)] = all_out[2 * at];
-                    got[2 * ((size_t)b * n + k) + 1] = all_out[2 * at + 1];
+                    got[2 * ((size_t)b * points + k)] = all_out[2 * at];
+                    got[2 * ((size_t)b * points + k) + 1] = all_out[2 * at + 1];
                 }
             error = relative_l2_error(got, want, count);
             for (size_t i = 0; i < out_span; ++i)

@@ -24,8 +24,18 @@ void from_storage(enum kernel_precision precision, const void *storage, double *
 /* Fills storage with NaN, so that an element the kernel never writes fails the check. */
 void poison_storage(enum kernel_precision precision, void *storage, size_t count);
 
+/* A transform's shape: rank 1 to 3, row-major (n[rank - 1] varies fastest). */
+struct fft_shape {
+    int rank;
+    int n[3];
+};
+
+/* Points per transform of a shape. */
+size_t shape_points(struct fft_shape shape);
+
 /* FFTW double, batched, unnormalized; sign -1 forward, +1 inverse. Returns 0 on success. */
 int reference_fft(const double *in, double *out, int n, int batch, int sign);
+int reference_fft_shape(const double *in, double *out, struct fft_shape shape, int batch, int sign);
 
 /* ||got - want|| / ||want||, or +inf if `got` holds a NaN or an infinity. */
 double relative_l2_error(const double *got, const double *want, size_t count);
@@ -41,15 +51,23 @@ typedef int (*transform_runner)(const void *context, const void *in, void *out, 
  * run or the reference failed. */
 double transform_error(int n, enum kernel_precision precision, int batch, int sign, double reference_scale,
                        transform_runner run, const void *context, unsigned long long seed);
+double shape_transform_error(struct fft_shape shape, enum kernel_precision precision, int batch, int sign,
+                             double reference_scale, transform_runner run, const void *context,
+                             unsigned long long seed);
 
 /* As transform_error, for data in the layouts of cufftPlanMany: point j of transform b at
  * b*dist + j*stride. The whole input span is random, the whole output span poisoned; an element
  * written outside the output layout makes the error +inf. */
 struct strided_layout {
     long long stride, dist;
+    long long embed[3]; /* rank 2 and 3: the storage's sizes of dimensions 1 and up; 0: the shape's */
 };
 double strided_transform_error(int n, enum kernel_precision precision, int batch, int sign,
                                struct strided_layout in_layout, struct strided_layout out_layout,
                                transform_runner run, const void *context, unsigned long long seed);
+/* The same for a 2D or 3D shape: element x of transform b at b*dist + stride * (x row-major over embed). */
+double strided_shape_transform_error(struct fft_shape shape, enum kernel_precision precision, int batch, int sign,
+                                     struct strided_layout in_layout, struct strided_layout out_layout,
+                                     transform_runner run, const void *context, unsigned long long seed);
 
 #endif

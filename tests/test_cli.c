@@ -88,8 +88,17 @@ static void bad_sizes(void **state)
     expect_rejected("not a power of two", "1000", NULL, NULL);
     expect_rejected("not a power of two", "0", NULL, NULL);
     expect_rejected("not a power of two", "-16", NULL, NULL);
-    expect_rejected("not a number", "abc", NULL, NULL);
-    expect_rejected("not a number", "16x", NULL, NULL);
+    expect_rejected("not a size or a shape", "abc", NULL, NULL);
+    expect_rejected("not a size or a shape", "16x", NULL, NULL);
+    /* 2D and 3D shapes */
+    expect_rejected("size 1000 of dimension 1 is not a power of two", "512x1000", NULL, NULL);
+    expect_rejected("more than 3 dimensions", "2x2x2x2", NULL, NULL);
+    expect_rejected("more than 2^30 points", "65536x65536", NULL, NULL);
+    expect_rejected("every dimension of a 2D or 3D transform must fit one kernel", "32768x2", NULL, NULL);
+    expect_rejected("a radix can be chosen for 1D", "64x64", "--radix", "16");
+    expect_rejected("input embed 8 of dimension 1 is smaller than its size 64", "64x64", "--inembed", "8");
+    expect_rejected("--onembed needs 2 sizes for a 3D shape", "8x8x8", "--onembed", "8");
+    expect_rejected("--inembed applies to 2D and 3D shapes", "64", "--inembed", "80");
     expect_rejected("exceeds the largest size fftgen plans yet, 1073741824 points", "2147483648", NULL, NULL);
     expect_rejected("exceeds the largest size fftgen plans yet, 16777216 points", "33554432", "--arch", "sm_75");
     expect_rejected("exceeds the single-kernel limit of 16384", "32768", "--radix", "16");
@@ -174,6 +183,11 @@ static void explain_prints_plan(void **state)
     assert_non_null(strstr(output, "3 passes over global memory"));
     assert_int_equal(run_fftgen("--n", "32", "--radix", "4", "--explain", NULL), 0);
     assert_non_null(strstr(output, "4 x 4 x 2 (3 stages)"));
+    assert_int_equal(run_fftgen("--n", "512x256", "--explain", NULL), 0);
+    assert_non_null(strstr(output, "512x256 2D fp32 FFT for sm_90, 2 passes"));
+    assert_non_null(strstr(output, "FFTs of 512 points along dimension 0, columns in tiles side by side"));
+    assert_int_equal(run_fftgen("--n", "64x64x64", "--explain", NULL), 0);
+    assert_non_null(strstr(output, "64 x 64 slices (dimensions 1 and 2) in one block"));
 }
 
 static void writes_self_contained_file(void **state)

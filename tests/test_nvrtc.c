@@ -1,6 +1,7 @@
-/* Every size the planner can produce (single kernels and two-pass plans), rendered in-process and
- * compiled with NVRTC for sm_75, sm_80 and sm_90 (CUDA 13 has no sm_70): the JIT path's text must
- * compile with no header, and hold the kernels under their extern "C" names. */
+/* Every size the planner can produce (single kernels and two-pass plans), and the 2D and 3D shapes
+ * the GPU tests run, rendered in-process and compiled with NVRTC for sm_75, sm_80 and sm_90 (CUDA 13
+ * has no sm_70): the JIT path's text must compile with no header, and hold the kernels under their
+ * extern "C" names. */
 #define _POSIX_C_SOURCE 200809L
 #include <pthread.h>
 #include <setjmp.h>
@@ -67,10 +68,11 @@ static void compile(struct job *job)
     if (rc == NVRTC_SUCCESS && nvrtcGetCUBINSize(program, &cubin_size) == NVRTC_SUCCESS && cubin_size > 0) {
         char *cubin = malloc(cubin_size);
         char forward[96], inverse[96];
-        const char *precision = fftgen_precision_name(job->plan.pass[0].precision);
+        char prefix[64];
+        fftgen_default_name(&job->plan, prefix, sizeof prefix);
         const char *pass = job->plan.pass_count > 1 ? "_pass2" : "";
-        snprintf(forward, sizeof forward, "fftgen_%lld_%s%s_forward", job->plan.n, precision, pass);
-        snprintf(inverse, sizeof inverse, "fftgen_%lld_%s%s_inverse", job->plan.n, precision, pass);
+        snprintf(forward, sizeof forward, "%s%s_forward", prefix, pass);
+        snprintf(inverse, sizeof inverse, "%s%s_inverse", prefix, pass);
         /* the kernels are extern "C": their plain names must be in the cubin's symbol table */
         job->ok = cubin != NULL && nvrtcGetCUBIN(program, cubin) == NVRTC_SUCCESS &&
                   contains(cubin, cubin_size, forward) && contains(cubin, cubin_size, inverse);
@@ -113,6 +115,31 @@ static void compile_all_with_nvrtc(void **state)
                          fftgen_precision_name(precisions[p]), archs[a]);
             }
         }
+    /* 2D and 3D: fused slices, contiguous rows, tiled columns from 16 transforms a tile down to 2 */
+    static const long long shapes[][4] = {
+        {2, 8, 16, 0},         {2, 512, 256, 0},     {2, 4096, 4096, 0},   {2, 8192, 8192, 0}, {3, 4, 8, 16},
+        {3, 64, 64, 64},       {3, 128, 128, 128},   {3, 256, 256, 256},   {3, 512, 512, 512},
+    };
+    for (size_t a = 0; a < 3; ++a)
+        for (size_t p = 0; p < 2; ++p)
+            for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; ++i) {
+                assert_true(job_count < MAX_JOBS);
+                struct job *job = &jobs[job_count];
+                char why[256], text[32];
+                const int rank = (int)shapes[i][0];
+                long long points = 1;
+                for (int d = 0; d < rank; ++d) points *= shapes[i][1 + d];
+                const fftgen_kernel_request request = {points, 0, precisions[p], archs[a]};
+                const fftgen_user_layout dense = {1, points, {0}};
+                const fftgen_plan_status status =
+                    fftgen_plan_shape(&request, rank, shapes[i] + 1, dense, dense, &job->plan, why, sizeof why);
+                if (archs[a] == 75 && status == FFTGEN_PLAN_TOO_LARGE) continue; /* rows above sm_75's limit */
+                assert_int_equal(status, FFTGEN_PLAN_OK);
+                fftgen_shape_text(rank, shapes[i] + 1, text, sizeof text);
+                snprintf(job->name, sizeof job->name, "fftgen_%s_%s_sm_%d.cu", text,
+                         fftgen_precision_name(precisions[p]), archs[a]);
+                ++job_count;
+            }
     pthread_t threads[WORKERS];
     for (int t = 0; t < WORKERS; ++t) assert_int_equal(pthread_create(&threads[t], NULL, worker, NULL), 0);
     for (int t = 0; t < WORKERS; ++t) pthread_join(threads[t], NULL);

@@ -24,11 +24,68 @@ static int run_sim(const void *context, const void *in, void *out, int batch)
     return run->fn(in, out, batch, run->scale);
 }
 
+static struct fft_shape shape_of(const struct sim_kernel *k)
+{
+    const struct fft_shape shape = {k->rank, {k->shape[0], k->shape[1], k->shape[2]}};
+    return shape;
+}
+
+/* The test's name: sim_<size or shape>[_radixR | _strided...]_<precision>. */
+static void test_name(const struct sim_kernel *k, char *name, size_t len)
+{
+    const char *precision = k->precision == KERNEL_FP16 ? "fp16" : "fp32";
+    if (k->rank > 1) {
+        int used = snprintf(name, len, "sim_%d", k->shape[0]);
+        for (int d = 1; d < k->rank && used > 0 && (size_t)used < len; ++d)
+            used += snprintf(name + used, len - (size_t)used, "x%d", k->shape[d]);
+        if (used > 0 && (size_t)used < len)
+            snprintf(name + used, len - (size_t)used, "%s_%s", k->istride ? "_strided" : "", precision);
+    } else if (k->istride) {
+        snprintf(name, len, "sim_%d_strided_%lld_%lld_%lld_%lld_%s", k->n, k->istride, k->idist, k->ostride,
+                 k->odist, precision);
+    } else if (k->radix) {
+        snprintf(name, len, "sim_%d_radix%d_%s", k->n, k->radix, precision);
+    } else {
+        snprintf(name, len, "sim_%d_%s", k->n, precision);
+    }
+}
+
+/* A 2D or 3D shape: batch 1 and 3, both directions, the inverse scaled too; a strided one with
+ * batch 1 and 5, where nothing outside the output layout may be written. */
+static void check_shape_kernel(const struct sim_kernel *k)
+{
+    const double bound = k->precision == KERNEL_FP16 ? FP16_ERROR_BOUND : FP32_ERROR_BOUND;
+    const struct fft_shape shape = shape_of(k);
+    const struct strided_layout in = {k->istride, k->idist, {k->inembed[0], k->inembed[1], k->inembed[2]}};
+    const struct strided_layout out = {k->ostride, k->odist, {k->onembed[0], k->onembed[1], k->onembed[2]}};
+    const struct { int batch, scaled; } dense_cases[] = {{1, 0}, {3, 0}, {3, 1}}, strided_cases[] = {{1, 0}, {5, 0}};
+    const int strided = k->istride != 0;
+    const size_t case_count = strided ? 2 : 3;
+    char name[64];
+    test_name(k, name, sizeof name);
+    for (int d = 0; d < 2; ++d)
+        for (size_t c = 0; c < case_count; ++c) {
+            const int sign = d == 0 ? -1 : 1;
+            const int batch = strided ? strided_cases[c].batch : dense_cases[c].batch;
+            const int scaled = !strided && dense_cases[c].scaled;
+            const struct sim_run run = {d == 0 ? k->forward : k->inverse, scaled ? 1.0f / (float)k->n : 1.0f};
+            const double error =
+                strided ? strided_shape_transform_error(shape, k->precision, batch, sign, in, out, run_sim, &run,
+                                                        (unsigned long long)k->n * 7 + c)
+                        : shape_transform_error(shape, k->precision, batch, sign, scaled ? 1.0 / k->n : 1.0, run_sim,
+                                                &run, (unsigned long long)k->n * 13 + c);
+            print_message("  %s %-7s batch %d%s: relative L2 error %.3e\n", name, d == 0 ? "forward" : "inverse",
+                          batch, scaled ? " scaled by 1/n" : "", error);
+            assert_true(error >= 0.0);
+            assert_true(error < bound);
+        }
+}
+
 /* A kernel for strided layouts: batch 1, 3 and 17 (a partial last tile), both directions. */
 static void check_strided_kernel(const struct sim_kernel *k)
 {
     const double bound = k->precision == KERNEL_FP16 ? FP16_ERROR_BOUND : FP32_ERROR_BOUND;
-    const struct strided_layout in = {k->istride, k->idist}, out = {k->ostride, k->odist};
+    const struct strided_layout in = {k->istride, k->idist, {0}}, out = {k->ostride, k->odist, {0}};
     const int batches[] = {1, 3, 17};
     for (int d = 0; d < 2; ++d)
         for (size_t b = 0; b < sizeof batches / sizeof batches[0]; ++b) {
@@ -46,6 +103,10 @@ static void check_strided_kernel(const struct sim_kernel *k)
 static void check_kernel(void **state)
 {
     const struct sim_kernel *k = *state;
+    if (k->rank > 1) {
+        check_shape_kernel(k);
+        return;
+    }
     if (k->istride != 0) {
         check_strided_kernel(k);
         return;
@@ -75,16 +136,7 @@ int main(void)
     char (*names)[64] = calloc((size_t)sim_kernel_count, sizeof *names);
     if (tests == NULL || names == NULL) return 1;
     for (int i = 0; i < sim_kernel_count; ++i) {
-        const char *precision = sim_kernels[i].precision == KERNEL_FP16 ? "fp16" : "fp32";
-        if (sim_kernels[i].istride)
-            snprintf(names[i], sizeof names[i], "sim_%d_strided_%lld_%lld_%lld_%lld_%s", sim_kernels[i].n,
-                     sim_kernels[i].istride, sim_kernels[i].idist, sim_kernels[i].ostride, sim_kernels[i].odist,
-                     precision);
-        else if (sim_kernels[i].radix)
-            snprintf(names[i], sizeof names[i], "sim_%d_radix%d_%s", sim_kernels[i].n, sim_kernels[i].radix,
-                     precision);
-        else
-            snprintf(names[i], sizeof names[i], "sim_%d_%s", sim_kernels[i].n, precision);
+        test_name(&sim_kernels[i], names[i], sizeof names[i]);
         tests[i].name = names[i];
         tests[i].test_func = check_kernel;
         tests[i].initial_state = (void *)&sim_kernels[i];

@@ -1,5 +1,5 @@
 /* fftgen-bench: fftgen against cuFFT, in one process, on the same device buffers.
- * See usage() below. 2D and 3D shapes come with the 2D/3D plans. */
+ * See usage() below. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,16 +15,19 @@
 static void usage(FILE *to)
 {
     fprintf(to,
-            "Usage: fftgen-bench [options] [N...]\n"
-            "Times batched 1D complex FFTs through the fftgen API and cuFFT (cufftPlanMany for fp32,\n"
+            "Usage: fftgen-bench [options] [SHAPE...]\n"
+            "Times batched complex FFTs through the fftgen API and cuFFT (cufftPlanMany for fp32,\n"
             "cufftXtMakePlanMany for fp16) on the same device buffers and the same random inputs,\n"
             "with CUDA events: warm-up runs, then the median and spread of many runs. Each row gives\n"
             "the time, GB/s, the %% of the device-to-device copy bandwidth measured in the same run,\n"
             "the speed-up over cuFFT and both relative L2 errors against cuFFT Z2Z (double) on the\n"
             "unrounded inputs.\n"
             "\n"
-            "  N...               sizes (powers of two); default 16 to 2^27\n"
-            "  --points TOTAL     points per size: batch = TOTAL / N (default 2^27)\n"
+            "  SHAPE...           1D sizes (powers of two) and 2D or 3D shapes such as 512x256 or\n"
+            "                     64x64x64; default 16 to 2^27, then the 2D shapes 256x256, 512x256,\n"
+            "                     256x512, 512x512, 1024x1024, 4096x4096, 8192x8192 and the cubes 64^3,\n"
+            "                     128^3, 256^3, 512^3\n"
+            "  --points TOTAL     points per shape: batch = TOTAL / points (default 2^27)\n"
             "  --batch B          a fixed batch instead of --points\n"
             "  --precision P      fp32, fp16 or both (default both)\n"
             "  --direction D      forward or inverse (default forward)\n"
@@ -68,12 +71,17 @@ static void write_json(const char *path, const char *device, int driver, int run
     for (int i = 0; i < count; ++i) {
         const struct compare_config *c = &rows[i].config;
         const struct compare_result *r = &rows[i].result;
+        char shape[64] = "";
+        const int rank = c->rank > 1 ? c->rank : 1;
+        for (int d = 0; d < rank; ++d)
+            snprintf(shape + strlen(shape), sizeof shape - strlen(shape), "%s%d", d ? ", " : "",
+                     rank > 1 ? c->shape[d] : c->n);
         fprintf(f,
-                "    {\"shape\": [%d], \"batch\": %d, \"precision\": \"%s\", \"direction\": \"%s\", "
+                "    {\"shape\": [%s], \"batch\": %d, \"precision\": \"%s\", \"direction\": \"%s\", "
                 "\"fftgen_ms\": %.5f, \"fftgen_ms_min\": %.5f, \"fftgen_ms_max\": %.5f, "
                 "\"cufft_ms\": %.5f, \"cufft_ms_min\": %.5f, \"cufft_ms_max\": %.5f, "
                 "\"bytes\": %.0f, \"copy_gbps\": %.1f, \"fftgen_error\": %.3e, \"cufft_error\": %.3e}%s\n",
-                c->n, c->batch, c->fp16 ? "fp16" : "fp32", c->inverse ? "inverse" : "forward", r->fftgen_ms,
+                shape, c->batch, c->fp16 ? "fp16" : "fp32", c->inverse ? "inverse" : "forward", r->fftgen_ms,
                 r->fftgen_ms_min, r->fftgen_ms_max, r->cufft_ms, r->cufft_ms_min, r->cufft_ms_max, r->bytes,
                 r->copy_gbps, r->fftgen_error, r->cufft_error, i + 1 < count ? "," : "");
     }
@@ -81,9 +89,45 @@ static void write_json(const char *path, const char *device, int driver, int run
     fclose(f);
 }
 
+/* The shapes the README reports, after the 1D sweep. */
+static const int DEFAULT_SHAPES[][4] = {
+    {2, 256, 256, 0}, {2, 512, 256, 0}, {2, 256, 512, 0},   {2, 512, 512, 0},   {2, 1024, 1024, 0}, {2, 4096, 4096, 0},
+    {2, 8192, 8192, 0}, {3, 64, 64, 64}, {3, 128, 128, 128}, {3, 256, 256, 256}, {3, 512, 512, 512},
+};
+
+struct shape {
+    int rank;
+    long long n[3];
+};
+
+static long long shape_points(const struct shape *s)
+{
+    long long points = 1;
+    for (int d = 0; d < s->rank; ++d) points *= s->n[d];
+    return points;
+}
+
+/* "4096" or "512x256" or "64x64x64": powers of two, at most 2^30 points; 0 on success. */
+static int parse_shape(const char *text, struct shape *s)
+{
+    s->rank = 0;
+    const char *at = text;
+    for (;;) {
+        char *end;
+        const long long n = strtoll(at, &end, 10);
+        if (end == at || (*end != '\0' && *end != 'x') || s->rank == 3 || n < 2 || (n & (n - 1)) || n > (1LL << 30))
+            return -1;
+        s->n[s->rank++] = n;
+        if (*end == '\0') break;
+        at = end + 1;
+    }
+    return shape_points(s) <= (1LL << 30) ? 0 : -1;
+}
+
 int main(int argc, char **argv)
 {
-    long long total = 1LL << 27, fixed_batch = 0, sizes[64];
+    long long total = 1LL << 27, fixed_batch = 0;
+    struct shape sizes[64];
     int runs = 50, want[2] = {1, 1}, inverse = 0, count = 0;
     const char *json = NULL;
     for (int i = 1; i < argc; ++i) {
@@ -120,10 +164,9 @@ int main(int argc, char **argv)
             }
             inverse = !strcmp(d, "inverse");
         } else if (a[0] != '-' && count < 64) {
-            char *end;
-            sizes[count] = strtoll(a, &end, 10);
-            if (*end != '\0' || sizes[count] < 2 || (sizes[count] & (sizes[count] - 1))) {
-                fprintf(stderr, "fftgen-bench: '%s' is not a power of two >= 2\n", a);
+            if (parse_shape(a, &sizes[count]) != 0) {
+                fprintf(stderr, "fftgen-bench: '%s' is not a power of two >= 2 or a shape like 512x256 of at most"
+                                " 2^30 points\n", a);
                 return 2;
             }
             ++count;
@@ -136,8 +179,12 @@ int main(int argc, char **argv)
         fprintf(stderr, "fftgen-bench: --runs must be >= 3 and --points >= 2\n");
         return 2;
     }
-    if (count == 0)
-        for (long long n = 16; n <= (1LL << 27); n *= 2) sizes[count++] = n;
+    if (count == 0) {
+        for (long long n = 16; n <= (1LL << 27); n *= 2) sizes[count++] = (struct shape){1, {n, 0, 0}};
+        for (size_t i = 0; i < sizeof DEFAULT_SHAPES / sizeof DEFAULT_SHAPES[0]; ++i)
+            sizes[count++] = (struct shape){DEFAULT_SHAPES[i][0], {DEFAULT_SHAPES[i][1], DEFAULT_SHAPES[i][2],
+                                                                   DEFAULT_SHAPES[i][3]}};
+    }
 
     char device[256];
     int driver, runtime;
@@ -159,19 +206,29 @@ int main(int argc, char **argv)
     for (int s = 0; s < count; ++s)
         for (int p = 0; p < 2; ++p) {
             if (!want[p]) continue;
-            const long long batch = fixed_batch ? fixed_batch : total / sizes[s] > 0 ? total / sizes[s] : 1;
-            fprintf(stderr, "\r[%d/%d] %lld points %s...", done + failures + 1, jobs, sizes[s], p ? "fp16" : "fp32");
-            const fftgen_result planned =
-                fftgen_plan_1d(&current_plan, sizes[s], p ? FFTGEN_FP16 : FFTGEN_FP32, batch, 0);
+            const long long points = shape_points(&sizes[s]);
+            const long long batch = fixed_batch ? fixed_batch : total / points > 0 ? total / points : 1;
+            struct row *row = &rows[done];
+            row->config = (struct compare_config){.n = (int)points, .fp16 = p, .batch = (int)batch, .inverse = inverse,
+                                                  .warmup = 5, .runs = runs, .seed = 1000u + (unsigned)(s * 2 + p),
+                                                  .rank = sizes[s].rank};
+            for (int d = 0; d < sizes[s].rank; ++d) row->config.shape[d] = (int)sizes[s].n[d];
+            char shape[48];
+            compare_shape_text(&row->config, shape, sizeof shape);
+            fprintf(stderr, "\r[%d/%d] %s %s...", done + failures + 1, jobs, shape, p ? "fp16" : "fp32");
+            if ((double)points * (double)batch > 2147483647.0) {
+                fprintf(stderr, "\nfftgen-bench: %s: batch %lld makes more than 2^31 points\n", shape, batch);
+                ++failures;
+                continue;
+            }
+            const fftgen_result planned = fftgen_plan_many(&current_plan, sizes[s].rank, sizes[s].n, NULL, 1, points,
+                                                           NULL, 1, points, p ? FFTGEN_FP16 : FFTGEN_FP32, batch, 0);
             if (planned != FFTGEN_SUCCESS) {
-                fprintf(stderr, "\nfftgen-bench: planning %lld points: %s\n", sizes[s], fftgen_result_string(planned));
+                fprintf(stderr, "\nfftgen-bench: planning %s: %s\n", shape, fftgen_result_string(planned));
                 ++failures;
                 continue;
             }
             current_direction = inverse ? FFTGEN_INVERSE : FFTGEN_FORWARD;
-            struct row *row = &rows[done];
-            row->config = (struct compare_config){(int)sizes[s], p, (int)batch, inverse, 5, runs,
-                                                  1000u + (unsigned)(s * 2 + p)};
             const int compared = compare_with_cufft(&row->config, launch_current, &row->result);
             fftgen_destroy(current_plan);
             if (compared != 0) {
@@ -183,7 +240,7 @@ int main(int argc, char **argv)
             fflush(stdout);
             const double bound = p ? FP16_BOUND : FP32_BOUND;
             if (!(row->result.fftgen_error < bound)) {
-                fprintf(stderr, "fftgen-bench: %lld points %s: error %.3e is above %g\n", sizes[s], p ? "fp16" : "fp32",
+                fprintf(stderr, "fftgen-bench: %s %s: error %.3e is above %g\n", shape, p ? "fp16" : "fp32",
                         row->result.fftgen_error, bound);
                 ++failures;
             }

@@ -163,6 +163,13 @@ fail:
 extern "C" int compare_with_cufft(const struct compare_config *c, fftgen_launch_fn launch, struct compare_result *r)
 {
     const size_t count = (size_t)c->n * (size_t)c->batch;
+    const int rank = c->rank > 1 ? c->rank : 1;
+    int shape[3] = {c->n, 0, 0};
+    long long shape_ll[3] = {c->n, 0, 0};
+    for (int d = 0; rank > 1 && d < rank; ++d) {
+        shape[d] = c->shape[d];
+        shape_ll[d] = c->shape[d];
+    }
     const size_t storage = c->fp16 ? sizeof(__half2) : sizeof(float2);
     const int direction = c->inverse ? CUFFT_INVERSE : CUFFT_FORWARD;
     double2 *ref_in = nullptr, *ref_out = nullptr;
@@ -184,7 +191,7 @@ extern "C" int compare_with_cufft(const struct compare_config *c, fftgen_launch_
     CUDA_CHECK(cudaGetLastError());
 
     // the double-precision reference, on the unrounded inputs
-    CUFFT_CHECK(cufftPlanMany(&z2z, 1, (int *)&c->n, nullptr, 1, c->n, nullptr, 1, c->n, CUFFT_Z2Z, c->batch));
+    CUFFT_CHECK(cufftPlanMany(&z2z, rank, shape, nullptr, 1, c->n, nullptr, 1, c->n, CUFFT_Z2Z, c->batch));
     have_z2z = true;
     CUFFT_CHECK(cufftExecZ2Z(z2z, (cufftDoubleComplex *)ref_in, (cufftDoubleComplex *)ref_out, direction));
     CUDA_CHECK(cudaDeviceSynchronize());
@@ -206,10 +213,10 @@ extern "C" int compare_with_cufft(const struct compare_config *c, fftgen_launch_
     CUFFT_CHECK(cufftCreate(&plan));
     have_plan = true;
     if (c->fp16)
-        CUFFT_CHECK(cufftXtMakePlanMany(plan, 1, &n, nullptr, 1, n, CUDA_C_16F, nullptr, 1, n, CUDA_C_16F, c->batch,
-                                        &work, CUDA_C_16F));
+        CUFFT_CHECK(cufftXtMakePlanMany(plan, rank, shape_ll, nullptr, 1, n, CUDA_C_16F, nullptr, 1, n, CUDA_C_16F,
+                                        c->batch, &work, CUDA_C_16F));
     else
-        CUFFT_CHECK(cufftMakePlanMany(plan, 1, (int *)&c->n, nullptr, 1, c->n, nullptr, 1, c->n, CUFFT_C2C, c->batch,
+        CUFFT_CHECK(cufftMakePlanMany(plan, rank, shape, nullptr, 1, c->n, nullptr, 1, c->n, CUFFT_C2C, c->batch,
                                       &work));
     CUDA_CHECK(cudaMemset(out, 0xFF, count * storage));
     CUFFT_CHECK(cufftXtExec(plan, in, out, direction));
@@ -243,16 +250,26 @@ fail:
     return -1;
 }
 
+extern "C" void compare_shape_text(const struct compare_config *c, char *text, size_t len)
+{
+    if (c->rank > 1)
+        snprintf(text, len, c->rank == 3 ? "%dx%dx%d" : "%dx%d", c->shape[0], c->shape[1], c->shape[2]);
+    else
+        snprintf(text, len, "%d", c->n);
+}
+
 extern "C" void print_compare_header(void)
 {
-    printf("%-8s %-4s %-7s %9s | %10s %8s %6s | %10s %8s %6s | %7s | %9s %9s\n", "n", "prec", "dir", "batch",
+    printf("%-11s %-4s %-7s %9s | %10s %8s %6s | %10s %8s %6s | %7s | %9s %9s\n", "shape", "prec", "dir", "batch",
            "fftgen ms", "GB/s", "%bw", "cuFFT ms", "GB/s", "%bw", "speedup", "err fftgen", "err cuFFT");
 }
 
 extern "C" void print_compare_row(const struct compare_config *c, const struct compare_result *r)
 {
     const double ours = r->bytes / (r->fftgen_ms * 1e6), theirs = r->bytes / (r->cufft_ms * 1e6);
-    printf("%-8d %-4s %-7s %9d | %10.4f %8.1f %5.1f%% | %10.4f %8.1f %5.1f%% | %6.2fx | %9.2e %9.2e\n", c->n,
+    char shape[48];
+    compare_shape_text(c, shape, sizeof shape);
+    printf("%-11s %-4s %-7s %9d | %10.4f %8.1f %5.1f%% | %10.4f %8.1f %5.1f%% | %6.2fx | %9.2e %9.2e\n", shape,
            c->fp16 ? "fp16" : "fp32", c->inverse ? "inverse" : "forward", c->batch, r->fftgen_ms, ours,
            100.0 * ours / r->copy_gbps, r->cufft_ms, theirs, 100.0 * theirs / r->copy_gbps,
            r->cufft_ms / r->fftgen_ms, r->fftgen_error, r->cufft_error);

@@ -14,13 +14,15 @@ extern "C" {
 typedef cudaError_t (*fftgen_launch_fn)(const void *in, void *out, int batch, cudaStream_t stream);
 
 struct compare_config {
-    int n;
+    int n;         /* points per transform */
     int fp16;      /* storage: 0 float2, 1 __half2 */
     int batch;
     int inverse;   /* 0 forward, 1 inverse */
     int warmup;
     int runs;
     unsigned long long seed;
+    int rank;      /* 2 or 3: a shape, row-major; 0 or 1: 1D of n points */
+    int shape[3];
 };
 
 struct compare_result {
@@ -40,6 +42,8 @@ int measure_copy_bandwidth(size_t bytes, int runs, double *gbps);
 /* One table row per comparison, with a header; rows give times, GB/s, % of copy bandwidth, the
  * speed-up over cuFFT and both errors. */
 void print_compare_header(void);
+/* "4096", "512x256" or "64x64x64". */
+void compare_shape_text(const struct compare_config *config, char *text, size_t len);
 void print_compare_row(const struct compare_config *config, const struct compare_result *result);
 
 /* Name and driver of device 0, for report headers; returns -1 where there is no usable GPU. */

@@ -24,7 +24,8 @@ int main(void)
     printf("errors are relative L2 against cuFFT Z2Z (double) on the same unrounded inputs.\n\n");
     print_compare_header();
     for (int inverse = 0; inverse < 2; ++inverse) {
-        const struct compare_config config = {DEMO_N, DEMO_FP16, batch, inverse, 5, 50, 42u + (unsigned)inverse};
+        const struct compare_config config = {.n = DEMO_N, .fp16 = DEMO_FP16, .batch = batch, .inverse = inverse,
+                                              .warmup = 5, .runs = 50, .seed = 42u + (unsigned)inverse};
         struct compare_result result;
         const fftgen_launch_fn launch = inverse ? (fftgen_launch_fn)demo_fft_inverse_launch
                                                 : (fftgen_launch_fn)demo_fft_forward_launch;

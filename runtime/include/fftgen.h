@@ -20,9 +20,12 @@
  * embeds a default pack for sm_80 and sm_90, built from the sources in generated/), from the disk
  * cache, and last from NVRTC (unless the plan has FFTGEN_NO_JIT).
  *
- * Status of this version: rank 1, power-of-two sizes from 2 to 2^30 (one kernel up to 16384 points
- * on sm_80/sm_90, two strided passes up to 2^20, three above), contiguous and strided layouts.
- * Rank 2 and 3 return FFTGEN_NOT_SUPPORTED_YET.
+ * Status of this version: power-of-two sizes, at most 2^30 points per transform, contiguous and
+ * strided layouts. Rank 1: from 2 to 2^30 points (one kernel up to 16384 points on sm_80/sm_90, two
+ * strided passes up to 2^20, three above). Rank 2 and 3: one pass per dimension, the last two fused
+ * in one kernel where a slice fits a block (up to 16384 points on sm_90); every dimension must fit
+ * one kernel (16384 points on sm_90, 4096 on sm_75), else FFTGEN_NOT_SUPPORTED_YET. 2D and 3D plans
+ * need no work area, and leave the input untouched when out of place.
  */
 #ifndef FFTGEN_H
 #define FFTGEN_H
@@ -50,7 +53,7 @@ typedef enum fftgen_result {
     FFTGEN_INVALID_FLAGS,
     FFTGEN_NULL_POINTER,          /* a required pointer is NULL */
     FFTGEN_MISALIGNED_POINTER,    /* data not aligned to one complex element */
-    FFTGEN_INVALID_LAYOUT,        /* a stride or distance < 1 */
+    FFTGEN_INVALID_LAYOUT,        /* a stride or distance < 1, or an embed smaller than its dimension */
     FFTGEN_OVERLAPPING_LAYOUT,    /* strides and distances that make two elements share memory */
     FFTGEN_NOT_SUPPORTED_YET,     /* valid, but not implemented in this version */
     FFTGEN_NO_DEVICE,             /* no CUDA device (or no driver) */
@@ -89,7 +92,9 @@ typedef struct fftgen_plan_s *fftgen_plan;
  * (row-major: n[rank-1] varies fastest). The layout is cufftPlanMany's: when inembed (onembed) is
  * NULL the input (output) is contiguous, transform after transform, and istride/idist (ostride/odist)
  * are ignored; otherwise element x of transform b is at b*idist + x*istride. On failure *plan is
- * NULL and nothing is left allocated. Needs a CUDA device (the current one). */
+ * NULL and nothing is left allocated. For rank 2 and 3, element x = (x0, x1[, x2]) of transform b is
+ * at b*idist + istride * ((x0*inembed[1] + x1)*inembed[2] + x2), as in cuFFT. Needs a CUDA device
+ * (the current one). */
 fftgen_result fftgen_plan_many(fftgen_plan *plan, int rank, const long long *n, const long long *inembed,
                                long long istride, long long idist, const long long *onembed, long long ostride,
                                long long odist, fftgen_precision precision, long long batch, unsigned flags);
