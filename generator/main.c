@@ -123,6 +123,7 @@ static void explain_pass(const fftgen_kernel_plan *plan, const char *indent)
     printf("%sradix chain:    ", indent);
     for (int s = 0; s < plan->stage_count; ++s) printf("%s%d", s ? " x " : "", plan->radices[s]);
     printf(" (%d stage%s)\n", plan->stage_count, plan->stage_count > 1 ? "s" : "");
+    const int points = plan->slice_rows > 0 ? plan->n / plan->slice_rows : plan->n; /* a fused slice's rows */
     int span = 1;
     for (int s = 0; s < plan->stage_count; ++s) {
         span *= plan->radices[s];
@@ -130,13 +131,15 @@ static void explain_pass(const fftgen_kernel_plan *plan, const char *indent)
         const char *from = s == 0 && !staged ? "global memory" : "shared memory";
         const char *to = s == plan->stage_count - 1 && !staged ? "global memory" : "shared memory";
         printf("%sstage %d:        radix %d, %d butterflies per transform, sub-transforms of %d points,"
-               " %s -> %s\n", indent, s + 1, plan->radices[s], plan->n / plan->radices[s], span, from, to);
+               " %s -> %s\n", indent, s + 1, plan->radices[s], points / plan->radices[s], span, from, to);
     }
     printf("%sthreads/block:  %d (%d per transform, %d transform%s per block, %d points per thread)\n", indent,
            plan->threads, plan->threads_per_fft, plan->ffts_per_block, plan->ffts_per_block > 1 ? "s" : "",
            plan->radix_max);
+    /* a fused slice exchanges once more between its rows and its columns */
+    const int exchanges = plan->stage_count - 1 + (plan->slice_rows > 0 ? plan->col_stage_count : 0);
     printf("%sshared memory:  %d bytes per block (%d exchange%s through fp32 shared memory%s)\n", indent,
-           plan->shared_bytes, plan->stage_count - 1, plan->stage_count == 2 ? "" : "s",
+           plan->shared_bytes, exchanges, exchanges == 1 ? "" : "s",
            plan->staged_io ? ", plus coalesced copies in and out" : "");
 }
 
