@@ -8,12 +8,17 @@ set(FFTGEN_SM75_MAX_SIZE 4096)
 
 # A host-simulated kernel only: fftgen --target sim with ARGN, registered for tests/test_sim.c with the
 # radix and layout fields given in ROW (", radix, istride, idist, ostride, odist" and, for a shape,
-# ", rank, {shape}, {inembed}, {onembed}"). For a shape, N is its point count and ARGN gives --n again
+# ", rank, {shape}, {inembed}, {onembed}"); --tensor-cores in ARGN sets the row's tensor_cores. For a shape, N is its point count and ARGN gives --n again
 # with the shape (the later --n wins).
 function(fftgen_add_sim name n precision row)
   set(sim ${CMAKE_BINARY_DIR}/sim/${name}_sim.c)
   if(NOT row MATCHES "{")
     string(APPEND row ", 0, {0, 0, 0}, {0, 0, 0}, {0, 0, 0}") # 1D: no shape
+  endif()
+  if("--tensor-cores" IN_LIST ARGN)
+    string(APPEND row ", 1")
+  else()
+    string(APPEND row ", 0")
   endif()
   add_custom_command(OUTPUT ${sim}
     COMMAND ${CMAKE_COMMAND} -E make_directory ${CMAKE_BINARY_DIR}/sim
@@ -54,7 +59,7 @@ foreach(n IN LISTS FFTGEN_TEST_SIZES)
     foreach(d forward inverse)
       string(APPEND gpu_decls "int ${name}_${d}_launch(const void *in, void *out, int batch, void *stream);\n")
     endforeach()
-    string(APPEND gpu_rows "    {${n}, KERNEL_${P}, ${name}_forward_launch, ${name}_inverse_launch},\n")
+    string(APPEND gpu_rows "    {${n}, KERNEL_${P}, ${name}_forward_launch, ${name}_inverse_launch, 0},\n")
   endforeach()
 endforeach()
 
@@ -95,6 +100,25 @@ foreach(variant IN LISTS FFTGEN_TEST_STRIDED_VARIANTS)
     fftgen_add_sim(fftgen_${n}_s${is}_${id}_${os}_${od}_${p} ${n} ${p} ", 0, ${is}, ${id}, ${os}, ${od}"
                    --istride ${is} --idist ${id} --ostride ${os} --odist ${od})
   endforeach()
+endforeach()
+
+# Radix-16 stages on tensor cores (--tensor-cores, fp16 only): host-simulated with mma.sync emulated from
+# the PTX fragment layouts, against FFTW.
+set(FFTGEN_TEST_TENSOR_CORE_SIZES 16 32 256 512 4096 16384)
+# The same kernels as CUDA, for sm_80 and sm_90, for tests/test_gpu.c.
+foreach(n IN LISTS FFTGEN_TEST_TENSOR_CORE_SIZES)
+  set(name fftgen_${n}_tc_fp16)
+  fftgen_add_sim(${name} ${n} fp16 ", 16, 0, 0, 0, 0" --tensor-cores)
+  set(cu ${CMAKE_BINARY_DIR}/kernels/${name}.cu)
+  add_custom_command(OUTPUT ${cu}
+    COMMAND ${CMAKE_COMMAND} -E make_directory ${CMAKE_BINARY_DIR}/kernels
+    COMMAND fftgen --n ${n} --precision fp16 --tensor-cores -o ${cu}
+    DEPENDS fftgen VERBATIM)
+  list(APPEND FFTGEN_CUDA_SOURCES_SM80_UP ${cu})
+  foreach(d forward inverse)
+    string(APPEND gpu_decls "int ${name}_${d}_launch(const void *in, void *out, int batch, void *stream);\n")
+  endforeach()
+  string(APPEND gpu_rows "    {${n}, KERNEL_FP16, ${name}_forward_launch, ${name}_inverse_launch, 1},\n")
 endforeach()
 
 # 2D and 3D shapes "AxB[xC]": fused slices (the whole shape, or its last two dimensions, in one block),

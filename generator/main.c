@@ -30,6 +30,9 @@ static void usage(FILE *to)
             "                        each thread holds R points (single-kernel sizes only)\n"
             "  --precision P         fp32 (float2 storage) or fp16 (__half2 storage, fp32 arithmetic);\n"
             "                        default fp32\n"
+            "  --tensor-cores        radix-16 stages on tensor cores (mma.sync m16n8k16: fp16 operands, fp32\n"
+            "                        sums); fp16 storage, sm_80 or newer, 1D single-kernel sizes >= 16.\n"
+            "                        Off by default: it rounds each stage's inputs to fp16\n"
             "  --direction D         forward, inverse or both (default both)\n"
             "  --arch sm_XY          target architecture, which sets the shared-memory limit (default\n"
             "                        sm_%d; known: %s)\n"
@@ -130,8 +133,10 @@ static void explain_pass(const fftgen_kernel_plan *plan, const char *indent)
         const int staged = plan->staged_io;
         const char *from = s == 0 && !staged ? "global memory" : "shared memory";
         const char *to = s == plan->stage_count - 1 && !staged ? "global memory" : "shared memory";
+        const int tensor_cores = plan->tensor_cores && plan->radices[s] == 16;
         printf("%sstage %d:        radix %d, %d butterflies per transform, sub-transforms of %d points,"
-               " %s -> %s\n", indent, s + 1, plan->radices[s], points / plan->radices[s], span, from, to);
+               " %s -> %s%s\n", indent, s + 1, plan->radices[s], points / plan->radices[s], span, from, to,
+               tensor_cores ? ", on tensor cores (mma.sync m16n8k16)" : "");
     }
     printf("%sthreads/block:  %d (%d per transform, %d transform%s per block, %d points per thread)\n", indent,
            plan->threads, plan->threads_per_fft, plan->ffts_per_block, plan->ffts_per_block > 1 ? "s" : "",
@@ -198,7 +203,7 @@ static void explain(const fftgen_transform_plan *plan)
 int main(int argc, char **argv)
 {
     enum { OPT_N = 256, OPT_RADIX, OPT_PRECISION, OPT_DIRECTION, OPT_ARCH, OPT_EXPLAIN, OPT_NAME, OPT_TARGET,
-           OPT_TEMPLATES, OPT_ISTRIDE, OPT_IDIST, OPT_OSTRIDE, OPT_ODIST, OPT_INEMBED, OPT_ONEMBED };
+           OPT_TEMPLATES, OPT_ISTRIDE, OPT_IDIST, OPT_OSTRIDE, OPT_ODIST, OPT_INEMBED, OPT_ONEMBED, OPT_TENSOR_CORES };
     static const struct option options[] = {
         {"n", required_argument, 0, OPT_N},
         {"radix", required_argument, 0, OPT_RADIX},
@@ -216,12 +221,13 @@ int main(int argc, char **argv)
         {"odist", required_argument, 0, OPT_ODIST},
         {"inembed", required_argument, 0, OPT_INEMBED},
         {"onembed", required_argument, 0, OPT_ONEMBED},
+        {"tensor-cores", no_argument, 0, OPT_TENSOR_CORES},
         {"help", no_argument, 0, 'h'},
         {"version", no_argument, 0, 'V'},
         {0, 0, 0, 0},
     };
     if (argc > 1 && strcmp(argv[1], "pack") == 0) return fftgen_pack_command(argc - 1, argv + 1);
-    fftgen_kernel_request request = {0, 0, FFTGEN_KERNEL_FP32, FFTGEN_DEFAULT_ARCH};
+    fftgen_kernel_request request = {0, 0, FFTGEN_KERNEL_FP32, FFTGEN_DEFAULT_ARCH, 0};
     int have_n = 0, explain_only = 0, directions = FFTGEN_RENDER_BOTH;
     const char *output = NULL, *name = NULL, *templates_dir = NULL;
     fftgen_target target = FFTGEN_TARGET_CUDA;
@@ -270,6 +276,9 @@ int main(int argc, char **argv)
             break;
         case OPT_EXPLAIN:
             explain_only = 1;
+            break;
+        case OPT_TENSOR_CORES:
+            request.tensor_cores = 1;
             break;
         case OPT_NAME:
             if (!is_identifier(optarg)) fail(EXIT_USAGE, "--name '%s' is not a C identifier", optarg);

@@ -92,6 +92,31 @@ static fftgen_plan_status build_plan(long long n, int radix, fftgen_kernel_preci
     return p.shared_bytes > fftgen_arch_shared_limit(arch) ? FFTGEN_PLAN_TOO_LARGE : FFTGEN_PLAN_OK;
 }
 
+/* Radix-16 stages on tensor cores: every stage then runs between shared-memory buffers (staged I/O),
+ * and a warp's 32 butterflies make four m16n8k16 products. */
+static fftgen_plan_status use_tensor_cores(fftgen_kernel_plan *p, char *why, size_t why_len)
+{
+    if (p->precision != FFTGEN_KERNEL_FP16) {
+        snprintf(why, why_len, "tensor cores take fp16 operands: use --precision fp16 (fp32 on tensor cores is"
+                               " the split mode, not available yet)");
+        return FFTGEN_PLAN_BAD_RADIX;
+    }
+    if (p->arch < 80) {
+        snprintf(why, why_len, "tensor-core kernels (mma.sync m16n8k16) need sm_80 or newer, not sm_%d", p->arch);
+        return FFTGEN_PLAN_BAD_ARCH;
+    }
+    if (p->radix_max != 16 || p->threads % 32 != 0) {
+        snprintf(why, why_len, "tensor cores run radix-16 stages: they need radix 16 and at least 16 points");
+        return FFTGEN_PLAN_BAD_RADIX;
+    }
+    p->tensor_cores = 1;
+    p->staged_io = 1;
+    const long long points = (long long)p->ffts_per_block * p->n;
+    p->smem_points = (int)(points + points / 16);
+    p->shared_bytes = 8 * p->smem_points;
+    return p->shared_bytes > fftgen_arch_shared_limit(p->arch) ? FFTGEN_PLAN_TOO_LARGE : FFTGEN_PLAN_OK;
+}
+
 long long fftgen_single_kernel_limit(fftgen_kernel_precision precision, int arch)
 {
     if (fftgen_arch_shared_limit(arch) < 0) return 0;
@@ -116,7 +141,11 @@ fftgen_plan_status fftgen_plan_kernel(const fftgen_kernel_request *request, fftg
         return FFTGEN_PLAN_BAD_ARCH;
     }
     fftgen_kernel_plan p;
-    const fftgen_plan_status status = build_plan(n, request->max_radix, request->precision, arch, &p);
+    fftgen_plan_status status = build_plan(n, request->max_radix, request->precision, arch, &p);
+    if (status == FFTGEN_PLAN_OK && request->tensor_cores) {
+        status = use_tensor_cores(&p, why, why_len);
+        if (status != FFTGEN_PLAN_OK) return status;
+    }
     switch (status) {
     case FFTGEN_PLAN_OK:
         *plan = p;
@@ -251,6 +280,22 @@ fftgen_plan_status fftgen_plan_transform(const fftgen_kernel_request *request, f
     fftgen_plan_status status = fftgen_plan_kernel(request, &single, why, why_len);
     if (status != FFTGEN_PLAN_OK && status != FFTGEN_PLAN_TOO_LARGE) return status;
     if (status == FFTGEN_PLAN_TOO_LARGE && request->max_radix != 0) return status; /* its message stands */
+    if (request->tensor_cores) {
+        if (status == FFTGEN_PLAN_TOO_LARGE) {
+            snprintf(why, why_len, "tensor-core kernels cover single-kernel sizes only (up to %lld points on sm_%d)",
+                     fftgen_single_kernel_limit(request->precision, request->arch), request->arch);
+            return status;
+        }
+        fftgen_transform_plan p = {0};
+        p.n = p.shape[0] = request->n;
+        p.rank = 1;
+        p.pass_count = 1;
+        p.pass[0] = single;
+        p.in.stride = p.out.stride = 1;
+        p.in.dist = p.out.dist = request->n;
+        *plan = p;
+        return FFTGEN_PLAN_OK;
+    }
     status = plan_transform_quietly(request, plan);
     if (status == FFTGEN_PLAN_TOO_LARGE)
         snprintf(why, why_len, "size %lld exceeds the largest size fftgen plans yet, %lld points for %s on sm_%d",
@@ -264,7 +309,7 @@ long long fftgen_transform_limit(fftgen_kernel_precision precision, int arch)
     if (fftgen_arch_shared_limit(arch) < 0) return 0;
     long long best = 0;
     for (long long n = 2; n <= (1LL << 30); n *= 2) {
-        const fftgen_kernel_request request = {n, 0, precision, arch};
+        const fftgen_kernel_request request = {n, 0, precision, arch, 0};
         fftgen_transform_plan plan;
         if (plan_transform_quietly(&request, &plan) != FFTGEN_PLAN_OK) break;
         best = n;
@@ -296,6 +341,10 @@ fftgen_plan_status fftgen_plan_strided(const fftgen_kernel_request *request, fft
     const int contiguous = in.stride == 1 && in.dist == n && out.stride == 1 && out.dist == n;
     fftgen_plan_status status = fftgen_plan_transform(request, plan, why, why_len);
     if (status != FFTGEN_PLAN_OK || contiguous) return status;
+    if (request->tensor_cores) {
+        snprintf(why, why_len, "tensor-core kernels take contiguous data only (no strides or distances)");
+        return FFTGEN_PLAN_BAD_LAYOUT;
+    }
     if (in.stride < 1 || in.dist < 1 || out.stride < 1 || out.dist < 1) {
         snprintf(why, why_len, "strides and distances must be >= 1");
         return FFTGEN_PLAN_BAD_LAYOUT;
@@ -454,8 +503,9 @@ fftgen_plan_status fftgen_plan_shape(const fftgen_kernel_request *request, int r
         snprintf(why, why_len, "unknown architecture sm_%d (known: %s)", request->arch, fftgen_known_archs());
         return FFTGEN_PLAN_BAD_ARCH;
     }
-    if (request->max_radix != 0) {
-        snprintf(why, why_len, "a radix can be chosen for 1D single-kernel sizes only");
+    if (request->max_radix != 0 || request->tensor_cores) {
+        snprintf(why, why_len, "%s can be chosen for 1D single-kernel sizes only",
+                 request->tensor_cores ? "tensor cores" : "a radix");
         return FFTGEN_PLAN_BAD_RADIX;
     }
     long long points = 1;

@@ -16,6 +16,7 @@ typedef struct {
     int max_radix;        /* 2, 4, 8 or 16; 0 picks the default (16, or n if smaller) */
     fftgen_kernel_precision precision;
     int arch;             /* compute capability as 10*major+minor, e.g. 90 for sm_90 */
+    int tensor_cores;     /* radix-16 stages on tensor cores (fp16, sm_80 and newer, one kernel) */
 } fftgen_kernel_request;
 
 /* Where a pass finds its data: transform f is member c = f mod group_size of group
@@ -49,6 +50,9 @@ typedef struct {
     int slice_rows;
     int col_radices[FFTGEN_MAX_STAGES];
     int col_stage_count;
+    /* Radix-16 stages as mma.sync m16n8k16 on tensor cores: the DFT matrix times the inputs of eight
+     * butterflies, fp16 operands (the twiddled inputs and the matrix rounded once), fp32 sums. */
+    int tensor_cores;
 } fftgen_kernel_plan;
 
 #define FFTGEN_MAX_PASSES 3

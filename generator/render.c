@@ -13,7 +13,8 @@ void fftgen_default_name(const fftgen_transform_plan *plan, char *name, size_t l
 {
     char shape[64];
     fftgen_shape_text(plan->rank, plan->shape, shape, sizeof shape);
-    snprintf(name, len, "fftgen_%s_%s", shape, fftgen_precision_name(plan->pass[0].precision));
+    snprintf(name, len, "fftgen_%s_%s%s", shape, plan->pass[0].tensor_cores ? "tc_" : "",
+             fftgen_precision_name(plan->pass[0].precision));
 }
 
 /* The layout differs from dense data, transform after transform. */
@@ -53,7 +54,8 @@ void fftgen_plan_command(const fftgen_transform_plan *plan, int directions, cons
 {
     const fftgen_kernel_plan *first = &plan->pass[0];
     char radix[32] = "", shape[64];
-    if (plan->pass_count == 1 && plan->rank == 1) snprintf(radix, sizeof radix, " --radix %d", first->radix_max);
+    if (plan->pass_count == 1 && plan->rank == 1)
+        snprintf(radix, sizeof radix, " --radix %d%s", first->radix_max, first->tensor_cores ? " --tensor-cores" : "");
     fftgen_shape_text(plan->rank, plan->shape, shape, sizeof shape);
     int used = snprintf(out, len, "fftgen --n %s%s --precision %s --direction %s", shape, radix,
                         fftgen_precision_name(first->precision), direction_name(directions));
@@ -116,6 +118,8 @@ static void push_pass(lua_State *L, const fftgen_kernel_plan *pass)
     lua_setfield(L, -2, "staged_io");
     lua_pushboolean(L, pass->tiled);
     lua_setfield(L, -2, "tiled");
+    lua_pushboolean(L, pass->tensor_cores);
+    lua_setfield(L, -2, "tensor_cores");
     set_int(L, "twiddle_n", pass->twiddle_n);
     if (pass->tiled) {
         push_layout(L, "in_layout", &pass->in);

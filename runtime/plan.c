@@ -107,7 +107,7 @@ fftgen_result fftgen_plan_many(fftgen_plan *plan, int rank, const long long *n, 
     struct fftgen_plan_s *p = calloc(1, sizeof *p);
     if (p == NULL) return FFTGEN_OUT_OF_MEMORY;
     char why[512];
-    const fftgen_kernel_request request = {points, 0, kernel_precision, arch};
+    const fftgen_kernel_request request = {points, 0, kernel_precision, arch, 0};
     const fftgen_user_layout in = user_layout(rank, inembed, istride, idist, points);
     const fftgen_user_layout out = user_layout(rank, onembed, ostride, odist, points);
     if (fftgen_plan_shape(&request, rank, n, in, out, &p->transform, why, sizeof why) != FFTGEN_PLAN_OK) {

@@ -4,6 +4,7 @@
 -- the GPU runs.
 local code = require("code")
 local stage = require("stage")
+local tc16 = require("tc16")
 local twiddle = require("twiddle")
 
 local M = {}
@@ -21,6 +22,12 @@ local function multi(f) return #f.passes > 1 end
 local function fused(p) return p.slice_rows > 0 end
 -- 1D passes go through a work area; 2D and 3D passes run from `in` to `out`, then in place on `out`
 local function through_work(f) return multi(f) and f.rank == 1 end
+local function tensor_cores(f)
+  for _, p in ipairs(f.passes) do
+    if p.tensor_cores then return true end
+  end
+  return false
+end
 local function storage_type(f) return (f.precision == "fp16") and "__half2" or "float2" end
 
 -- Transforms of pass p per transform of the whole file.
@@ -142,7 +149,7 @@ local function pass_constants(p, target)
 end
 
 -- Per-thread indices the phases use.
-local function prologue(w, p)
+local function prologue(w, p, target)
   if p.tiled then
     w:line("const int fft_in_block = thread %% FFTS_PER_BLOCK;")
     w:line("const int fft_thread = thread / FFTS_PER_BLOCK;")
@@ -155,10 +162,12 @@ local function prologue(w, p)
     return
   end
   if not fused(p) then
-    -- a fused slice's rows and columns declare their own indices (stage.lua)
+    -- a fused slice's rows and columns declare their own indices (stage.lua); tensor-core stages
+    -- find their butterflies' from the lane, so only the CUDA-core stages use these
+    local maybe = (p.tensor_cores and target == "cuda") and "[[maybe_unused]] " or ""
     w:line("const int fft_in_block = thread / THREADS_PER_FFT;")
-    w:line("const int fft_thread = thread %% THREADS_PER_FFT;")
-    if uses_shared(p) then w:line("const int slot = fft_in_block * POINTS;") end
+    w:line("%sconst int fft_thread = thread %% THREADS_PER_FFT;", maybe)
+    if uses_shared(p) then w:line("%sconst int slot = fft_in_block * POINTS;", maybe) end
   end
   if p.staged_io then
     w:line("const size_t block_base = (size_t)block * FFTS_PER_BLOCK * POINTS;")
@@ -231,6 +240,7 @@ local function cuda_helpers(w, f)
   w:line("")
   w:line("// One pad element every 16 keeps strided shared-memory accesses off a single bank.")
   w:line("__device__ __forceinline__ int padded(int i) { return i + (i >> 4); }")
+  if tensor_cores(f) then tc16.helpers(w, "cuda", "__device__ const float2") end
   if multi(f) then
     w:line("")
     w:line("// exp(-2*pi*i*q/N) as a product of table entries, one per group of `bits` bits of q: a")
@@ -257,11 +267,21 @@ local function cuda_kernel(w, f, p, direction)
   w:line("const int thread = threadIdx.x;")
   w:line("const long long block = blockIdx.x;")
   w:line("float2 v[RADIX_MAX];")
-  prologue(w, p)
+  prologue(w, p, "cuda")
+  if p.tensor_cores then tc16.prologue(w, SIGN[direction], "cuda") end
   for i, phase in ipairs(stage.phases(p, SIGN[direction])) do
     if i > 1 then w:line("__syncthreads();") end
     w:open("")
     w:embed(phase)
+    for _, part in ipairs(phase.tensor_cores or {}) do
+      w:open("")
+      w:embed(part.pre)
+      w:close()
+      tc16.cuda_products(w, part.products)
+      w:open("")
+      w:embed(part.post)
+      w:close()
+    end
     w:close()
   end
   w:close()
@@ -459,6 +479,7 @@ local function sim_helpers(w, f)
   w:close()
   w:line("static inline float2 load_twiddle(const float2* tw, int i) { return tw[i]; }")
   w:line("static inline int padded(int i) { return i + (i >> 4); }")
+  if tensor_cores(f) then tc16.helpers(w, "sim", "static const float2") end
   if multi(f) then
     w:open("static inline float2 post_twiddle2(const float2* t0, const float2* t1, int q, int bits)")
     w:line("return twiddle_mul(t0[q & ((1 << bits) - 1)], t1[q >> bits]);")
@@ -488,24 +509,43 @@ local function sim_function(w, f, p, direction, name, qualifier)
     w:line("float2* smem = malloc(sizeof(float2)); /* unused: this kernel needs no shared memory */")
   end
   w:line("float2 (*registers)[RADIX_MAX] = malloc(sizeof(float2) * RADIX_MAX * THREADS);")
-  w:open("if (smem == NULL || registers == NULL)")
+  if p.tensor_cores then
+    w:line("tc_fragments* fragments = calloc(THREADS, sizeof *fragments); /* each thread's, between phases */")
+  else
+    w:line("void* fragments = malloc(1); /* unused: no tensor-core stages */")
+  end
+  w:open("if (smem == NULL || registers == NULL || fragments == NULL)")
   w:line("free(smem);")
   w:line("free(registers);")
+  w:line("free(fragments);")
   w:line("return -1;")
   w:close()
   w:line("const long long blocks = ((long long)batch + FFTS_PER_BLOCK - 1) / FFTS_PER_BLOCK;")
+  -- one loop over the block's threads, with the per-thread indices (and fragments) of the kernel
+  local function threads(body)
+    w:open("for (int thread = 0; thread < THREADS; ++thread)")
+    w:line("float2* v = registers[thread];")
+    prologue(w, p, "sim")
+    if p.tensor_cores then tc16.prologue(w, SIGN[direction], "sim") end
+    w:embed(body)
+    if p.tensor_cores then w:line("fragments[thread] = tc;") end
+    w:close()
+  end
   w:open("for (long long block = 0; block < blocks; ++block)")
   for i, phase in ipairs(stage.phases(p, SIGN[direction])) do
     w:line("/* phase %d */", i)
-    w:open("for (int thread = 0; thread < THREADS; ++thread)")
-    w:line("float2* v = registers[thread];")
-    prologue(w, p)
-    w:embed(phase)
-    w:close()
+    threads(phase)
+    for g, part in ipairs(phase.tensor_cores or {}) do
+      w:line("/* phase %d, tensor cores, group %d: each thread packs, each warp multiplies, each thread stores */", i, g)
+      threads(part.pre)
+      tc16.sim_products(w, part.products)
+      threads(part.post)
+    end
   end
   w:close()
   w:line("free(smem);")
   w:line("free(registers);")
+  w:line("free(fragments);")
   w:line("return 0;")
   w:close()
 end
@@ -522,6 +562,7 @@ local function render_sim(f)
   w:line("#include <stdbool.h>")
   w:line("#include <stddef.h>")
   w:line("#include <stdlib.h>")
+  if tensor_cores(f) then w:line("#include <string.h>") end
   w:line("")
   sim_helpers(w, f)
   for _, p in ipairs(f.passes) do tables(w, p, "static const float2") end

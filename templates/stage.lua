@@ -16,6 +16,7 @@
 -- tiled passes and the columns of a fused 2D slice keep them.
 local code = require("code")
 local radix = require("radix")
+local tc16 = require("tc16")
 
 local M = {}
 
@@ -295,11 +296,18 @@ function M.phases(plan, sign)
     local first, last = (s == 1), (s == count)
     local from_global = first and not in_smem
     local to_global = last and not out_smem
-    w:line("// stage %d of %d: radix %d on sub-transforms of %d points", s, count, r, ns * r)
-    emit_loads(w, plan, r, from_global)
+    local on_tensor_cores = tc16.applies(plan, r, from_global, to_global)
+    w:line("// stage %d of %d: radix %d on sub-transforms of %d points%s", s, count, r, ns * r,
+      on_tensor_cores and ", on tensor cores" or "")
+    if on_tensor_cores then tc16.emit_loads(w, plan) else emit_loads(w, plan, r, from_global) end
     -- every thread must read before any thread overwrites the shared buffer
     if not from_global then barrier() end
-    emit_butterflies(w, plan, s, r, ns, sign, to_global)
+    if on_tensor_cores then
+      -- a phase of three parts: per thread, per warp, per thread (kernel.lua renders them)
+      w.tensor_cores = tc16.emit_butterflies(plan, s, ns, sign)
+    else
+      emit_butterflies(w, plan, s, r, ns, sign, to_global)
+    end
     if not last then barrier() end
     ns = ns * r
   end

@@ -16,12 +16,14 @@ struct sim_kernel {
     int rank;                                 /* 2 or 3 for a shape; 0 for 1D (n points) */
     int shape[3];
     long long inembed[3], onembed[3];         /* strided shapes: the embeds (0: the shape's) */
+    int tensor_cores;                         /* radix-16 stages on tensor cores */
 };
 
 struct gpu_kernel {
     int n;
     enum kernel_precision precision;
     launch_function forward, inverse;
+    int tensor_cores; /* radix-16 stages on tensor cores */
 };
 
 extern const struct sim_kernel sim_kernels[];

@@ -99,6 +99,9 @@ static void bad_sizes(void **state)
     expect_rejected("input embed 8 of dimension 1 is smaller than its size 64", "64x64", "--inembed", "8");
     expect_rejected("--onembed needs 2 sizes for a 3D shape", "8x8x8", "--onembed", "8");
     expect_rejected("--inembed applies to 2D and 3D shapes", "64", "--inembed", "80");
+    /* tensor cores: fp16, sm_80 and newer, radix-16 single kernels */
+    expect_rejected("tensor cores take fp16 operands", "4096", "--tensor-cores", NULL);
+    expect_rejected("tensor-core kernels cover single-kernel sizes only", "65536", "--tensor-cores", NULL);
     expect_rejected("exceeds the largest size fftgen plans yet, 1073741824 points", "2147483648", NULL, NULL);
     expect_rejected("exceeds the largest size fftgen plans yet, 16777216 points", "33554432", "--arch", "sm_75");
     expect_rejected("exceeds the single-kernel limit of 16384", "32768", "--radix", "16");
@@ -186,6 +189,8 @@ static void explain_prints_plan(void **state)
     assert_int_equal(run_fftgen("--n", "512x256", "--explain", NULL), 0);
     assert_non_null(strstr(output, "512x256 2D fp32 FFT for sm_90, 2 passes"));
     assert_non_null(strstr(output, "FFTs of 512 points along dimension 0, columns in tiles side by side"));
+    assert_int_equal(run_fftgen("--n", "512", "--precision", "fp16", "--tensor-cores", "--explain", NULL), 0);
+    assert_non_null(strstr(output, "sub-transforms of 256 points, shared memory -> shared memory, on tensor cores"));
     assert_int_equal(run_fftgen("--n", "64x64x64", "--explain", NULL), 0);
     assert_non_null(strstr(output, "64 x 64 slices (dimensions 1 and 2) in one block"));
 }

@@ -1,5 +1,6 @@
 /* The generated kernels on the GPU against FFTW double: every size one block holds, both
- * precisions, both directions, batch 1, 3 and a large batch, out of place and in place.
+ * precisions, both directions, batch 1, 3 and a large batch, out of place and in place; and the
+ * fp16 kernels with radix-16 stages on tensor cores.
  * Every test is skipped (not passed) where there is no CUDA device. */
 #include <math.h>
 #include <setjmp.h>
@@ -66,8 +67,9 @@ static void check_kernel(void **state)
             const struct gpu_run run = {d == 0 ? k->forward : k->inverse, k->precision, k->n, cases[c].in_place};
             const double error = transform_error(k->n, k->precision, cases[c].batch, d == 0 ? -1 : 1, 1.0,
                                                  run_on_gpu, &run, (unsigned long long)k->n * 7919 + c * 2 + d);
-            print_message("  n=%-6d %s %-7s batch %-7d %s: relative L2 error %.3e\n", k->n,
-                          k->precision == KERNEL_FP16 ? "fp16" : "fp32", d == 0 ? "forward" : "inverse",
+            print_message("  n=%-6d %s%s %-7s batch %-7d %s: relative L2 error %.3e\n", k->n,
+                          k->precision == KERNEL_FP16 ? "fp16" : "fp32", k->tensor_cores ? " (tensor cores)" : "",
+                          d == 0 ? "forward" : "inverse",
                           cases[c].batch, cases[c].in_place ? "in place    " : "out of place", error);
             assert_true(error >= 0.0);
             assert_true(error < bound);
@@ -99,7 +101,8 @@ int main(void)
     char (*names)[64] = calloc((size_t)gpu_kernel_count, sizeof *names);
     if (tests == NULL || names == NULL) return 1;
     for (int i = 0; i < gpu_kernel_count; ++i) {
-        snprintf(names[i], sizeof names[i], "gpu_%d_%s", gpu_kernels[i].n,
+        snprintf(names[i], sizeof names[i], "gpu_%d_%s%s", gpu_kernels[i].n,
+                 gpu_kernels[i].tensor_cores ? "tensor_cores_" : "",
                  gpu_kernels[i].precision == KERNEL_FP16 ? "fp16" : "fp32");
         tests[i].name = names[i];
         tests[i].test_func = check_kernel;

@@ -1,7 +1,7 @@
 /* Every size the planner can produce (single kernels and two-pass plans), and the 2D and 3D shapes
  * the GPU tests run, rendered in-process and compiled with NVRTC for sm_75, sm_80 and sm_90 (CUDA 13
- * has no sm_70): the JIT path's text must compile with no header, and hold the kernels under their
- * extern "C" names. */
+ * has no sm_70), and the tensor-core kernels for sm_80 and sm_90: the JIT path's text must compile
+ * with no header, and hold the kernels under their extern "C" names. */
 #define _POSIX_C_SOURCE 200809L
 #include <pthread.h>
 #include <setjmp.h>
@@ -109,7 +109,7 @@ static void compile_all_with_nvrtc(void **state)
                 assert_true(job_count < MAX_JOBS);
                 struct job *job = &jobs[job_count++];
                 char why[256];
-                const fftgen_kernel_request request = {n, 0, precisions[p], archs[a]};
+                const fftgen_kernel_request request = {n, 0, precisions[p], archs[a], 0};
                 assert_int_equal(fftgen_plan_transform(&request, &job->plan, why, sizeof why), FFTGEN_PLAN_OK);
                 snprintf(job->name, sizeof job->name, "fftgen_%lld_%s_sm_%d.cu", n,
                          fftgen_precision_name(precisions[p]), archs[a]);
@@ -129,7 +129,7 @@ static void compile_all_with_nvrtc(void **state)
                 const int rank = (int)shapes[i][0];
                 long long points = 1;
                 for (int d = 0; d < rank; ++d) points *= shapes[i][1 + d];
-                const fftgen_kernel_request request = {points, 0, precisions[p], archs[a]};
+                const fftgen_kernel_request request = {points, 0, precisions[p], archs[a], 0};
                 const fftgen_user_layout dense = {1, points, {0}};
                 const fftgen_plan_status status =
                     fftgen_plan_shape(&request, rank, shapes[i] + 1, dense, dense, &job->plan, why, sizeof why);
@@ -140,6 +140,17 @@ static void compile_all_with_nvrtc(void **state)
                          fftgen_precision_name(precisions[p]), archs[a]);
                 ++job_count;
             }
+    /* fp16 with radix-16 stages on tensor cores (sm_80 and newer) */
+    for (size_t a = 1; a < 3; ++a)
+        for (long long n = 16; n <= 16384; n *= 4) {
+            assert_true(job_count < MAX_JOBS);
+            struct job *job = &jobs[job_count++];
+            char why[256];
+            const fftgen_kernel_request request = {n, 0, FFTGEN_KERNEL_FP16, archs[a], 1};
+            assert_int_equal(fftgen_plan_transform(&request, &job->plan, why, sizeof why), FFTGEN_PLAN_OK);
+            assert_true(job->plan.pass[0].tensor_cores);
+            snprintf(job->name, sizeof job->name, "fftgen_%lld_tc_fp16_sm_%d.cu", n, archs[a]);
+        }
     pthread_t threads[WORKERS];
     for (int t = 0; t < WORKERS; ++t) assert_int_equal(pthread_create(&threads[t], NULL, worker, NULL), 0);
     for (int t = 0; t < WORKERS; ++t) pthread_join(threads[t], NULL);

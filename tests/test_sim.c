@@ -1,6 +1,7 @@
 /* The generated kernels, run through their host simulation, against FFTW double: every size one
- * block holds, both precisions, both directions, batch 1 and 3; and chains of explicit radices 2, 4
- * and 8 (cmake/kernels.cmake lists them). */
+ * block holds, both precisions, both directions, batch 1 and 3; chains of explicit radices 2, 4 and
+ * 8; strided layouts; 2D and 3D shapes; tensor-core kernels, whose mma.sync the simulation emulates
+ * from the PTX fragment layouts (cmake/kernels.cmake lists them all). */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -43,6 +44,8 @@ static void test_name(const struct sim_kernel *k, char *name, size_t len)
     } else if (k->istride) {
         snprintf(name, len, "sim_%d_strided_%lld_%lld_%lld_%lld_%s", k->n, k->istride, k->idist, k->ostride,
                  k->odist, precision);
+    } else if (k->tensor_cores) {
+        snprintf(name, len, "sim_%d_tensor_cores_%s", k->n, precision);
     } else if (k->radix) {
         snprintf(name, len, "sim_%d_radix%d_%s", k->n, k->radix, precision);
     } else {
