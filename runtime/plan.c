@@ -88,7 +88,11 @@ fftgen_result fftgen_plan_many(fftgen_plan *plan, int rank, const long long *n, 
     }
     if (batch < 1) return FFTGEN_INVALID_BATCH;
     if (precision != FFTGEN_FP32 && precision != FFTGEN_FP16) return FFTGEN_INVALID_PRECISION;
-    if (flags & ~(unsigned)(FFTGEN_SCALE_INVERSE | FFTGEN_NO_JIT)) return FFTGEN_INVALID_FLAGS;
+    if (flags & ~(unsigned)(FFTGEN_SCALE_INVERSE | FFTGEN_NO_JIT | FFTGEN_TENSOR_CORES)) return FFTGEN_INVALID_FLAGS;
+    const int tensor_cores = (flags & FFTGEN_TENSOR_CORES) != 0;
+    /* tensor cores: fp16, one dense dimension, one kernel (fftgen.h) */
+    if (tensor_cores && (precision != FFTGEN_FP16 || rank != 1 || inembed != NULL || onembed != NULL))
+        return FFTGEN_NOT_SUPPORTED_YET;
     fftgen_result result = check_layout(rank, n, inembed, istride, idist, batch);
     if (result == FFTGEN_SUCCESS) result = check_layout(rank, n, onembed, ostride, odist, batch);
     if (result != FFTGEN_SUCCESS) return result;
@@ -98,7 +102,7 @@ fftgen_result fftgen_plan_many(fftgen_plan *plan, int rank, const long long *n, 
     size_t memory;
     result = fftgen_current_device(&device, &arch, &memory);
     if (result != FFTGEN_SUCCESS) return result;
-    if (fftgen_arch_shared_limit(arch) < 0) return FFTGEN_UNSUPPORTED_DEVICE;
+    if (fftgen_arch_shared_limit(arch) < 0 || (tensor_cores && arch < 80)) return FFTGEN_UNSUPPORTED_DEVICE;
     const fftgen_kernel_precision kernel_precision = precision == FFTGEN_FP16 ? FFTGEN_KERNEL_FP16
                                                                               : FFTGEN_KERNEL_FP32;
     const size_t element = precision == FFTGEN_FP16 ? 4 : 8;
@@ -107,13 +111,14 @@ fftgen_result fftgen_plan_many(fftgen_plan *plan, int rank, const long long *n, 
     struct fftgen_plan_s *p = calloc(1, sizeof *p);
     if (p == NULL) return FFTGEN_OUT_OF_MEMORY;
     char why[512];
-    const fftgen_kernel_request request = {points, 0, kernel_precision, arch, 0};
+    const fftgen_kernel_request request = {points, 0, kernel_precision, arch, tensor_cores};
     const fftgen_user_layout in = user_layout(rank, inembed, istride, idist, points);
     const fftgen_user_layout out = user_layout(rank, onembed, ostride, odist, points);
     if (fftgen_plan_shape(&request, rank, n, in, out, &p->transform, why, sizeof why) != FFTGEN_PLAN_OK) {
         free(p);
-        /* 1D: more than three passes' worth; 2D and 3D: a dimension larger than one kernel */
-        return rank == 1 ? FFTGEN_SIZE_TOO_LARGE : FFTGEN_NOT_SUPPORTED_YET;
+        /* 1D: more than three passes' worth; 2D and 3D: a dimension larger than one kernel;
+         * tensor cores: a size outside one kernel */
+        return rank == 1 && !tensor_cores ? FFTGEN_SIZE_TOO_LARGE : FFTGEN_NOT_SUPPORTED_YET;
     }
     /* one launch per pass covers the batch: each grid must fit */
     for (int i = 0; i < p->transform.pass_count; ++i) {

@@ -63,6 +63,10 @@ static void bad_arguments(void **state)
     const long long narrow[2] = {64, 32}, wide[2] = {64, 80};
     expect_rejected(FFTGEN_INVALID_LAYOUT, 2, square, narrow, 1, 4096, FFTGEN_FP32, 2, 0);
     expect_rejected(FFTGEN_OVERLAPPING_LAYOUT, 2, square, wide, 1, 4096, FFTGEN_FP32, 2, 0);
+    /* tensor cores: fp16, rank 1, contiguous only */
+    expect_rejected(FFTGEN_NOT_SUPPORTED_YET, 1, &n64, NULL, 1, 64, FFTGEN_FP32, 1, FFTGEN_TENSOR_CORES);
+    expect_rejected(FFTGEN_NOT_SUPPORTED_YET, 2, square, NULL, 1, 4096, FFTGEN_FP16, 1, FFTGEN_TENSOR_CORES);
+    expect_rejected(FFTGEN_NOT_SUPPORTED_YET, 1, &n64, &embed, 2, 128, FFTGEN_FP16, 2, FFTGEN_TENSOR_CORES);
 }
 
 static void invalid_plans(void **state)
@@ -231,6 +235,42 @@ static void shapes_match_fftw(void **state)
             }
         }
     print_message("  worst relative L2 error of the 2D and 3D shapes: fp32 %.3e, fp16 %.3e\n", worst[0], worst[1]);
+}
+
+/* FFTGEN_TENSOR_CORES through the API: fp16 sizes from 16 to 16384 against FFTW double, both
+ * directions, the scaled inverse in place; a size above one kernel is not supported. */
+static void tensor_cores_match_fftw(void **state)
+{
+    (void)state;
+    if (!have_gpu) skip();
+    int device = 0, major = 0;
+    assert_int_equal(cudaGetDevice(&device), cudaSuccess);
+    assert_int_equal(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device), cudaSuccess);
+    fftgen_plan plan = NULL;
+    if (major < 8) {
+        assert_int_equal(fftgen_plan_1d(&plan, 256, FFTGEN_FP16, 1, FFTGEN_TENSOR_CORES), FFTGEN_UNSUPPORTED_DEVICE);
+        return;
+    }
+    double worst = 0.0;
+    for (int n = 16; n <= 16384; n *= 2) {
+        const struct { fftgen_direction direction; unsigned flags; int in_place, batch; } cases[] = {
+            {FFTGEN_FORWARD, FFTGEN_TENSOR_CORES, 0, 3},
+            {FFTGEN_INVERSE, FFTGEN_TENSOR_CORES | FFTGEN_SCALE_INVERSE, 1, (1 << 20) / n},
+        };
+        for (size_t c = 0; c < 2; ++c) {
+            const struct api_run run = {1, {n, 0, 0}, FFTGEN_FP16, cases[c].direction, cases[c].flags,
+                                        cases[c].in_place};
+            const double scale = cases[c].flags & FFTGEN_SCALE_INVERSE ? 1.0 / n : 1.0;
+            const double error = transform_error(n, KERNEL_FP16, cases[c].batch, cases[c].direction, scale, run_api,
+                                                 &run, (unsigned long long)n * 17 + c);
+            print_message("  n=%-6d fp16 tensor cores case %zu: relative L2 error %.3e\n", n, c, error);
+            assert_true(error >= 0.0 && error < FP16_ERROR_BOUND);
+            if (error > worst) worst = error;
+        }
+    }
+    print_message("  worst relative L2 error on tensor cores: %.3e\n", worst);
+    assert_int_equal(fftgen_plan_1d(&plan, 1 << 16, FFTGEN_FP16, 1, FFTGEN_TENSOR_CORES), FFTGEN_NOT_SUPPORTED_YET);
+    assert_null(plan);
 }
 
 /* On the device: the default pack serves plans with JIT forbidden; other sizes are refused; a pack
@@ -463,6 +503,7 @@ int main(void)
         cmocka_unit_test(transforms_match_fftw),
         cmocka_unit_test(strided_layouts_match_fftw),
         cmocka_unit_test(shapes_match_fftw),
+        cmocka_unit_test(tensor_cores_match_fftw),
         cmocka_unit_test(strided_shapes_match_fftw),
         cmocka_unit_test(exec_checks_its_arguments),
     };

@@ -32,6 +32,8 @@ static void usage(FILE *to)
             "  --precision P      fp32, fp16 or both (default both)\n"
             "  --direction D      forward or inverse (default forward)\n"
             "  --runs R           timed runs per transform (default 50)\n"
+            "  --tensor-cores     fftgen plans with FFTGEN_TENSOR_CORES (radix-16 stages on tensor cores;\n"
+            "                     fp16 only, so it implies --precision fp16; 1D sizes 16 to 16384)\n"
             "  --json FILE        also write the results, with the device, driver and versions\n"
             "  -h, --help         this text\n"
             "\n"
@@ -58,14 +60,15 @@ struct row {
 };
 
 static void write_json(const char *path, const char *device, int driver, int runtime, const struct row *rows,
-                       int count)
+                       int count, int tensor_cores)
 {
     FILE *f = fopen(path, "w");
     if (f == NULL) {
         perror(path);
         return;
     }
-    fprintf(f, "{\n  \"device\": \"%s\",\n  \"driver\": %d,\n  \"cuda_runtime\": %d,\n  \"fftgen\": \"%s\",\n", device,
+    fprintf(f, "{\n  \"tensor_cores\": %s,\n", tensor_cores ? "true" : "false");
+    fprintf(f, "  \"device\": \"%s\",\n  \"driver\": %d,\n  \"cuda_runtime\": %d,\n  \"fftgen\": \"%s\",\n", device,
             driver, runtime, fftgen_version());
     fprintf(f, "  \"copy_bandwidth_gbps\": %.1f,\n  \"results\": [\n", count ? rows[0].result.copy_gbps : 0.0);
     for (int i = 0; i < count; ++i) {
@@ -129,6 +132,7 @@ int main(int argc, char **argv)
     long long total = 1LL << 27, fixed_batch = 0;
     struct shape sizes[64];
     int runs = 50, want[2] = {1, 1}, inverse = 0, count = 0;
+    unsigned plan_flags = 0;
     const char *json = NULL;
     for (int i = 1; i < argc; ++i) {
         const char *a = argv[i];
@@ -144,6 +148,8 @@ int main(int argc, char **argv)
                 fprintf(stderr, "fftgen-bench: --batch must be from 1 to 2^31-1\n");
                 return 2;
             }
+        } else if (!strcmp(a, "--tensor-cores")) {
+            plan_flags |= FFTGEN_TENSOR_CORES;
         } else if (!strcmp(a, "--runs") && has_value) {
             runs = atoi(argv[++i]);
         } else if (!strcmp(a, "--json") && has_value) {
@@ -179,7 +185,13 @@ int main(int argc, char **argv)
         fprintf(stderr, "fftgen-bench: --runs must be >= 3 and --points >= 2\n");
         return 2;
     }
-    if (count == 0) {
+    if (plan_flags & FFTGEN_TENSOR_CORES) {
+        want[0] = 0; /* tensor cores take fp16 */
+        want[1] = 1;
+    }
+    if (count == 0 && (plan_flags & FFTGEN_TENSOR_CORES)) {
+        for (long long n = 16; n <= 16384; n *= 2) sizes[count++] = (struct shape){1, {n, 0, 0}};
+    } else if (count == 0) {
         for (long long n = 16; n <= (1LL << 27); n *= 2) sizes[count++] = (struct shape){1, {n, 0, 0}};
         for (size_t i = 0; i < sizeof DEFAULT_SHAPES / sizeof DEFAULT_SHAPES[0]; ++i)
             sizes[count++] = (struct shape){DEFAULT_SHAPES[i][0], {DEFAULT_SHAPES[i][1], DEFAULT_SHAPES[i][2],
@@ -222,7 +234,8 @@ int main(int argc, char **argv)
                 continue;
             }
             const fftgen_result planned = fftgen_plan_many(&current_plan, sizes[s].rank, sizes[s].n, NULL, 1, points,
-                                                           NULL, 1, points, p ? FFTGEN_FP16 : FFTGEN_FP32, batch, 0);
+                                                           NULL, 1, points, p ? FFTGEN_FP16 : FFTGEN_FP32, batch,
+                                                           plan_flags);
             if (planned != FFTGEN_SUCCESS) {
                 fprintf(stderr, "\nfftgen-bench: planning %s: %s\n", shape, fftgen_result_string(planned));
                 ++failures;
@@ -247,7 +260,7 @@ int main(int argc, char **argv)
             ++done;
         }
     fprintf(stderr, "\r%60s\r", "");
-    if (json != NULL) write_json(json, device, driver, runtime, rows, done);
+    if (json != NULL) write_json(json, device, driver, runtime, rows, done, (plan_flags & FFTGEN_TENSOR_CORES) != 0);
     free(rows);
     return failures ? 1 : 0;
 }

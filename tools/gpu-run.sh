@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs on the GPU machine (see tools/gpu-bundle.sh): the GPU tests against FFTW double (kernels and
-# API), the cache test, the single-kernel benchmark against cuFFT, and plan-creation times cold and
-# warm. Logs go to $OUT (when set) as well as to the terminal.
+# API: 1D, 2D and 3D, tensor cores), the cache test, the benchmark against cuFFT (1D sweep and the
+# 2D/3D shapes; then the tensor-core kernels), and plan-creation times cold and warm. Logs go to
+# $OUT (when set) as well as to the terminal.
 # Usage: tools/gpu-run.sh [fftgen-bench arguments...]
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -17,6 +18,7 @@ for t in test_gpu test_api test_cache; do
     "$root/.gpu/$t" 2>&1 | tee "$out/$t.log" || status=1
 done
 "$root/.gpu/fftgen-bench" --json "$out/bench.json" "$@" 2>&1 | tee "$out/bench.log" || status=1
+"$root/.gpu/fftgen-bench" --tensor-cores --json "$out/bench-tensor-cores.json" 2>&1 | tee "$out/bench-tc.log" || status=1
 cache=$(mktemp -d)
 for start in cold warm; do
     echo "plan creation, $start start, no default pack (FFTGEN_CACHE_DIR=$cache):"
