@@ -305,70 +305,6 @@ static void packs_on_the_device(void **state)
     unlink(path);
 }
 
-struct strided_run {
-    int n;
-    fftgen_precision precision;
-    struct strided_layout in, out;
-};
-
-static size_t span_bytes(struct strided_layout layout, int n, int batch, size_t element)
-{
-    return element * (size_t)((long long)(batch - 1) * layout.dist + (long long)(n - 1) * layout.stride + 1);
-}
-
-/* Plans with fftgen_plan_many and the advanced layout; copies the whole spans over and back. */
-static int run_strided(const void *context, const void *in, void *out, int batch)
-{
-    const struct strided_run *run = context;
-    const size_t element = run->precision == FFTGEN_FP16 ? 4 : 8;
-    const size_t in_bytes = span_bytes(run->in, run->n, batch, element);
-    const size_t out_bytes = span_bytes(run->out, run->n, batch, element);
-    const long long n = run->n, embed = run->n;
-    void *d_in = NULL, *d_out = NULL;
-    fftgen_plan plan = NULL;
-    int result = -1;
-    if (fftgen_plan_many(&plan, 1, &n, &embed, run->in.stride, run->in.dist, &embed, run->out.stride, run->out.dist,
-                         run->precision, batch, 0) != FFTGEN_SUCCESS)
-        return -1;
-    CHECK_CUDA(cudaMalloc(&d_in, in_bytes));
-    CHECK_CUDA(cudaMalloc(&d_out, out_bytes));
-    CHECK_CUDA(cudaMemcpy(d_in, in, in_bytes, cudaMemcpyHostToDevice));
-    CHECK_CUDA(cudaMemcpy(d_out, out, out_bytes, cudaMemcpyHostToDevice)); /* the poisoned span */
-    if (fftgen_exec(plan, d_in, d_out, FFTGEN_FORWARD) != FFTGEN_SUCCESS) goto done;
-    CHECK_CUDA(cudaDeviceSynchronize());
-    CHECK_CUDA(cudaMemcpy(out, d_out, out_bytes, cudaMemcpyDeviceToHost));
-    result = 0;
-done:
-    fftgen_destroy(plan);
-    cudaFree(d_in);
-    cudaFree(d_out);
-    return result;
-}
-
-/* Strided input and output through fftgen_plan_many: one kernel, fewer transforms a tile, and two and
- * three passes; nothing outside the output layout may be written. */
-static void strided_layouts_match_fftw(void **state)
-{
-    (void)state;
-    if (!have_gpu) skip();
-    const struct { int n; struct strided_layout in, out; } cases[] = {
-        {64, {3, 200, {0}}, {1, 64, {0}}},           {64, {1, 80, {0}}, {2, 130, {0}}},
-        {2048, {2, 4099, {0}}, {1, 2048, {0}}},      {16384, {1, 16390, {0}}, {2, 32771, {0}}},
-        {65536, {2, 131075, {0}}, {1, 65536, {0}}},  {1 << 21, {1, (1 << 21) + 7, {0}}, {3, 3 << 21, {0}}},
-    };
-    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; ++c)
-        for (int p = 0; p < 2; ++p) {
-            const struct strided_run run = {cases[c].n, p ? FFTGEN_FP16 : FFTGEN_FP32, cases[c].in, cases[c].out};
-            const int batch = cases[c].n >= (1 << 20) ? 2 : 17;
-            const double error = strided_transform_error(cases[c].n, p ? KERNEL_FP16 : KERNEL_FP32, batch, -1,
-                                                         cases[c].in, cases[c].out, run_strided, &run, 77 + c);
-            print_message("  n=%-7d %s in (%lld, %lld) out (%lld, %lld) batch %d: relative L2 error %.3e\n",
-                          cases[c].n, p ? "fp16" : "fp32", cases[c].in.stride, cases[c].in.dist, cases[c].out.stride,
-                          cases[c].out.dist, batch, error);
-            assert_true(error >= 0.0 && error < (p ? FP16_ERROR_BOUND : FP32_ERROR_BOUND));
-        }
-}
-
 struct shape_run {
     struct fft_shape shape;
     fftgen_precision precision;
@@ -384,7 +320,7 @@ static size_t shape_span(struct fft_shape shape, struct strided_layout layout, i
     return (size_t)((long long)(batch - 1) * layout.dist + last * layout.stride + 1);
 }
 
-/* A 2D or 3D shape in strided layouts through fftgen_plan_many; copies the whole spans over and back. */
+/* A shape (1D, 2D or 3D) in strided layouts through fftgen_plan_many; copies the whole spans over and back. */
 static int run_strided_shape(const void *context, const void *in, void *out, int batch)
 {
     const struct shape_run *run = context;
@@ -416,6 +352,32 @@ done:
     cudaFree(d_in);
     cudaFree(d_out);
     return result;
+}
+
+/* Strided input and output through fftgen_plan_many: one kernel, fewer transforms a tile, and two and
+ * three passes; nothing outside the output layout may be written. */
+static void strided_layouts_match_fftw(void **state)
+{
+    (void)state;
+    if (!have_gpu) skip();
+    const struct { int n; struct strided_layout in, out; } cases[] = {
+        {64, {3, 200, {0}}, {1, 64, {0}}},           {64, {1, 80, {0}}, {2, 130, {0}}},
+        {2048, {2, 4099, {0}}, {1, 2048, {0}}},      {16384, {1, 16390, {0}}, {2, 32771, {0}}},
+        {65536, {2, 131075, {0}}, {1, 65536, {0}}},  {1 << 21, {1, (1 << 21) + 7, {0}}, {3, 3 << 21, {0}}},
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; ++c)
+        for (int p = 0; p < 2; ++p) {
+            const struct shape_run run = {{1, {cases[c].n, 0, 0}}, p ? FFTGEN_FP16 : FFTGEN_FP32, cases[c].in,
+                                          cases[c].out};
+            const int batch = cases[c].n >= (1 << 20) ? 2 : 17;
+            const double error = strided_shape_transform_error(run.shape, p ? KERNEL_FP16 : KERNEL_FP32, batch, -1,
+                                                               cases[c].in, cases[c].out, run_strided_shape, &run,
+                                                               77 + c);
+            print_message("  n=%-7d %s in (%lld, %lld) out (%lld, %lld) batch %d: relative L2 error %.3e\n",
+                          cases[c].n, p ? "fp16" : "fp32", cases[c].in.stride, cases[c].in.dist, cases[c].out.stride,
+                          cases[c].out.dist, batch, error);
+            assert_true(error >= 0.0 && error < (p ? FP16_ERROR_BOUND : FP32_ERROR_BOUND));
+        }
 }
 
 /* 2D and 3D shapes in strided layouts with embeds: tiled passes on both sides; nothing outside the
