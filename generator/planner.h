@@ -51,7 +51,8 @@ typedef struct {
     int col_radices[FFTGEN_MAX_STAGES];
     int col_stage_count;
     /* Radix-16 stages as mma.sync m16n8k16 on tensor cores: the DFT matrix times the inputs of eight
-     * butterflies, fp16 operands (the twiddled inputs and the matrix rounded once), fp32 sums. */
+     * butterflies, fp16 operands (the matrix rounded once, each twiddled input split into fp16
+     * hi + lo), fp32 sums. */
     int tensor_cores;
 } fftgen_kernel_plan;
 

@@ -1,5 +1,5 @@
--- Radix-16 stages on tensor cores (tcFFT, papers/003): a warp's 32 butterflies are four products
--- D = F * X of the 16x16 DFT matrix F and the 16 x 8 inputs X of eight butterflies, each a
+-- Radix-16 stages on tensor cores (tcFFT, papers/003): a warp's 32 butterflies are four complex
+-- products D = F * X of the 16x16 DFT matrix F and the 16 x 8 inputs X of eight butterflies, made of
 -- mma.sync.m16n8k16 (fp16 operands, fp32 sums). A complex product is four real ones:
 --   Re D = Re F * Re X + (-Im F) * Im X,   Im D = Re F * Im X + Im F * Re X.
 -- Fragment layouts, from the PTX ISA (mma.m16n8k16, .f16 operands, .f32 accumulators), with
@@ -73,16 +73,22 @@ function M.emit_butterflies(plan, stage_index, ns, sign)
           B_ROWS[i] - 1, ns)
       end
     end
+    -- each input as fp16 hi + lo (lo = what hi missed), so that the stage rounds like fp32 data
+    -- rounded to 22 bits, not to 11
     for _, part in ipairs({ { "re", "x" }, { "im", "y" } }) do
-      pre:line("tc.b_%s[0] = pack_half2(v[%d].%s, v[%d].%s);", part[1], 4 * g, part[2], 4 * g + 1, part[2])
-      pre:line("tc.b_%s[1] = pack_half2(v[%d].%s, v[%d].%s);", part[1], 4 * g + 2, part[2], 4 * g + 3, part[2])
+      for reg = 0, 1 do
+        pre:line("split_half2(v[%d].%s, v[%d].%s, &tc.b_%s[%d], &tc.b_%s_lo[%d]);", 4 * g + 2 * reg, part[2],
+          4 * g + 2 * reg + 1, part[2], part[1], reg, part[1], reg)
+      end
     end
-    local products = {
-      { d = "d_re", a = "a_re", b = "b_re", accumulate = false },
-      { d = "d_re", a = "a_nim", b = "b_im", accumulate = true },
-      { d = "d_im", a = "a_re", b = "b_im", accumulate = false },
-      { d = "d_im", a = "a_im", b = "b_re", accumulate = true },
-    }
+    local products = {}
+    for _, d in ipairs({ { "d_re", { { "a_re", "re" }, { "a_nim", "im" } } }, { "d_im", { { "a_re", "im" }, { "a_im", "re" } } } }) do
+      for _, term in ipairs(d[2]) do
+        for _, half in ipairs({ "", "_lo" }) do
+          products[#products + 1] = { d = d[1], a = term[1], b = "b_" .. term[2] .. half, accumulate = #products % 4 ~= 0 }
+        end
+      end
+    end
     post:line("// outputs group and group + 8 of butterflies %d + 2*quad and %d + 2*quad + 1", 8 * g, 8 * g)
     for col = 0, 1 do
       post:open("")
@@ -120,7 +126,8 @@ end
 function M.helpers(w, target, qualifier)
   w:line("")
   w:line("// One lane's tensor-core fragments: the DFT matrix (A), eight butterflies' inputs (B), outputs (D).")
-  w:line("typedef struct { unsigned a_re[4], a_im[4], a_nim[4], b_re[2], b_im[2]; float d_re[4], d_im[4]; } tc_fragments;")
+  w:line("typedef struct { unsigned a_re[4], a_im[4], a_nim[4], b_re[2], b_im[2], b_re_lo[2], b_im_lo[2];")
+  w:line("                 float d_re[4], d_im[4]; } tc_fragments;")
   w:line("")
   w:line("// exp(-2*pi*i*q/16): entry (r, c) of the forward DFT matrix is dft16[(r * c) %% 16]")
   w:open("%s dft16[16] =", qualifier)
@@ -138,6 +145,18 @@ function M.helpers(w, target, qualifier)
     w:line("asm(\"cvt.rn.f16.f32 %%0, %%1;\" : \"=h\"(l) : \"f\"(lo));")
     w:line("asm(\"cvt.rn.f16.f32 %%0, %%1;\" : \"=h\"(h) : \"f\"(hi));")
     w:line("return (unsigned)l | ((unsigned)h << 16);")
+    w:close()
+    w:line("")
+    w:line("// a and b as fp16 pairs hi (rounded) and lo (the rest, rounded), the first in the low halves.")
+    w:open("__device__ __forceinline__ void split_half2(float a, float b, unsigned* hi, unsigned* lo)")
+    w:line("unsigned short ha, hb;")
+    w:line("float ra, rb;")
+    w:line("asm(\"cvt.rn.f16.f32 %%0, %%1;\" : \"=h\"(ha) : \"f\"(a));")
+    w:line("asm(\"cvt.rn.f16.f32 %%0, %%1;\" : \"=h\"(hb) : \"f\"(b));")
+    w:line("asm(\"cvt.f32.f16 %%0, %%1;\" : \"=f\"(ra) : \"h\"(ha));")
+    w:line("asm(\"cvt.f32.f16 %%0, %%1;\" : \"=f\"(rb) : \"h\"(hb));")
+    w:line("*hi = (unsigned)ha | ((unsigned)hb << 16);")
+    w:line("*lo = pack_half2(a - ra, b - rb);")
     w:close()
     w:line("")
     w:line("// d = a * b (+ d when accumulating): one warp-wide m16n8k16 product, fp16 in, fp32 sums.")
@@ -158,6 +177,10 @@ function M.helpers(w, target, qualifier)
   w:line("unsigned short bits[2];")
   w:line("memcpy(bits, h, sizeof bits);")
   w:line("return (unsigned)bits[0] | ((unsigned)bits[1] << 16);")
+  w:close()
+  w:open("static inline void split_half2(float a, float b, unsigned* hi, unsigned* lo)")
+  w:line("*hi = pack_half2(a, b);")
+  w:line("*lo = pack_half2(a - (float)(_Float16)a, b - (float)(_Float16)b);")
   w:close()
   w:open("static inline float half_of(unsigned packed, int high)")
   w:line("const unsigned short bits = (unsigned short)(high ? packed >> 16 : packed & 0xFFFF);")
