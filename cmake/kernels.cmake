@@ -122,8 +122,10 @@ foreach(n IN LISTS FFTGEN_TEST_TENSOR_CORE_SIZES)
 endforeach()
 
 # 2D and 3D shapes "AxB[xC]": fused slices (the whole shape, or its last two dimensions, in one block),
-# contiguous rows plus tiled columns, and three tiled passes with groups; host-simulated against FFTW.
-set(FFTGEN_TEST_SHAPES 2x4 8x16 32x32 64x512 4x2048 4x8x16 32x32x8 8x64x64 16x16x64 4x2x4096 8x16x2048)
+# contiguous rows plus tiled columns, three tiled passes with groups, and rows longer than one kernel
+# (two and three four-step passes through the work area); host-simulated against FFTW.
+set(FFTGEN_TEST_SHAPES 2x4 8x16 32x32 64x512 4x2048 4x8x16 32x32x8 8x64x64 16x16x64 4x2x4096 8x16x2048
+                       4x32768 2x2x131072 2x2097152)
 # Strided shapes "shape:istride:idist:inembed:ostride:odist:onembed" (an embed of 0: the shape's).
 set(FFTGEN_TEST_STRIDED_SHAPES 16x32:2:1100:40:1:512:0 4x8x16:1:512:0:1:900:10x20)
 function(fftgen_shape_fields shape inembed onembed out_n out_row)

@@ -24,8 +24,9 @@ static void usage(FILE *to)
             "Options:\n"
             "  --n N                 points per transform: a power of two from 2 to 2^30; up to 16384 on\n"
             "                        sm_90 one kernel, above that two or three strided passes (four-step);\n"
-            "                        a 2D or 3D shape as N0xN1[xN2], row-major (N2 contiguous), each size a\n"
-            "                        power of two that fits one kernel, at most 2^30 points in all\n"
+            "                        a 2D or 3D shape as N0xN1[xN2], row-major (N2 contiguous): powers of\n"
+            "                        two, at most 2^30 points in all, each dimension but the last within one\n"
+            "                        kernel (the last too, unless the data are dense)\n"
             "  --radix R             largest radix per stage: 2, 4, 8 or 16 (default 16, or N if smaller);\n"
             "                        each thread holds R points (single-kernel sizes only)\n"
             "  --precision P         fp32 (float2 storage) or fp16 (__half2 storage, fp32 arithmetic);\n"
@@ -153,23 +154,24 @@ static void explain_shape(const fftgen_transform_plan *plan)
     const fftgen_kernel_plan *first = &plan->pass[0];
     char shape[64];
     fftgen_shape_text(plan->rank, plan->shape, shape, sizeof shape);
-    printf("fftgen plan: %s %dD %s FFT for sm_%d, %d pass%s over global memory (one per dimension, the last two"
+    printf("fftgen plan: %s %dD %s FFT for sm_%d, %d pass%s over global memory (the dimensions in turn, the last two"
            " fused where a slice fits a block)\n", shape, plan->rank, fftgen_precision_name(first->precision),
            first->arch, plan->pass_count, plan->pass_count > 1 ? "es" : "");
-    int dimension = plan->rank - 1;
     for (int i = 0; i < plan->pass_count; ++i) {
         const fftgen_kernel_plan *p = &plan->pass[i];
         if (p->slice_rows > 0) {
             printf("  pass %d: %d x %d slices (dimensions %d and %d) in one block: the rows (chain below), then"
-                   " the columns (radix ", i + 1, p->slice_rows, p->n / p->slice_rows, dimension - 1, dimension);
+                   " the columns (radix ", i + 1, p->slice_rows, p->n / p->slice_rows, p->dimension - 1, p->dimension);
             for (int s = 0; s < p->col_stage_count; ++s) printf("%s%d", s ? " x " : "", p->col_radices[s]);
             printf(") through shared memory\n");
-            dimension -= 2;
+        } else if (p->source == FFTGEN_BUFFER_WORK || p->target == FFTGEN_BUFFER_WORK) {
+            printf("  pass %d: FFTs of %d points, a four-step pass of the %lld-point rows (dimension %d), %s the"
+                   " work area\n", i + 1, p->n, plan->shape[plan->rank - 1], p->dimension,
+                   p->source == FFTGEN_BUFFER_WORK ? (p->target == FFTGEN_BUFFER_WORK ? "within" : "from") : "into");
         } else {
-            printf("  pass %d: FFTs of %d points along dimension %d, %s\n", i + 1, p->n, dimension,
+            printf("  pass %d: FFTs of %d points along dimension %d, %s\n", i + 1, p->n, p->dimension,
                    p->tiled ? (p->in.elem_stride == 1 ? "rows in tiles" : "columns in tiles side by side")
                             : "contiguous rows");
-            dimension -= 1;
         }
         explain_pass(p, "    ");
     }

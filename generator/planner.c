@@ -250,6 +250,22 @@ static fftgen_plan_status plan_three_passes(long long n, fftgen_kernel_precision
     return status;
 }
 
+/* A 1D chain of passes from `first`: the input to the work area, through it, to the output. */
+static void route_through_work(fftgen_transform_plan *plan, int first)
+{
+    for (int i = first; i < plan->pass_count; ++i) {
+        plan->pass[i].source = i == first ? FFTGEN_BUFFER_INPUT : FFTGEN_BUFFER_WORK;
+        plan->pass[i].target = i == plan->pass_count - 1 ? FFTGEN_BUFFER_OUTPUT : FFTGEN_BUFFER_WORK;
+    }
+}
+
+int fftgen_plan_needs_work(const fftgen_transform_plan *plan)
+{
+    for (int i = 0; i < plan->pass_count; ++i)
+        if (plan->pass[i].source == FFTGEN_BUFFER_WORK || plan->pass[i].target == FFTGEN_BUFFER_WORK) return 1;
+    return 0;
+}
+
 /* The whole-transform decision, without messages. */
 static fftgen_plan_status plan_transform_quietly(const fftgen_kernel_request *request, fftgen_transform_plan *plan)
 {
@@ -269,7 +285,10 @@ static fftgen_plan_status plan_transform_quietly(const fftgen_kernel_request *re
         if (status != FFTGEN_PLAN_OK && request->n <= (1LL << 30))
             status = plan_three_passes(request->n, request->precision, request->arch, &p);
     }
-    if (status == FFTGEN_PLAN_OK) *plan = p;
+    if (status == FFTGEN_PLAN_OK) {
+        route_through_work(&p, 0);
+        *plan = p;
+    }
     return status;
 }
 
@@ -291,6 +310,7 @@ fftgen_plan_status fftgen_plan_transform(const fftgen_kernel_request *request, f
         p.rank = 1;
         p.pass_count = 1;
         p.pass[0] = single;
+        route_through_work(&p, 0);
         p.in.stride = p.out.stride = 1;
         p.in.dist = p.out.dist = request->n;
         *plan = p;
@@ -362,6 +382,7 @@ fftgen_plan_status fftgen_plan_strided(const fftgen_kernel_request *request, fft
             status = plan_tile(n, tile, request->precision, request->arch, user_pass_layout(in, tile),
                                user_pass_layout(out, tile), 0, &p.pass[0]);
             if (status == FFTGEN_PLAN_OK) {
+                route_through_work(&p, 0);
                 *plan = p;
                 return status;
             }
@@ -538,26 +559,38 @@ fftgen_plan_status fftgen_plan_shape(const fftgen_kernel_request *request, int r
     /* The first pass reads the input and writes the output; dense data on both sides take the
      * untiled kernels: the last two dimensions fused when a slice fits a block, else the rows. */
     const int dense = is_contiguous(&in, rank, shape, points) && is_contiguous(&out, rank, shape, points);
-    int next = rank - 1; /* the highest dimension still to transform */
+    const fftgen_kernel_request rows = {shape[rank - 1], 0, request->precision, request->arch, 0};
+    fftgen_transform_plan row_plan;
+    int next = rank - 2; /* the highest dimension still to transform */
+    p.pass_count = 1;
     if (dense && plan_fused_slice(shape[rank - 2], shape[rank - 1], request->precision, request->arch,
                                   &p.pass[0]) == FFTGEN_PLAN_OK) {
         next = rank - 3;
-    } else if (dense && build_plan(shape[rank - 1], 0, request->precision, request->arch, &p.pass[0]) ==
-                            FFTGEN_PLAN_OK) {
-        next = rank - 2;
+    } else if (dense && plan_transform_quietly(&rows, &row_plan) == FFTGEN_PLAN_OK) {
+        /* dense rows: one kernel, or the 1D passes through the work area when longer */
+        for (int i = 0; i < row_plan.pass_count; ++i) p.pass[i] = row_plan.pass[i];
+        p.pass_count = row_plan.pass_count;
     } else {
         status = plan_dimension(request, rank, shape, rank - 1, &in, &out, &p.pass[0]);
-        next = rank - 2;
     }
-    p.pass_count = 1;
-    for (int d = next; d >= 0 && status == FFTGEN_PLAN_OK; --d)
-        status = plan_dimension(request, rank, shape, d, &out, &out, &p.pass[p.pass_count++]);
+    for (int i = 0; i < p.pass_count; ++i) p.pass[i].dimension = rank - 1;
+    if (p.pass_count == 1) {
+        p.pass[0].source = FFTGEN_BUFFER_INPUT;
+        p.pass[0].target = FFTGEN_BUFFER_OUTPUT;
+    }
+    for (int d = next; d >= 0 && status == FFTGEN_PLAN_OK; --d) {
+        fftgen_kernel_plan *column = &p.pass[p.pass_count++];
+        status = plan_dimension(request, rank, shape, d, &out, &out, column);
+        column->source = column->target = FFTGEN_BUFFER_OUTPUT; /* in place */
+        column->dimension = d;
+    }
     if (status == FFTGEN_PLAN_TOO_LARGE) {
         char text[64];
         fftgen_shape_text(rank, shape, text, sizeof text);
         snprintf(why, why_len,
-                 "shape %s: every dimension of a 2D or 3D transform must fit one kernel (%lld points for %s on"
-                 " sm_%d, fewer along a strided dimension); larger dimensions are not supported yet",
+                 "shape %s: every dimension of a 2D or 3D transform but the last must fit one kernel (%lld points"
+                 " for %s on sm_%d, fewer when strided), and the last too unless the data are dense; larger"
+                 " dimensions are not supported yet",
                  text, fftgen_single_kernel_limit(request->precision, request->arch),
                  fftgen_precision_name(request->precision), request->arch);
         return status;

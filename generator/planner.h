@@ -11,6 +11,8 @@
 
 typedef enum { FFTGEN_KERNEL_FP32, FFTGEN_KERNEL_FP16 } fftgen_kernel_precision;
 
+typedef enum { FFTGEN_BUFFER_INPUT, FFTGEN_BUFFER_OUTPUT, FFTGEN_BUFFER_WORK } fftgen_buffer;
+
 typedef struct {
     long long n;          /* points per transform */
     int max_radix;        /* 2, 4, 8 or 16; 0 picks the default (16, or n if smaller) */
@@ -54,9 +56,12 @@ typedef struct {
      * butterflies, fp16 operands (the matrix rounded once, each twiddled input split into fp16
      * hi + lo), fp32 sums. */
     int tensor_cores;
+    /* Where the pass reads and writes: the user's input or output, or the plan's work area. */
+    fftgen_buffer source, target;
+    int dimension; /* 2D and 3D: the dimension it transforms (a fused slice: the last) */
 } fftgen_kernel_plan;
 
-#define FFTGEN_MAX_PASSES 3
+#define FFTGEN_MAX_PASSES 5 /* 3D with rows of three passes */
 #define FFTGEN_MAX_RANK 3
 
 /* A user layout as cufftPlanMany's advanced layout: element x (a multi-index) of transform b at
@@ -69,8 +74,9 @@ typedef struct {
 
 /* A whole transform. Rank 1: one kernel, or passes over global memory (four-step, no transposes)
  * through a work area. Rank 2 and 3: one pass per dimension (the last two fused into one kernel
- * when a slice fits a block); the first pass reads the input and writes the output, the others
- * run in place on the output, so no work area is needed. */
+ * when a slice fits a block, rows longer than one kernel in the 1D passes through the work area);
+ * the first pass reads the input, the others run in place on the output. Each pass says which
+ * buffers it reads and writes. */
 typedef struct {
     long long n;                       /* points per transform: the product of the shape */
     int rank;
@@ -116,6 +122,9 @@ fftgen_plan_status fftgen_plan_shape(const fftgen_kernel_request *request, int r
 
 /* "512x256" for a shape, "4096" for rank 1. */
 void fftgen_shape_text(int rank, const long long *shape, char *out, size_t len);
+
+/* Whether any pass reads or writes the work area (as large as the data). */
+int fftgen_plan_needs_work(const fftgen_transform_plan *plan);
 
 /* The largest n fftgen_plan_transform handles. */
 long long fftgen_transform_limit(fftgen_kernel_precision precision, int arch);

@@ -120,6 +120,10 @@ static void push_pass(lua_State *L, const fftgen_kernel_plan *pass)
     lua_setfield(L, -2, "tiled");
     lua_pushboolean(L, pass->tensor_cores);
     lua_setfield(L, -2, "tensor_cores");
+    static const char *const buffers[] = {"input", "output", "work"};
+    set_string(L, "source", buffers[pass->source]);
+    set_string(L, "target", buffers[pass->target]);
+    set_int(L, "dimension", pass->dimension);
     set_int(L, "twiddle_n", pass->twiddle_n);
     if (pass->tiled) {
         push_layout(L, "in_layout", &pass->in);

@@ -12,7 +12,7 @@
 /* The current device's architecture (e.g. 90), shared-memory opt-in limit and memory. */
 fftgen_result fftgen_current_device(int *device, int *arch, size_t *global_memory);
 
-#define FFTGEN_MODULE_MAX_KERNELS 8
+#define FFTGEN_MODULE_MAX_KERNELS 10 /* five passes, both directions */
 
 /* A loaded cubin and the kernels of a plan. */
 typedef struct {

@@ -157,8 +157,8 @@ fftgen_result fftgen_plan_many(fftgen_plan *plan, int rank, const long long *n, 
             }
         result = fftgen_module_load(&cubin, 2 * passes, name_list, shared, device, &p->module);
     }
-    if (result == FFTGEN_SUCCESS && p->transform.pass_count > 1 && rank == 1) {
-        /* 1D passes go through a work area as large as the data (2D and 3D ones run in place) */
+    if (result == FFTGEN_SUCCESS && fftgen_plan_needs_work(&p->transform)) {
+        /* 1D passes (and long 2D/3D rows) go through a work area as large as the data */
         p->work_bytes = (size_t)points * (size_t)batch * element;
         if (cudaMalloc(&p->work_area, p->work_bytes) != cudaSuccess) {
             fftgen_module_unload(&p->module);
@@ -226,18 +226,19 @@ fftgen_result fftgen_exec(fftgen_plan plan, const void *in, void *out, fftgen_di
     const int inverse = direction == FFTGEN_INVERSE;
     const int passes = plan->transform.pass_count;
     /* a pass from the input to the output reads and writes tile by tile: in place, the two layouts
-     * must be the same (1D passes beyond one go through the work area) */
+     * must be the same */
     const int rank = plan->transform.rank;
-    const int reads_and_writes_user_data = passes == 1 || rank > 1;
-    if (in == out && reads_and_writes_user_data && !same_layout(&plan->transform.in, &plan->transform.out, rank))
+    const int input_to_output = plan->transform.pass[0].target == FFTGEN_BUFFER_OUTPUT;
+    if (in == out && input_to_output && !same_layout(&plan->transform.in, &plan->transform.out, rank))
         return FFTGEN_OVERLAPPING_LAYOUT;
     const float scale = inverse && (plan->flags & FFTGEN_SCALE_INVERSE) ? (float)(1.0 / (double)plan->transform.n)
                                                                          : 1.0f;
     for (int i = 0; i < passes; ++i) {
         const fftgen_kernel_plan *pass = &plan->transform.pass[i];
-        /* 1D: through the work area; 2D and 3D: the input to the output, then in place on it */
-        const void *src = i == 0 ? in : rank > 1 ? out : plan->work_area;
-        void *dst = i == passes - 1 || rank > 1 ? out : plan->work_area;
+        const void *const sources[] = {in, out, plan->work_area};
+        void *const targets[] = {NULL, out, plan->work_area}; /* no pass writes the input */
+        const void *src = sources[pass->source];
+        void *dst = targets[pass->target];
         const fftgen_result result =
             fftgen_module_launch(plan->module.kernel[2 * i + inverse], plan->grid[i], (unsigned)pass->threads,
                                  (unsigned)pass->shared_bytes, plan->stream, src, dst, (int)plan->ffts[i],

@@ -20,8 +20,13 @@ end
 local function uses_shared(p) return p.shared_bytes > 0 end
 local function multi(f) return #f.passes > 1 end
 local function fused(p) return p.slice_rows > 0 end
--- 1D passes go through a work area; 2D and 3D passes run from `in` to `out`, then in place on `out`
-local function through_work(f) return multi(f) and f.rank == 1 end
+-- Passes of 1D transforms (and of long 2D/3D rows) go through a work area; the planner says
+local function through_work(f)
+  for _, p in ipairs(f.passes) do
+    if p.source == "work" or p.target == "work" then return true end
+  end
+  return false
+end
 local function tensor_cores(f)
   for _, p in ipairs(f.passes) do
     if p.tensor_cores then return true end
@@ -83,12 +88,15 @@ local function header(w, f, title, body)
     w:line(" *   Elements between are neither read nor written. In place only where both layouts are the same.")
   end
   if f.rank > 1 then
-    w:line(" * Passes, one per dimension (the first reads `in` and writes `out`, the others run in")
-    w:line(" * place on `out`):")
+    w:line(" * Passes, one per dimension (the first reads `in`, the others run in place on `out`):")
     for _, p in ipairs(f.passes) do
       if fused(p) then
         w:line(" *   %d. %d x %d slices in one block: rows (radix %s), then columns (radix %s)", p.index,
           p.slice_rows, p.n // p.slice_rows, chain_text(p), table.concat(p.col_radices, " x "))
+      elseif p.source == "work" or p.target == "work" then
+        w:line(" *   %d. FFTs of %d points (radix %s), a four-step pass of the %d-point rows (dimension %d),",
+          p.index, p.n, chain_text(p), f.shape[f.rank], p.dimension)
+        w:line(" *      through `work`")
       else
         w:line(" *   %d. FFTs of %d points (radix %s) along dimension %d%s", p.index, p.n, chain_text(p), p.dimension,
           p.tiled and string.format(", in tiles of %d side by side", p.ffts_per_block) or ", contiguous rows")
@@ -303,11 +311,10 @@ local function cuda_pass(w, f, p)
   end
 end
 
--- The buffers pass i reads and writes: the user's, or the work area between 1D passes.
+-- The names of the buffers pass i reads and writes (the planner chose which).
 local function pass_buffers(f, i, input, work, output)
-  local last = (i == #f.passes)
-  if not through_work(f) then return (i == 1) and input or output, output end
-  return (i == 1) and input or work, last and output or work
+  local names = { input = input, work = work, output = output }
+  return names[f.passes[i].source], names[f.passes[i].target]
 end
 
 -- Host code that launches pass p of `direction` from `src` to `dst`.
@@ -380,10 +387,11 @@ local function render_cuda(f)
     body[#body + 1] = ""
     body[#body + 1] = "The launch function runs the passes in order through `work`, a device buffer of"
     body[#body + 1] = string.format("%s_work_bytes(batch) bytes owned by the caller.", f.name)
-  elseif multi(f) then
+  end
+  if multi(f) and f.rank > 1 then
     body[#body + 1] = ""
-    body[#body + 1] = "The launch function runs the passes in order, the first from `in` to `out`, the"
-    body[#body + 1] = "others in place on `out`; `in` is left as it was when in != out."
+    body[#body + 1] = "The launch function runs the passes in order, the first from `in`, the others in"
+    body[#body + 1] = "place on `out`; `in` is left as it was when in != out."
   end
   local extra = {
     "Every kernel multiplies its outputs by `scale` (1/N in the last pass gives a normalized",
@@ -625,8 +633,6 @@ local function prepare(f)
     p.index = i
     p.prefix = multi(f) and string.format("pass%d_", i) or ""
     p.transposed_smem = p.tiled
-    -- rank > 1: the passes go from the last dimension (or the fused last two) to the first
-    p.dimension = (f.rank > 1) and (f.rank - 1 - (i - 1) - ((fused(f.passes[1]) and i > 1) and 1 or 0)) or 0
     if p.tiled then
       p.in_layout.name = "IN"
       p.out_layout.name = "OUT"

@@ -94,7 +94,8 @@ static void bad_sizes(void **state)
     expect_rejected("size 1000 of dimension 1 is not a power of two", "512x1000", NULL, NULL);
     expect_rejected("more than 3 dimensions", "2x2x2x2", NULL, NULL);
     expect_rejected("more than 2^30 points", "65536x65536", NULL, NULL);
-    expect_rejected("every dimension of a 2D or 3D transform must fit one kernel", "32768x2", NULL, NULL);
+    expect_rejected("every dimension of a 2D or 3D transform but the last must fit one kernel", "32768x2", NULL, NULL);
+    expect_rejected("and the last too unless the data are dense", "2x32768", "--istride", "2");
     expect_rejected("a radix can be chosen for 1D", "64x64", "--radix", "16");
     expect_rejected("input embed 8 of dimension 1 is smaller than its size 64", "64x64", "--inembed", "8");
     expect_rejected("--onembed needs 2 sizes for a 3D shape", "8x8x8", "--onembed", "8");
@@ -191,6 +192,8 @@ static void explain_prints_plan(void **state)
     assert_non_null(strstr(output, "FFTs of 512 points along dimension 0, columns in tiles side by side"));
     assert_int_equal(run_fftgen("--n", "512", "--precision", "fp16", "--tensor-cores", "--explain", NULL), 0);
     assert_non_null(strstr(output, "sub-transforms of 256 points, shared memory -> shared memory, on tensor cores"));
+    assert_int_equal(run_fftgen("--n", "8x65536", "--explain", NULL), 0);
+    assert_non_null(strstr(output, "a four-step pass of the 65536-point rows (dimension 1), into the work area"));
     assert_int_equal(run_fftgen("--n", "64x64x64", "--explain", NULL), 0);
     assert_non_null(strstr(output, "64 x 64 slices (dimensions 1 and 2) in one block"));
 }

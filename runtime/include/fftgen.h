@@ -23,9 +23,10 @@
  * Status of this version: power-of-two sizes, at most 2^30 points per transform, contiguous and
  * strided layouts. Rank 1: from 2 to 2^30 points (one kernel up to 16384 points on sm_80/sm_90, two
  * strided passes up to 2^20, three above). Rank 2 and 3: one pass per dimension, the last two fused
- * in one kernel where a slice fits a block (up to 16384 points on sm_90); every dimension must fit
- * one kernel (16384 points on sm_90, 4096 on sm_75), else FFTGEN_NOT_SUPPORTED_YET. 2D and 3D plans
- * need no work area, and leave the input untouched when out of place.
+ * in one kernel where a slice fits a block (up to 16384 points on sm_90); every dimension but the
+ * last must fit one kernel (16384 points on sm_90, 4096 on sm_75), and the last too unless the data
+ * are contiguous (longer rows take the 1D passes, through a work area), else
+ * FFTGEN_NOT_SUPPORTED_YET. Out of place, 2D and 3D plans leave the input untouched.
  */
 #ifndef FFTGEN_H
 #define FFTGEN_H
