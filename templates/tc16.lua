@@ -33,7 +33,7 @@ end
 -- The butterfly that column `col` of product g stands for: the one of thread warp_first + 8*g + col.
 -- Declares its index j, where its transform starts in shared memory (slot) and k = j mod ns, as asked.
 local function butterfly(w, g, col, want_slot, want_k, ns)
-  w:line("const int owner = warp_first + %d + %s;", 8 * g, col)
+  w:line("const int owner = %s;", code.sum("warp_first", 8 * g, col))
   w:line("const int j = owner %% THREADS_PER_FFT;")
   if want_slot then w:line("const int slot = (owner / THREADS_PER_FFT) * POINTS;") end
   if want_k then w:line("const int k = j & %d;", ns - 1) end
@@ -89,10 +89,10 @@ function M.emit_butterflies(plan, stage_index, ns, sign)
         end
       end
     end
-    post:line("// outputs group and group + 8 of butterflies %d + 2*quad and %d + 2*quad + 1", 8 * g, 8 * g)
+    post:line("// outputs group and group + 8 of the warp's butterflies %d + 2*quad and %d + 2*quad", 8 * g, 8 * g + 1)
     for col = 0, 1 do
       post:open("")
-      butterfly(post, g, string.format("2 * quad + %d", col), true, ns > 1, ns)
+      butterfly(post, g, code.sum("2 * quad", col), true, ns > 1, ns)
       local base = (ns > 1) and "(j - k) * 16 + k" or "j * 16"
       post:line("const int dst = slot + %s + group * %d;", base, ns)
       post:line("smem[padded(dst)] = make_float2(tc.d_re[%d], tc.d_im[%d]);", col, col)
