@@ -34,7 +34,8 @@ static pthread_mutex_t queue = PTHREAD_MUTEX_INITIALIZER;
 
 static void pack_usage(FILE *to)
 {
-    fprintf(to, "Usage: fftgen pack (--sizes LIST | --from DIR) [--precision LIST] [--arch LIST] -o FILE.fgpack\n"
+    fprintf(to, "Usage: fftgen pack (--sizes LIST | --from DIR) [--precision LIST] [--arch LIST] [--tensor-cores]\n"
+                "                   -o FILE.fgpack\n"
                 "Compiles the kernels of whole transforms with NVRTC into one kernel pack, which libfftgen\n"
                 "loads (fftgen_load_pack, FFTGEN_PACK_PATH) to plan with no run-time compilation.\n"
                 "\n"
@@ -43,6 +44,9 @@ static void pack_usage(FILE *to)
                 "  --from DIR         instead of --sizes: the .cu files fftgen wrote in DIR (e.g. generated/)\n"
                 "  --precision LIST   fp32, fp16 or fp32,fp16 (default fp32,fp16; with --sizes)\n"
                 "  --arch LIST        e.g. sm_80,sm_90 (default sm_90)\n"
+                "  --tensor-cores     with --sizes: the kernels with radix-16 stages on tensor cores, which\n"
+                "                     plans with FFTGEN_TENSOR_CORES use (fp16 only, sm_80 and newer,\n"
+                "                     single-kernel sizes; the precision defaults to fp16)\n"
                 "  -o FILE            the pack to write (atomically)\n");
 }
 
@@ -191,9 +195,11 @@ int fftgen_pack_command(int argc, char **argv)
     static const struct option options[] = {
         {"sizes", required_argument, 0, 's'}, {"from", required_argument, 0, 'f'},
         {"precision", required_argument, 0, 'p'}, {"arch", required_argument, 0, 'a'},
-        {"output", required_argument, 0, 'o'}, {"help", no_argument, 0, 'h'}, {0, 0, 0, 0},
+        {"output", required_argument, 0, 'o'}, {"help", no_argument, 0, 'h'},
+        {"tensor-cores", no_argument, 0, 't'}, {0, 0, 0, 0},
     };
-    const char *sizes_text = NULL, *from = NULL, *output = NULL, *precisions = "fp32,fp16";
+    const char *sizes_text = NULL, *from = NULL, *output = NULL, *precisions = NULL;
+    int tensor_cores = 0;
     int archs[MAX_ARCHS] = {FFTGEN_DEFAULT_ARCH}, arch_count = 1;
     opterr = 0;
     optind = 1;
@@ -207,6 +213,7 @@ int fftgen_pack_command(int argc, char **argv)
             if (parse_archs(optarg, archs, &arch_count) != 0) return 2;
             break;
         case 'o': output = optarg; break;
+        case 't': tensor_cores = 1; break;
         case 'h': pack_usage(stdout); return 0;
         case ':': fail("option '%s' needs a value%s", argv[optind - 1], ""); return 2;
         default: fail("unknown option '%s' (see fftgen pack --help)%s", argv[optind - 1], ""); return 2;
@@ -220,6 +227,11 @@ int fftgen_pack_command(int argc, char **argv)
         fail("give -o FILE and one of --sizes or --from (see fftgen pack --help)%s%s", "", "");
         return 2;
     }
+    if (tensor_cores && from != NULL) {
+        fail("--tensor-cores goes with --sizes (a folder's files already say how they were made)%s%s", "", "");
+        return 2;
+    }
+    if (precisions == NULL) precisions = tensor_cores ? "fp16" : "fp32,fp16";
     const int want32 = strstr(precisions, "fp32") != NULL, want16 = strstr(precisions, "fp16") != NULL;
     if (!want32 && !want16) {
         fail("unknown precision list '%s' (fp32, fp16 or fp32,fp16)%s", precisions, "");
@@ -266,7 +278,7 @@ int fftgen_pack_command(int argc, char **argv)
                 if ((p == 0 && !want32) || (p == 1 && !want16)) continue;
                 for (int a = 0; a < arch_count; ++a) {
                     const fftgen_kernel_request request = {sizes[s], 0, p ? FFTGEN_KERNEL_FP16 : FFTGEN_KERNEL_FP32,
-                                                           archs[a], 0};
+                                                           archs[a], tensor_cores};
                     fftgen_transform_plan plan;
                     if (fftgen_plan_transform(&request, &plan, why, sizeof why) != FFTGEN_PLAN_OK) {
                         fail("%s%s", why, "");

@@ -19,11 +19,11 @@
 
 static char work_dir[256];
 
-static char *render(long long n, fftgen_kernel_precision precision, int arch)
+static char *render(long long n, fftgen_kernel_precision precision, int arch, int tensor_cores)
 {
     char why[256];
     fftgen_transform_plan plan;
-    const fftgen_kernel_request request = {n, 0, precision, arch, 0};
+    const fftgen_kernel_request request = {n, 0, precision, arch, tensor_cores};
     if (fftgen_plan_transform(&request, &plan, why, sizeof why) != FFTGEN_PLAN_OK) return NULL;
     const fftgen_render_request r = {&plan, FFTGEN_TARGET_CUDA, FFTGEN_RENDER_BOTH, NULL, NULL};
     return fftgen_render(&r, why, sizeof why);
@@ -48,7 +48,7 @@ static void default_pack_needs_no_nvrtc(void **state)
         {65536, FFTGEN_KERNEL_FP16, 90}, {1 << 20, FFTGEN_KERNEL_FP32, 80},
     };
     for (size_t i = 0; i < sizeof plans / sizeof plans[0]; ++i) {
-        char *source = render(plans[i].n, plans[i].p, plans[i].arch);
+        char *source = render(plans[i].n, plans[i].p, plans[i].arch, 0);
         assert_non_null(source);
         fftgen_cubin cubin;
         char log[256];
@@ -61,7 +61,7 @@ static void default_pack_needs_no_nvrtc(void **state)
     assert_int_equal(stats.pack_hits, 5);
     assert_int_equal(stats.compiles, 0);
     /* a size outside the pack, JIT forbidden and NVRTC missing: a clear refusal */
-    char *source = render(1 << 21, FFTGEN_KERNEL_FP32, 90);
+    char *source = render(1 << 21, FFTGEN_KERNEL_FP32, 90, 0);
     fftgen_cubin cubin;
     char log[64];
     assert_int_equal(fftgen_cache_get(source, 90, 0, &cubin, log, sizeof log), FFTGEN_JIT_DISABLED);
@@ -92,12 +92,34 @@ static void written_pack_loads_and_serves(void **state)
     write_pack(path);
     fftgen_pack_reset_for_tests();
     assert_int_equal(fftgen_pack_add_file(path, 90), FFTGEN_SUCCESS);
-    char *source = render(128, FFTGEN_KERNEL_FP32, 80);
+    char *source = render(128, FFTGEN_KERNEL_FP32, 80, 0);
     fftgen_cubin cubin;
     assert_true(fftgen_pack_find(source, 80, &cubin));
     assert_false(fftgen_pack_find(source, 75, &cubin));
     free(source);
-    source = render(256, FFTGEN_KERNEL_FP32, 90); /* not in this pack */
+    source = render(256, FFTGEN_KERNEL_FP32, 90, 0); /* not in this pack */
+    assert_false(fftgen_pack_find(source, 90, &cubin));
+    free(source);
+    fftgen_pack_reset_for_tests();
+}
+
+/* fftgen pack --tensor-cores: the tensor-core kernels, found for plans that ask for them only. */
+static void tensor_core_pack_serves_tensor_core_plans(void **state)
+{
+    (void)state;
+    char path[300], command[1024];
+    snprintf(path, sizeof path, "%s/tc.fgpack", work_dir);
+    snprintf(command, sizeof command, "'%s' pack --sizes 256 --tensor-cores --arch sm_80,sm_90 -o '%s' 2>/dev/null",
+             FFTGEN_EXE, path);
+    assert_int_equal(run(command), 0);
+    fftgen_pack_reset_for_tests();
+    assert_int_equal(fftgen_pack_add_file(path, 90), FFTGEN_SUCCESS);
+    fftgen_cubin cubin;
+    char *source = render(256, FFTGEN_KERNEL_FP16, 90, 1);
+    assert_non_null(source);
+    assert_true(fftgen_pack_find(source, 90, &cubin));
+    free(source);
+    source = render(256, FFTGEN_KERNEL_FP16, 90, 0); /* the CUDA-core kernel is another */
     assert_false(fftgen_pack_find(source, 90, &cubin));
     free(source);
     fftgen_pack_reset_for_tests();
@@ -157,6 +179,8 @@ static void pack_command_rejects_bad_input(void **state)
     const char *bad[] = {
         "pack --sizes 1000 -o x.fgpack", "pack --sizes 64 --arch sm_70 -o x.fgpack", "pack --sizes 64",
         "pack --sizes 64 --precision fp64 -o x.fgpack", "pack --from /nonexistent -o x.fgpack",
+        "pack --sizes 64 --tensor-cores --precision fp32 -o x.fgpack", "pack --sizes 65536 --tensor-cores -o x.fgpack",
+        "pack --sizes 64 --tensor-cores --arch sm_75 -o x.fgpack", "pack --from . --tensor-cores -o x.fgpack",
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; ++i) {
         snprintf(command, sizeof command, "cd '%s' && '%s' %s 2>/dev/null", work_dir, FFTGEN_EXE, bad[i]);
@@ -173,6 +197,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_teardown(default_pack_needs_no_nvrtc, restore_environment),
         cmocka_unit_test(written_pack_loads_and_serves),
+        cmocka_unit_test(tensor_core_pack_serves_tensor_core_plans),
         cmocka_unit_test(bad_packs_are_rejected),
         cmocka_unit_test(pack_command_rejects_bad_input),
     };
