@@ -88,7 +88,8 @@ local function header(w, f, title, body)
     w:line(" *   Elements between are neither read nor written. In place only where both layouts are the same.")
   end
   if f.rank > 1 then
-    w:line(" * Passes, one per dimension (the first reads `in`, the others run in place on `out`):")
+    w:line(" * Passes, the dimensions in turn (the first reads `in`; the others run in place on `out`")
+    w:line(" * unless they say `work`):")
     for _, p in ipairs(f.passes) do
       if fused(p) then
         w:line(" *   %d. %d x %d slices in one block: rows (radix %s), then columns (radix %s)", p.index,
@@ -171,7 +172,7 @@ local function prologue(w, p, target)
   end
   if not fused(p) then
     -- a fused slice's rows and columns declare their own indices (stage.lua); tensor-core stages
-    -- find their butterflies' from the lane, so only the CUDA-core stages use these
+    -- find their butterflies from the lane, so only the CUDA-core stages use these
     local maybe = (p.tensor_cores and target == "cuda") and "[[maybe_unused]] " or ""
     w:line("const int fft_in_block = thread / THREADS_PER_FFT;")
     w:line("%sconst int fft_thread = thread %% THREADS_PER_FFT;", maybe)
@@ -384,14 +385,20 @@ local function render_cuda(f)
   end
   if through_work(f) then
     body[#body + 1] = string.format("  extern \"C\" size_t %s_work_bytes(int batch);", f.name)
+  end
+  if through_work(f) and f.rank == 1 then
     body[#body + 1] = ""
     body[#body + 1] = "The launch function runs the passes in order through `work`, a device buffer of"
     body[#body + 1] = string.format("%s_work_bytes(batch) bytes owned by the caller.", f.name)
-  end
-  if multi(f) and f.rank > 1 then
+  elseif multi(f) then
     body[#body + 1] = ""
     body[#body + 1] = "The launch function runs the passes in order, the first from `in`, the others in"
     body[#body + 1] = "place on `out`; `in` is left as it was when in != out."
+    if through_work(f) then
+      body[#body + 1] = string.format("The passes marked `work` go through a device buffer of %s_work_bytes(batch)",
+        f.name)
+      body[#body + 1] = "bytes owned by the caller."
+    end
   end
   local extra = {
     "Every kernel multiplies its outputs by `scale` (1/N in the last pass gives a normalized",
