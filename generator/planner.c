@@ -250,11 +250,11 @@ static fftgen_plan_status plan_three_passes(long long n, fftgen_kernel_precision
     return status;
 }
 
-/* A 1D chain of passes from `first`: the input to the work area, through it, to the output. */
-static void route_through_work(fftgen_transform_plan *plan, int first)
+/* A 1D chain of passes: the input to the work area, through it, to the output. */
+static void route_through_work(fftgen_transform_plan *plan)
 {
-    for (int i = first; i < plan->pass_count; ++i) {
-        plan->pass[i].source = i == first ? FFTGEN_BUFFER_INPUT : FFTGEN_BUFFER_WORK;
+    for (int i = 0; i < plan->pass_count; ++i) {
+        plan->pass[i].source = i == 0 ? FFTGEN_BUFFER_INPUT : FFTGEN_BUFFER_WORK;
         plan->pass[i].target = i == plan->pass_count - 1 ? FFTGEN_BUFFER_OUTPUT : FFTGEN_BUFFER_WORK;
     }
 }
@@ -277,16 +277,20 @@ static fftgen_plan_status plan_transform_quietly(const fftgen_kernel_request *re
     p.in.dist = p.out.dist = request->n;
     fftgen_plan_status status = build_plan(request->n, request->max_radix, request->precision, request->arch,
                                            &p.pass[0]);
+    if (status == FFTGEN_PLAN_OK && request->tensor_cores) {
+        char why[256]; /* fftgen_plan_kernel gives the messages */
+        status = use_tensor_cores(&p.pass[0], why, sizeof why);
+    }
     if (status == FFTGEN_PLAN_OK) {
         p.pass_count = 1;
-    } else if (status == FFTGEN_PLAN_TOO_LARGE && request->max_radix == 0) {
+    } else if (status == FFTGEN_PLAN_TOO_LARGE && request->max_radix == 0 && !request->tensor_cores) {
         /* the fewest passes that fit */
         status = plan_two_passes(request->n, request->precision, request->arch, &p);
         if (status != FFTGEN_PLAN_OK && request->n <= (1LL << 30))
             status = plan_three_passes(request->n, request->precision, request->arch, &p);
     }
     if (status == FFTGEN_PLAN_OK) {
-        route_through_work(&p, 0);
+        route_through_work(&p);
         *plan = p;
     }
     return status;
@@ -299,22 +303,10 @@ fftgen_plan_status fftgen_plan_transform(const fftgen_kernel_request *request, f
     fftgen_plan_status status = fftgen_plan_kernel(request, &single, why, why_len);
     if (status != FFTGEN_PLAN_OK && status != FFTGEN_PLAN_TOO_LARGE) return status;
     if (status == FFTGEN_PLAN_TOO_LARGE && request->max_radix != 0) return status; /* its message stands */
-    if (request->tensor_cores) {
-        if (status == FFTGEN_PLAN_TOO_LARGE) {
-            snprintf(why, why_len, "tensor-core kernels cover single-kernel sizes only (up to %lld points on sm_%d)",
-                     fftgen_single_kernel_limit(request->precision, request->arch), request->arch);
-            return status;
-        }
-        fftgen_transform_plan p = {0};
-        p.n = p.shape[0] = request->n;
-        p.rank = 1;
-        p.pass_count = 1;
-        p.pass[0] = single;
-        route_through_work(&p, 0);
-        p.in.stride = p.out.stride = 1;
-        p.in.dist = p.out.dist = request->n;
-        *plan = p;
-        return FFTGEN_PLAN_OK;
+    if (status == FFTGEN_PLAN_TOO_LARGE && request->tensor_cores) {
+        snprintf(why, why_len, "tensor-core kernels cover single-kernel sizes only (up to %lld points on sm_%d)",
+                 fftgen_single_kernel_limit(request->precision, request->arch), request->arch);
+        return status;
     }
     status = plan_transform_quietly(request, plan);
     if (status == FFTGEN_PLAN_TOO_LARGE)
@@ -382,7 +374,7 @@ fftgen_plan_status fftgen_plan_strided(const fftgen_kernel_request *request, fft
             status = plan_tile(n, tile, request->precision, request->arch, user_pass_layout(in, tile),
                                user_pass_layout(out, tile), 0, &p.pass[0]);
             if (status == FFTGEN_PLAN_OK) {
-                route_through_work(&p, 0);
+                route_through_work(&p);
                 *plan = p;
                 return status;
             }
