@@ -1,9 +1,12 @@
+#define _POSIX_C_SOURCE 200809L
 #include "reference.h"
 
 #include <fftw3.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 void random_points(double *points, size_t count, unsigned long long seed)
 {
@@ -58,6 +61,23 @@ int reference_fft(const double *in, double *out, int n, int batch, int sign)
     return reference_fft_shape(in, out, shape, batch, sign);
 }
 
+static pthread_once_t fftw_threads_once = PTHREAD_ONCE_INIT;
+static int fftw_threads_ready;
+
+static void start_fftw_threads(void)
+{
+    fftw_threads_ready = fftw_init_threads() != 0;
+}
+
+/* All cores for the big references; small ones stay on one thread, where threads only cost. */
+static void plan_with_threads(size_t count)
+{
+    pthread_once(&fftw_threads_once, start_fftw_threads);
+    if (!fftw_threads_ready) return;
+    const long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    fftw_plan_with_nthreads(count >= (1u << 20) && cores > 1 ? (int)cores : 1);
+}
+
 int reference_fft_shape(const double *in, double *out, struct fft_shape shape, int batch, int sign)
 {
     const int points = (int)shape_points(shape);
@@ -70,6 +90,7 @@ int reference_fft_shape(const double *in, double *out, struct fft_shape shape, i
         return -1;
     }
     memcpy(a, in, sizeof(fftw_complex) * count);
+    plan_with_threads(count);
     fftw_plan plan = fftw_plan_many_dft(shape.rank, shape.n, batch, a, NULL, 1, points, b, NULL, 1, points,
                                         sign < 0 ? FFTW_FORWARD : FFTW_BACKWARD, FFTW_ESTIMATE);
     if (plan == NULL) {

@@ -91,6 +91,7 @@ static void launcher_rejects_bad_arguments(void **state)
 
 int main(void)
 {
+    setvbuf(stdout, NULL, _IOLBF, 0); /* progress shows in a log while a long test runs */
     int devices = 0;
     const cudaError_t status = cudaGetDeviceCount(&devices);
     have_gpu = status == cudaSuccess && devices > 0;
