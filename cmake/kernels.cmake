@@ -65,7 +65,7 @@ endforeach()
 
 # Two- and three-pass sizes (four-step through strided, tiled kernels): host-simulated against FFTW; on the
 # GPU they run through the runtime (tests/test_api.c).
-set(FFTGEN_TEST_MULTIPASS_SIZES 32768 65536 131072 262144 524288 1048576 2097152)
+set(FFTGEN_TEST_MULTIPASS_SIZES 32768 65536 131072 262144 524288 1048576 2097152 8388608)
 foreach(n IN LISTS FFTGEN_TEST_MULTIPASS_SIZES)
   foreach(p IN LISTS FFTGEN_TEST_PRECISIONS)
     fftgen_add_sim(fftgen_${n}_${p} ${n} ${p} ", 0, 0, 0, 0, 0")

@@ -32,11 +32,11 @@
  * arguments, raise the dynamic shared-memory limit where a kernel needs more than 48 KB, launch
  * on `stream` and return the first error.
  *
- * Pass 1 launch shape: 1024 threads per block, 16 transform(s) per block, so
- *   grid = ceil(transforms / 16) blocks; dynamic shared memory 139264 bytes per block.
- * Pass 2 launch shape: 1024 threads per block, 16 transform(s) per block, so
- *   grid = ceil(transforms / 16) blocks; dynamic shared memory 139264 bytes per block.
- * Runs where a block may have 139264 bytes of shared memory (sm_75: 64 KB,
+ * Pass 1 launch shape: 512 threads per block, 8 transform(s) per block, so
+ *   grid = ceil(transforms / 8) blocks; dynamic shared memory 69632 bytes per block.
+ * Pass 2 launch shape: 512 threads per block, 8 transform(s) per block, so
+ *   grid = ceil(transforms / 8) blocks; dynamic shared memory 69632 bytes per block.
+ * Runs where a block may have 69632 bytes of shared memory (sm_75: 64 KB,
  * sm_80: 163 KB, sm_86/89/120: 99 KB, sm_90: 227 KB).
  *
  * Build: nvcc -c -arch=sm_XY this_file.cu   (or compile it with NVRTC: under
@@ -98,9 +98,9 @@ namespace pass1 {
 [[maybe_unused]] constexpr int POINTS = 1024; // points per transform
 [[maybe_unused]] constexpr int RADIX_MAX = 16; // points each thread holds in registers
 [[maybe_unused]] constexpr int THREADS_PER_FFT = 64; // threads that share one transform
-[[maybe_unused]] constexpr int FFTS_PER_BLOCK = 16; // transforms per thread block
-[[maybe_unused]] constexpr int THREADS = 1024; // threads per block
-[[maybe_unused]] constexpr int SHARED_BYTES = 139264; // dynamic shared memory per block
+[[maybe_unused]] constexpr int FFTS_PER_BLOCK = 8; // transforms per thread block
+[[maybe_unused]] constexpr int THREADS = 512; // threads per block
+[[maybe_unused]] constexpr int SHARED_BYTES = 69632; // dynamic shared memory per block
 [[maybe_unused]] constexpr int GROUP_SIZE = 1024; // transforms per group, side by side
 [[maybe_unused]] constexpr int GROUP_COUNT = 1; // groups per transform of the file
 [[maybe_unused]] constexpr int IN_ELEM_STRIDE = 1024; // elements between points of one transform
@@ -112,8 +112,8 @@ namespace pass1 {
 [[maybe_unused]] constexpr int OUT_GROUP_STRIDE = 0; // elements between groups
 [[maybe_unused]] constexpr int OUT_BATCH_STRIDE = 1048576; // elements between transforms of the file
 [[maybe_unused]] constexpr int POST_TWIDDLE_BITS = 10; // exponent bits per pass-twiddle table
-// shared memory holds float2 with one pad element every 16: 17408 elements
-static_assert(SHARED_BYTES == 17408 * sizeof(float2), "shared memory size");
+// shared memory holds float2 with one pad element every 16: 8704 elements
+static_assert(SHARED_BYTES == 8704 * sizeof(float2), "shared memory size");
 
 // radix-16 stage on 256-point sub-transforms: [m-1][k] = exp(-2*pi*i*k*m/256), m = 1..15, k < 16
 __device__ const float2 pass1_twiddles_2[240] = {
@@ -931,42 +931,42 @@ fftgen_1048576_fp16_pass1_forward(const point_t* in, point_t* out, int batch, fl
         v[14] = (first_fft + fft_in_block < batch) ? load_point(src + 896 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
         v[15] = (first_fft + fft_in_block < batch) ? load_point(src + 960 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
         smem[element] = v[0];
-        smem[element + 1088] = v[1];
-        smem[element + 2176] = v[2];
-        smem[element + 3264] = v[3];
-        smem[element + 4352] = v[4];
-        smem[element + 5440] = v[5];
-        smem[element + 6528] = v[6];
-        smem[element + 7616] = v[7];
-        smem[element + 8704] = v[8];
-        smem[element + 9792] = v[9];
-        smem[element + 10880] = v[10];
-        smem[element + 11968] = v[11];
-        smem[element + 13056] = v[12];
-        smem[element + 14144] = v[13];
-        smem[element + 15232] = v[14];
-        smem[element + 16320] = v[15];
+        smem[element + 544] = v[1];
+        smem[element + 1088] = v[2];
+        smem[element + 1632] = v[3];
+        smem[element + 2176] = v[4];
+        smem[element + 2720] = v[5];
+        smem[element + 3264] = v[6];
+        smem[element + 3808] = v[7];
+        smem[element + 4352] = v[8];
+        smem[element + 4896] = v[9];
+        smem[element + 5440] = v[10];
+        smem[element + 5984] = v[11];
+        smem[element + 6528] = v[12];
+        smem[element + 7072] = v[13];
+        smem[element + 7616] = v[14];
+        smem[element + 8160] = v[15];
     }
     __syncthreads();
     {
         // stage 1 of 3: radix 16 on sub-transforms of 16 points
         const int src = padded(fft_thread * FFTS_PER_BLOCK + fft_in_block);
         v[0] = smem[src];
-        v[1] = smem[src + 1088];
-        v[2] = smem[src + 2176];
-        v[3] = smem[src + 3264];
-        v[4] = smem[src + 4352];
-        v[5] = smem[src + 5440];
-        v[6] = smem[src + 6528];
-        v[7] = smem[src + 7616];
-        v[8] = smem[src + 8704];
-        v[9] = smem[src + 9792];
-        v[10] = smem[src + 10880];
-        v[11] = smem[src + 11968];
-        v[12] = smem[src + 13056];
-        v[13] = smem[src + 14144];
-        v[14] = smem[src + 15232];
-        v[15] = smem[src + 16320];
+        v[1] = smem[src + 544];
+        v[2] = smem[src + 1088];
+        v[3] = smem[src + 1632];
+        v[4] = smem[src + 2176];
+        v[5] = smem[src + 2720];
+        v[6] = smem[src + 3264];
+        v[7] = smem[src + 3808];
+        v[8] = smem[src + 4352];
+        v[9] = smem[src + 4896];
+        v[10] = smem[src + 5440];
+        v[11] = smem[src + 5984];
+        v[12] = smem[src + 6528];
+        v[13] = smem[src + 7072];
+        v[14] = smem[src + 7616];
+        v[15] = smem[src + 8160];
     }
     __syncthreads();
     {
@@ -1055,21 +1055,21 @@ fftgen_1048576_fp16_pass1_forward(const point_t* in, point_t* out, int batch, fl
             const float2 t81 = make_float2(t29.x - t79.x, t29.y - t79.y);
             const int dst = padded((j * 16) * FFTS_PER_BLOCK + fft_in_block);
             smem[dst] = t59;
-            smem[dst + 17] = t62;
-            smem[dst + 34] = t65;
-            smem[dst + 51] = t68;
-            smem[dst + 68] = t71;
-            smem[dst + 85] = t74;
-            smem[dst + 102] = t77;
-            smem[dst + 119] = t80;
-            smem[dst + 136] = t60;
-            smem[dst + 153] = t63;
-            smem[dst + 170] = t66;
-            smem[dst + 187] = t69;
-            smem[dst + 204] = t72;
-            smem[dst + 221] = t75;
-            smem[dst + 238] = t78;
-            smem[dst + 255] = t81;
+            smem[padded((j * 16) * FFTS_PER_BLOCK + fft_in_block + 8)] = t62;
+            smem[dst + 17] = t65;
+            smem[padded((j * 16) * FFTS_PER_BLOCK + fft_in_block + 24)] = t68;
+            smem[dst + 34] = t71;
+            smem[padded((j * 16) * FFTS_PER_BLOCK + fft_in_block + 40)] = t74;
+            smem[dst + 51] = t77;
+            smem[padded((j * 16) * FFTS_PER_BLOCK + fft_in_block + 56)] = t80;
+            smem[dst + 68] = t60;
+            smem[padded((j * 16) * FFTS_PER_BLOCK + fft_in_block + 72)] = t63;
+            smem[dst + 85] = t66;
+            smem[padded((j * 16) * FFTS_PER_BLOCK + fft_in_block + 88)] = t69;
+            smem[dst + 102] = t72;
+            smem[padded((j * 16) * FFTS_PER_BLOCK + fft_in_block + 104)] = t75;
+            smem[dst + 119] = t78;
+            smem[padded((j * 16) * FFTS_PER_BLOCK + fft_in_block + 120)] = t81;
         }
     }
     __syncthreads();
@@ -1077,21 +1077,21 @@ fftgen_1048576_fp16_pass1_forward(const point_t* in, point_t* out, int batch, fl
         // stage 2 of 3: radix 16 on sub-transforms of 256 points
         const int src = padded(fft_thread * FFTS_PER_BLOCK + fft_in_block);
         v[0] = smem[src];
-        v[1] = smem[src + 1088];
-        v[2] = smem[src + 2176];
-        v[3] = smem[src + 3264];
-        v[4] = smem[src + 4352];
-        v[5] = smem[src + 5440];
-        v[6] = smem[src + 6528];
-        v[7] = smem[src + 7616];
-        v[8] = smem[src + 8704];
-        v[9] = smem[src + 9792];
-        v[10] = smem[src + 10880];
-        v[11] = smem[src + 11968];
-        v[12] = smem[src + 13056];
-        v[13] = smem[src + 14144];
-        v[14] = smem[src + 15232];
-        v[15] = smem[src + 16320];
+        v[1] = smem[src + 544];
+        v[2] = smem[src + 1088];
+        v[3] = smem[src + 1632];
+        v[4] = smem[src + 2176];
+        v[5] = smem[src + 2720];
+        v[6] = smem[src + 3264];
+        v[7] = smem[src + 3808];
+        v[8] = smem[src + 4352];
+        v[9] = smem[src + 4896];
+        v[10] = smem[src + 5440];
+        v[11] = smem[src + 5984];
+        v[12] = smem[src + 6528];
+        v[13] = smem[src + 7072];
+        v[14] = smem[src + 7616];
+        v[15] = smem[src + 8160];
     }
     __syncthreads();
     {
@@ -1197,21 +1197,21 @@ fftgen_1048576_fp16_pass1_forward(const point_t* in, point_t* out, int batch, fl
             const float2 t81 = make_float2(t29.x - t79.x, t29.y - t79.y);
             const int dst = padded(((j - k) * 16 + k) * FFTS_PER_BLOCK + fft_in_block);
             smem[dst] = t59;
-            smem[dst + 272] = t62;
-            smem[dst + 544] = t65;
-            smem[dst + 816] = t68;
-            smem[dst + 1088] = t71;
-            smem[dst + 1360] = t74;
-            smem[dst + 1632] = t77;
-            smem[dst + 1904] = t80;
-            smem[dst + 2176] = t60;
-            smem[dst + 2448] = t63;
-            smem[dst + 2720] = t66;
-            smem[dst + 2992] = t69;
-            smem[dst + 3264] = t72;
-            smem[dst + 3536] = t75;
-            smem[dst + 3808] = t78;
-            smem[dst + 4080] = t81;
+            smem[dst + 136] = t62;
+            smem[dst + 272] = t65;
+            smem[dst + 408] = t68;
+            smem[dst + 544] = t71;
+            smem[dst + 680] = t74;
+            smem[dst + 816] = t77;
+            smem[dst + 952] = t80;
+            smem[dst + 1088] = t60;
+            smem[dst + 1224] = t63;
+            smem[dst + 1360] = t66;
+            smem[dst + 1496] = t69;
+            smem[dst + 1632] = t72;
+            smem[dst + 1768] = t75;
+            smem[dst + 1904] = t78;
+            smem[dst + 2040] = t81;
         }
     }
     __syncthreads();
@@ -1219,21 +1219,21 @@ fftgen_1048576_fp16_pass1_forward(const point_t* in, point_t* out, int batch, fl
         // stage 3 of 3: radix 4 on sub-transforms of 1024 points
         const int src = padded(fft_thread * FFTS_PER_BLOCK + fft_in_block);
         v[0] = smem[src];
-        v[1] = smem[src + 4352];
-        v[2] = smem[src + 8704];
-        v[3] = smem[src + 13056];
-        v[4] = smem[src + 1088];
-        v[5] = smem[src + 5440];
-        v[6] = smem[src + 9792];
-        v[7] = smem[src + 14144];
-        v[8] = smem[src + 2176];
-        v[9] = smem[src + 6528];
-        v[10] = smem[src + 10880];
-        v[11] = smem[src + 15232];
-        v[12] = smem[src + 3264];
-        v[13] = smem[src + 7616];
-        v[14] = smem[src + 11968];
-        v[15] = smem[src + 16320];
+        v[1] = smem[src + 2176];
+        v[2] = smem[src + 4352];
+        v[3] = smem[src + 6528];
+        v[4] = smem[src + 544];
+        v[5] = smem[src + 2720];
+        v[6] = smem[src + 4896];
+        v[7] = smem[src + 7072];
+        v[8] = smem[src + 1088];
+        v[9] = smem[src + 3264];
+        v[10] = smem[src + 5440];
+        v[11] = smem[src + 7616];
+        v[12] = smem[src + 1632];
+        v[13] = smem[src + 3808];
+        v[14] = smem[src + 5984];
+        v[15] = smem[src + 8160];
     }
     __syncthreads();
     {
@@ -1255,9 +1255,9 @@ fftgen_1048576_fp16_pass1_forward(const point_t* in, point_t* out, int batch, fl
             const float2 t9 = make_float2(t2.x - t7.x, t2.y - t7.y);
             const int dst = padded((k) * FFTS_PER_BLOCK + fft_in_block);
             smem[dst] = t5;
-            smem[dst + 4352] = t8;
-            smem[dst + 8704] = t6;
-            smem[dst + 13056] = t9;
+            smem[dst + 2176] = t8;
+            smem[dst + 4352] = t6;
+            smem[dst + 6528] = t9;
         }
         {
             const int j = fft_thread + 64;
@@ -1277,9 +1277,9 @@ fftgen_1048576_fp16_pass1_forward(const point_t* in, point_t* out, int batch, fl
             const float2 t18 = make_float2(t11.x - t16.x, t11.y - t16.y);
             const int dst = padded((k) * FFTS_PER_BLOCK + fft_in_block);
             smem[dst] = t14;
-            smem[dst + 4352] = t17;
-            smem[dst + 8704] = t15;
-            smem[dst + 13056] = t18;
+            smem[dst + 2176] = t17;
+            smem[dst + 4352] = t15;
+            smem[dst + 6528] = t18;
         }
         {
             const int j = fft_thread + 128;
@@ -1299,9 +1299,9 @@ fftgen_1048576_fp16_pass1_forward(const point_t* in, point_t* out, int batch, fl
             const float2 t27 = make_float2(t20.x - t25.x, t20.y - t25.y);
             const int dst = padded((k) * FFTS_PER_BLOCK + fft_in_block);
             smem[dst] = t23;
-            smem[dst + 4352] = t26;
-            smem[dst + 8704] = t24;
-            smem[dst + 13056] = t27;
+            smem[dst + 2176] = t26;
+            smem[dst + 4352] = t24;
+            smem[dst + 6528] = t27;
         }
         {
             const int j = fft_thread + 192;
@@ -1321,9 +1321,9 @@ fftgen_1048576_fp16_pass1_forward(const point_t* in, point_t* out, int batch, fl
             const float2 t36 = make_float2(t29.x - t34.x, t29.y - t34.y);
             const int dst = padded((k) * FFTS_PER_BLOCK + fft_in_block);
             smem[dst] = t32;
-            smem[dst + 4352] = t35;
-            smem[dst + 8704] = t33;
-            smem[dst + 13056] = t36;
+            smem[dst + 2176] = t35;
+            smem[dst + 4352] = t33;
+            smem[dst + 6528] = t36;
         }
     }
     __syncthreads();
@@ -1334,35 +1334,35 @@ fftgen_1048576_fp16_pass1_forward(const point_t* in, point_t* out, int batch, fl
         const int q0 = (int)(member + fft_in_block) * (fft_thread);
         if (first_fft + fft_in_block < batch) store_point(dst + 0 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul(smem[element], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q0, POST_TWIDDLE_BITS)), scale));
         const int q1 = (int)(member + fft_in_block) * (fft_thread + 64);
-        if (first_fft + fft_in_block < batch) store_point(dst + 64 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul(smem[element + 1088], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q1, POST_TWIDDLE_BITS)), scale));
+        if (first_fft + fft_in_block < batch) store_point(dst + 64 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul(smem[element + 544], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q1, POST_TWIDDLE_BITS)), scale));
         const int q2 = (int)(member + fft_in_block) * (fft_thread + 128);
-        if (first_fft + fft_in_block < batch) store_point(dst + 128 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul(smem[element + 2176], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q2, POST_TWIDDLE_BITS)), scale));
+        if (first_fft + fft_in_block < batch) store_point(dst + 128 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul(smem[element + 1088], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q2, POST_TWIDDLE_BITS)), scale));
         const int q3 = (int)(member + fft_in_block) * (fft_thread + 192);
-        if (first_fft + fft_in_block < batch) store_point(dst + 192 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul(smem[element + 3264], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q3, POST_TWIDDLE_BITS)), scale));
+        if (first_fft + fft_in_block < batch) store_point(dst + 192 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul(smem[element + 1632], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q3, POST_TWIDDLE_BITS)), scale));
         const int q4 = (int)(member + fft_in_block) * (fft_thread + 256);
-        if (first_fft + fft_in_block < batch) store_point(dst + 256 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul(smem[element + 4352], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q4, POST_TWIDDLE_BITS)), scale));
+        if (first_fft + fft_in_block < batch) store_point(dst + 256 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul(smem[element + 2176], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q4, POST_TWIDDLE_BITS)), scale));
         const int q5 = (int)(member + fft_in_block) * (fft_thread + 320);
-        if (first_fft + fft_in_block < batch) store_point(dst + 320 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul(smem[element + 5440], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q5, POST_TWIDDLE_BITS)), scale));
+        if (first_fft + fft_in_block < batch) store_point(dst + 320 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul(smem[element + 2720], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q5, POST_TWIDDLE_BITS)), scale));
         const int q6 = (int)(member + fft_in_block) * (fft_thread + 384);
-        if (first_fft + fft_in_block < batch) store_point(dst + 384 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul(smem[element + 6528], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q6, POST_TWIDDLE_BITS)), scale));
+        if (first_fft + fft_in_block < batch) store_point(dst + 384 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul(smem[element + 3264], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q6, POST_TWIDDLE_BITS)), scale));
         const int q7 = (int)(member + fft_in_block) * (fft_thread + 448);
-        if (first_fft + fft_in_block < batch) store_point(dst + 448 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul(smem[element + 7616], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q7, POST_TWIDDLE_BITS)), scale));
+        if (first_fft + fft_in_block < batch) store_point(dst + 448 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul(smem[element + 3808], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q7, POST_TWIDDLE_BITS)), scale));
         const int q8 = (int)(member + fft_in_block) * (fft_thread + 512);
-        if (first_fft + fft_in_block < batch) store_point(dst + 512 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul(smem[element + 8704], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q8, POST_TWIDDLE_BITS)), scale));
+        if (first_fft + fft_in_block < batch) store_point(dst + 512 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul(smem[element + 4352], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q8, POST_TWIDDLE_BITS)), scale));
         const int q9 = (int)(member + fft_in_block) * (fft_thread + 576);
-        if (first_fft + fft_in_block < batch) store_point(dst + 576 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul(smem[element + 9792], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q9, POST_TWIDDLE_BITS)), scale));
+        if (first_fft + fft_in_block < batch) store_point(dst + 576 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul(smem[element + 4896], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q9, POST_TWIDDLE_BITS)), scale));
         const int q10 = (int)(member + fft_in_block) * (fft_thread + 640);
-        if (first_fft + fft_in_block < batch) store_point(dst + 640 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul(smem[element + 10880], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q10, POST_TWIDDLE_BITS)), scale));
+        if (first_fft + fft_in_block < batch) store_point(dst + 640 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul(smem[element + 5440], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q10, POST_TWIDDLE_BITS)), scale));
         const int q11 = (int)(member + fft_in_block) * (fft_thread + 704);
-        if (first_fft + fft_in_block < batch) store_point(dst + 704 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul(smem[element + 11968], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q11, POST_TWIDDLE_BITS)), scale));
+        if (first_fft + fft_in_block < batch) store_point(dst + 704 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul(smem[element + 5984], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q11, POST_TWIDDLE_BITS)), scale));
         const int q12 = (int)(member + fft_in_block) * (fft_thread + 768);
-        if (first_fft + fft_in_block < batch) store_point(dst + 768 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul(smem[element + 13056], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q12, POST_TWIDDLE_BITS)), scale));
+        if (first_fft + fft_in_block < batch) store_point(dst + 768 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul(smem[element + 6528], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q12, POST_TWIDDLE_BITS)), scale));
         const int q13 = (int)(member + fft_in_block) * (fft_thread + 832);
-        if (first_fft + fft_in_block < batch) store_point(dst + 832 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul(smem[element + 14144], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q13, POST_TWIDDLE_BITS)), scale));
+        if (first_fft + fft_in_block < batch) store_point(dst + 832 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul(smem[element + 7072], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q13, POST_TWIDDLE_BITS)), scale));
         const int q14 = (int)(member + fft_in_block) * (fft_thread + 896);
-        if (first_fft + fft_in_block < batch) store_point(dst + 896 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul(smem[element + 15232], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q14, POST_TWIDDLE_BITS)), scale));
+        if (first_fft + fft_in_block < batch) store_point(dst + 896 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul(smem[element + 7616], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q14, POST_TWIDDLE_BITS)), scale));
         const int q15 = (int)(member + fft_in_block) * (fft_thread + 960);
-        if (first_fft + fft_in_block < batch) store_point(dst + 960 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul(smem[element + 16320], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q15, POST_TWIDDLE_BITS)), scale));
+        if (first_fft + fft_in_block < batch) store_point(dst + 960 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul(smem[element + 8160], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q15, POST_TWIDDLE_BITS)), scale));
     }
 }
 
@@ -1402,42 +1402,42 @@ fftgen_1048576_fp16_pass1_inverse(const point_t* in, point_t* out, int batch, fl
         v[14] = (first_fft + fft_in_block < batch) ? load_point(src + 896 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
         v[15] = (first_fft + fft_in_block < batch) ? load_point(src + 960 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
         smem[element] = v[0];
-        smem[element + 1088] = v[1];
-        smem[element + 2176] = v[2];
-        smem[element + 3264] = v[3];
-        smem[element + 4352] = v[4];
-        smem[element + 5440] = v[5];
-        smem[element + 6528] = v[6];
-        smem[element + 7616] = v[7];
-        smem[element + 8704] = v[8];
-        smem[element + 9792] = v[9];
-        smem[element + 10880] = v[10];
-        smem[element + 11968] = v[11];
-        smem[element + 13056] = v[12];
-        smem[element + 14144] = v[13];
-        smem[element + 15232] = v[14];
-        smem[element + 16320] = v[15];
+        smem[element + 544] = v[1];
+        smem[element + 1088] = v[2];
+        smem[element + 1632] = v[3];
+        smem[element + 2176] = v[4];
+        smem[element + 2720] = v[5];
+        smem[element + 3264] = v[6];
+        smem[element + 3808] = v[7];
+        smem[element + 4352] = v[8];
+        smem[element + 4896] = v[9];
+        smem[element + 5440] = v[10];
+        smem[element + 5984] = v[11];
+        smem[element + 6528] = v[12];
+        smem[element + 7072] = v[13];
+        smem[element + 7616] = v[14];
+        smem[element + 8160] = v[15];
     }
     __syncthreads();
     {
         // stage 1 of 3: radix 16 on sub-transforms of 16 points
         const int src = padded(fft_thread * FFTS_PER_BLOCK + fft_in_block);
         v[0] = smem[src];
-        v[1] = smem[src + 1088];
-        v[2] = smem[src + 2176];
-        v[3] = smem[src + 3264];
-        v[4] = smem[src + 4352];
-        v[5] = smem[src + 5440];
-        v[6] = smem[src + 6528];
-        v[7] = smem[src + 7616];
-        v[8] = smem[src + 8704];
-        v[9] = smem[src + 9792];
-        v[10] = smem[src + 10880];
-        v[11] = smem[src + 11968];
-        v[12] = smem[src + 13056];
-        v[13] = smem[src + 14144];
-        v[14] = smem[src + 15232];
-        v[15] = smem[src + 16320];
+        v[1] = smem[src + 544];
+        v[2] = smem[src + 1088];
+        v[3] = smem[src + 1632];
+        v[4] = smem[src + 2176];
+        v[5] = smem[src + 2720];
+        v[6] = smem[src + 3264];
+        v[7] = smem[src + 3808];
+        v[8] = smem[src + 4352];
+        v[9] = smem[src + 4896];
+        v[10] = smem[src + 5440];
+        v[11] = smem[src + 5984];
+        v[12] = smem[src + 6528];
+        v[13] = smem[src + 7072];
+        v[14] = smem[src + 7616];
+        v[15] = smem[src + 8160];
     }
     __syncthreads();
     {
@@ -1526,21 +1526,21 @@ fftgen_1048576_fp16_pass1_inverse(const point_t* in, point_t* out, int batch, fl
             const float2 t81 = make_float2(t29.x - t79.x, t29.y - t79.y);
             const int dst = padded((j * 16) * FFTS_PER_BLOCK + fft_in_block);
             smem[dst] = t59;
-            smem[dst + 17] = t62;
-            smem[dst + 34] = t65;
-            smem[dst + 51] = t68;
-            smem[dst + 68] = t71;
-            smem[dst + 85] = t74;
-            smem[dst + 102] = t77;
-            smem[dst + 119] = t80;
-            smem[dst + 136] = t60;
-            smem[dst + 153] = t63;
-            smem[dst + 170] = t66;
-            smem[dst + 187] = t69;
-            smem[dst + 204] = t72;
-            smem[dst + 221] = t75;
-            smem[dst + 238] = t78;
-            smem[dst + 255] = t81;
+            smem[padded((j * 16) * FFTS_PER_BLOCK + fft_in_block + 8)] = t62;
+            smem[dst + 17] = t65;
+            smem[padded((j * 16) * FFTS_PER_BLOCK + fft_in_block + 24)] = t68;
+            smem[dst + 34] = t71;
+            smem[padded((j * 16) * FFTS_PER_BLOCK + fft_in_block + 40)] = t74;
+            smem[dst + 51] = t77;
+            smem[padded((j * 16) * FFTS_PER_BLOCK + fft_in_block + 56)] = t80;
+            smem[dst + 68] = t60;
+            smem[padded((j * 16) * FFTS_PER_BLOCK + fft_in_block + 72)] = t63;
+            smem[dst + 85] = t66;
+            smem[padded((j * 16) * FFTS_PER_BLOCK + fft_in_block + 88)] = t69;
+            smem[dst + 102] = t72;
+            smem[padded((j * 16) * FFTS_PER_BLOCK + fft_in_block + 104)] = t75;
+            smem[dst + 119] = t78;
+            smem[padded((j * 16) * FFTS_PER_BLOCK + fft_in_block + 120)] = t81;
         }
     }
     __syncthreads();
@@ -1548,21 +1548,21 @@ fftgen_1048576_fp16_pass1_inverse(const point_t* in, point_t* out, int batch, fl
         // stage 2 of 3: radix 16 on sub-transforms of 256 points
         const int src = padded(fft_thread * FFTS_PER_BLOCK + fft_in_block);
         v[0] = smem[src];
-        v[1] = smem[src + 1088];
-        v[2] = smem[src + 2176];
-        v[3] = smem[src + 3264];
-        v[4] = smem[src + 4352];
-        v[5] = smem[src + 5440];
-        v[6] = smem[src + 6528];
-        v[7] = smem[src + 7616];
-        v[8] = smem[src + 8704];
-        v[9] = smem[src + 9792];
-        v[10] = smem[src + 10880];
-        v[11] = smem[src + 11968];
-        v[12] = smem[src + 13056];
-        v[13] = smem[src + 14144];
-        v[14] = smem[src + 15232];
-        v[15] = smem[src + 16320];
+        v[1] = smem[src + 544];
+        v[2] = smem[src + 1088];
+        v[3] = smem[src + 1632];
+        v[4] = smem[src + 2176];
+        v[5] = smem[src + 2720];
+        v[6] = smem[src + 3264];
+        v[7] = smem[src + 3808];
+        v[8] = smem[src + 4352];
+        v[9] = smem[src + 4896];
+        v[10] = smem[src + 5440];
+        v[11] = smem[src + 5984];
+        v[12] = smem[src + 6528];
+        v[13] = smem[src + 7072];
+        v[14] = smem[src + 7616];
+        v[15] = smem[src + 8160];
     }
     __syncthreads();
     {
@@ -1668,21 +1668,21 @@ fftgen_1048576_fp16_pass1_inverse(const point_t* in, point_t* out, int batch, fl
             const float2 t81 = make_float2(t29.x - t79.x, t29.y - t79.y);
             const int dst = padded(((j - k) * 16 + k) * FFTS_PER_BLOCK + fft_in_block);
             smem[dst] = t59;
-            smem[dst + 272] = t62;
-            smem[dst + 544] = t65;
-            smem[dst + 816] = t68;
-            smem[dst + 1088] = t71;
-            smem[dst + 1360] = t74;
-            smem[dst + 1632] = t77;
-            smem[dst + 1904] = t80;
-            smem[dst + 2176] = t60;
-            smem[dst + 2448] = t63;
-            smem[dst + 2720] = t66;
-            smem[dst + 2992] = t69;
-            smem[dst + 3264] = t72;
-            smem[dst + 3536] = t75;
-            smem[dst + 3808] = t78;
-            smem[dst + 4080] = t81;
+            smem[dst + 136] = t62;
+            smem[dst + 272] = t65;
+            smem[dst + 408] = t68;
+            smem[dst + 544] = t71;
+            smem[dst + 680] = t74;
+            smem[dst + 816] = t77;
+            smem[dst + 952] = t80;
+            smem[dst + 1088] = t60;
+            smem[dst + 1224] = t63;
+            smem[dst + 1360] = t66;
+            smem[dst + 1496] = t69;
+            smem[dst + 1632] = t72;
+            smem[dst + 1768] = t75;
+            smem[dst + 1904] = t78;
+            smem[dst + 2040] = t81;
         }
     }
     __syncthreads();
@@ -1690,21 +1690,21 @@ fftgen_1048576_fp16_pass1_inverse(const point_t* in, point_t* out, int batch, fl
         // stage 3 of 3: radix 4 on sub-transforms of 1024 points
         const int src = padded(fft_thread * FFTS_PER_BLOCK + fft_in_block);
         v[0] = smem[src];
-        v[1] = smem[src + 4352];
-        v[2] = smem[src + 8704];
-        v[3] = smem[src + 13056];
-        v[4] = smem[src + 1088];
-        v[5] = smem[src + 5440];
-        v[6] = smem[src + 9792];
-        v[7] = smem[src + 14144];
-        v[8] = smem[src + 2176];
-        v[9] = smem[src + 6528];
-        v[10] = smem[src + 10880];
-        v[11] = smem[src + 15232];
-        v[12] = smem[src + 3264];
-        v[13] = smem[src + 7616];
-        v[14] = smem[src + 11968];
-        v[15] = smem[src + 16320];
+        v[1] = smem[src + 2176];
+        v[2] = smem[src + 4352];
+        v[3] = smem[src + 6528];
+        v[4] = smem[src + 544];
+        v[5] = smem[src + 2720];
+        v[6] = smem[src + 4896];
+        v[7] = smem[src + 7072];
+        v[8] = smem[src + 1088];
+        v[9] = smem[src + 3264];
+        v[10] = smem[src + 5440];
+        v[11] = smem[src + 7616];
+        v[12] = smem[src + 1632];
+        v[13] = smem[src + 3808];
+        v[14] = smem[src + 5984];
+        v[15] = smem[src + 8160];
     }
     __syncthreads();
     {
@@ -1726,9 +1726,9 @@ fftgen_1048576_fp16_pass1_inverse(const point_t* in, point_t* out, int batch, fl
             const float2 t9 = make_float2(t2.x - t7.x, t2.y - t7.y);
             const int dst = padded((k) * FFTS_PER_BLOCK + fft_in_block);
             smem[dst] = t5;
-            smem[dst + 4352] = t8;
-            smem[dst + 8704] = t6;
-            smem[dst + 13056] = t9;
+            smem[dst + 2176] = t8;
+            smem[dst + 4352] = t6;
+            smem[dst + 6528] = t9;
         }
         {
             const int j = fft_thread + 64;
@@ -1748,9 +1748,9 @@ fftgen_1048576_fp16_pass1_inverse(const point_t* in, point_t* out, int batch, fl
             const float2 t18 = make_float2(t11.x - t16.x, t11.y - t16.y);
             const int dst = padded((k) * FFTS_PER_BLOCK + fft_in_block);
             smem[dst] = t14;
-            smem[dst + 4352] = t17;
-            smem[dst + 8704] = t15;
-            smem[dst + 13056] = t18;
+            smem[dst + 2176] = t17;
+            smem[dst + 4352] = t15;
+            smem[dst + 6528] = t18;
         }
         {
             const int j = fft_thread + 128;
@@ -1770,9 +1770,9 @@ fftgen_1048576_fp16_pass1_inverse(const point_t* in, point_t* out, int batch, fl
             const float2 t27 = make_float2(t20.x - t25.x, t20.y - t25.y);
             const int dst = padded((k) * FFTS_PER_BLOCK + fft_in_block);
             smem[dst] = t23;
-            smem[dst + 4352] = t26;
-            smem[dst + 8704] = t24;
-            smem[dst + 13056] = t27;
+            smem[dst + 2176] = t26;
+            smem[dst + 4352] = t24;
+            smem[dst + 6528] = t27;
         }
         {
             const int j = fft_thread + 192;
@@ -1792,9 +1792,9 @@ fftgen_1048576_fp16_pass1_inverse(const point_t* in, point_t* out, int batch, fl
             const float2 t36 = make_float2(t29.x - t34.x, t29.y - t34.y);
             const int dst = padded((k) * FFTS_PER_BLOCK + fft_in_block);
             smem[dst] = t32;
-            smem[dst + 4352] = t35;
-            smem[dst + 8704] = t33;
-            smem[dst + 13056] = t36;
+            smem[dst + 2176] = t35;
+            smem[dst + 4352] = t33;
+            smem[dst + 6528] = t36;
         }
     }
     __syncthreads();
@@ -1805,35 +1805,35 @@ fftgen_1048576_fp16_pass1_inverse(const point_t* in, point_t* out, int batch, fl
         const int q0 = (int)(member + fft_in_block) * (fft_thread);
         if (first_fft + fft_in_block < batch) store_point(dst + 0 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul_conj(smem[element], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q0, POST_TWIDDLE_BITS)), scale));
         const int q1 = (int)(member + fft_in_block) * (fft_thread + 64);
-        if (first_fft + fft_in_block < batch) store_point(dst + 64 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul_conj(smem[element + 1088], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q1, POST_TWIDDLE_BITS)), scale));
+        if (first_fft + fft_in_block < batch) store_point(dst + 64 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul_conj(smem[element + 544], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q1, POST_TWIDDLE_BITS)), scale));
         const int q2 = (int)(member + fft_in_block) * (fft_thread + 128);
-        if (first_fft + fft_in_block < batch) store_point(dst + 128 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul_conj(smem[element + 2176], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q2, POST_TWIDDLE_BITS)), scale));
+        if (first_fft + fft_in_block < batch) store_point(dst + 128 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul_conj(smem[element + 1088], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q2, POST_TWIDDLE_BITS)), scale));
         const int q3 = (int)(member + fft_in_block) * (fft_thread + 192);
-        if (first_fft + fft_in_block < batch) store_point(dst + 192 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul_conj(smem[element + 3264], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q3, POST_TWIDDLE_BITS)), scale));
+        if (first_fft + fft_in_block < batch) store_point(dst + 192 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul_conj(smem[element + 1632], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q3, POST_TWIDDLE_BITS)), scale));
         const int q4 = (int)(member + fft_in_block) * (fft_thread + 256);
-        if (first_fft + fft_in_block < batch) store_point(dst + 256 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul_conj(smem[element + 4352], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q4, POST_TWIDDLE_BITS)), scale));
+        if (first_fft + fft_in_block < batch) store_point(dst + 256 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul_conj(smem[element + 2176], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q4, POST_TWIDDLE_BITS)), scale));
         const int q5 = (int)(member + fft_in_block) * (fft_thread + 320);
-        if (first_fft + fft_in_block < batch) store_point(dst + 320 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul_conj(smem[element + 5440], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q5, POST_TWIDDLE_BITS)), scale));
+        if (first_fft + fft_in_block < batch) store_point(dst + 320 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul_conj(smem[element + 2720], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q5, POST_TWIDDLE_BITS)), scale));
         const int q6 = (int)(member + fft_in_block) * (fft_thread + 384);
-        if (first_fft + fft_in_block < batch) store_point(dst + 384 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul_conj(smem[element + 6528], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q6, POST_TWIDDLE_BITS)), scale));
+        if (first_fft + fft_in_block < batch) store_point(dst + 384 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul_conj(smem[element + 3264], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q6, POST_TWIDDLE_BITS)), scale));
         const int q7 = (int)(member + fft_in_block) * (fft_thread + 448);
-        if (first_fft + fft_in_block < batch) store_point(dst + 448 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul_conj(smem[element + 7616], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q7, POST_TWIDDLE_BITS)), scale));
+        if (first_fft + fft_in_block < batch) store_point(dst + 448 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul_conj(smem[element + 3808], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q7, POST_TWIDDLE_BITS)), scale));
         const int q8 = (int)(member + fft_in_block) * (fft_thread + 512);
-        if (first_fft + fft_in_block < batch) store_point(dst + 512 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul_conj(smem[element + 8704], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q8, POST_TWIDDLE_BITS)), scale));
+        if (first_fft + fft_in_block < batch) store_point(dst + 512 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul_conj(smem[element + 4352], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q8, POST_TWIDDLE_BITS)), scale));
         const int q9 = (int)(member + fft_in_block) * (fft_thread + 576);
-        if (first_fft + fft_in_block < batch) store_point(dst + 576 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul_conj(smem[element + 9792], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q9, POST_TWIDDLE_BITS)), scale));
+        if (first_fft + fft_in_block < batch) store_point(dst + 576 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul_conj(smem[element + 4896], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q9, POST_TWIDDLE_BITS)), scale));
         const int q10 = (int)(member + fft_in_block) * (fft_thread + 640);
-        if (first_fft + fft_in_block < batch) store_point(dst + 640 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul_conj(smem[element + 10880], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q10, POST_TWIDDLE_BITS)), scale));
+        if (first_fft + fft_in_block < batch) store_point(dst + 640 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul_conj(smem[element + 5440], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q10, POST_TWIDDLE_BITS)), scale));
         const int q11 = (int)(member + fft_in_block) * (fft_thread + 704);
-        if (first_fft + fft_in_block < batch) store_point(dst + 704 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul_conj(smem[element + 11968], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q11, POST_TWIDDLE_BITS)), scale));
+        if (first_fft + fft_in_block < batch) store_point(dst + 704 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul_conj(smem[element + 5984], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q11, POST_TWIDDLE_BITS)), scale));
         const int q12 = (int)(member + fft_in_block) * (fft_thread + 768);
-        if (first_fft + fft_in_block < batch) store_point(dst + 768 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul_conj(smem[element + 13056], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q12, POST_TWIDDLE_BITS)), scale));
+        if (first_fft + fft_in_block < batch) store_point(dst + 768 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul_conj(smem[element + 6528], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q12, POST_TWIDDLE_BITS)), scale));
         const int q13 = (int)(member + fft_in_block) * (fft_thread + 832);
-        if (first_fft + fft_in_block < batch) store_point(dst + 832 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul_conj(smem[element + 14144], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q13, POST_TWIDDLE_BITS)), scale));
+        if (first_fft + fft_in_block < batch) store_point(dst + 832 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul_conj(smem[element + 7072], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q13, POST_TWIDDLE_BITS)), scale));
         const int q14 = (int)(member + fft_in_block) * (fft_thread + 896);
-        if (first_fft + fft_in_block < batch) store_point(dst + 896 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul_conj(smem[element + 15232], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q14, POST_TWIDDLE_BITS)), scale));
+        if (first_fft + fft_in_block < batch) store_point(dst + 896 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul_conj(smem[element + 7616], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q14, POST_TWIDDLE_BITS)), scale));
         const int q15 = (int)(member + fft_in_block) * (fft_thread + 960);
-        if (first_fft + fft_in_block < batch) store_point(dst + 960 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul_conj(smem[element + 16320], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q15, POST_TWIDDLE_BITS)), scale));
+        if (first_fft + fft_in_block < batch) store_point(dst + 960 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul_conj(smem[element + 8160], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q15, POST_TWIDDLE_BITS)), scale));
     }
 }
 
@@ -1844,9 +1844,9 @@ namespace pass2 {
 [[maybe_unused]] constexpr int POINTS = 1024; // points per transform
 [[maybe_unused]] constexpr int RADIX_MAX = 16; // points each thread holds in registers
 [[maybe_unused]] constexpr int THREADS_PER_FFT = 64; // threads that share one transform
-[[maybe_unused]] constexpr int FFTS_PER_BLOCK = 16; // transforms per thread block
-[[maybe_unused]] constexpr int THREADS = 1024; // threads per block
-[[maybe_unused]] constexpr int SHARED_BYTES = 139264; // dynamic shared memory per block
+[[maybe_unused]] constexpr int FFTS_PER_BLOCK = 8; // transforms per thread block
+[[maybe_unused]] constexpr int THREADS = 512; // threads per block
+[[maybe_unused]] constexpr int SHARED_BYTES = 69632; // dynamic shared memory per block
 [[maybe_unused]] constexpr int GROUP_SIZE = 1024; // transforms per group, side by side
 [[maybe_unused]] constexpr int GROUP_COUNT = 1; // groups per transform of the file
 [[maybe_unused]] constexpr int IN_ELEM_STRIDE = 1; // elements between points of one transform
@@ -1858,8 +1858,8 @@ namespace pass2 {
 [[maybe_unused]] constexpr int OUT_GROUP_STRIDE = 0; // elements between groups
 [[maybe_unused]] constexpr int OUT_BATCH_STRIDE = 1048576; // elements between transforms of the file
 [[maybe_unused]] constexpr int LOG_POINTS = 10; // log2(POINTS)
-// shared memory holds float2 with one pad element every 16: 17408 elements
-static_assert(SHARED_BYTES == 17408 * sizeof(float2), "shared memory size");
+// shared memory holds float2 with one pad element every 16: 8704 elements
+static_assert(SHARED_BYTES == 8704 * sizeof(float2), "shared memory size");
 
 // radix-16 stage on 256-point sub-transforms: [m-1][k] = exp(-2*pi*i*k*m/256), m = 1..15, k < 16
 __device__ const float2 pass2_twiddles_2[240] = {
@@ -2139,58 +2139,58 @@ fftgen_1048576_fp16_pass2_forward(const point_t* in, point_t* out, int batch, fl
         // coalesced copy of the tile into shared memory: all loads first; transforms past the batch
         // (in a last, partial tile) are neither read nor written
         v[0] = (first_fft + ((thread) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-        v[1] = (first_fft + ((thread + 1024) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 1024) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 1024) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-        v[2] = (first_fft + ((thread + 2048) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 2048) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 2048) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-        v[3] = (first_fft + ((thread + 3072) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 3072) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 3072) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-        v[4] = (first_fft + ((thread + 4096) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 4096) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 4096) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-        v[5] = (first_fft + ((thread + 5120) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 5120) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 5120) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-        v[6] = (first_fft + ((thread + 6144) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 6144) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 6144) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-        v[7] = (first_fft + ((thread + 7168) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 7168) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 7168) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-        v[8] = (first_fft + ((thread + 8192) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 8192) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 8192) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-        v[9] = (first_fft + ((thread + 9216) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 9216) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 9216) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-        v[10] = (first_fft + ((thread + 10240) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 10240) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 10240) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-        v[11] = (first_fft + ((thread + 11264) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 11264) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 11264) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-        v[12] = (first_fft + ((thread + 12288) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 12288) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 12288) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-        v[13] = (first_fft + ((thread + 13312) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 13312) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 13312) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-        v[14] = (first_fft + ((thread + 14336) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 14336) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 14336) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-        v[15] = (first_fft + ((thread + 15360) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 15360) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 15360) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
+        v[1] = (first_fft + ((thread + 512) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 512) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 512) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
+        v[2] = (first_fft + ((thread + 1024) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 1024) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 1024) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
+        v[3] = (first_fft + ((thread + 1536) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 1536) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 1536) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
+        v[4] = (first_fft + ((thread + 2048) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 2048) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 2048) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
+        v[5] = (first_fft + ((thread + 2560) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 2560) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 2560) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
+        v[6] = (first_fft + ((thread + 3072) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 3072) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 3072) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
+        v[7] = (first_fft + ((thread + 3584) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 3584) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 3584) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
+        v[8] = (first_fft + ((thread + 4096) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 4096) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 4096) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
+        v[9] = (first_fft + ((thread + 4608) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 4608) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 4608) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
+        v[10] = (first_fft + ((thread + 5120) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 5120) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 5120) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
+        v[11] = (first_fft + ((thread + 5632) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 5632) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 5632) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
+        v[12] = (first_fft + ((thread + 6144) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 6144) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 6144) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
+        v[13] = (first_fft + ((thread + 6656) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 6656) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 6656) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
+        v[14] = (first_fft + ((thread + 7168) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 7168) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 7168) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
+        v[15] = (first_fft + ((thread + 7680) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 7680) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 7680) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
         smem[padded(((thread) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread) >> LOG_POINTS))] = v[0];
-        smem[padded(((thread + 1024) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 1024) >> LOG_POINTS))] = v[1];
-        smem[padded(((thread + 2048) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 2048) >> LOG_POINTS))] = v[2];
-        smem[padded(((thread + 3072) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 3072) >> LOG_POINTS))] = v[3];
-        smem[padded(((thread + 4096) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 4096) >> LOG_POINTS))] = v[4];
-        smem[padded(((thread + 5120) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 5120) >> LOG_POINTS))] = v[5];
-        smem[padded(((thread + 6144) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 6144) >> LOG_POINTS))] = v[6];
-        smem[padded(((thread + 7168) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 7168) >> LOG_POINTS))] = v[7];
-        smem[padded(((thread + 8192) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 8192) >> LOG_POINTS))] = v[8];
-        smem[padded(((thread + 9216) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 9216) >> LOG_POINTS))] = v[9];
-        smem[padded(((thread + 10240) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 10240) >> LOG_POINTS))] = v[10];
-        smem[padded(((thread + 11264) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 11264) >> LOG_POINTS))] = v[11];
-        smem[padded(((thread + 12288) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 12288) >> LOG_POINTS))] = v[12];
-        smem[padded(((thread + 13312) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 13312) >> LOG_POINTS))] = v[13];
-        smem[padded(((thread + 14336) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 14336) >> LOG_POINTS))] = v[14];
-        smem[padded(((thread + 15360) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 15360) >> LOG_POINTS))] = v[15];
+        smem[padded(((thread + 512) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 512) >> LOG_POINTS))] = v[1];
+        smem[padded(((thread + 1024) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 1024) >> LOG_POINTS))] = v[2];
+        smem[padded(((thread + 1536) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 1536) >> LOG_POINTS))] = v[3];
+        smem[padded(((thread + 2048) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 2048) >> LOG_POINTS))] = v[4];
+        smem[padded(((thread + 2560) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 2560) >> LOG_POINTS))] = v[5];
+        smem[padded(((thread + 3072) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 3072) >> LOG_POINTS))] = v[6];
+        smem[padded(((thread + 3584) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 3584) >> LOG_POINTS))] = v[7];
+        smem[padded(((thread + 4096) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 4096) >> LOG_POINTS))] = v[8];
+        smem[padded(((thread + 4608) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 4608) >> LOG_POINTS))] = v[9];
+        smem[padded(((thread + 5120) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 5120) >> LOG_POINTS))] = v[10];
+        smem[padded(((thread + 5632) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 5632) >> LOG_POINTS))] = v[11];
+        smem[padded(((thread + 6144) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 6144) >> LOG_POINTS))] = v[12];
+        smem[padded(((thread + 6656) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 6656) >> LOG_POINTS))] = v[13];
+        smem[padded(((thread + 7168) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 7168) >> LOG_POINTS))] = v[14];
+        smem[padded(((thread + 7680) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 7680) >> LOG_POINTS))] = v[15];
     }
     __syncthreads();
     {
         // stage 1 of 3: radix 16 on sub-transforms of 16 points
         const int src = padded(fft_thread * FFTS_PER_BLOCK + fft_in_block);
         v[0] = smem[src];
-        v[1] = smem[src + 1088];
-        v[2] = smem[src + 2176];
-        v[3] = smem[src + 3264];
-        v[4] = smem[src + 4352];
-        v[5] = smem[src + 5440];
-        v[6] = smem[src + 6528];
-        v[7] = smem[src + 7616];
-        v[8] = smem[src + 8704];
-        v[9] = smem[src + 9792];
-        v[10] = smem[src + 10880];
-        v[11] = smem[src + 11968];
-        v[12] = smem[src + 13056];
-        v[13] = smem[src + 14144];
-        v[14] = smem[src + 15232];
-        v[15] = smem[src + 16320];
+        v[1] = smem[src + 544];
+        v[2] = smem[src + 1088];
+        v[3] = smem[src + 1632];
+        v[4] = smem[src + 2176];
+        v[5] = smem[src + 2720];
+        v[6] = smem[src + 3264];
+        v[7] = smem[src + 3808];
+        v[8] = smem[src + 4352];
+        v[9] = smem[src + 4896];
+        v[10] = smem[src + 5440];
+        v[11] = smem[src + 5984];
+        v[12] = smem[src + 6528];
+        v[13] = smem[src + 7072];
+        v[14] = smem[src + 7616];
+        v[15] = smem[src + 8160];
     }
     __syncthreads();
     {
@@ -2279,21 +2279,21 @@ fftgen_1048576_fp16_pass2_forward(const point_t* in, point_t* out, int batch, fl
             const float2 t81 = make_float2(t29.x - t79.x, t29.y - t79.y);
             const int dst = padded((j * 16) * FFTS_PER_BLOCK + fft_in_block);
             smem[dst] = t59;
-            smem[dst + 17] = t62;
-            smem[dst + 34] = t65;
-            smem[dst + 51] = t68;
-            smem[dst + 68] = t71;
-            smem[dst + 85] = t74;
-            smem[dst + 102] = t77;
-            smem[dst + 119] = t80;
-            smem[dst + 136] = t60;
-            smem[dst + 153] = t63;
-            smem[dst + 170] = t66;
-            smem[dst + 187] = t69;
-            smem[dst + 204] = t72;
-            smem[dst + 221] = t75;
-            smem[dst + 238] = t78;
-            smem[dst + 255] = t81;
+            smem[padded((j * 16) * FFTS_PER_BLOCK + fft_in_block + 8)] = t62;
+            smem[dst + 17] = t65;
+            smem[padded((j * 16) * FFTS_PER_BLOCK + fft_in_block + 24)] = t68;
+            smem[dst + 34] = t71;
+            smem[padded((j * 16) * FFTS_PER_BLOCK + fft_in_block + 40)] = t74;
+            smem[dst + 51] = t77;
+            smem[padded((j * 16) * FFTS_PER_BLOCK + fft_in_block + 56)] = t80;
+            smem[dst + 68] = t60;
+            smem[padded((j * 16) * FFTS_PER_BLOCK + fft_in_block + 72)] = t63;
+            smem[dst + 85] = t66;
+            smem[padded((j * 16) * FFTS_PER_BLOCK + fft_in_block + 88)] = t69;
+            smem[dst + 102] = t72;
+            smem[padded((j * 16) * FFTS_PER_BLOCK + fft_in_block + 104)] = t75;
+            smem[dst + 119] = t78;
+            smem[padded((j * 16) * FFTS_PER_BLOCK + fft_in_block + 120)] = t81;
         }
     }
     __syncthreads();
@@ -2301,21 +2301,21 @@ fftgen_1048576_fp16_pass2_forward(const point_t* in, point_t* out, int batch, fl
         // stage 2 of 3: radix 16 on sub-transforms of 256 points
         const int src = padded(fft_thread * FFTS_PER_BLOCK + fft_in_block);
         v[0] = smem[src];
-        v[1] = smem[src + 1088];
-        v[2] = smem[src + 2176];
-        v[3] = smem[src + 3264];
-        v[4] = smem[src + 4352];
-        v[5] = smem[src + 5440];
-        v[6] = smem[src + 6528];
-        v[7] = smem[src + 7616];
-        v[8] = smem[src + 8704];
-        v[9] = smem[src + 9792];
-        v[10] = smem[src + 10880];
-        v[11] = smem[src + 11968];
-        v[12] = smem[src + 13056];
-        v[13] = smem[src + 14144];
-        v[14] = smem[src + 15232];
-        v[15] = smem[src + 16320];
+        v[1] = smem[src + 544];
+        v[2] = smem[src + 1088];
+        v[3] = smem[src + 1632];
+        v[4] = smem[src + 2176];
+        v[5] = smem[src + 2720];
+        v[6] = smem[src + 3264];
+        v[7] = smem[src + 3808];
+        v[8] = smem[src + 4352];
+        v[9] = smem[src + 4896];
+        v[10] = smem[src + 5440];
+        v[11] = smem[src + 5984];
+        v[12] = smem[src + 6528];
+        v[13] = smem[src + 7072];
+        v[14] = smem[src + 7616];
+        v[15] = smem[src + 8160];
     }
     __syncthreads();
     {
@@ -2421,21 +2421,21 @@ fftgen_1048576_fp16_pass2_forward(const point_t* in, point_t* out, int batch, fl
             const float2 t81 = make_float2(t29.x - t79.x, t29.y - t79.y);
             const int dst = padded(((j - k) * 16 + k) * FFTS_PER_BLOCK + fft_in_block);
             smem[dst] = t59;
-            smem[dst + 272] = t62;
-            smem[dst + 544] = t65;
-            smem[dst + 816] = t68;
-            smem[dst + 1088] = t71;
-            smem[dst + 1360] = t74;
-            smem[dst + 1632] = t77;
-            smem[dst + 1904] = t80;
-            smem[dst + 2176] = t60;
-            smem[dst + 2448] = t63;
-            smem[dst + 2720] = t66;
-            smem[dst + 2992] = t69;
-            smem[dst + 3264] = t72;
-            smem[dst + 3536] = t75;
-            smem[dst + 3808] = t78;
-            smem[dst + 4080] = t81;
+            smem[dst + 136] = t62;
+            smem[dst + 272] = t65;
+            smem[dst + 408] = t68;
+            smem[dst + 544] = t71;
+            smem[dst + 680] = t74;
+            smem[dst + 816] = t77;
+            smem[dst + 952] = t80;
+            smem[dst + 1088] = t60;
+            smem[dst + 1224] = t63;
+            smem[dst + 1360] = t66;
+            smem[dst + 1496] = t69;
+            smem[dst + 1632] = t72;
+            smem[dst + 1768] = t75;
+            smem[dst + 1904] = t78;
+            smem[dst + 2040] = t81;
         }
     }
     __syncthreads();
@@ -2443,21 +2443,21 @@ fftgen_1048576_fp16_pass2_forward(const point_t* in, point_t* out, int batch, fl
         // stage 3 of 3: radix 4 on sub-transforms of 1024 points
         const int src = padded(fft_thread * FFTS_PER_BLOCK + fft_in_block);
         v[0] = smem[src];
-        v[1] = smem[src + 4352];
-        v[2] = smem[src + 8704];
-        v[3] = smem[src + 13056];
-        v[4] = smem[src + 1088];
-        v[5] = smem[src + 5440];
-        v[6] = smem[src + 9792];
-        v[7] = smem[src + 14144];
-        v[8] = smem[src + 2176];
-        v[9] = smem[src + 6528];
-        v[10] = smem[src + 10880];
-        v[11] = smem[src + 15232];
-        v[12] = smem[src + 3264];
-        v[13] = smem[src + 7616];
-        v[14] = smem[src + 11968];
-        v[15] = smem[src + 16320];
+        v[1] = smem[src + 2176];
+        v[2] = smem[src + 4352];
+        v[3] = smem[src + 6528];
+        v[4] = smem[src + 544];
+        v[5] = smem[src + 2720];
+        v[6] = smem[src + 4896];
+        v[7] = smem[src + 7072];
+        v[8] = smem[src + 1088];
+        v[9] = smem[src + 3264];
+        v[10] = smem[src + 5440];
+        v[11] = smem[src + 7616];
+        v[12] = smem[src + 1632];
+        v[13] = smem[src + 3808];
+        v[14] = smem[src + 5984];
+        v[15] = smem[src + 8160];
     }
     __syncthreads();
     {
@@ -2479,9 +2479,9 @@ fftgen_1048576_fp16_pass2_forward(const point_t* in, point_t* out, int batch, fl
             const float2 t9 = make_float2(t2.x - t7.x, t2.y - t7.y);
             const int dst = padded((k) * FFTS_PER_BLOCK + fft_in_block);
             smem[dst] = t5;
-            smem[dst + 4352] = t8;
-            smem[dst + 8704] = t6;
-            smem[dst + 13056] = t9;
+            smem[dst + 2176] = t8;
+            smem[dst + 4352] = t6;
+            smem[dst + 6528] = t9;
         }
         {
             const int j = fft_thread + 64;
@@ -2501,9 +2501,9 @@ fftgen_1048576_fp16_pass2_forward(const point_t* in, point_t* out, int batch, fl
             const float2 t18 = make_float2(t11.x - t16.x, t11.y - t16.y);
             const int dst = padded((k) * FFTS_PER_BLOCK + fft_in_block);
             smem[dst] = t14;
-            smem[dst + 4352] = t17;
-            smem[dst + 8704] = t15;
-            smem[dst + 13056] = t18;
+            smem[dst + 2176] = t17;
+            smem[dst + 4352] = t15;
+            smem[dst + 6528] = t18;
         }
         {
             const int j = fft_thread + 128;
@@ -2523,9 +2523,9 @@ fftgen_1048576_fp16_pass2_forward(const point_t* in, point_t* out, int batch, fl
             const float2 t27 = make_float2(t20.x - t25.x, t20.y - t25.y);
             const int dst = padded((k) * FFTS_PER_BLOCK + fft_in_block);
             smem[dst] = t23;
-            smem[dst + 4352] = t26;
-            smem[dst + 8704] = t24;
-            smem[dst + 13056] = t27;
+            smem[dst + 2176] = t26;
+            smem[dst + 4352] = t24;
+            smem[dst + 6528] = t27;
         }
         {
             const int j = fft_thread + 192;
@@ -2545,9 +2545,9 @@ fftgen_1048576_fp16_pass2_forward(const point_t* in, point_t* out, int batch, fl
             const float2 t36 = make_float2(t29.x - t34.x, t29.y - t34.y);
             const int dst = padded((k) * FFTS_PER_BLOCK + fft_in_block);
             smem[dst] = t32;
-            smem[dst + 4352] = t35;
-            smem[dst + 8704] = t33;
-            smem[dst + 13056] = t36;
+            smem[dst + 2176] = t35;
+            smem[dst + 4352] = t33;
+            smem[dst + 6528] = t36;
         }
     }
     __syncthreads();
@@ -2556,21 +2556,21 @@ fftgen_1048576_fp16_pass2_forward(const point_t* in, point_t* out, int batch, fl
         point_t* dst = out + out_tile + (size_t)fft_in_block * OUT_FFT_STRIDE + (size_t)fft_thread * OUT_ELEM_STRIDE;
         const int element = padded(thread);
         if (first_fft + fft_in_block < batch) store_point(dst + 0 * OUT_ELEM_STRIDE, 0, scaled(smem[element], scale));
-        if (first_fft + fft_in_block < batch) store_point(dst + 64 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 1088], scale));
-        if (first_fft + fft_in_block < batch) store_point(dst + 128 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 2176], scale));
-        if (first_fft + fft_in_block < batch) store_point(dst + 192 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 3264], scale));
-        if (first_fft + fft_in_block < batch) store_point(dst + 256 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 4352], scale));
-        if (first_fft + fft_in_block < batch) store_point(dst + 320 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 5440], scale));
-        if (first_fft + fft_in_block < batch) store_point(dst + 384 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 6528], scale));
-        if (first_fft + fft_in_block < batch) store_point(dst + 448 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 7616], scale));
-        if (first_fft + fft_in_block < batch) store_point(dst + 512 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 8704], scale));
-        if (first_fft + fft_in_block < batch) store_point(dst + 576 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 9792], scale));
-        if (first_fft + fft_in_block < batch) store_point(dst + 640 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 10880], scale));
-        if (first_fft + fft_in_block < batch) store_point(dst + 704 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 11968], scale));
-        if (first_fft + fft_in_block < batch) store_point(dst + 768 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 13056], scale));
-        if (first_fft + fft_in_block < batch) store_point(dst + 832 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 14144], scale));
-        if (first_fft + fft_in_block < batch) store_point(dst + 896 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 15232], scale));
-        if (first_fft + fft_in_block < batch) store_point(dst + 960 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 16320], scale));
+        if (first_fft + fft_in_block < batch) store_point(dst + 64 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 544], scale));
+        if (first_fft + fft_in_block < batch) store_point(dst + 128 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 1088], scale));
+        if (first_fft + fft_in_block < batch) store_point(dst + 192 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 1632], scale));
+        if (first_fft + fft_in_block < batch) store_point(dst + 256 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 2176], scale));
+        if (first_fft + fft_in_block < batch) store_point(dst + 320 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 2720], scale));
+        if (first_fft + fft_in_block < batch) store_point(dst + 384 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 3264], scale));
+        if (first_fft + fft_in_block < batch) store_point(dst + 448 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 3808], scale));
+        if (first_fft + fft_in_block < batch) store_point(dst + 512 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 4352], scale));
+        if (first_fft + fft_in_block < batch) store_point(dst + 576 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 4896], scale));
+        if (first_fft + fft_in_block < batch) store_point(dst + 640 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 5440], scale));
+        if (first_fft + fft_in_block < batch) store_point(dst + 704 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 5984], scale));
+        if (first_fft + fft_in_block < batch) store_point(dst + 768 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 6528], scale));
+        if (first_fft + fft_in_block < batch) store_point(dst + 832 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 7072], scale));
+        if (first_fft + fft_in_block < batch) store_point(dst + 896 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 7616], scale));
+        if (first_fft + fft_in_block < batch) store_point(dst + 960 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 8160], scale));
     }
 }
 
@@ -2592,58 +2592,58 @@ fftgen_1048576_fp16_pass2_inverse(const point_t* in, point_t* out, int batch, fl
         // coalesced copy of the tile into shared memory: all loads first; transforms past the batch
         // (in a last, partial tile) are neither read nor written
         v[0] = (first_fft + ((thread) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-        v[1] = (first_fft + ((thread + 1024) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 1024) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 1024) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-        v[2] = (first_fft + ((thread + 2048) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 2048) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 2048) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-        v[3] = (first_fft + ((thread + 3072) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 3072) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 3072) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-        v[4] = (first_fft + ((thread + 4096) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 4096) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 4096) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-        v[5] = (first_fft + ((thread + 5120) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 5120) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 5120) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-        v[6] = (first_fft + ((thread + 6144) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 6144) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 6144) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-        v[7] = (first_fft + ((thread + 7168) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 7168) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 7168) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-        v[8] = (first_fft + ((thread + 8192) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 8192) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 8192) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-        v[9] = (first_fft + ((thread + 9216) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 9216) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 9216) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-        v[10] = (first_fft + ((thread + 10240) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 10240) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 10240) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-        v[11] = (first_fft + ((thread + 11264) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 11264) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 11264) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-        v[12] = (first_fft + ((thread + 12288) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 12288) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 12288) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-        v[13] = (first_fft + ((thread + 13312) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 13312) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 13312) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-        v[14] = (first_fft + ((thread + 14336) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 14336) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 14336) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-        v[15] = (first_fft + ((thread + 15360) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 15360) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 15360) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
+        v[1] = (first_fft + ((thread + 512) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 512) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 512) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
+        v[2] = (first_fft + ((thread + 1024) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 1024) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 1024) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
+        v[3] = (first_fft + ((thread + 1536) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 1536) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 1536) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
+        v[4] = (first_fft + ((thread + 2048) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 2048) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 2048) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
+        v[5] = (first_fft + ((thread + 2560) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 2560) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 2560) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
+        v[6] = (first_fft + ((thread + 3072) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 3072) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 3072) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
+        v[7] = (first_fft + ((thread + 3584) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 3584) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 3584) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
+        v[8] = (first_fft + ((thread + 4096) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 4096) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 4096) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
+        v[9] = (first_fft + ((thread + 4608) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 4608) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 4608) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
+        v[10] = (first_fft + ((thread + 5120) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 5120) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 5120) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
+        v[11] = (first_fft + ((thread + 5632) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 5632) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 5632) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
+        v[12] = (first_fft + ((thread + 6144) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 6144) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 6144) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
+        v[13] = (first_fft + ((thread + 6656) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 6656) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 6656) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
+        v[14] = (first_fft + ((thread + 7168) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 7168) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 7168) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
+        v[15] = (first_fft + ((thread + 7680) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 7680) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 7680) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
         smem[padded(((thread) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread) >> LOG_POINTS))] = v[0];
-        smem[padded(((thread + 1024) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 1024) >> LOG_POINTS))] = v[1];
-        smem[padded(((thread + 2048) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 2048) >> LOG_POINTS))] = v[2];
-        smem[padded(((thread + 3072) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 3072) >> LOG_POINTS))] = v[3];
-        smem[padded(((thread + 4096) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 4096) >> LOG_POINTS))] = v[4];
-        smem[padded(((thread + 5120) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 5120) >> LOG_POINTS))] = v[5];
-        smem[padded(((thread + 6144) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 6144) >> LOG_POINTS))] = v[6];
-        smem[padded(((thread + 7168) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 7168) >> LOG_POINTS))] = v[7];
-        smem[padded(((thread + 8192) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 8192) >> LOG_POINTS))] = v[8];
-        smem[padded(((thread + 9216) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 9216) >> LOG_POINTS))] = v[9];
-        smem[padded(((thread + 10240) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 10240) >> LOG_POINTS))] = v[10];
-        smem[padded(((thread + 11264) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 11264) >> LOG_POINTS))] = v[11];
-        smem[padded(((thread + 12288) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 12288) >> LOG_POINTS))] = v[12];
-        smem[padded(((thread + 13312) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 13312) >> LOG_POINTS))] = v[13];
-        smem[padded(((thread + 14336) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 14336) >> LOG_POINTS))] = v[14];
-        smem[padded(((thread + 15360) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 15360) >> LOG_POINTS))] = v[15];
+        smem[padded(((thread + 512) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 512) >> LOG_POINTS))] = v[1];
+        smem[padded(((thread + 1024) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 1024) >> LOG_POINTS))] = v[2];
+        smem[padded(((thread + 1536) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 1536) >> LOG_POINTS))] = v[3];
+        smem[padded(((thread + 2048) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 2048) >> LOG_POINTS))] = v[4];
+        smem[padded(((thread + 2560) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 2560) >> LOG_POINTS))] = v[5];
+        smem[padded(((thread + 3072) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 3072) >> LOG_POINTS))] = v[6];
+        smem[padded(((thread + 3584) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 3584) >> LOG_POINTS))] = v[7];
+        smem[padded(((thread + 4096) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 4096) >> LOG_POINTS))] = v[8];
+        smem[padded(((thread + 4608) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 4608) >> LOG_POINTS))] = v[9];
+        smem[padded(((thread + 5120) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 5120) >> LOG_POINTS))] = v[10];
+        smem[padded(((thread + 5632) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 5632) >> LOG_POINTS))] = v[11];
+        smem[padded(((thread + 6144) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 6144) >> LOG_POINTS))] = v[12];
+        smem[padded(((thread + 6656) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 6656) >> LOG_POINTS))] = v[13];
+        smem[padded(((thread + 7168) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 7168) >> LOG_POINTS))] = v[14];
+        smem[padded(((thread + 7680) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 7680) >> LOG_POINTS))] = v[15];
     }
     __syncthreads();
     {
         // stage 1 of 3: radix 16 on sub-transforms of 16 points
         const int src = padded(fft_thread * FFTS_PER_BLOCK + fft_in_block);
         v[0] = smem[src];
-        v[1] = smem[src + 1088];
-        v[2] = smem[src + 2176];
-        v[3] = smem[src + 3264];
-        v[4] = smem[src + 4352];
-        v[5] = smem[src + 5440];
-        v[6] = smem[src + 6528];
-        v[7] = smem[src + 7616];
-        v[8] = smem[src + 8704];
-        v[9] = smem[src + 9792];
-        v[10] = smem[src + 10880];
-        v[11] = smem[src + 11968];
-        v[12] = smem[src + 13056];
-        v[13] = smem[src + 14144];
-        v[14] = smem[src + 15232];
-        v[15] = smem[src + 16320];
+        v[1] = smem[src + 544];
+        v[2] = smem[src + 1088];
+        v[3] = smem[src + 1632];
+        v[4] = smem[src + 2176];
+        v[5] = smem[src + 2720];
+        v[6] = smem[src + 3264];
+        v[7] = smem[src + 3808];
+        v[8] = smem[src + 4352];
+        v[9] = smem[src + 4896];
+        v[10] = smem[src + 5440];
+        v[11] = smem[src + 5984];
+        v[12] = smem[src + 6528];
+        v[13] = smem[src + 7072];
+        v[14] = smem[src + 7616];
+        v[15] = smem[src + 8160];
     }
     __syncthreads();
     {
@@ -2732,21 +2732,21 @@ fftgen_1048576_fp16_pass2_inverse(const point_t* in, point_t* out, int batch, fl
             const float2 t81 = make_float2(t29.x - t79.x, t29.y - t79.y);
             const int dst = padded((j * 16) * FFTS_PER_BLOCK + fft_in_block);
             smem[dst] = t59;
-            smem[dst + 17] = t62;
-            smem[dst + 34] = t65;
-            smem[dst + 51] = t68;
-            smem[dst + 68] = t71;
-            smem[dst + 85] = t74;
-            smem[dst + 102] = t77;
-            smem[dst + 119] = t80;
-            smem[dst + 136] = t60;
-            smem[dst + 153] = t63;
-            smem[dst + 170] = t66;
-            smem[dst + 187] = t69;
-            smem[dst + 204] = t72;
-            smem[dst + 221] = t75;
-            smem[dst + 238] = t78;
-            smem[dst + 255] = t81;
+            smem[padded((j * 16) * FFTS_PER_BLOCK + fft_in_block + 8)] = t62;
+            smem[dst + 17] = t65;
+            smem[padded((j * 16) * FFTS_PER_BLOCK + fft_in_block + 24)] = t68;
+            smem[dst + 34] = t71;
+            smem[padded((j * 16) * FFTS_PER_BLOCK + fft_in_block + 40)] = t74;
+            smem[dst + 51] = t77;
+            smem[padded((j * 16) * FFTS_PER_BLOCK + fft_in_block + 56)] = t80;
+            smem[dst + 68] = t60;
+            smem[padded((j * 16) * FFTS_PER_BLOCK + fft_in_block + 72)] = t63;
+            smem[dst + 85] = t66;
+            smem[padded((j * 16) * FFTS_PER_BLOCK + fft_in_block + 88)] = t69;
+            smem[dst + 102] = t72;
+            smem[padded((j * 16) * FFTS_PER_BLOCK + fft_in_block + 104)] = t75;
+            smem[dst + 119] = t78;
+            smem[padded((j * 16) * FFTS_PER_BLOCK + fft_in_block + 120)] = t81;
         }
     }
     __syncthreads();
@@ -2754,21 +2754,21 @@ fftgen_1048576_fp16_pass2_inverse(const point_t* in, point_t* out, int batch, fl
         // stage 2 of 3: radix 16 on sub-transforms of 256 points
         const int src = padded(fft_thread * FFTS_PER_BLOCK + fft_in_block);
         v[0] = smem[src];
-        v[1] = smem[src + 1088];
-        v[2] = smem[src + 2176];
-        v[3] = smem[src + 3264];
-        v[4] = smem[src + 4352];
-        v[5] = smem[src + 5440];
-        v[6] = smem[src + 6528];
-        v[7] = smem[src + 7616];
-        v[8] = smem[src + 8704];
-        v[9] = smem[src + 9792];
-        v[10] = smem[src + 10880];
-        v[11] = smem[src + 11968];
-        v[12] = smem[src + 13056];
-        v[13] = smem[src + 14144];
-        v[14] = smem[src + 15232];
-        v[15] = smem[src + 16320];
+        v[1] = smem[src + 544];
+        v[2] = smem[src + 1088];
+        v[3] = smem[src + 1632];
+        v[4] = smem[src + 2176];
+        v[5] = smem[src + 2720];
+        v[6] = smem[src + 3264];
+        v[7] = smem[src + 3808];
+        v[8] = smem[src + 4352];
+        v[9] = smem[src + 4896];
+        v[10] = smem[src + 5440];
+        v[11] = smem[src + 5984];
+        v[12] = smem[src + 6528];
+        v[13] = smem[src + 7072];
+        v[14] = smem[src + 7616];
+        v[15] = smem[src + 8160];
     }
     __syncthreads();
     {
@@ -2874,21 +2874,21 @@ fftgen_1048576_fp16_pass2_inverse(const point_t* in, point_t* out, int batch, fl
             const float2 t81 = make_float2(t29.x - t79.x, t29.y - t79.y);
             const int dst = padded(((j - k) * 16 + k) * FFTS_PER_BLOCK + fft_in_block);
             smem[dst] = t59;
-            smem[dst + 272] = t62;
-            smem[dst + 544] = t65;
-            smem[dst + 816] = t68;
-            smem[dst + 1088] = t71;
-            smem[dst + 1360] = t74;
-            smem[dst + 1632] = t77;
-            smem[dst + 1904] = t80;
-            smem[dst + 2176] = t60;
-            smem[dst + 2448] = t63;
-            smem[dst + 2720] = t66;
-            smem[dst + 2992] = t69;
-            smem[dst + 3264] = t72;
-            smem[dst + 3536] = t75;
-            smem[dst + 3808] = t78;
-            smem[dst + 4080] = t81;
+            smem[dst + 136] = t62;
+            smem[dst + 272] = t65;
+            smem[dst + 408] = t68;
+            smem[dst + 544] = t71;
+            smem[dst + 680] = t74;
+            smem[dst + 816] = t77;
+            smem[dst + 952] = t80;
+            smem[dst + 1088] = t60;
+            smem[dst + 1224] = t63;
+            smem[dst + 1360] = t66;
+            smem[dst + 1496] = t69;
+            smem[dst + 1632] = t72;
+            smem[dst + 1768] = t75;
+            smem[dst + 1904] = t78;
+            smem[dst + 2040] = t81;
         }
     }
     __syncthreads();
@@ -2896,21 +2896,21 @@ fftgen_1048576_fp16_pass2_inverse(const point_t* in, point_t* out, int batch, fl
         // stage 3 of 3: radix 4 on sub-transforms of 1024 points
         const int src = padded(fft_thread * FFTS_PER_BLOCK + fft_in_block);
         v[0] = smem[src];
-        v[1] = smem[src + 4352];
-        v[2] = smem[src + 8704];
-        v[3] = smem[src + 13056];
-        v[4] = smem[src + 1088];
-        v[5] = smem[src + 5440];
-        v[6] = smem[src + 9792];
-        v[7] = smem[src + 14144];
-        v[8] = smem[src + 2176];
-        v[9] = smem[src + 6528];
-        v[10] = smem[src + 10880];
-        v[11] = smem[src + 15232];
-        v[12] = smem[src + 3264];
-        v[13] = smem[src + 7616];
-        v[14] = smem[src + 11968];
-        v[15] = smem[src + 16320];
+        v[1] = smem[src + 2176];
+        v[2] = smem[src + 4352];
+        v[3] = smem[src + 6528];
+        v[4] = smem[src + 544];
+        v[5] = smem[src + 2720];
+        v[6] = smem[src + 4896];
+        v[7] = smem[src + 7072];
+        v[8] = smem[src + 1088];
+        v[9] = smem[src + 3264];
+        v[10] = smem[src + 5440];
+        v[11] = smem[src + 7616];
+        v[12] = smem[src + 1632];
+        v[13] = smem[src + 3808];
+        v[14] = smem[src + 5984];
+        v[15] = smem[src + 8160];
     }
     __syncthreads();
     {
@@ -2932,9 +2932,9 @@ fftgen_1048576_fp16_pass2_inverse(const point_t* in, point_t* out, int batch, fl
             const float2 t9 = make_float2(t2.x - t7.x, t2.y - t7.y);
             const int dst = padded((k) * FFTS_PER_BLOCK + fft_in_block);
             smem[dst] = t5;
-            smem[dst + 4352] = t8;
-            smem[dst + 8704] = t6;
-            smem[dst + 13056] = t9;
+            smem[dst + 2176] = t8;
+            smem[dst + 4352] = t6;
+            smem[dst + 6528] = t9;
         }
         {
             const int j = fft_thread + 64;
@@ -2954,9 +2954,9 @@ fftgen_1048576_fp16_pass2_inverse(const point_t* in, point_t* out, int batch, fl
             const float2 t18 = make_float2(t11.x - t16.x, t11.y - t16.y);
             const int dst = padded((k) * FFTS_PER_BLOCK + fft_in_block);
             smem[dst] = t14;
-            smem[dst + 4352] = t17;
-            smem[dst + 8704] = t15;
-            smem[dst + 13056] = t18;
+            smem[dst + 2176] = t17;
+            smem[dst + 4352] = t15;
+            smem[dst + 6528] = t18;
         }
         {
             const int j = fft_thread + 128;
@@ -2976,9 +2976,9 @@ fftgen_1048576_fp16_pass2_inverse(const point_t* in, point_t* out, int batch, fl
             const float2 t27 = make_float2(t20.x - t25.x, t20.y - t25.y);
             const int dst = padded((k) * FFTS_PER_BLOCK + fft_in_block);
             smem[dst] = t23;
-            smem[dst + 4352] = t26;
-            smem[dst + 8704] = t24;
-            smem[dst + 13056] = t27;
+            smem[dst + 2176] = t26;
+            smem[dst + 4352] = t24;
+            smem[dst + 6528] = t27;
         }
         {
             const int j = fft_thread + 192;
@@ -2998,9 +2998,9 @@ fftgen_1048576_fp16_pass2_inverse(const point_t* in, point_t* out, int batch, fl
             const float2 t36 = make_float2(t29.x - t34.x, t29.y - t34.y);
             const int dst = padded((k) * FFTS_PER_BLOCK + fft_in_block);
             smem[dst] = t32;
-            smem[dst + 4352] = t35;
-            smem[dst + 8704] = t33;
-            smem[dst + 13056] = t36;
+            smem[dst + 2176] = t35;
+            smem[dst + 4352] = t33;
+            smem[dst + 6528] = t36;
         }
     }
     __syncthreads();
@@ -3009,21 +3009,21 @@ fftgen_1048576_fp16_pass2_inverse(const point_t* in, point_t* out, int batch, fl
         point_t* dst = out + out_tile + (size_t)fft_in_block * OUT_FFT_STRIDE + (size_t)fft_thread * OUT_ELEM_STRIDE;
         const int element = padded(thread);
         if (first_fft + fft_in_block < batch) store_point(dst + 0 * OUT_ELEM_STRIDE, 0, scaled(smem[element], scale));
-        if (first_fft + fft_in_block < batch) store_point(dst + 64 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 1088], scale));
-        if (first_fft + fft_in_block < batch) store_point(dst + 128 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 2176], scale));
-        if (first_fft + fft_in_block < batch) store_point(dst + 192 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 3264], scale));
-        if (first_fft + fft_in_block < batch) store_point(dst + 256 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 4352], scale));
-        if (first_fft + fft_in_block < batch) store_point(dst + 320 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 5440], scale));
-        if (first_fft + fft_in_block < batch) store_point(dst + 384 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 6528], scale));
-        if (first_fft + fft_in_block < batch) store_point(dst + 448 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 7616], scale));
-        if (first_fft + fft_in_block < batch) store_point(dst + 512 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 8704], scale));
-        if (first_fft + fft_in_block < batch) store_point(dst + 576 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 9792], scale));
-        if (first_fft + fft_in_block < batch) store_point(dst + 640 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 10880], scale));
-        if (first_fft + fft_in_block < batch) store_point(dst + 704 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 11968], scale));
-        if (first_fft + fft_in_block < batch) store_point(dst + 768 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 13056], scale));
-        if (first_fft + fft_in_block < batch) store_point(dst + 832 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 14144], scale));
-        if (first_fft + fft_in_block < batch) store_point(dst + 896 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 15232], scale));
-        if (first_fft + fft_in_block < batch) store_point(dst + 960 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 16320], scale));
+        if (first_fft + fft_in_block < batch) store_point(dst + 64 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 544], scale));
+        if (first_fft + fft_in_block < batch) store_point(dst + 128 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 1088], scale));
+        if (first_fft + fft_in_block < batch) store_point(dst + 192 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 1632], scale));
+        if (first_fft + fft_in_block < batch) store_point(dst + 256 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 2176], scale));
+        if (first_fft + fft_in_block < batch) store_point(dst + 320 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 2720], scale));
+        if (first_fft + fft_in_block < batch) store_point(dst + 384 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 3264], scale));
+        if (first_fft + fft_in_block < batch) store_point(dst + 448 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 3808], scale));
+        if (first_fft + fft_in_block < batch) store_point(dst + 512 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 4352], scale));
+        if (first_fft + fft_in_block < batch) store_point(dst + 576 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 4896], scale));
+        if (first_fft + fft_in_block < batch) store_point(dst + 640 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 5440], scale));
+        if (first_fft + fft_in_block < batch) store_point(dst + 704 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 5984], scale));
+        if (first_fft + fft_in_block < batch) store_point(dst + 768 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 6528], scale));
+        if (first_fft + fft_in_block < batch) store_point(dst + 832 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 7072], scale));
+        if (first_fft + fft_in_block < batch) store_point(dst + 896 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 7616], scale));
+        if (first_fft + fft_in_block < batch) store_point(dst + 960 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 8160], scale));
     }
 }
 

@@ -34,9 +34,9 @@
  *
  * Pass 1 launch shape: 256 threads per block, 16 transform(s) per block, so
  *   grid = ceil(transforms / 16) blocks; dynamic shared memory 34816 bytes per block.
- * Pass 2 launch shape: 512 threads per block, 16 transform(s) per block, so
- *   grid = ceil(transforms / 16) blocks; dynamic shared memory 69632 bytes per block.
- * Runs where a block may have 69632 bytes of shared memory (sm_75: 64 KB,
+ * Pass 2 launch shape: 256 threads per block, 8 transform(s) per block, so
+ *   grid = ceil(transforms / 8) blocks; dynamic shared memory 34816 bytes per block.
+ * Runs where a block may have 34816 bytes of shared memory (sm_75: 64 KB,
  * sm_80: 163 KB, sm_86/89/120: 99 KB, sm_90: 227 KB).
  *
  * Build: nvcc -c -arch=sm_XY this_file.cu   (or compile it with NVRTC: under
@@ -1104,9 +1104,9 @@ namespace pass2 {
 [[maybe_unused]] constexpr int POINTS = 512; // points per transform
 [[maybe_unused]] constexpr int RADIX_MAX = 16; // points each thread holds in registers
 [[maybe_unused]] constexpr int THREADS_PER_FFT = 32; // threads that share one transform
-[[maybe_unused]] constexpr int FFTS_PER_BLOCK = 16; // transforms per thread block
-[[maybe_unused]] constexpr int THREADS = 512; // threads per block
-[[maybe_unused]] constexpr int SHARED_BYTES = 69632; // dynamic shared memory per block
+[[maybe_unused]] constexpr int FFTS_PER_BLOCK = 8; // transforms per thread block
+[[maybe_unused]] constexpr int THREADS = 256; // threads per block
+[[maybe_unused]] constexpr int SHARED_BYTES = 34816; // dynamic shared memory per block
 [[maybe_unused]] constexpr int GROUP_SIZE = 256; // transforms per group, side by side
 [[maybe_unused]] constexpr int GROUP_COUNT = 1; // groups per transform of the file
 [[maybe_unused]] constexpr int IN_ELEM_STRIDE = 1; // elements between points of one transform
@@ -1118,8 +1118,8 @@ namespace pass2 {
 [[maybe_unused]] constexpr int OUT_GROUP_STRIDE = 0; // elements between groups
 [[maybe_unused]] constexpr int OUT_BATCH_STRIDE = 131072; // elements between transforms of the file
 [[maybe_unused]] constexpr int LOG_POINTS = 9; // log2(POINTS)
-// shared memory holds float2 with one pad element every 16: 8704 elements
-static_assert(SHARED_BYTES == 8704 * sizeof(float2), "shared memory size");
+// shared memory holds float2 with one pad element every 16: 4352 elements
+static_assert(SHARED_BYTES == 4352 * sizeof(float2), "shared memory size");
 
 // radix-16 stage on 256-point sub-transforms: [m-1][k] = exp(-2*pi*i*k*m/256), m = 1..15, k < 16
 __device__ const float2 pass2_twiddles_2[240] = {
@@ -1271,58 +1271,58 @@ fftgen_131072_fp16_pass2_forward(const point_t* in, point_t* out, int batch, flo
         // coalesced copy of the tile into shared memory: all loads first; transforms past the batch
         // (in a last, partial tile) are neither read nor written
         v[0] = (first_fft + ((thread) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-        v[1] = (first_fft + ((thread + 512) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 512) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 512) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-        v[2] = (first_fft + ((thread + 1024) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 1024) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 1024) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-        v[3] = (first_fft + ((thread + 1536) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 1536) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 1536) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-        v[4] = (first_fft + ((thread + 2048) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 2048) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 2048) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-        v[5] = (first_fft + ((thread + 2560) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 2560) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 2560) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-        v[6] = (first_fft + ((thread + 3072) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 3072) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 3072) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-        v[7] = (first_fft + ((thread + 3584) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 3584) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 3584) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-        v[8] = (first_fft + ((thread + 4096) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 4096) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 4096) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-        v[9] = (first_fft + ((thread + 4608) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 4608) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 4608) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-        v[10] = (first_fft + ((thread + 5120) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 5120) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 5120) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-        v[11] = (first_fft + ((thread + 5632) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 5632) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 5632) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-        v[12] = (first_fft + ((thread + 6144) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 6144) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 6144) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-        v[13] = (first_fft + ((thread + 6656) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 6656) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 6656) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-        v[14] = (first_fft + ((thread + 7168) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 7168) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 7168) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-        v[15] = (first_fft + ((thread + 7680) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 7680) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 7680) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
+        v[1] = (first_fft + ((thread + 256) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 256) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 256) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
+        v[2] = (first_fft + ((thread + 512) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 512) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 512) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
+        v[3] = (first_fft + ((thread + 768) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 768) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 768) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
+        v[4] = (first_fft + ((thread + 1024) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 1024) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 1024) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
+        v[5] = (first_fft + ((thread + 1280) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 1280) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 1280) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
+        v[6] = (first_fft + ((thread + 1536) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 1536) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 1536) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
+        v[7] = (first_fft + ((thread + 1792) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 1792) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 1792) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
+        v[8] = (first_fft + ((thread + 2048) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 2048) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 2048) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
+        v[9] = (first_fft + ((thread + 2304) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 2304) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 2304) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
+        v[10] = (first_fft + ((thread + 2560) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 2560) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 2560) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
+        v[11] = (first_fft + ((thread + 2816) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 2816) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 2816) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
+        v[12] = (first_fft + ((thread + 3072) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 3072) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 3072) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
+        v[13] = (first_fft + ((thread + 3328) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 3328) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 3328) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
+        v[14] = (first_fft + ((thread + 3584) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 3584) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 3584) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
+        v[15] = (first_fft + ((thread + 3840) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 3840) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 3840) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
         smem[padded(((thread) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread) >> LOG_POINTS))] = v[0];
-        smem[padded(((thread + 512) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 512) >> LOG_POINTS))] = v[1];
-        smem[padded(((thread + 1024) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 1024) >> LOG_POINTS))] = v[2];
-        smem[padded(((thread + 1536) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 1536) >> LOG_POINTS))] = v[3];
-        smem[padded(((thread + 2048) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 2048) >> LOG_POINTS))] = v[4];
-        smem[padded(((thread + 2560) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 2560) >> LOG_POINTS))] = v[5];
-        smem[padded(((thread + 3072) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 3072) >> LOG_POINTS))] = v[6];
-        smem[padded(((thread + 3584) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 3584) >> LOG_POINTS))] = v[7];
-        smem[padded(((thread + 4096) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 4096) >> LOG_POINTS))] = v[8];
-        smem[padded(((thread + 4608) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 4608) >> LOG_POINTS))] = v[9];
-        smem[padded(((thread + 5120) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 5120) >> LOG_POINTS))] = v[10];
-        smem[padded(((thread + 5632) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 5632) >> LOG_POINTS))] = v[11];
-        smem[padded(((thread + 6144) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 6144) >> LOG_POINTS))] = v[12];
-        smem[padded(((thread + 6656) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 6656) >> LOG_POINTS))] = v[13];
-        smem[padded(((thread + 7168) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 7168) >> LOG_POINTS))] = v[14];
-        smem[padded(((thread + 7680) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 7680) >> LOG_POINTS))] = v[15];
+        smem[padded(((thread + 256) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 256) >> LOG_POINTS))] = v[1];
+        smem[padded(((thread + 512) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 512) >> LOG_POINTS))] = v[2];
+        smem[padded(((thread + 768) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 768) >> LOG_POINTS))] = v[3];
+        smem[padded(((thread + 1024) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 1024) >> LOG_POINTS))] = v[4];
+        smem[padded(((thread + 1280) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 1280) >> LOG_POINTS))] = v[5];
+        smem[padded(((thread + 1536) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 1536) >> LOG_POINTS))] = v[6];
+        smem[padded(((thread + 1792) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 1792) >> LOG_POINTS))] = v[7];
+        smem[padded(((thread + 2048) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 2048) >> LOG_POINTS))] = v[8];
+        smem[padded(((thread + 2304) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 2304) >> LOG_POINTS))] = v[9];
+        smem[padded(((thread + 2560) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 2560) >> LOG_POINTS))] = v[10];
+        smem[padded(((thread + 2816) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 2816) >> LOG_POINTS))] = v[11];
+        smem[padded(((thread + 3072) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 3072) >> LOG_POINTS))] = v[12];
+        smem[padded(((thread + 3328) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 3328) >> LOG_POINTS))] = v[13];
+        smem[padded(((thread + 3584) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 3584) >> LOG_POINTS))] = v[14];
+        smem[padded(((thread + 3840) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 3840) >> LOG_POINTS))] = v[15];
     }
     __syncthreads();
     {
         // stage 1 of 3: radix 16 on sub-transforms of 16 points
         const int src = padded(fft_thread * FFTS_PER_BLOCK + fft_in_block);
         v[0] = smem[src];
-        v[1] = smem[src + 544];
-        v[2] = smem[src + 1088];
-        v[3] = smem[src + 1632];
-        v[4] = smem[src + 2176];
-        v[5] = smem[src + 2720];
-        v[6] = smem[src + 3264];
-        v[7] = smem[src + 3808];
-        v[8] = smem[src + 4352];
-        v[9] = smem[src + 4896];
-        v[10] = smem[src + 5440];
-        v[11] = smem[src + 5984];
-        v[12] = smem[src + 6528];
-        v[13] = smem[src + 7072];
-        v[14] = smem[src + 7616];
-        v[15] = smem[src + 8160];
+        v[1] = smem[src + 272];
+        v[2] = smem[src + 544];
+        v[3] = smem[src + 816];
+        v[4] = smem[src + 1088];
+        v[5] = smem[src + 1360];
+        v[6] = smem[src + 1632];
+        v[7] = smem[src + 1904];
+        v[8] = smem[src + 2176];
+        v[9] = smem[src + 2448];
+        v[10] = smem[src + 2720];
+        v[11] = smem[src + 2992];
+        v[12] = smem[src + 3264];
+        v[13] = smem[src + 3536];
+        v[14] = smem[src + 3808];
+        v[15] = smem[src + 4080];
     }
     __syncthreads();
     {
@@ -1411,21 +1411,21 @@ fftgen_131072_fp16_pass2_forward(const point_t* in, point_t* out, int batch, flo
             const float2 t81 = make_float2(t29.x - t79.x, t29.y - t79.y);
             const int dst = padded((j * 16) * FFTS_PER_BLOCK + fft_in_block);
             smem[dst] = t59;
-            smem[dst + 17] = t62;
-            smem[dst + 34] = t65;
-            smem[dst + 51] = t68;
-            smem[dst + 68] = t71;
-            smem[dst + 85] = t74;
-            smem[dst + 102] = t77;
-            smem[dst + 119] = t80;
-            smem[dst + 136] = t60;
-            smem[dst + 153] = t63;
-            smem[dst + 170] = t66;
-            smem[dst + 187] = t69;
-            smem[dst + 204] = t72;
-            smem[dst + 221] = t75;
-            smem[dst + 238] = t78;
-            smem[dst + 255] = t81;
+            smem[padded((j * 16) * FFTS_PER_BLOCK + fft_in_block + 8)] = t62;
+            smem[dst + 17] = t65;
+            smem[padded((j * 16) * FFTS_PER_BLOCK + fft_in_block + 24)] = t68;
+            smem[dst + 34] = t71;
+            smem[padded((j * 16) * FFTS_PER_BLOCK + fft_in_block + 40)] = t74;
+            smem[dst + 51] = t77;
+            smem[padded((j * 16) * FFTS_PER_BLOCK + fft_in_block + 56)] = t80;
+            smem[dst + 68] = t60;
+            smem[padded((j * 16) * FFTS_PER_BLOCK + fft_in_block + 72)] = t63;
+            smem[dst + 85] = t66;
+            smem[padded((j * 16) * FFTS_PER_BLOCK + fft_in_block + 88)] = t69;
+            smem[dst + 102] = t72;
+            smem[padded((j * 16) * FFTS_PER_BLOCK + fft_in_block + 104)] = t75;
+            smem[dst + 119] = t78;
+            smem[padded((j * 16) * FFTS_PER_BLOCK + fft_in_block + 120)] = t81;
         }
     }
     __syncthreads();
@@ -1433,21 +1433,21 @@ fftgen_131072_fp16_pass2_forward(const point_t* in, point_t* out, int batch, flo
         // stage 2 of 3: radix 16 on sub-transforms of 256 points
         const int src = padded(fft_thread * FFTS_PER_BLOCK + fft_in_block);
         v[0] = smem[src];
-        v[1] = smem[src + 544];
-        v[2] = smem[src + 1088];
-        v[3] = smem[src + 1632];
-        v[4] = smem[src + 2176];
-        v[5] = smem[src + 2720];
-        v[6] = smem[src + 3264];
-        v[7] = smem[src + 3808];
-        v[8] = smem[src + 4352];
-        v[9] = smem[src + 4896];
-        v[10] = smem[src + 5440];
-        v[11] = smem[src + 5984];
-        v[12] = smem[src + 6528];
-        v[13] = smem[src + 7072];
-        v[14] = smem[src + 7616];
-        v[15] = smem[src + 8160];
+        v[1] = smem[src + 272];
+        v[2] = smem[src + 544];
+        v[3] = smem[src + 816];
+        v[4] = smem[src + 1088];
+        v[5] = smem[src + 1360];
+        v[6] = smem[src + 1632];
+        v[7] = smem[src + 1904];
+        v[8] = smem[src + 2176];
+        v[9] = smem[src + 2448];
+        v[10] = smem[src + 2720];
+        v[11] = smem[src + 2992];
+        v[12] = smem[src + 3264];
+        v[13] = smem[src + 3536];
+        v[14] = smem[src + 3808];
+        v[15] = smem[src + 4080];
     }
     __syncthreads();
     {
@@ -1553,21 +1553,21 @@ fftgen_131072_fp16_pass2_forward(const point_t* in, point_t* out, int batch, flo
             const float2 t81 = make_float2(t29.x - t79.x, t29.y - t79.y);
             const int dst = padded(((j - k) * 16 + k) * FFTS_PER_BLOCK + fft_in_block);
             smem[dst] = t59;
-            smem[dst + 272] = t62;
-            smem[dst + 544] = t65;
-            smem[dst + 816] = t68;
-            smem[dst + 1088] = t71;
-            smem[dst + 1360] = t74;
-            smem[dst + 1632] = t77;
-            smem[dst + 1904] = t80;
-            smem[dst + 2176] = t60;
-            smem[dst + 2448] = t63;
-            smem[dst + 2720] = t66;
-            smem[dst + 2992] = t69;
-            smem[dst + 3264] = t72;
-            smem[dst + 3536] = t75;
-            smem[dst + 3808] = t78;
-            smem[dst + 4080] = t81;
+            smem[dst + 136] = t62;
+            smem[dst + 272] = t65;
+            smem[dst + 408] = t68;
+            smem[dst + 544] = t71;
+            smem[dst + 680] = t74;
+            smem[dst + 816] = t77;
+            smem[dst + 952] = t80;
+            smem[dst + 1088] = t60;
+            smem[dst + 1224] = t63;
+            smem[dst + 1360] = t66;
+            smem[dst + 1496] = t69;
+            smem[dst + 1632] = t72;
+            smem[dst + 1768] = t75;
+            smem[dst + 1904] = t78;
+            smem[dst + 2040] = t81;
         }
     }
     __syncthreads();
@@ -1575,21 +1575,21 @@ fftgen_131072_fp16_pass2_forward(const point_t* in, point_t* out, int batch, flo
         // stage 3 of 3: radix 2 on sub-transforms of 512 points
         const int src = padded(fft_thread * FFTS_PER_BLOCK + fft_in_block);
         v[0] = smem[src];
-        v[1] = smem[src + 4352];
-        v[2] = smem[src + 544];
-        v[3] = smem[src + 4896];
-        v[4] = smem[src + 1088];
-        v[5] = smem[src + 5440];
-        v[6] = smem[src + 1632];
-        v[7] = smem[src + 5984];
-        v[8] = smem[src + 2176];
-        v[9] = smem[src + 6528];
-        v[10] = smem[src + 2720];
-        v[11] = smem[src + 7072];
-        v[12] = smem[src + 3264];
-        v[13] = smem[src + 7616];
-        v[14] = smem[src + 3808];
-        v[15] = smem[src + 8160];
+        v[1] = smem[src + 2176];
+        v[2] = smem[src + 272];
+        v[3] = smem[src + 2448];
+        v[4] = smem[src + 544];
+        v[5] = smem[src + 2720];
+        v[6] = smem[src + 816];
+        v[7] = smem[src + 2992];
+        v[8] = smem[src + 1088];
+        v[9] = smem[src + 3264];
+        v[10] = smem[src + 1360];
+        v[11] = smem[src + 3536];
+        v[12] = smem[src + 1632];
+        v[13] = smem[src + 3808];
+        v[14] = smem[src + 1904];
+        v[15] = smem[src + 4080];
     }
     __syncthreads();
     {
@@ -1602,7 +1602,7 @@ fftgen_131072_fp16_pass2_forward(const point_t* in, point_t* out, int batch, flo
             const float2 t2 = make_float2(v[0].x - v[1].x, v[0].y - v[1].y);
             const int dst = padded((k) * FFTS_PER_BLOCK + fft_in_block);
             smem[dst] = t1;
-            smem[dst + 4352] = t2;
+            smem[dst + 2176] = t2;
         }
         {
             const int j = fft_thread + 32;
@@ -1613,7 +1613,7 @@ fftgen_131072_fp16_pass2_forward(const point_t* in, point_t* out, int batch, flo
             const float2 t4 = make_float2(v[2].x - v[3].x, v[2].y - v[3].y);
             const int dst = padded((k) * FFTS_PER_BLOCK + fft_in_block);
             smem[dst] = t3;
-            smem[dst + 4352] = t4;
+            smem[dst + 2176] = t4;
         }
         {
             const int j = fft_thread + 64;
@@ -1624,7 +1624,7 @@ fftgen_131072_fp16_pass2_forward(const point_t* in, point_t* out, int batch, flo
             const float2 t6 = make_float2(v[4].x - v[5].x, v[4].y - v[5].y);
             const int dst = padded((k) * FFTS_PER_BLOCK + fft_in_block);
             smem[dst] = t5;
-            smem[dst + 4352] = t6;
+            smem[dst + 2176] = t6;
         }
         {
             const int j = fft_thread + 96;
@@ -1635,7 +1635,7 @@ fftgen_131072_fp16_pass2_forward(const point_t* in, point_t* out, int batch, flo
             const float2 t8 = make_float2(v[6].x - v[7].x, v[6].y - v[7].y);
             const int dst = padded((k) * FFTS_PER_BLOCK + fft_in_block);
             smem[dst] = t7;
-            smem[dst + 4352] = t8;
+            smem[dst + 2176] = t8;
         }
         {
             const int j = fft_thread + 128;
@@ -1646,7 +1646,7 @@ fftgen_131072_fp16_pass2_forward(const point_t* in, point_t* out, int batch, flo
             const float2 t10 = make_float2(v[8].x - v[9].x, v[8].y - v[9].y);
             const int dst = padded((k) * FFTS_PER_BLOCK + fft_in_block);
             smem[dst] = t9;
-            smem[dst + 4352] = t10;
+            smem[dst + 2176] = t10;
         }
         {
             const int j = fft_thread + 160;
@@ -1657,7 +1657,7 @@ fftgen_131072_fp16_pass2_forward(const point_t* in, point_t* out, int batch, flo
             const float2 t12 = make_float2(v[10].x - v[11].x, v[10].y - v[11].y);
             const int dst = padded((k) * FFTS_PER_BLOCK + fft_in_block);
             smem[dst] = t11;
-            smem[dst + 4352] = t12;
+            smem[dst + 2176] = t12;
         }
         {
             const int j = fft_thread + 192;
@@ -1668,7 +1668,7 @@ fftgen_131072_fp16_pass2_forward(const point_t* in, point_t* out, int batch, flo
             const float2 t14 = make_float2(v[12].x - v[13].x, v[12].y - v[13].y);
             const int dst = padded((k) * FFTS_PER_BLOCK + fft_in_block);
             smem[dst] = t13;
-            smem[dst + 4352] = t14;
+            smem[dst + 2176] = t14;
         }
         {
             const int j = fft_thread + 224;
@@ -1679,7 +1679,7 @@ fftgen_131072_fp16_pass2_forward(const point_t* in, point_t* out, int batch, flo
             const float2 t16 = make_float2(v[14].x - v[15].x, v[14].y - v[15].y);
             const int dst = padded((k) * FFTS_PER_BLOCK + fft_in_block);
             smem[dst] = t15;
-            smem[dst + 4352] = t16;
+            smem[dst + 2176] = t16;
         }
     }
     __syncthreads();
@@ -1688,21 +1688,21 @@ fftgen_131072_fp16_pass2_forward(const point_t* in, point_t* out, int batch, flo
         point_t* dst = out + out_tile + (size_t)fft_in_block * OUT_FFT_STRIDE + (size_t)fft_thread * OUT_ELEM_STRIDE;
         const int element = padded(thread);
         if (first_fft + fft_in_block < batch) store_point(dst + 0 * OUT_ELEM_STRIDE, 0, scaled(smem[element], scale));
-        if (first_fft + fft_in_block < batch) store_point(dst + 32 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 544], scale));
-        if (first_fft + fft_in_block < batch) store_point(dst + 64 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 1088], scale));
-        if (first_fft + fft_in_block < batch) store_point(dst + 96 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 1632], scale));
-        if (first_fft + fft_in_block < batch) store_point(dst + 128 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 2176], scale));
-        if (first_fft + fft_in_block < batch) store_point(dst + 160 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 2720], scale));
-        if (first_fft + fft_in_block < batch) store_point(dst + 192 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 3264], scale));
-        if (first_fft + fft_in_block < batch) store_point(dst + 224 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 3808], scale));
-        if (first_fft + fft_in_block < batch) store_point(dst + 256 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 4352], scale));
-        if (first_fft + fft_in_block < batch) store_point(dst + 288 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 4896], scale));
-        if (first_fft + fft_in_block < batch) store_point(dst + 320 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 5440], scale));
-        if (first_fft + fft_in_block < batch) store_point(dst + 352 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 5984], scale));
-        if (first_fft + fft_in_block < batch) store_point(dst + 384 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 6528], scale));
-        if (first_fft + fft_in_block < batch) store_point(dst + 416 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 7072], scale));
-        if (first_fft + fft_in_block < batch) store_point(dst + 448 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 7616], scale));
-        if (first_fft + fft_in_block < batch) store_point(dst + 480 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 8160], scale));
+        if (first_fft + fft_in_block < batch) store_point(dst + 32 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 272], scale));
+        if (first_fft + fft_in_block < batch) store_point(dst + 64 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 544], scale));
+        if (first_fft + fft_in_block < batch) store_point(dst + 96 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 816], scale));
+        if (first_fft + fft_in_block < batch) store_point(dst + 128 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 1088], scale));
+        if (first_fft + fft_in_block < batch) store_point(dst + 160 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 1360], scale));
+        if (first_fft + fft_in_block < batch) store_point(dst + 192 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 1632], scale));
+        if (first_fft + fft_in_block < batch) store_point(dst + 224 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 1904], scale));
+        if (first_fft + fft_in_block < batch) store_point(dst + 256 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 2176], scale));
+        if (first_fft + fft_in_block < batch) store_point(dst + 288 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 2448], scale));
+        if (first_fft + fft_in_block < batch) store_point(dst + 320 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 2720], scale));
+        if (first_fft + fft_in_block < batch) store_point(dst + 352 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 2992], scale));
+        if (first_fft + fft_in_block < batch) store_point(dst + 384 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 3264], scale));
+        if (first_fft + fft_in_block < batch) store_point(dst + 416 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 3536], scale));
+        if (first_fft + fft_in_block < batch) store_point(dst + 448 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 3808], scale));
+        if (first_fft + fft_in_block < batch) store_point(dst + 480 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 4080], scale));
     }
 }
 
@@ -1724,58 +1724,58 @@ fftgen_131072_fp16_pass2_inverse(const point_t* in, point_t* out, int batch, flo
         // coalesced copy of the tile into shared memory: all loads first; transforms past the batch
         // (in a last, partial tile) are neither read nor written
         v[0] = (first_fft + ((thread) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-        v[1] = (first_fft + ((thread + 512) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 512) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 512) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-        v[2] = (first_fft + ((thread + 1024) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 1024) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 1024) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-        v[3] = (first_fft + ((thread + 1536) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 1536) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 1536) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-        v[4] = (first_fft + ((thread + 2048) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 2048) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 2048) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-        v[5] = (first_fft + ((thread + 2560) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 2560) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 2560) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-        v[6] = (first_fft + ((thread + 3072) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 3072) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 3072) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-        v[7] = (first_fft + ((thread + 3584) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 3584) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 3584) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-        v[8] = (first_fft + ((thread + 4096) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 4096) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 4096) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-        v[9] = (first_fft + ((thread + 4608) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 4608) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 4608) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-        v[10] = (first_fft + ((thread + 5120) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 5120) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 5120) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-        v[11] = (first_fft + ((thread + 5632) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 5632) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 5632) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-        v[12] = (first_fft + ((thread + 6144) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 6144) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 6144) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-        v[13] = (first_fft + ((thread + 6656) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 6656) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 6656) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-        v[14] = (first_fft + ((thread + 7168) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 7168) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 7168) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-        v[15] = (first_fft + ((thread + 7680) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 7680) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 7680) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
+        v[1] = (first_fft + ((thread + 256) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 256) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 256) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
+        v[2] = (first_fft + ((thread + 512) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 512) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 512) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
+        v[3] = (first_fft + ((thread + 768) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 768) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 768) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
+        v[4] = (first_fft + ((thread + 1024) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 1024) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 1024) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
+        v[5] = (first_fft + ((thread + 1280) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 1280) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 1280) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
+        v[6] = (first_fft + ((thread + 1536) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 1536) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 1536) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
+        v[7] = (first_fft + ((thread + 1792) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 1792) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 1792) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
+        v[8] = (first_fft + ((thread + 2048) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 2048) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 2048) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
+        v[9] = (first_fft + ((thread + 2304) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 2304) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 2304) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
+        v[10] = (first_fft + ((thread + 2560) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 2560) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 2560) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
+        v[11] = (first_fft + ((thread + 2816) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 2816) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 2816) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
+        v[12] = (first_fft + ((thread + 3072) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 3072) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 3072) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
+        v[13] = (first_fft + ((thread + 3328) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 3328) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 3328) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
+        v[14] = (first_fft + ((thread + 3584) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 3584) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 3584) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
+        v[15] = (first_fft + ((thread + 3840) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 3840) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 3840) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
         smem[padded(((thread) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread) >> LOG_POINTS))] = v[0];
-        smem[padded(((thread + 512) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 512) >> LOG_POINTS))] = v[1];
-        smem[padded(((thread + 1024) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 1024) >> LOG_POINTS))] = v[2];
-        smem[padded(((thread + 1536) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 1536) >> LOG_POINTS))] = v[3];
-        smem[padded(((thread + 2048) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 2048) >> LOG_POINTS))] = v[4];
-        smem[padded(((thread + 2560) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 2560) >> LOG_POINTS))] = v[5];
-        smem[padded(((thread + 3072) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 3072) >> LOG_POINTS))] = v[6];
-        smem[padded(((thread + 3584) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 3584) >> LOG_POINTS))] = v[7];
-        smem[padded(((thread + 4096) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 4096) >> LOG_POINTS))] = v[8];
-        smem[padded(((thread + 4608) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 4608) >> LOG_POINTS))] = v[9];
-        smem[padded(((thread + 5120) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 5120) >> LOG_POINTS))] = v[10];
-        smem[padded(((thread + 5632) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 5632) >> LOG_POINTS))] = v[11];
-        smem[padded(((thread + 6144) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 6144) >> LOG_POINTS))] = v[12];
-        smem[padded(((thread + 6656) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 6656) >> LOG_POINTS))] = v[13];
-        smem[padded(((thread + 7168) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 7168) >> LOG_POINTS))] = v[14];
-        smem[padded(((thread + 7680) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 7680) >> LOG_POINTS))] = v[15];
+        smem[padded(((thread + 256) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 256) >> LOG_POINTS))] = v[1];
+        smem[padded(((thread + 512) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 512) >> LOG_POINTS))] = v[2];
+        smem[padded(((thread + 768) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 768) >> LOG_POINTS))] = v[3];
+        smem[padded(((thread + 1024) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 1024) >> LOG_POINTS))] = v[4];
+        smem[padded(((thread + 1280) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 1280) >> LOG_POINTS))] = v[5];
+        smem[padded(((thread + 1536) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 1536) >> LOG_POINTS))] = v[6];
+        smem[padded(((thread + 1792) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 1792) >> LOG_POINTS))] = v[7];
+        smem[padded(((thread + 2048) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 2048) >> LOG_POINTS))] = v[8];
+        smem[padded(((thread + 2304) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 2304) >> LOG_POINTS))] = v[9];
+        smem[padded(((thread + 2560) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 2560) >> LOG_POINTS))] = v[10];
+        smem[padded(((thread + 2816) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 2816) >> LOG_POINTS))] = v[11];
+        smem[padded(((thread + 3072) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 3072) >> LOG_POINTS))] = v[12];
+        smem[padded(((thread + 3328) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 3328) >> LOG_POINTS))] = v[13];
+        smem[padded(((thread + 3584) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 3584) >> LOG_POINTS))] = v[14];
+        smem[padded(((thread + 3840) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 3840) >> LOG_POINTS))] = v[15];
     }
     __syncthreads();
     {
         // stage 1 of 3: radix 16 on sub-transforms of 16 points
         const int src = padded(fft_thread * FFTS_PER_BLOCK + fft_in_block);
         v[0] = smem[src];
-        v[1] = smem[src + 544];
-        v[2] = smem[src + 1088];
-        v[3] = smem[src + 1632];
-        v[4] = smem[src + 2176];
-        v[5] = smem[src + 2720];
-        v[6] = smem[src + 3264];
-        v[7] = smem[src + 3808];
-        v[8] = smem[src + 4352];
-        v[9] = smem[src + 4896];
-        v[10] = smem[src + 5440];
-        v[11] = smem[src + 5984];
-        v[12] = smem[src + 6528];
-        v[13] = smem[src + 7072];
-        v[14] = smem[src + 7616];
-        v[15] = smem[src + 8160];
+        v[1] = smem[src + 272];
+        v[2] = smem[src + 544];
+        v[3] = smem[src + 816];
+        v[4] = smem[src + 1088];
+        v[5] = smem[src + 1360];
+        v[6] = smem[src + 1632];
+        v[7] = smem[src + 1904];
+        v[8] = smem[src + 2176];
+        v[9] = smem[src + 2448];
+        v[10] = smem[src + 2720];
+        v[11] = smem[src + 2992];
+        v[12] = smem[src + 3264];
+        v[13] = smem[src + 3536];
+        v[14] = smem[src + 3808];
+        v[15] = smem[src + 4080];
     }
     __syncthreads();
     {
@@ -1864,21 +1864,21 @@ fftgen_131072_fp16_pass2_inverse(const point_t* in, point_t* out, int batch, flo
             const float2 t81 = make_float2(t29.x - t79.x, t29.y - t79.y);
             const int dst = padded((j * 16) * FFTS_PER_BLOCK + fft_in_block);
             smem[dst] = t59;
-            smem[dst + 17] = t62;
-            smem[dst + 34] = t65;
-            smem[dst + 51] = t68;
-            smem[dst + 68] = t71;
-            smem[dst + 85] = t74;
-            smem[dst + 102] = t77;
-            smem[dst + 119] = t80;
-            smem[dst + 136] = t60;
-            smem[dst + 153] = t63;
-            smem[dst + 170] = t66;
-            smem[dst + 187] = t69;
-            smem[dst + 204] = t72;
-            smem[dst + 221] = t75;
-            smem[dst + 238] = t78;
-            smem[dst + 255] = t81;
+            smem[padded((j * 16) * FFTS_PER_BLOCK + fft_in_block + 8)] = t62;
+            smem[dst + 17] = t65;
+            smem[padded((j * 16) * FFTS_PER_BLOCK + fft_in_block + 24)] = t68;
+            smem[dst + 34] = t71;
+            smem[padded((j * 16) * FFTS_PER_BLOCK + fft_in_block + 40)] = t74;
+            smem[dst + 51] = t77;
+            smem[padded((j * 16) * FFTS_PER_BLOCK + fft_in_block + 56)] = t80;
+            smem[dst + 68] = t60;
+            smem[padded((j * 16) * FFTS_PER_BLOCK + fft_in_block + 72)] = t63;
+            smem[dst + 85] = t66;
+            smem[padded((j * 16) * FFTS_PER_BLOCK + fft_in_block + 88)] = t69;
+            smem[dst + 102] = t72;
+            smem[padded((j * 16) * FFTS_PER_BLOCK + fft_in_block + 104)] = t75;
+            smem[dst + 119] = t78;
+            smem[padded((j * 16) * FFTS_PER_BLOCK + fft_in_block + 120)] = t81;
         }
     }
     __syncthreads();
@@ -1886,21 +1886,21 @@ fftgen_131072_fp16_pass2_inverse(const point_t* in, point_t* out, int batch, flo
         // stage 2 of 3: radix 16 on sub-transforms of 256 points
         const int src = padded(fft_thread * FFTS_PER_BLOCK + fft_in_block);
         v[0] = smem[src];
-        v[1] = smem[src + 544];
-        v[2] = smem[src + 1088];
-        v[3] = smem[src + 1632];
-        v[4] = smem[src + 2176];
-        v[5] = smem[src + 2720];
-        v[6] = smem[src + 3264];
-        v[7] = smem[src + 3808];
-        v[8] = smem[src + 4352];
-        v[9] = smem[src + 4896];
-        v[10] = smem[src + 5440];
-        v[11] = smem[src + 5984];
-        v[12] = smem[src + 6528];
-        v[13] = smem[src + 7072];
-        v[14] = smem[src + 7616];
-        v[15] = smem[src + 8160];
+        v[1] = smem[src + 272];
+        v[2] = smem[src + 544];
+        v[3] = smem[src + 816];
+        v[4] = smem[src + 1088];
+        v[5] = smem[src + 1360];
+        v[6] = smem[src + 1632];
+        v[7] = smem[src + 1904];
+        v[8] = smem[src + 2176];
+        v[9] = smem[src + 2448];
+        v[10] = smem[src + 2720];
+        v[11] = smem[src + 2992];
+        v[12] = smem[src + 3264];
+        v[13] = smem[src + 3536];
+        v[14] = smem[src + 3808];
+        v[15] = smem[src + 4080];
     }
     __syncthreads();
     {
@@ -2006,21 +2006,21 @@ fftgen_131072_fp16_pass2_inverse(const point_t* in, point_t* out, int batch, flo
             const float2 t81 = make_float2(t29.x - t79.x, t29.y - t79.y);
             const int dst = padded(((j - k) * 16 + k) * FFTS_PER_BLOCK + fft_in_block);
             smem[dst] = t59;
-            smem[dst + 272] = t62;
-            smem[dst + 544] = t65;
-            smem[dst + 816] = t68;
-            smem[dst + 1088] = t71;
-            smem[dst + 1360] = t74;
-            smem[dst + 1632] = t77;
-            smem[dst + 1904] = t80;
-            smem[dst + 2176] = t60;
-            smem[dst + 2448] = t63;
-            smem[dst + 2720] = t66;
-            smem[dst + 2992] = t69;
-            smem[dst + 3264] = t72;
-            smem[dst + 3536] = t75;
-            smem[dst + 3808] = t78;
-            smem[dst + 4080] = t81;
+            smem[dst + 136] = t62;
+            smem[dst + 272] = t65;
+            smem[dst + 408] = t68;
+            smem[dst + 544] = t71;
+            smem[dst + 680] = t74;
+            smem[dst + 816] = t77;
+            smem[dst + 952] = t80;
+            smem[dst + 1088] = t60;
+            smem[dst + 1224] = t63;
+            smem[dst + 1360] = t66;
+            smem[dst + 1496] = t69;
+            smem[dst + 1632] = t72;
+            smem[dst + 1768] = t75;
+            smem[dst + 1904] = t78;
+            smem[dst + 2040] = t81;
         }
     }
     __syncthreads();
@@ -2028,21 +2028,21 @@ fftgen_131072_fp16_pass2_inverse(const point_t* in, point_t* out, int batch, flo
         // stage 3 of 3: radix 2 on sub-transforms of 512 points
         const int src = padded(fft_thread * FFTS_PER_BLOCK + fft_in_block);
         v[0] = smem[src];
-        v[1] = smem[src + 4352];
-        v[2] = smem[src + 544];
-        v[3] = smem[src + 4896];
-        v[4] = smem[src + 1088];
-        v[5] = smem[src + 5440];
-        v[6] = smem[src + 1632];
-        v[7] = smem[src + 5984];
-        v[8] = smem[src + 2176];
-        v[9] = smem[src + 6528];
-        v[10] = smem[src + 2720];
-        v[11] = smem[src + 7072];
-        v[12] = smem[src + 3264];
-        v[13] = smem[src + 7616];
-        v[14] = smem[src + 3808];
-        v[15] = smem[src + 8160];
+        v[1] = smem[src + 2176];
+        v[2] = smem[src + 272];
+        v[3] = smem[src + 2448];
+        v[4] = smem[src + 544];
+        v[5] = smem[src + 2720];
+        v[6] = smem[src + 816];
+        v[7] = smem[src + 2992];
+        v[8] = smem[src + 1088];
+        v[9] = smem[src + 3264];
+        v[10] = smem[src + 1360];
+        v[11] = smem[src + 3536];
+        v[12] = smem[src + 1632];
+        v[13] = smem[src + 3808];
+        v[14] = smem[src + 1904];
+        v[15] = smem[src + 4080];
     }
     __syncthreads();
     {
@@ -2055,7 +2055,7 @@ fftgen_131072_fp16_pass2_inverse(const point_t* in, point_t* out, int batch, flo
             const float2 t2 = make_float2(v[0].x - v[1].x, v[0].y - v[1].y);
             const int dst = padded((k) * FFTS_PER_BLOCK + fft_in_block);
             smem[dst] = t1;
-            smem[dst + 4352] = t2;
+            smem[dst + 2176] = t2;
         }
         {
             const int j = fft_thread + 32;
@@ -2066,7 +2066,7 @@ fftgen_131072_fp16_pass2_inverse(const point_t* in, point_t* out, int batch, flo
             const float2 t4 = make_float2(v[2].x - v[3].x, v[2].y - v[3].y);
             const int dst = padded((k) * FFTS_PER_BLOCK + fft_in_block);
             smem[dst] = t3;
-            smem[dst + 4352] = t4;
+            smem[dst + 2176] = t4;
         }
         {
             const int j = fft_thread + 64;
@@ -2077,7 +2077,7 @@ fftgen_131072_fp16_pass2_inverse(const point_t* in, point_t* out, int batch, flo
             const float2 t6 = make_float2(v[4].x - v[5].x, v[4].y - v[5].y);
             const int dst = padded((k) * FFTS_PER_BLOCK + fft_in_block);
             smem[dst] = t5;
-            smem[dst + 4352] = t6;
+            smem[dst + 2176] = t6;
         }
         {
             const int j = fft_thread + 96;
@@ -2088,7 +2088,7 @@ fftgen_131072_fp16_pass2_inverse(const point_t* in, point_t* out, int batch, flo
             const float2 t8 = make_float2(v[6].x - v[7].x, v[6].y - v[7].y);
             const int dst = padded((k) * FFTS_PER_BLOCK + fft_in_block);
             smem[dst] = t7;
-            smem[dst + 4352] = t8;
+            smem[dst + 2176] = t8;
         }
         {
             const int j = fft_thread + 128;
@@ -2099,7 +2099,7 @@ fftgen_131072_fp16_pass2_inverse(const point_t* in, point_t* out, int batch, flo
             const float2 t10 = make_float2(v[8].x - v[9].x, v[8].y - v[9].y);
             const int dst = padded((k) * FFTS_PER_BLOCK + fft_in_block);
             smem[dst] = t9;
-            smem[dst + 4352] = t10;
+            smem[dst + 2176] = t10;
         }
         {
             const int j = fft_thread + 160;
@@ -2110,7 +2110,7 @@ fftgen_131072_fp16_pass2_inverse(const point_t* in, point_t* out, int batch, flo
             const float2 t12 = make_float2(v[10].x - v[11].x, v[10].y - v[11].y);
             const int dst = padded((k) * FFTS_PER_BLOCK + fft_in_block);
             smem[dst] = t11;
-            smem[dst + 4352] = t12;
+            smem[dst + 2176] = t12;
         }
         {
             const int j = fft_thread + 192;
@@ -2121,7 +2121,7 @@ fftgen_131072_fp16_pass2_inverse(const point_t* in, point_t* out, int batch, flo
             const float2 t14 = make_float2(v[12].x - v[13].x, v[12].y - v[13].y);
             const int dst = padded((k) * FFTS_PER_BLOCK + fft_in_block);
             smem[dst] = t13;
-            smem[dst + 4352] = t14;
+            smem[dst + 2176] = t14;
         }
         {
             const int j = fft_thread + 224;
@@ -2132,7 +2132,7 @@ fftgen_131072_fp16_pass2_inverse(const point_t* in, point_t* out, int batch, flo
             const float2 t16 = make_float2(v[14].x - v[15].x, v[14].y - v[15].y);
             const int dst = padded((k) * FFTS_PER_BLOCK + fft_in_block);
             smem[dst] = t15;
-            smem[dst + 4352] = t16;
+            smem[dst + 2176] = t16;
         }
     }
     __syncthreads();
@@ -2141,21 +2141,21 @@ fftgen_131072_fp16_pass2_inverse(const point_t* in, point_t* out, int batch, flo
         point_t* dst = out + out_tile + (size_t)fft_in_block * OUT_FFT_STRIDE + (size_t)fft_thread * OUT_ELEM_STRIDE;
         const int element = padded(thread);
         if (first_fft + fft_in_block < batch) store_point(dst + 0 * OUT_ELEM_STRIDE, 0, scaled(smem[element], scale));
-        if (first_fft + fft_in_block < batch) store_point(dst + 32 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 544], scale));
-        if (first_fft + fft_in_block < batch) store_point(dst + 64 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 1088], scale));
-        if (first_fft + fft_in_block < batch) store_point(dst + 96 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 1632], scale));
-        if (first_fft + fft_in_block < batch) store_point(dst + 128 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 2176], scale));
-        if (first_fft + fft_in_block < batch) store_point(dst + 160 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 2720], scale));
-        if (first_fft + fft_in_block < batch) store_point(dst + 192 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 3264], scale));
-        if (first_fft + fft_in_block < batch) store_point(dst + 224 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 3808], scale));
-        if (first_fft + fft_in_block < batch) store_point(dst + 256 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 4352], scale));
-        if (first_fft + fft_in_block < batch) store_point(dst + 288 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 4896], scale));
-        if (first_fft + fft_in_block < batch) store_point(dst + 320 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 5440], scale));
-        if (first_fft + fft_in_block < batch) store_point(dst + 352 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 5984], scale));
-        if (first_fft + fft_in_block < batch) store_point(dst + 384 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 6528], scale));
-        if (first_fft + fft_in_block < batch) store_point(dst + 416 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 7072], scale));
-        if (first_fft + fft_in_block < batch) store_point(dst + 448 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 7616], scale));
-        if (first_fft + fft_in_block < batch) store_point(dst + 480 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 8160], scale));
+        if (first_fft + fft_in_block < batch) store_point(dst + 32 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 272], scale));
+        if (first_fft + fft_in_block < batch) store_point(dst + 64 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 544], scale));
+        if (first_fft + fft_in_block < batch) store_point(dst + 96 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 816], scale));
+        if (first_fft + fft_in_block < batch) store_point(dst + 128 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 1088], scale));
+        if (first_fft + fft_in_block < batch) store_point(dst + 160 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 1360], scale));
+        if (first_fft + fft_in_block < batch) store_point(dst + 192 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 1632], scale));
+        if (first_fft + fft_in_block < batch) store_point(dst + 224 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 1904], scale));
+        if (first_fft + fft_in_block < batch) store_point(dst + 256 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 2176], scale));
+        if (first_fft + fft_in_block < batch) store_point(dst + 288 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 2448], scale));
+        if (first_fft + fft_in_block < batch) store_point(dst + 320 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 2720], scale));
+        if (first_fft + fft_in_block < batch) store_point(dst + 352 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 2992], scale));
+        if (first_fft + fft_in_block < batch) store_point(dst + 384 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 3264], scale));
+        if (first_fft + fft_in_block < batch) store_point(dst + 416 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 3536], scale));
+        if (first_fft + fft_in_block < batch) store_point(dst + 448 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 3808], scale));
+        if (first_fft + fft_in_block < batch) store_point(dst + 480 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 4080], scale));
     }
 }
 

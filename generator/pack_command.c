@@ -278,7 +278,7 @@ int fftgen_pack_command(int argc, char **argv)
                 if ((p == 0 && !want32) || (p == 1 && !want16)) continue;
                 for (int a = 0; a < arch_count; ++a) {
                     const fftgen_kernel_request request = {sizes[s], 0, p ? FFTGEN_KERNEL_FP16 : FFTGEN_KERNEL_FP32,
-                                                           archs[a], tensor_cores};
+                                                           archs[a], tensor_cores, 0};
                     fftgen_transform_plan plan;
                     if (fftgen_plan_transform(&request, &plan, why, sizeof why) != FFTGEN_PLAN_OK) {
                         fail("%s%s", why, "");

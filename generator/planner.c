@@ -12,8 +12,14 @@ enum { TARGET_THREADS_PER_BLOCK = 256 };
 enum { MIN_THREADS_FOR_DIRECT_IO_FP32 = 32, MIN_THREADS_FOR_DIRECT_IO_FP16 = 8 };
 /* Small transforms share a block up to this many points, so their shared memory stays modest. */
 enum { MAX_SHARED_POINTS = 4096 };
-/* Transforms per tile in a strided pass: 16 side-by-side elements make 64- or 128-byte runs. */
-enum { TILE_FFTS = 16 };
+/* Transforms per tile in a strided pass: at most 16 side by side (64- or 128-byte runs; 32 fp16
+ * transforms measured slower on an H100), and at most TILE_POINTS points per block: smaller blocks
+ * keep more of them per SM, which measured faster for long transforms (H100, results/notes.md:
+ * 2^20 points fp32 43.5% of copy bandwidth with 8192-point tiles against 40.8% with 16384). */
+enum { TILE_FFTS = 16, TILE_POINTS_FP32 = 8192, TILE_POINTS_FP16 = 4096 };
+/* A 1D pass split takes two passes only where both read and write runs of at least a 32-byte
+ * sector; narrower tiles waste part of each sector, and three passes do better. */
+enum { MIN_RUN_BYTES = 32 };
 
 struct arch_limit {
     int arch;
@@ -202,35 +208,98 @@ static fftgen_plan_status plan_tile(long long n, int tile, fftgen_kernel_precisi
     return FFTGEN_PLAN_OK;
 }
 
-static fftgen_plan_status plan_tiled_pass(long long n, fftgen_kernel_precision precision, int arch,
+static int storage_bytes(fftgen_kernel_precision precision)
+{
+    return precision == FFTGEN_KERNEL_FP16 ? 4 : 8;
+}
+
+/* Transforms a tile needs so that its runs fill a sector. */
+static int min_sector_tile(fftgen_kernel_precision precision)
+{
+    return MIN_RUN_BYTES / storage_bytes(precision);
+}
+
+/* The widest tile tried for transforms of n points in a strided pass: TILE_FFTS, fewer where the
+ * block would pass TILE_POINTS (but not below a sector's run), or the request's limit (a tuning
+ * knob, FFTGEN_MAX_TILE). */
+static int tile_limit(const fftgen_kernel_request *request, long long n)
+{
+    if (request->max_tile > 0) return request->max_tile;
+    const long long points = request->precision == FFTGEN_KERNEL_FP16 ? TILE_POINTS_FP16 : TILE_POINTS_FP32;
+    int tile = TILE_FFTS;
+    while (tile > min_sector_tile(request->precision) && (long long)tile * n > points) tile /= 2;
+    return tile;
+}
+
+/* A tiled pass as wide as threads and shared memory allow, from `widest` down to `narrowest`
+ * transforms per tile (powers of two); the tile sizes the layouts' groups with it. */
+static fftgen_plan_status plan_widest_tile(long long n, int widest, int narrowest, fftgen_kernel_precision precision,
+                                           int arch, fftgen_layout in, fftgen_layout out, long long twiddle_n,
+                                           fftgen_kernel_plan *p)
+{
+    fftgen_plan_status status = FFTGEN_PLAN_TOO_LARGE;
+    for (int tile = widest; tile >= narrowest && tile >= 1; tile /= 2) {
+        status = plan_tile(n, tile, precision, arch, in, out, twiddle_n, p);
+        if (status != FFTGEN_PLAN_TOO_LARGE) return status;
+    }
+    return status;
+}
+
+/* A tiled pass of a 1D split; `sector_runs`: no tile narrower than a sector's run (else down to 1). */
+static fftgen_plan_status plan_tiled_pass(const fftgen_kernel_request *request, int sector_runs, long long n,
                                           fftgen_layout in, fftgen_layout out, long long twiddle_n,
                                           fftgen_kernel_plan *p)
 {
-    return plan_tile(n, TILE_FFTS, precision, arch, in, out, twiddle_n, p);
+    const int widest = tile_limit(request, n), sector = min_sector_tile(request->precision);
+    return plan_widest_tile(n, widest, !sector_runs ? 1 : sector < widest ? sector : widest, request->precision,
+                            request->arch, in, out, twiddle_n, p);
 }
 
-/* Splits n into n1 * n2 with n1 <= n2 as equal as possible; two tiled passes. */
-static fftgen_plan_status plan_two_passes(long long n, fftgen_kernel_precision precision, int arch,
-                                          fftgen_transform_plan *plan)
+/* n = n1 * n2: n2 columns of n1 points, then n1 rows of n2 points written transposed. */
+static fftgen_plan_status plan_two_pass_split(const fftgen_kernel_request *request, long long n1,
+                                              fftgen_transform_plan *plan)
 {
-    const int log_n = log2_exact(n);
-    const long long n1 = 1LL << (log_n / 2), n2 = n / n1;
+    const long long n = request->n, n2 = n / n1;
     /* pass 1: n2 columns of n1 points (stride n2), twiddled by exp(-2*pi*i*column*k1/n) */
     const fftgen_layout columns = {n2, 1, n2, 1, 0, n};
     /* pass 2: n1 rows of n2 points (contiguous), written transposed: X[k1 + n1*k2] */
     const fftgen_layout rows = {1, n2, n1, 1, 0, n};
     const fftgen_layout transposed = {n1, 1, n1, 1, 0, n};
-    fftgen_plan_status status = plan_tiled_pass(n1, precision, arch, columns, columns, n, &plan->pass[0]);
-    if (status == FFTGEN_PLAN_OK) status = plan_tiled_pass(n2, precision, arch, rows, transposed, 0, &plan->pass[1]);
+    fftgen_plan_status status = plan_tiled_pass(request, 1, n1, columns, columns, n, &plan->pass[0]);
+    if (status == FFTGEN_PLAN_OK) status = plan_tiled_pass(request, 1, n2, rows, transposed, 0, &plan->pass[1]);
     plan->pass_count = 2;
+    return status;
+}
+
+/* Two tiled passes: of the splits whose tiles fill sectors, the one with the widest narrower tile
+ * (the run length that bounds the slower pass), the most even one among equals. */
+static fftgen_plan_status plan_two_passes(const fftgen_kernel_request *request, fftgen_transform_plan *plan)
+{
+    const int log_n = log2_exact(request->n);
+    fftgen_plan_status status = FFTGEN_PLAN_TOO_LARGE;
+    int best_tile = 0;
+    for (int k = 0; k <= log_n; ++k) {
+        /* log2(n1) = floor(log_n/2), then one up, one down, ... */
+        const int log_n1 = log_n / 2 + (k % 2 ? (k + 1) / 2 : -(k / 2));
+        if (log_n1 < 1 || log_n1 >= log_n) continue;
+        fftgen_transform_plan candidate = *plan;
+        if (plan_two_pass_split(request, 1LL << log_n1, &candidate) != FFTGEN_PLAN_OK) continue;
+        const int narrower = candidate.pass[0].ffts_per_block < candidate.pass[1].ffts_per_block
+                                 ? candidate.pass[0].ffts_per_block : candidate.pass[1].ffts_per_block;
+        if (narrower > best_tile) {
+            best_tile = narrower;
+            *plan = candidate;
+            status = FFTGEN_PLAN_OK;
+        }
+    }
     return status;
 }
 
 /* n = n1 * n2 * n3 (m = n2 * n3): the n1-point columns of the n1 x m array, then on each row the
  * two-pass scheme, whose last pass writes X[k1 + n1*k2 + n1*n2*k3]. */
-static fftgen_plan_status plan_three_passes(long long n, fftgen_kernel_precision precision, int arch,
-                                            fftgen_transform_plan *plan)
+static fftgen_plan_status plan_three_passes(const fftgen_kernel_request *request, fftgen_transform_plan *plan)
 {
+    const long long n = request->n;
     const int log_n = log2_exact(n);
     const long long n1 = 1LL << (log_n / 3), n2 = 1LL << ((log_n - log_n / 3) / 2), n3 = n / (n1 * n2);
     const long long m = n2 * n3;
@@ -242,10 +311,10 @@ static fftgen_plan_status plan_three_passes(long long n, fftgen_kernel_precision
     /* pass 3: rows (k1, k2) of n3 points, k1 fastest so that the transposed writes are side by side */
     const fftgen_layout rows = {1, m, n1, n2, n3, n};
     const fftgen_layout transposed = {n1 * n2, 1, n1, n2, n1, n};
-    fftgen_plan_status status = plan_tiled_pass(n1, precision, arch, columns1, columns1, n, &plan->pass[0]);
-    if (status == FFTGEN_PLAN_OK)
-        status = plan_tiled_pass(n2, precision, arch, columns2, columns2, m, &plan->pass[1]);
-    if (status == FFTGEN_PLAN_OK) status = plan_tiled_pass(n3, precision, arch, rows, transposed, 0, &plan->pass[2]);
+    /* the last resort: narrower tiles where shared memory is small (sm_75) */
+    fftgen_plan_status status = plan_tiled_pass(request, 0, n1, columns1, columns1, n, &plan->pass[0]);
+    if (status == FFTGEN_PLAN_OK) status = plan_tiled_pass(request, 0, n2, columns2, columns2, m, &plan->pass[1]);
+    if (status == FFTGEN_PLAN_OK) status = plan_tiled_pass(request, 0, n3, rows, transposed, 0, &plan->pass[2]);
     plan->pass_count = 3;
     return status;
 }
@@ -285,9 +354,8 @@ static fftgen_plan_status plan_transform_quietly(const fftgen_kernel_request *re
         p.pass_count = 1;
     } else if (status == FFTGEN_PLAN_TOO_LARGE && request->max_radix == 0 && !request->tensor_cores) {
         /* the fewest passes that fit */
-        status = plan_two_passes(request->n, request->precision, request->arch, &p);
-        if (status != FFTGEN_PLAN_OK && request->n <= (1LL << 30))
-            status = plan_three_passes(request->n, request->precision, request->arch, &p);
+        status = plan_two_passes(request, &p);
+        if (status != FFTGEN_PLAN_OK && request->n <= (1LL << 30)) status = plan_three_passes(request, &p);
     }
     if (status == FFTGEN_PLAN_OK) {
         route_through_work(&p);
@@ -321,7 +389,7 @@ long long fftgen_transform_limit(fftgen_kernel_precision precision, int arch)
     if (fftgen_arch_shared_limit(arch) < 0) return 0;
     long long best = 0;
     for (long long n = 2; n <= (1LL << 30); n *= 2) {
-        const fftgen_kernel_request request = {n, 0, precision, arch, 0};
+        const fftgen_kernel_request request = {n, 0, precision, arch, 0, 0};
         fftgen_transform_plan plan;
         if (plan_transform_quietly(&request, &plan) != FFTGEN_PLAN_OK) break;
         best = n;
@@ -363,7 +431,7 @@ fftgen_plan_status fftgen_plan_strided(const fftgen_kernel_request *request, fft
     }
     if (plan->pass_count == 1) {
         /* one tiled pass: as many transforms per tile as threads and shared memory allow, up to 16 */
-        for (int tile = TILE_FFTS; tile >= 1; tile /= 2) {
+        for (int tile = tile_limit(request, n); tile >= 1; tile /= 2) {
             fftgen_transform_plan p = {0};
             p.n = n;
             p.rank = 1;
@@ -448,13 +516,9 @@ static fftgen_plan_status plan_dimension(const fftgen_kernel_request *request, i
                                          fftgen_kernel_plan *pass)
 {
     const fftgen_layout from = dimension_layout(in, rank, shape, d), to = dimension_layout(out, rank, shape, d);
-    fftgen_plan_status status = FFTGEN_PLAN_TOO_LARGE;
-    for (int tile = TILE_FFTS; tile >= 1; tile /= 2) {
-        if (tile > from.group_size) continue;
-        status = plan_tile(shape[d], tile, request->precision, request->arch, from, to, 0, pass);
-        if (status != FFTGEN_PLAN_TOO_LARGE) return status;
-    }
-    return status;
+    int widest = tile_limit(request, shape[d]);
+    while (widest > from.group_size) widest /= 2;
+    return plan_widest_tile(shape[d], widest, 1, request->precision, request->arch, from, to, 0, pass);
 }
 
 /* The last two dimensions in one block: rows, then columns, in shared memory. */
@@ -551,7 +615,7 @@ fftgen_plan_status fftgen_plan_shape(const fftgen_kernel_request *request, int r
     /* The first pass reads the input and writes the output; dense data on both sides take the
      * untiled kernels: the last two dimensions fused when a slice fits a block, else the rows. */
     const int dense = is_contiguous(&in, rank, shape, points) && is_contiguous(&out, rank, shape, points);
-    const fftgen_kernel_request rows = {shape[rank - 1], 0, request->precision, request->arch, 0};
+    const fftgen_kernel_request rows = {shape[rank - 1], 0, request->precision, request->arch, 0, request->max_tile};
     fftgen_transform_plan row_plan;
     int next = rank - 2; /* the highest dimension still to transform */
     p.pass_count = 1;

@@ -19,6 +19,7 @@ typedef struct {
     fftgen_kernel_precision precision;
     int arch;             /* compute capability as 10*major+minor, e.g. 90 for sm_90 */
     int tensor_cores;     /* radix-16 stages on tensor cores (fp16, sm_80 and newer, one kernel) */
+    int max_tile;         /* strided passes: at most this many transforms side by side; 0: the default */
 } fftgen_kernel_request;
 
 /* Where a pass finds its data: transform f is member c = f mod group_size of group

@@ -72,6 +72,17 @@ static int same_layout(const fftgen_user_layout *a, const fftgen_user_layout *b,
     return 1;
 }
 
+/* FFTGEN_MAX_TILE=T caps the transforms a strided pass reads side by side (1 to 16), for measuring
+ * tile widths with fftgen-bench; unset, empty or out of range: the planner's default. */
+static int max_tile_override(void)
+{
+    const char *text = getenv("FFTGEN_MAX_TILE");
+    if (text == NULL || *text == '\0') return 0;
+    char *end;
+    const long tile = strtol(text, &end, 10);
+    return *end == '\0' && tile >= 1 && tile <= 16 ? (int)tile : 0;
+}
+
 fftgen_result fftgen_plan_many(fftgen_plan *plan, int rank, const long long *n, const long long *inembed,
                                long long istride, long long idist, const long long *onembed, long long ostride,
                                long long odist, fftgen_precision precision, long long batch, unsigned flags)
@@ -111,7 +122,7 @@ fftgen_result fftgen_plan_many(fftgen_plan *plan, int rank, const long long *n, 
     struct fftgen_plan_s *p = calloc(1, sizeof *p);
     if (p == NULL) return FFTGEN_OUT_OF_MEMORY;
     char why[512];
-    const fftgen_kernel_request request = {points, 0, kernel_precision, arch, tensor_cores};
+    const fftgen_kernel_request request = {points, 0, kernel_precision, arch, tensor_cores, max_tile_override()};
     const fftgen_user_layout in = user_layout(rank, inembed, istride, idist, points);
     const fftgen_user_layout out = user_layout(rank, onembed, ostride, odist, points);
     if (fftgen_plan_shape(&request, rank, n, in, out, &p->transform, why, sizeof why) != FFTGEN_PLAN_OK) {

@@ -104,7 +104,8 @@ static void bad_sizes(void **state)
     expect_rejected("tensor cores take fp16 operands", "4096", "--tensor-cores", NULL);
     expect_rejected("tensor-core kernels cover single-kernel sizes only", "65536", "--tensor-cores", NULL);
     expect_rejected("exceeds the largest size fftgen plans yet, 1073741824 points", "2147483648", NULL, NULL);
-    expect_rejected("exceeds the largest size fftgen plans yet, 16777216 points", "33554432", "--arch", "sm_75");
+    expect_rejected("exceeds the largest size fftgen plans yet, 1073741824 points for fp32 on sm_75", "2147483648",
+                    "--arch", "sm_75");
     expect_rejected("exceeds the single-kernel limit of 16384", "32768", "--radix", "16");
 }
 
