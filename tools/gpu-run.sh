@@ -14,9 +14,22 @@ for dir in /usr/local/cuda/lib64 /usr/local/cuda/lib /usr/local/cuda/targets/x86
 done
 nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.mem --format=csv | tee "$out/device.txt"
 status=0
-for t in test_gpu test_api test_cache; do
-    "$root/.gpu/$t" 2>&1 | tee "$out/$t.log" || status=1
+# The tests side by side (their FFTW references take the CPU, the GPU is mostly idle): each test
+# of test_api on its own (test_api takes a name), test_gpu and test_cache beside them.
+pids=()
+for t in transforms_match_fftw strided_layouts_match_fftw shapes_match_fftw tensor_cores_match_fftw \
+         strided_shapes_match_fftw bad_arguments invalid_plans every_result_has_a_message no_device_is_reported \
+         packs_on_the_device exec_checks_its_arguments; do
+    "$root/.gpu/test_api" "$t" > "$out/test_api_$t.log" 2>&1 &
+    pids+=($!)
 done
+"$root/.gpu/test_gpu" > "$out/test_gpu.log" 2>&1 &
+pids+=($!)
+"$root/.gpu/test_cache" > "$out/test_cache.log" 2>&1 &
+pids+=($!)
+for pid in "${pids[@]}"; do wait "$pid" || status=1; done
+grep -hE "FAILED|worst" "$out"/test_*.log
+[ $status = 0 ] && echo "GPU tests: all passed" || echo "GPU tests: FAILED (logs in $out)"
 "$root/.gpu/fftgen-bench" --json "$out/bench.json" "$@" 2>&1 | tee "$out/bench.log" || status=1
 "$root/.gpu/fftgen-bench" --tensor-cores --json "$out/bench-tensor-cores.json" 2>&1 | tee "$out/bench-tc.log" || status=1
 cache=$(mktemp -d)
