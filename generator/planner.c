@@ -15,8 +15,10 @@ enum { MAX_SHARED_POINTS = 4096 };
 /* Transforms per tile in a strided pass: at most 16 side by side (64- or 128-byte runs; 32 fp16
  * transforms measured slower on an H100), and at most TILE_POINTS points per block: smaller blocks
  * keep more of them per SM, which measured faster for long transforms (H100, results/notes.md:
- * 2^20 points fp32 43.5% of copy bandwidth with 8192-point tiles against 40.8% with 16384). */
-enum { TILE_FFTS = 16, TILE_POINTS_FP32 = 8192, TILE_POINTS_FP16 = 4096 };
+ * 2^20 points fp32 43.5% of copy bandwidth with 8192-point tiles against 40.8% with 16384). The
+ * four-step passes of fp16 1D transforms (twiddled, or written transposed) measured faster still
+ * with 4096-point tiles; the plain strided passes of 2D and 3D shapes did not. */
+enum { TILE_FFTS = 16, TILE_POINTS = 8192, TILE_POINTS_FOUR_STEP_FP16 = 4096 };
 /* A 1D pass split takes two passes only where both read and write runs of at least a 32-byte
  * sector; narrower tiles waste part of each sector, and three passes do better. */
 enum { MIN_RUN_BYTES = 32 };
@@ -220,12 +222,13 @@ static int min_sector_tile(fftgen_kernel_precision precision)
 }
 
 /* The widest tile tried for transforms of n points in a strided pass: TILE_FFTS, fewer where the
- * block would pass TILE_POINTS (but not below a sector's run), or the request's limit (a tuning
+ * block would pass its points (but not below a sector's run), or the request's limit (a tuning
  * knob, FFTGEN_MAX_TILE). */
-static int tile_limit(const fftgen_kernel_request *request, long long n)
+static int tile_limit(const fftgen_kernel_request *request, long long n, int four_step)
 {
     if (request->max_tile > 0) return request->max_tile;
-    const long long points = request->precision == FFTGEN_KERNEL_FP16 ? TILE_POINTS_FP16 : TILE_POINTS_FP32;
+    const long long points =
+        four_step && request->precision == FFTGEN_KERNEL_FP16 ? TILE_POINTS_FOUR_STEP_FP16 : TILE_POINTS;
     int tile = TILE_FFTS;
     while (tile > min_sector_tile(request->precision) && (long long)tile * n > points) tile /= 2;
     return tile;
@@ -250,7 +253,7 @@ static fftgen_plan_status plan_tiled_pass(const fftgen_kernel_request *request, 
                                           fftgen_layout in, fftgen_layout out, long long twiddle_n,
                                           fftgen_kernel_plan *p)
 {
-    const int widest = tile_limit(request, n), sector = min_sector_tile(request->precision);
+    const int widest = tile_limit(request, n, 1), sector = min_sector_tile(request->precision);
     return plan_widest_tile(n, widest, !sector_runs ? 1 : sector < widest ? sector : widest, request->precision,
                             request->arch, in, out, twiddle_n, p);
 }
@@ -431,7 +434,7 @@ fftgen_plan_status fftgen_plan_strided(const fftgen_kernel_request *request, fft
     }
     if (plan->pass_count == 1) {
         /* one tiled pass: as many transforms per tile as threads and shared memory allow, up to 16 */
-        for (int tile = tile_limit(request, n); tile >= 1; tile /= 2) {
+        for (int tile = tile_limit(request, n, 0); tile >= 1; tile /= 2) {
             fftgen_transform_plan p = {0};
             p.n = n;
             p.rank = 1;
@@ -516,7 +519,7 @@ static fftgen_plan_status plan_dimension(const fftgen_kernel_request *request, i
                                          fftgen_kernel_plan *pass)
 {
     const fftgen_layout from = dimension_layout(in, rank, shape, d), to = dimension_layout(out, rank, shape, d);
-    int widest = tile_limit(request, shape[d]);
+    int widest = tile_limit(request, shape[d], 0);
     while (widest > from.group_size) widest /= 2;
     return plan_widest_tile(shape[d], widest, 1, request->precision, request->arch, from, to, 0, pass);
 }
