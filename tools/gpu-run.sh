@@ -28,16 +28,19 @@ pids+=($!)
 "$root/.gpu/test_cache" > "$out/test_cache.log" 2>&1 &
 pids+=($!)
 for pid in "${pids[@]}"; do wait "$pid" || status=1; done
-grep -hE "FAILED|worst" "$out"/test_*.log
+# one log, so that few files come back from the GPU machine
+for log in "$out"/test_*.log; do echo "=== $(basename "$log" .log)"; cat "$log"; done > "$out/tests.log"
+rm -f "$out"/test_*.log
+grep -hE "FAILED|worst" "$out/tests.log"
 [ $status = 0 ] && echo "GPU tests: all passed" || echo "GPU tests: FAILED (logs in $out)"
 "$root/.gpu/fftgen-bench" --json "$out/bench.json" "$@" 2>&1 | tee "$out/bench.log" || status=1
 "$root/.gpu/fftgen-bench" --tensor-cores --json "$out/bench-tensor-cores.json" 2>&1 | tee "$out/bench-tc.log" || status=1
 cache=$(mktemp -d)
 for start in cold warm; do
-    echo "plan creation, $start start, no default pack (FFTGEN_CACHE_DIR=$cache):"
-    FFTGEN_DEFAULT_PACK=0 FFTGEN_CACHE_DIR=$cache "$root/.gpu/fftgen-plan-time" 2>&1 | tee "$out/plan_time_$start.log" || status=1
+    echo "plan creation, $start start, no default pack (FFTGEN_CACHE_DIR=$cache):" | tee -a "$out/plan_time.log"
+    FFTGEN_DEFAULT_PACK=0 FFTGEN_CACHE_DIR=$cache "$root/.gpu/fftgen-plan-time" 2>&1 | tee -a "$out/plan_time.log" || status=1
 done
-echo "plan creation, kernels from the default pack:"
-FFTGEN_CACHE=0 "$root/.gpu/fftgen-plan-time" 2>&1 | tee "$out/plan_time_pack.log" || status=1
+echo "plan creation, kernels from the default pack:" | tee -a "$out/plan_time.log"
+FFTGEN_CACHE=0 "$root/.gpu/fftgen-plan-time" 2>&1 | tee -a "$out/plan_time.log" || status=1
 rm -rf "$cache"
 exit $status
