@@ -511,66 +511,28 @@ fftgen_262144_fp32_pass1_forward(const point_t* in, point_t* out, int batch, flo
     const size_t in_tile = (size_t)(entry * IN_BATCH_STRIDE + group * IN_GROUP_STRIDE + member * IN_FFT_STRIDE);
     const size_t out_tile = (size_t)(entry * OUT_BATCH_STRIDE + group * OUT_GROUP_STRIDE + member * OUT_FFT_STRIDE);
     {
-        // coalesced copy of the tile into shared memory: all loads first; transforms past the batch
-        // (in a last, partial tile) are neither read nor written
-        const point_t* src = in + in_tile + (size_t)fft_in_block * IN_FFT_STRIDE + (size_t)fft_thread * IN_ELEM_STRIDE;
-        const int element = padded(thread);
-        v[0] = (first_fft + fft_in_block < batch) ? load_point(src + 0 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
-        v[1] = (first_fft + fft_in_block < batch) ? load_point(src + 32 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
-        v[2] = (first_fft + fft_in_block < batch) ? load_point(src + 64 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
-        v[3] = (first_fft + fft_in_block < batch) ? load_point(src + 96 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
-        v[4] = (first_fft + fft_in_block < batch) ? load_point(src + 128 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
-        v[5] = (first_fft + fft_in_block < batch) ? load_point(src + 160 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
-        v[6] = (first_fft + fft_in_block < batch) ? load_point(src + 192 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
-        v[7] = (first_fft + fft_in_block < batch) ? load_point(src + 224 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
-        v[8] = (first_fft + fft_in_block < batch) ? load_point(src + 256 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
-        v[9] = (first_fft + fft_in_block < batch) ? load_point(src + 288 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
-        v[10] = (first_fft + fft_in_block < batch) ? load_point(src + 320 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
-        v[11] = (first_fft + fft_in_block < batch) ? load_point(src + 352 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
-        v[12] = (first_fft + fft_in_block < batch) ? load_point(src + 384 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
-        v[13] = (first_fft + fft_in_block < batch) ? load_point(src + 416 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
-        v[14] = (first_fft + fft_in_block < batch) ? load_point(src + 448 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
-        v[15] = (first_fft + fft_in_block < batch) ? load_point(src + 480 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
-        smem[element] = v[0];
-        smem[element + 544] = v[1];
-        smem[element + 1088] = v[2];
-        smem[element + 1632] = v[3];
-        smem[element + 2176] = v[4];
-        smem[element + 2720] = v[5];
-        smem[element + 3264] = v[6];
-        smem[element + 3808] = v[7];
-        smem[element + 4352] = v[8];
-        smem[element + 4896] = v[9];
-        smem[element + 5440] = v[10];
-        smem[element + 5984] = v[11];
-        smem[element + 6528] = v[12];
-        smem[element + 7072] = v[13];
-        smem[element + 7616] = v[14];
-        smem[element + 8160] = v[15];
-    }
-    __syncthreads();
-    {
+        // coalesced loads of the tile's columns, straight into the first stage's registers; transforms
+        // past the batch (in a last, partial tile) are neither read nor written
+        {
+            const point_t* src = in + in_tile + (size_t)fft_in_block * IN_FFT_STRIDE + (size_t)fft_thread * IN_ELEM_STRIDE;
+            v[0] = (first_fft + fft_in_block < batch) ? load_point(src + 0 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[1] = (first_fft + fft_in_block < batch) ? load_point(src + 32 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[2] = (first_fft + fft_in_block < batch) ? load_point(src + 64 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[3] = (first_fft + fft_in_block < batch) ? load_point(src + 96 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[4] = (first_fft + fft_in_block < batch) ? load_point(src + 128 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[5] = (first_fft + fft_in_block < batch) ? load_point(src + 160 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[6] = (first_fft + fft_in_block < batch) ? load_point(src + 192 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[7] = (first_fft + fft_in_block < batch) ? load_point(src + 224 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[8] = (first_fft + fft_in_block < batch) ? load_point(src + 256 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[9] = (first_fft + fft_in_block < batch) ? load_point(src + 288 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[10] = (first_fft + fft_in_block < batch) ? load_point(src + 320 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[11] = (first_fft + fft_in_block < batch) ? load_point(src + 352 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[12] = (first_fft + fft_in_block < batch) ? load_point(src + 384 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[13] = (first_fft + fft_in_block < batch) ? load_point(src + 416 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[14] = (first_fft + fft_in_block < batch) ? load_point(src + 448 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[15] = (first_fft + fft_in_block < batch) ? load_point(src + 480 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
+        }
         // stage 1 of 3: radix 16 on sub-transforms of 16 points
-        const int src = padded(fft_thread * FFTS_PER_BLOCK + fft_in_block);
-        v[0] = smem[src];
-        v[1] = smem[src + 544];
-        v[2] = smem[src + 1088];
-        v[3] = smem[src + 1632];
-        v[4] = smem[src + 2176];
-        v[5] = smem[src + 2720];
-        v[6] = smem[src + 3264];
-        v[7] = smem[src + 3808];
-        v[8] = smem[src + 4352];
-        v[9] = smem[src + 4896];
-        v[10] = smem[src + 5440];
-        v[11] = smem[src + 5984];
-        v[12] = smem[src + 6528];
-        v[13] = smem[src + 7072];
-        v[14] = smem[src + 7616];
-        v[15] = smem[src + 8160];
-    }
-    __syncthreads();
-    {
         {
             const int j = fft_thread;
             const float2 t1 = make_float2(v[0].x + v[8].x, v[0].y + v[8].y);
@@ -838,6 +800,7 @@ fftgen_262144_fp32_pass1_forward(const point_t* in, point_t* out, int batch, flo
     }
     __syncthreads();
     {
+        float2 y[RADIX_MAX]; /* the outputs, in the order the tiled store copies them */
         {
             const int j = fft_thread;
             const int k = j & 255;
@@ -845,9 +808,8 @@ fftgen_262144_fp32_pass1_forward(const point_t* in, point_t* out, int batch, flo
             v[1] = twiddle_mul(v[1], load_twiddle(tw, 0));
             const float2 t1 = make_float2(v[0].x + v[1].x, v[0].y + v[1].y);
             const float2 t2 = make_float2(v[0].x - v[1].x, v[0].y - v[1].y);
-            const int dst = padded((k) * FFTS_PER_BLOCK + fft_in_block);
-            smem[dst] = t1;
-            smem[dst + 4352] = t2;
+            y[0] = t1;
+            y[8] = t2;
         }
         {
             const int j = fft_thread + 32;
@@ -856,9 +818,8 @@ fftgen_262144_fp32_pass1_forward(const point_t* in, point_t* out, int batch, flo
             v[3] = twiddle_mul(v[3], load_twiddle(tw, 0));
             const float2 t3 = make_float2(v[2].x + v[3].x, v[2].y + v[3].y);
             const float2 t4 = make_float2(v[2].x - v[3].x, v[2].y - v[3].y);
-            const int dst = padded((k) * FFTS_PER_BLOCK + fft_in_block);
-            smem[dst] = t3;
-            smem[dst + 4352] = t4;
+            y[1] = t3;
+            y[9] = t4;
         }
         {
             const int j = fft_thread + 64;
@@ -867,9 +828,8 @@ fftgen_262144_fp32_pass1_forward(const point_t* in, point_t* out, int batch, flo
             v[5] = twiddle_mul(v[5], load_twiddle(tw, 0));
             const float2 t5 = make_float2(v[4].x + v[5].x, v[4].y + v[5].y);
             const float2 t6 = make_float2(v[4].x - v[5].x, v[4].y - v[5].y);
-            const int dst = padded((k) * FFTS_PER_BLOCK + fft_in_block);
-            smem[dst] = t5;
-            smem[dst + 4352] = t6;
+            y[2] = t5;
+            y[10] = t6;
         }
         {
             const int j = fft_thread + 96;
@@ -878,9 +838,8 @@ fftgen_262144_fp32_pass1_forward(const point_t* in, point_t* out, int batch, flo
             v[7] = twiddle_mul(v[7], load_twiddle(tw, 0));
             const float2 t7 = make_float2(v[6].x + v[7].x, v[6].y + v[7].y);
             const float2 t8 = make_float2(v[6].x - v[7].x, v[6].y - v[7].y);
-            const int dst = padded((k) * FFTS_PER_BLOCK + fft_in_block);
-            smem[dst] = t7;
-            smem[dst + 4352] = t8;
+            y[3] = t7;
+            y[11] = t8;
         }
         {
             const int j = fft_thread + 128;
@@ -889,9 +848,8 @@ fftgen_262144_fp32_pass1_forward(const point_t* in, point_t* out, int batch, flo
             v[9] = twiddle_mul(v[9], load_twiddle(tw, 0));
             const float2 t9 = make_float2(v[8].x + v[9].x, v[8].y + v[9].y);
             const float2 t10 = make_float2(v[8].x - v[9].x, v[8].y - v[9].y);
-            const int dst = padded((k) * FFTS_PER_BLOCK + fft_in_block);
-            smem[dst] = t9;
-            smem[dst + 4352] = t10;
+            y[4] = t9;
+            y[12] = t10;
         }
         {
             const int j = fft_thread + 160;
@@ -900,9 +858,8 @@ fftgen_262144_fp32_pass1_forward(const point_t* in, point_t* out, int batch, flo
             v[11] = twiddle_mul(v[11], load_twiddle(tw, 0));
             const float2 t11 = make_float2(v[10].x + v[11].x, v[10].y + v[11].y);
             const float2 t12 = make_float2(v[10].x - v[11].x, v[10].y - v[11].y);
-            const int dst = padded((k) * FFTS_PER_BLOCK + fft_in_block);
-            smem[dst] = t11;
-            smem[dst + 4352] = t12;
+            y[5] = t11;
+            y[13] = t12;
         }
         {
             const int j = fft_thread + 192;
@@ -911,9 +868,8 @@ fftgen_262144_fp32_pass1_forward(const point_t* in, point_t* out, int batch, flo
             v[13] = twiddle_mul(v[13], load_twiddle(tw, 0));
             const float2 t13 = make_float2(v[12].x + v[13].x, v[12].y + v[13].y);
             const float2 t14 = make_float2(v[12].x - v[13].x, v[12].y - v[13].y);
-            const int dst = padded((k) * FFTS_PER_BLOCK + fft_in_block);
-            smem[dst] = t13;
-            smem[dst + 4352] = t14;
+            y[6] = t13;
+            y[14] = t14;
         }
         {
             const int j = fft_thread + 224;
@@ -922,48 +878,45 @@ fftgen_262144_fp32_pass1_forward(const point_t* in, point_t* out, int batch, flo
             v[15] = twiddle_mul(v[15], load_twiddle(tw, 0));
             const float2 t15 = make_float2(v[14].x + v[15].x, v[14].y + v[15].y);
             const float2 t16 = make_float2(v[14].x - v[15].x, v[14].y - v[15].y);
-            const int dst = padded((k) * FFTS_PER_BLOCK + fft_in_block);
-            smem[dst] = t15;
-            smem[dst + 4352] = t16;
+            y[7] = t15;
+            y[15] = t16;
         }
-    }
-    __syncthreads();
-    {
-        // coalesced copy of the tile's results to global memory
-        point_t* dst = out + out_tile + (size_t)fft_in_block * OUT_FFT_STRIDE + (size_t)fft_thread * OUT_ELEM_STRIDE;
-        const int element = padded(thread);
-        const int q0 = (int)(member + fft_in_block) * (fft_thread);
-        if (first_fft + fft_in_block < batch) store_point(dst + 0 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul(smem[element], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q0, POST_TWIDDLE_BITS)), scale));
-        const int q1 = (int)(member + fft_in_block) * (fft_thread + 32);
-        if (first_fft + fft_in_block < batch) store_point(dst + 32 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul(smem[element + 544], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q1, POST_TWIDDLE_BITS)), scale));
-        const int q2 = (int)(member + fft_in_block) * (fft_thread + 64);
-        if (first_fft + fft_in_block < batch) store_point(dst + 64 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul(smem[element + 1088], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q2, POST_TWIDDLE_BITS)), scale));
-        const int q3 = (int)(member + fft_in_block) * (fft_thread + 96);
-        if (first_fft + fft_in_block < batch) store_point(dst + 96 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul(smem[element + 1632], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q3, POST_TWIDDLE_BITS)), scale));
-        const int q4 = (int)(member + fft_in_block) * (fft_thread + 128);
-        if (first_fft + fft_in_block < batch) store_point(dst + 128 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul(smem[element + 2176], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q4, POST_TWIDDLE_BITS)), scale));
-        const int q5 = (int)(member + fft_in_block) * (fft_thread + 160);
-        if (first_fft + fft_in_block < batch) store_point(dst + 160 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul(smem[element + 2720], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q5, POST_TWIDDLE_BITS)), scale));
-        const int q6 = (int)(member + fft_in_block) * (fft_thread + 192);
-        if (first_fft + fft_in_block < batch) store_point(dst + 192 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul(smem[element + 3264], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q6, POST_TWIDDLE_BITS)), scale));
-        const int q7 = (int)(member + fft_in_block) * (fft_thread + 224);
-        if (first_fft + fft_in_block < batch) store_point(dst + 224 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul(smem[element + 3808], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q7, POST_TWIDDLE_BITS)), scale));
-        const int q8 = (int)(member + fft_in_block) * (fft_thread + 256);
-        if (first_fft + fft_in_block < batch) store_point(dst + 256 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul(smem[element + 4352], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q8, POST_TWIDDLE_BITS)), scale));
-        const int q9 = (int)(member + fft_in_block) * (fft_thread + 288);
-        if (first_fft + fft_in_block < batch) store_point(dst + 288 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul(smem[element + 4896], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q9, POST_TWIDDLE_BITS)), scale));
-        const int q10 = (int)(member + fft_in_block) * (fft_thread + 320);
-        if (first_fft + fft_in_block < batch) store_point(dst + 320 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul(smem[element + 5440], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q10, POST_TWIDDLE_BITS)), scale));
-        const int q11 = (int)(member + fft_in_block) * (fft_thread + 352);
-        if (first_fft + fft_in_block < batch) store_point(dst + 352 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul(smem[element + 5984], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q11, POST_TWIDDLE_BITS)), scale));
-        const int q12 = (int)(member + fft_in_block) * (fft_thread + 384);
-        if (first_fft + fft_in_block < batch) store_point(dst + 384 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul(smem[element + 6528], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q12, POST_TWIDDLE_BITS)), scale));
-        const int q13 = (int)(member + fft_in_block) * (fft_thread + 416);
-        if (first_fft + fft_in_block < batch) store_point(dst + 416 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul(smem[element + 7072], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q13, POST_TWIDDLE_BITS)), scale));
-        const int q14 = (int)(member + fft_in_block) * (fft_thread + 448);
-        if (first_fft + fft_in_block < batch) store_point(dst + 448 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul(smem[element + 7616], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q14, POST_TWIDDLE_BITS)), scale));
-        const int q15 = (int)(member + fft_in_block) * (fft_thread + 480);
-        if (first_fft + fft_in_block < batch) store_point(dst + 480 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul(smem[element + 8160], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q15, POST_TWIDDLE_BITS)), scale));
+        // coalesced copy of the tile's results to global memory, from the last stage's registers
+        {
+            point_t* dst = out + out_tile + (size_t)fft_in_block * OUT_FFT_STRIDE + (size_t)fft_thread * OUT_ELEM_STRIDE;
+            const int q0 = (int)(member + fft_in_block) * (fft_thread);
+            if (first_fft + fft_in_block < batch) store_point(dst + 0 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul(y[0], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q0, POST_TWIDDLE_BITS)), scale));
+            const int q1 = (int)(member + fft_in_block) * (fft_thread + 32);
+            if (first_fft + fft_in_block < batch) store_point(dst + 32 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul(y[1], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q1, POST_TWIDDLE_BITS)), scale));
+            const int q2 = (int)(member + fft_in_block) * (fft_thread + 64);
+            if (first_fft + fft_in_block < batch) store_point(dst + 64 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul(y[2], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q2, POST_TWIDDLE_BITS)), scale));
+            const int q3 = (int)(member + fft_in_block) * (fft_thread + 96);
+            if (first_fft + fft_in_block < batch) store_point(dst + 96 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul(y[3], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q3, POST_TWIDDLE_BITS)), scale));
+            const int q4 = (int)(member + fft_in_block) * (fft_thread + 128);
+            if (first_fft + fft_in_block < batch) store_point(dst + 128 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul(y[4], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q4, POST_TWIDDLE_BITS)), scale));
+            const int q5 = (int)(member + fft_in_block) * (fft_thread + 160);
+            if (first_fft + fft_in_block < batch) store_point(dst + 160 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul(y[5], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q5, POST_TWIDDLE_BITS)), scale));
+            const int q6 = (int)(member + fft_in_block) * (fft_thread + 192);
+            if (first_fft + fft_in_block < batch) store_point(dst + 192 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul(y[6], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q6, POST_TWIDDLE_BITS)), scale));
+            const int q7 = (int)(member + fft_in_block) * (fft_thread + 224);
+            if (first_fft + fft_in_block < batch) store_point(dst + 224 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul(y[7], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q7, POST_TWIDDLE_BITS)), scale));
+            const int q8 = (int)(member + fft_in_block) * (fft_thread + 256);
+            if (first_fft + fft_in_block < batch) store_point(dst + 256 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul(y[8], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q8, POST_TWIDDLE_BITS)), scale));
+            const int q9 = (int)(member + fft_in_block) * (fft_thread + 288);
+            if (first_fft + fft_in_block < batch) store_point(dst + 288 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul(y[9], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q9, POST_TWIDDLE_BITS)), scale));
+            const int q10 = (int)(member + fft_in_block) * (fft_thread + 320);
+            if (first_fft + fft_in_block < batch) store_point(dst + 320 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul(y[10], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q10, POST_TWIDDLE_BITS)), scale));
+            const int q11 = (int)(member + fft_in_block) * (fft_thread + 352);
+            if (first_fft + fft_in_block < batch) store_point(dst + 352 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul(y[11], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q11, POST_TWIDDLE_BITS)), scale));
+            const int q12 = (int)(member + fft_in_block) * (fft_thread + 384);
+            if (first_fft + fft_in_block < batch) store_point(dst + 384 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul(y[12], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q12, POST_TWIDDLE_BITS)), scale));
+            const int q13 = (int)(member + fft_in_block) * (fft_thread + 416);
+            if (first_fft + fft_in_block < batch) store_point(dst + 416 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul(y[13], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q13, POST_TWIDDLE_BITS)), scale));
+            const int q14 = (int)(member + fft_in_block) * (fft_thread + 448);
+            if (first_fft + fft_in_block < batch) store_point(dst + 448 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul(y[14], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q14, POST_TWIDDLE_BITS)), scale));
+            const int q15 = (int)(member + fft_in_block) * (fft_thread + 480);
+            if (first_fft + fft_in_block < batch) store_point(dst + 480 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul(y[15], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q15, POST_TWIDDLE_BITS)), scale));
+        }
     }
 }
 
@@ -982,66 +935,28 @@ fftgen_262144_fp32_pass1_inverse(const point_t* in, point_t* out, int batch, flo
     const size_t in_tile = (size_t)(entry * IN_BATCH_STRIDE + group * IN_GROUP_STRIDE + member * IN_FFT_STRIDE);
     const size_t out_tile = (size_t)(entry * OUT_BATCH_STRIDE + group * OUT_GROUP_STRIDE + member * OUT_FFT_STRIDE);
     {
-        // coalesced copy of the tile into shared memory: all loads first; transforms past the batch
-        // (in a last, partial tile) are neither read nor written
-        const point_t* src = in + in_tile + (size_t)fft_in_block * IN_FFT_STRIDE + (size_t)fft_thread * IN_ELEM_STRIDE;
-        const int element = padded(thread);
-        v[0] = (first_fft + fft_in_block < batch) ? load_point(src + 0 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
-        v[1] = (first_fft + fft_in_block < batch) ? load_point(src + 32 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
-        v[2] = (first_fft + fft_in_block < batch) ? load_point(src + 64 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
-        v[3] = (first_fft + fft_in_block < batch) ? load_point(src + 96 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
-        v[4] = (first_fft + fft_in_block < batch) ? load_point(src + 128 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
-        v[5] = (first_fft + fft_in_block < batch) ? load_point(src + 160 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
-        v[6] = (first_fft + fft_in_block < batch) ? load_point(src + 192 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
-        v[7] = (first_fft + fft_in_block < batch) ? load_point(src + 224 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
-        v[8] = (first_fft + fft_in_block < batch) ? load_point(src + 256 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
-        v[9] = (first_fft + fft_in_block < batch) ? load_point(src + 288 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
-        v[10] = (first_fft + fft_in_block < batch) ? load_point(src + 320 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
-        v[11] = (first_fft + fft_in_block < batch) ? load_point(src + 352 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
-        v[12] = (first_fft + fft_in_block < batch) ? load_point(src + 384 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
-        v[13] = (first_fft + fft_in_block < batch) ? load_point(src + 416 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
-        v[14] = (first_fft + fft_in_block < batch) ? load_point(src + 448 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
-        v[15] = (first_fft + fft_in_block < batch) ? load_point(src + 480 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
-        smem[element] = v[0];
-        smem[element + 544] = v[1];
-        smem[element + 1088] = v[2];
-        smem[element + 1632] = v[3];
-        smem[element + 2176] = v[4];
-        smem[element + 2720] = v[5];
-        smem[element + 3264] = v[6];
-        smem[element + 3808] = v[7];
-        smem[element + 4352] = v[8];
-        smem[element + 4896] = v[9];
-        smem[element + 5440] = v[10];
-        smem[element + 5984] = v[11];
-        smem[element + 6528] = v[12];
-        smem[element + 7072] = v[13];
-        smem[element + 7616] = v[14];
-        smem[element + 8160] = v[15];
-    }
-    __syncthreads();
-    {
+        // coalesced loads of the tile's columns, straight into the first stage's registers; transforms
+        // past the batch (in a last, partial tile) are neither read nor written
+        {
+            const point_t* src = in + in_tile + (size_t)fft_in_block * IN_FFT_STRIDE + (size_t)fft_thread * IN_ELEM_STRIDE;
+            v[0] = (first_fft + fft_in_block < batch) ? load_point(src + 0 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[1] = (first_fft + fft_in_block < batch) ? load_point(src + 32 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[2] = (first_fft + fft_in_block < batch) ? load_point(src + 64 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[3] = (first_fft + fft_in_block < batch) ? load_point(src + 96 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[4] = (first_fft + fft_in_block < batch) ? load_point(src + 128 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[5] = (first_fft + fft_in_block < batch) ? load_point(src + 160 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[6] = (first_fft + fft_in_block < batch) ? load_point(src + 192 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[7] = (first_fft + fft_in_block < batch) ? load_point(src + 224 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[8] = (first_fft + fft_in_block < batch) ? load_point(src + 256 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[9] = (first_fft + fft_in_block < batch) ? load_point(src + 288 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[10] = (first_fft + fft_in_block < batch) ? load_point(src + 320 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[11] = (first_fft + fft_in_block < batch) ? load_point(src + 352 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[12] = (first_fft + fft_in_block < batch) ? load_point(src + 384 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[13] = (first_fft + fft_in_block < batch) ? load_point(src + 416 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[14] = (first_fft + fft_in_block < batch) ? load_point(src + 448 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[15] = (first_fft + fft_in_block < batch) ? load_point(src + 480 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
+        }
         // stage 1 of 3: radix 16 on sub-transforms of 16 points
-        const int src = padded(fft_thread * FFTS_PER_BLOCK + fft_in_block);
-        v[0] = smem[src];
-        v[1] = smem[src + 544];
-        v[2] = smem[src + 1088];
-        v[3] = smem[src + 1632];
-        v[4] = smem[src + 2176];
-        v[5] = smem[src + 2720];
-        v[6] = smem[src + 3264];
-        v[7] = smem[src + 3808];
-        v[8] = smem[src + 4352];
-        v[9] = smem[src + 4896];
-        v[10] = smem[src + 5440];
-        v[11] = smem[src + 5984];
-        v[12] = smem[src + 6528];
-        v[13] = smem[src + 7072];
-        v[14] = smem[src + 7616];
-        v[15] = smem[src + 8160];
-    }
-    __syncthreads();
-    {
         {
             const int j = fft_thread;
             const float2 t1 = make_float2(v[0].x + v[8].x, v[0].y + v[8].y);
@@ -1309,6 +1224,7 @@ fftgen_262144_fp32_pass1_inverse(const point_t* in, point_t* out, int batch, flo
     }
     __syncthreads();
     {
+        float2 y[RADIX_MAX]; /* the outputs, in the order the tiled store copies them */
         {
             const int j = fft_thread;
             const int k = j & 255;
@@ -1316,9 +1232,8 @@ fftgen_262144_fp32_pass1_inverse(const point_t* in, point_t* out, int batch, flo
             v[1] = twiddle_mul_conj(v[1], load_twiddle(tw, 0));
             const float2 t1 = make_float2(v[0].x + v[1].x, v[0].y + v[1].y);
             const float2 t2 = make_float2(v[0].x - v[1].x, v[0].y - v[1].y);
-            const int dst = padded((k) * FFTS_PER_BLOCK + fft_in_block);
-            smem[dst] = t1;
-            smem[dst + 4352] = t2;
+            y[0] = t1;
+            y[8] = t2;
         }
         {
             const int j = fft_thread + 32;
@@ -1327,9 +1242,8 @@ fftgen_262144_fp32_pass1_inverse(const point_t* in, point_t* out, int batch, flo
             v[3] = twiddle_mul_conj(v[3], load_twiddle(tw, 0));
             const float2 t3 = make_float2(v[2].x + v[3].x, v[2].y + v[3].y);
             const float2 t4 = make_float2(v[2].x - v[3].x, v[2].y - v[3].y);
-            const int dst = padded((k) * FFTS_PER_BLOCK + fft_in_block);
-            smem[dst] = t3;
-            smem[dst + 4352] = t4;
+            y[1] = t3;
+            y[9] = t4;
         }
         {
             const int j = fft_thread + 64;
@@ -1338,9 +1252,8 @@ fftgen_262144_fp32_pass1_inverse(const point_t* in, point_t* out, int batch, flo
             v[5] = twiddle_mul_conj(v[5], load_twiddle(tw, 0));
             const float2 t5 = make_float2(v[4].x + v[5].x, v[4].y + v[5].y);
             const float2 t6 = make_float2(v[4].x - v[5].x, v[4].y - v[5].y);
-            const int dst = padded((k) * FFTS_PER_BLOCK + fft_in_block);
-            smem[dst] = t5;
-            smem[dst + 4352] = t6;
+            y[2] = t5;
+            y[10] = t6;
         }
         {
             const int j = fft_thread + 96;
@@ -1349,9 +1262,8 @@ fftgen_262144_fp32_pass1_inverse(const point_t* in, point_t* out, int batch, flo
             v[7] = twiddle_mul_conj(v[7], load_twiddle(tw, 0));
             const float2 t7 = make_float2(v[6].x + v[7].x, v[6].y + v[7].y);
             const float2 t8 = make_float2(v[6].x - v[7].x, v[6].y - v[7].y);
-            const int dst = padded((k) * FFTS_PER_BLOCK + fft_in_block);
-            smem[dst] = t7;
-            smem[dst + 4352] = t8;
+            y[3] = t7;
+            y[11] = t8;
         }
         {
             const int j = fft_thread + 128;
@@ -1360,9 +1272,8 @@ fftgen_262144_fp32_pass1_inverse(const point_t* in, point_t* out, int batch, flo
             v[9] = twiddle_mul_conj(v[9], load_twiddle(tw, 0));
             const float2 t9 = make_float2(v[8].x + v[9].x, v[8].y + v[9].y);
             const float2 t10 = make_float2(v[8].x - v[9].x, v[8].y - v[9].y);
-            const int dst = padded((k) * FFTS_PER_BLOCK + fft_in_block);
-            smem[dst] = t9;
-            smem[dst + 4352] = t10;
+            y[4] = t9;
+            y[12] = t10;
         }
         {
             const int j = fft_thread + 160;
@@ -1371,9 +1282,8 @@ fftgen_262144_fp32_pass1_inverse(const point_t* in, point_t* out, int batch, flo
             v[11] = twiddle_mul_conj(v[11], load_twiddle(tw, 0));
             const float2 t11 = make_float2(v[10].x + v[11].x, v[10].y + v[11].y);
             const float2 t12 = make_float2(v[10].x - v[11].x, v[10].y - v[11].y);
-            const int dst = padded((k) * FFTS_PER_BLOCK + fft_in_block);
-            smem[dst] = t11;
-            smem[dst + 4352] = t12;
+            y[5] = t11;
+            y[13] = t12;
         }
         {
             const int j = fft_thread + 192;
@@ -1382,9 +1292,8 @@ fftgen_262144_fp32_pass1_inverse(const point_t* in, point_t* out, int batch, flo
             v[13] = twiddle_mul_conj(v[13], load_twiddle(tw, 0));
             const float2 t13 = make_float2(v[12].x + v[13].x, v[12].y + v[13].y);
             const float2 t14 = make_float2(v[12].x - v[13].x, v[12].y - v[13].y);
-            const int dst = padded((k) * FFTS_PER_BLOCK + fft_in_block);
-            smem[dst] = t13;
-            smem[dst + 4352] = t14;
+            y[6] = t13;
+            y[14] = t14;
         }
         {
             const int j = fft_thread + 224;
@@ -1393,48 +1302,45 @@ fftgen_262144_fp32_pass1_inverse(const point_t* in, point_t* out, int batch, flo
             v[15] = twiddle_mul_conj(v[15], load_twiddle(tw, 0));
             const float2 t15 = make_float2(v[14].x + v[15].x, v[14].y + v[15].y);
             const float2 t16 = make_float2(v[14].x - v[15].x, v[14].y - v[15].y);
-            const int dst = padded((k) * FFTS_PER_BLOCK + fft_in_block);
-            smem[dst] = t15;
-            smem[dst + 4352] = t16;
+            y[7] = t15;
+            y[15] = t16;
         }
-    }
-    __syncthreads();
-    {
-        // coalesced copy of the tile's results to global memory
-        point_t* dst = out + out_tile + (size_t)fft_in_block * OUT_FFT_STRIDE + (size_t)fft_thread * OUT_ELEM_STRIDE;
-        const int element = padded(thread);
-        const int q0 = (int)(member + fft_in_block) * (fft_thread);
-        if (first_fft + fft_in_block < batch) store_point(dst + 0 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul_conj(smem[element], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q0, POST_TWIDDLE_BITS)), scale));
-        const int q1 = (int)(member + fft_in_block) * (fft_thread + 32);
-        if (first_fft + fft_in_block < batch) store_point(dst + 32 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul_conj(smem[element + 544], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q1, POST_TWIDDLE_BITS)), scale));
-        const int q2 = (int)(member + fft_in_block) * (fft_thread + 64);
-        if (first_fft + fft_in_block < batch) store_point(dst + 64 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul_conj(smem[element + 1088], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q2, POST_TWIDDLE_BITS)), scale));
-        const int q3 = (int)(member + fft_in_block) * (fft_thread + 96);
-        if (first_fft + fft_in_block < batch) store_point(dst + 96 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul_conj(smem[element + 1632], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q3, POST_TWIDDLE_BITS)), scale));
-        const int q4 = (int)(member + fft_in_block) * (fft_thread + 128);
-        if (first_fft + fft_in_block < batch) store_point(dst + 128 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul_conj(smem[element + 2176], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q4, POST_TWIDDLE_BITS)), scale));
-        const int q5 = (int)(member + fft_in_block) * (fft_thread + 160);
-        if (first_fft + fft_in_block < batch) store_point(dst + 160 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul_conj(smem[element + 2720], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q5, POST_TWIDDLE_BITS)), scale));
-        const int q6 = (int)(member + fft_in_block) * (fft_thread + 192);
-        if (first_fft + fft_in_block < batch) store_point(dst + 192 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul_conj(smem[element + 3264], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q6, POST_TWIDDLE_BITS)), scale));
-        const int q7 = (int)(member + fft_in_block) * (fft_thread + 224);
-        if (first_fft + fft_in_block < batch) store_point(dst + 224 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul_conj(smem[element + 3808], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q7, POST_TWIDDLE_BITS)), scale));
-        const int q8 = (int)(member + fft_in_block) * (fft_thread + 256);
-        if (first_fft + fft_in_block < batch) store_point(dst + 256 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul_conj(smem[element + 4352], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q8, POST_TWIDDLE_BITS)), scale));
-        const int q9 = (int)(member + fft_in_block) * (fft_thread + 288);
-        if (first_fft + fft_in_block < batch) store_point(dst + 288 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul_conj(smem[element + 4896], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q9, POST_TWIDDLE_BITS)), scale));
-        const int q10 = (int)(member + fft_in_block) * (fft_thread + 320);
-        if (first_fft + fft_in_block < batch) store_point(dst + 320 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul_conj(smem[element + 5440], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q10, POST_TWIDDLE_BITS)), scale));
-        const int q11 = (int)(member + fft_in_block) * (fft_thread + 352);
-        if (first_fft + fft_in_block < batch) store_point(dst + 352 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul_conj(smem[element + 5984], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q11, POST_TWIDDLE_BITS)), scale));
-        const int q12 = (int)(member + fft_in_block) * (fft_thread + 384);
-        if (first_fft + fft_in_block < batch) store_point(dst + 384 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul_conj(smem[element + 6528], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q12, POST_TWIDDLE_BITS)), scale));
-        const int q13 = (int)(member + fft_in_block) * (fft_thread + 416);
-        if (first_fft + fft_in_block < batch) store_point(dst + 416 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul_conj(smem[element + 7072], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q13, POST_TWIDDLE_BITS)), scale));
-        const int q14 = (int)(member + fft_in_block) * (fft_thread + 448);
-        if (first_fft + fft_in_block < batch) store_point(dst + 448 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul_conj(smem[element + 7616], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q14, POST_TWIDDLE_BITS)), scale));
-        const int q15 = (int)(member + fft_in_block) * (fft_thread + 480);
-        if (first_fft + fft_in_block < batch) store_point(dst + 480 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul_conj(smem[element + 8160], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q15, POST_TWIDDLE_BITS)), scale));
+        // coalesced copy of the tile's results to global memory, from the last stage's registers
+        {
+            point_t* dst = out + out_tile + (size_t)fft_in_block * OUT_FFT_STRIDE + (size_t)fft_thread * OUT_ELEM_STRIDE;
+            const int q0 = (int)(member + fft_in_block) * (fft_thread);
+            if (first_fft + fft_in_block < batch) store_point(dst + 0 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul_conj(y[0], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q0, POST_TWIDDLE_BITS)), scale));
+            const int q1 = (int)(member + fft_in_block) * (fft_thread + 32);
+            if (first_fft + fft_in_block < batch) store_point(dst + 32 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul_conj(y[1], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q1, POST_TWIDDLE_BITS)), scale));
+            const int q2 = (int)(member + fft_in_block) * (fft_thread + 64);
+            if (first_fft + fft_in_block < batch) store_point(dst + 64 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul_conj(y[2], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q2, POST_TWIDDLE_BITS)), scale));
+            const int q3 = (int)(member + fft_in_block) * (fft_thread + 96);
+            if (first_fft + fft_in_block < batch) store_point(dst + 96 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul_conj(y[3], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q3, POST_TWIDDLE_BITS)), scale));
+            const int q4 = (int)(member + fft_in_block) * (fft_thread + 128);
+            if (first_fft + fft_in_block < batch) store_point(dst + 128 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul_conj(y[4], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q4, POST_TWIDDLE_BITS)), scale));
+            const int q5 = (int)(member + fft_in_block) * (fft_thread + 160);
+            if (first_fft + fft_in_block < batch) store_point(dst + 160 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul_conj(y[5], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q5, POST_TWIDDLE_BITS)), scale));
+            const int q6 = (int)(member + fft_in_block) * (fft_thread + 192);
+            if (first_fft + fft_in_block < batch) store_point(dst + 192 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul_conj(y[6], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q6, POST_TWIDDLE_BITS)), scale));
+            const int q7 = (int)(member + fft_in_block) * (fft_thread + 224);
+            if (first_fft + fft_in_block < batch) store_point(dst + 224 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul_conj(y[7], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q7, POST_TWIDDLE_BITS)), scale));
+            const int q8 = (int)(member + fft_in_block) * (fft_thread + 256);
+            if (first_fft + fft_in_block < batch) store_point(dst + 256 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul_conj(y[8], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q8, POST_TWIDDLE_BITS)), scale));
+            const int q9 = (int)(member + fft_in_block) * (fft_thread + 288);
+            if (first_fft + fft_in_block < batch) store_point(dst + 288 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul_conj(y[9], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q9, POST_TWIDDLE_BITS)), scale));
+            const int q10 = (int)(member + fft_in_block) * (fft_thread + 320);
+            if (first_fft + fft_in_block < batch) store_point(dst + 320 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul_conj(y[10], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q10, POST_TWIDDLE_BITS)), scale));
+            const int q11 = (int)(member + fft_in_block) * (fft_thread + 352);
+            if (first_fft + fft_in_block < batch) store_point(dst + 352 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul_conj(y[11], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q11, POST_TWIDDLE_BITS)), scale));
+            const int q12 = (int)(member + fft_in_block) * (fft_thread + 384);
+            if (first_fft + fft_in_block < batch) store_point(dst + 384 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul_conj(y[12], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q12, POST_TWIDDLE_BITS)), scale));
+            const int q13 = (int)(member + fft_in_block) * (fft_thread + 416);
+            if (first_fft + fft_in_block < batch) store_point(dst + 416 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul_conj(y[13], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q13, POST_TWIDDLE_BITS)), scale));
+            const int q14 = (int)(member + fft_in_block) * (fft_thread + 448);
+            if (first_fft + fft_in_block < batch) store_point(dst + 448 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul_conj(y[14], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q14, POST_TWIDDLE_BITS)), scale));
+            const int q15 = (int)(member + fft_in_block) * (fft_thread + 480);
+            if (first_fft + fft_in_block < batch) store_point(dst + 480 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul_conj(y[15], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q15, POST_TWIDDLE_BITS)), scale));
+        }
     }
 }
 
@@ -1611,38 +1517,40 @@ fftgen_262144_fp32_pass2_forward(const point_t* in, point_t* out, int batch, flo
     {
         // coalesced copy of the tile into shared memory: all loads first; transforms past the batch
         // (in a last, partial tile) are neither read nor written
-        v[0] = (first_fft + ((thread) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-        v[1] = (first_fft + ((thread + 512) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 512) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 512) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-        v[2] = (first_fft + ((thread + 1024) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 1024) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 1024) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-        v[3] = (first_fft + ((thread + 1536) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 1536) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 1536) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-        v[4] = (first_fft + ((thread + 2048) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 2048) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 2048) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-        v[5] = (first_fft + ((thread + 2560) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 2560) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 2560) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-        v[6] = (first_fft + ((thread + 3072) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 3072) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 3072) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-        v[7] = (first_fft + ((thread + 3584) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 3584) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 3584) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-        v[8] = (first_fft + ((thread + 4096) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 4096) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 4096) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-        v[9] = (first_fft + ((thread + 4608) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 4608) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 4608) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-        v[10] = (first_fft + ((thread + 5120) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 5120) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 5120) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-        v[11] = (first_fft + ((thread + 5632) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 5632) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 5632) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-        v[12] = (first_fft + ((thread + 6144) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 6144) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 6144) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-        v[13] = (first_fft + ((thread + 6656) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 6656) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 6656) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-        v[14] = (first_fft + ((thread + 7168) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 7168) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 7168) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-        v[15] = (first_fft + ((thread + 7680) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 7680) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 7680) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-        smem[padded(((thread) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread) >> LOG_POINTS))] = v[0];
-        smem[padded(((thread + 512) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 512) >> LOG_POINTS))] = v[1];
-        smem[padded(((thread + 1024) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 1024) >> LOG_POINTS))] = v[2];
-        smem[padded(((thread + 1536) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 1536) >> LOG_POINTS))] = v[3];
-        smem[padded(((thread + 2048) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 2048) >> LOG_POINTS))] = v[4];
-        smem[padded(((thread + 2560) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 2560) >> LOG_POINTS))] = v[5];
-        smem[padded(((thread + 3072) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 3072) >> LOG_POINTS))] = v[6];
-        smem[padded(((thread + 3584) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 3584) >> LOG_POINTS))] = v[7];
-        smem[padded(((thread + 4096) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 4096) >> LOG_POINTS))] = v[8];
-        smem[padded(((thread + 4608) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 4608) >> LOG_POINTS))] = v[9];
-        smem[padded(((thread + 5120) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 5120) >> LOG_POINTS))] = v[10];
-        smem[padded(((thread + 5632) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 5632) >> LOG_POINTS))] = v[11];
-        smem[padded(((thread + 6144) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 6144) >> LOG_POINTS))] = v[12];
-        smem[padded(((thread + 6656) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 6656) >> LOG_POINTS))] = v[13];
-        smem[padded(((thread + 7168) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 7168) >> LOG_POINTS))] = v[14];
-        smem[padded(((thread + 7680) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 7680) >> LOG_POINTS))] = v[15];
+        {
+            v[0] = (first_fft + ((thread) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
+            v[1] = (first_fft + ((thread + 512) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 512) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 512) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
+            v[2] = (first_fft + ((thread + 1024) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 1024) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 1024) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
+            v[3] = (first_fft + ((thread + 1536) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 1536) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 1536) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
+            v[4] = (first_fft + ((thread + 2048) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 2048) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 2048) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
+            v[5] = (first_fft + ((thread + 2560) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 2560) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 2560) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
+            v[6] = (first_fft + ((thread + 3072) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 3072) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 3072) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
+            v[7] = (first_fft + ((thread + 3584) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 3584) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 3584) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
+            v[8] = (first_fft + ((thread + 4096) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 4096) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 4096) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
+            v[9] = (first_fft + ((thread + 4608) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 4608) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 4608) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
+            v[10] = (first_fft + ((thread + 5120) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 5120) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 5120) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
+            v[11] = (first_fft + ((thread + 5632) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 5632) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 5632) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
+            v[12] = (first_fft + ((thread + 6144) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 6144) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 6144) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
+            v[13] = (first_fft + ((thread + 6656) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 6656) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 6656) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
+            v[14] = (first_fft + ((thread + 7168) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 7168) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 7168) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
+            v[15] = (first_fft + ((thread + 7680) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 7680) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 7680) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
+            smem[padded(((thread) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread) >> LOG_POINTS))] = v[0];
+            smem[padded(((thread + 512) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 512) >> LOG_POINTS))] = v[1];
+            smem[padded(((thread + 1024) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 1024) >> LOG_POINTS))] = v[2];
+            smem[padded(((thread + 1536) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 1536) >> LOG_POINTS))] = v[3];
+            smem[padded(((thread + 2048) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 2048) >> LOG_POINTS))] = v[4];
+            smem[padded(((thread + 2560) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 2560) >> LOG_POINTS))] = v[5];
+            smem[padded(((thread + 3072) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 3072) >> LOG_POINTS))] = v[6];
+            smem[padded(((thread + 3584) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 3584) >> LOG_POINTS))] = v[7];
+            smem[padded(((thread + 4096) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 4096) >> LOG_POINTS))] = v[8];
+            smem[padded(((thread + 4608) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 4608) >> LOG_POINTS))] = v[9];
+            smem[padded(((thread + 5120) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 5120) >> LOG_POINTS))] = v[10];
+            smem[padded(((thread + 5632) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 5632) >> LOG_POINTS))] = v[11];
+            smem[padded(((thread + 6144) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 6144) >> LOG_POINTS))] = v[12];
+            smem[padded(((thread + 6656) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 6656) >> LOG_POINTS))] = v[13];
+            smem[padded(((thread + 7168) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 7168) >> LOG_POINTS))] = v[14];
+            smem[padded(((thread + 7680) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 7680) >> LOG_POINTS))] = v[15];
+        }
     }
     __syncthreads();
     {
@@ -1934,6 +1842,7 @@ fftgen_262144_fp32_pass2_forward(const point_t* in, point_t* out, int batch, flo
     }
     __syncthreads();
     {
+        float2 y[RADIX_MAX]; /* the outputs, in the order the tiled store copies them */
         {
             const int j = fft_thread;
             const int k = j & 255;
@@ -1941,9 +1850,8 @@ fftgen_262144_fp32_pass2_forward(const point_t* in, point_t* out, int batch, flo
             v[1] = twiddle_mul(v[1], load_twiddle(tw, 0));
             const float2 t1 = make_float2(v[0].x + v[1].x, v[0].y + v[1].y);
             const float2 t2 = make_float2(v[0].x - v[1].x, v[0].y - v[1].y);
-            const int dst = padded((k) * FFTS_PER_BLOCK + fft_in_block);
-            smem[dst] = t1;
-            smem[dst + 4352] = t2;
+            y[0] = t1;
+            y[8] = t2;
         }
         {
             const int j = fft_thread + 32;
@@ -1952,9 +1860,8 @@ fftgen_262144_fp32_pass2_forward(const point_t* in, point_t* out, int batch, flo
             v[3] = twiddle_mul(v[3], load_twiddle(tw, 0));
             const float2 t3 = make_float2(v[2].x + v[3].x, v[2].y + v[3].y);
             const float2 t4 = make_float2(v[2].x - v[3].x, v[2].y - v[3].y);
-            const int dst = padded((k) * FFTS_PER_BLOCK + fft_in_block);
-            smem[dst] = t3;
-            smem[dst + 4352] = t4;
+            y[1] = t3;
+            y[9] = t4;
         }
         {
             const int j = fft_thread + 64;
@@ -1963,9 +1870,8 @@ fftgen_262144_fp32_pass2_forward(const point_t* in, point_t* out, int batch, flo
             v[5] = twiddle_mul(v[5], load_twiddle(tw, 0));
             const float2 t5 = make_float2(v[4].x + v[5].x, v[4].y + v[5].y);
             const float2 t6 = make_float2(v[4].x - v[5].x, v[4].y - v[5].y);
-            const int dst = padded((k) * FFTS_PER_BLOCK + fft_in_block);
-            smem[dst] = t5;
-            smem[dst + 4352] = t6;
+            y[2] = t5;
+            y[10] = t6;
         }
         {
             const int j = fft_thread + 96;
@@ -1974,9 +1880,8 @@ fftgen_262144_fp32_pass2_forward(const point_t* in, point_t* out, int batch, flo
             v[7] = twiddle_mul(v[7], load_twiddle(tw, 0));
             const float2 t7 = make_float2(v[6].x + v[7].x, v[6].y + v[7].y);
             const float2 t8 = make_float2(v[6].x - v[7].x, v[6].y - v[7].y);
-            const int dst = padded((k) * FFTS_PER_BLOCK + fft_in_block);
-            smem[dst] = t7;
-            smem[dst + 4352] = t8;
+            y[3] = t7;
+            y[11] = t8;
         }
         {
             const int j = fft_thread + 128;
@@ -1985,9 +1890,8 @@ fftgen_262144_fp32_pass2_forward(const point_t* in, point_t* out, int batch, flo
             v[9] = twiddle_mul(v[9], load_twiddle(tw, 0));
             const float2 t9 = make_float2(v[8].x + v[9].x, v[8].y + v[9].y);
             const float2 t10 = make_float2(v[8].x - v[9].x, v[8].y - v[9].y);
-            const int dst = padded((k) * FFTS_PER_BLOCK + fft_in_block);
-            smem[dst] = t9;
-            smem[dst + 4352] = t10;
+            y[4] = t9;
+            y[12] = t10;
         }
         {
             const int j = fft_thread + 160;
@@ -1996,9 +1900,8 @@ fftgen_262144_fp32_pass2_forward(const point_t* in, point_t* out, int batch, flo
             v[11] = twiddle_mul(v[11], load_twiddle(tw, 0));
             const float2 t11 = make_float2(v[10].x + v[11].x, v[10].y + v[11].y);
             const float2 t12 = make_float2(v[10].x - v[11].x, v[10].y - v[11].y);
-            const int dst = padded((k) * FFTS_PER_BLOCK + fft_in_block);
-            smem[dst] = t11;
-            smem[dst + 4352] = t12;
+            y[5] = t11;
+            y[13] = t12;
         }
         {
             const int j = fft_thread + 192;
@@ -2007,9 +1910,8 @@ fftgen_262144_fp32_pass2_forward(const point_t* in, point_t* out, int batch, flo
             v[13] = twiddle_mul(v[13], load_twiddle(tw, 0));
             const float2 t13 = make_float2(v[12].x + v[13].x, v[12].y + v[13].y);
             const float2 t14 = make_float2(v[12].x - v[13].x, v[12].y - v[13].y);
-            const int dst = padded((k) * FFTS_PER_BLOCK + fft_in_block);
-            smem[dst] = t13;
-            smem[dst + 4352] = t14;
+            y[6] = t13;
+            y[14] = t14;
         }
         {
             const int j = fft_thread + 224;
@@ -2018,32 +1920,29 @@ fftgen_262144_fp32_pass2_forward(const point_t* in, point_t* out, int batch, flo
             v[15] = twiddle_mul(v[15], load_twiddle(tw, 0));
             const float2 t15 = make_float2(v[14].x + v[15].x, v[14].y + v[15].y);
             const float2 t16 = make_float2(v[14].x - v[15].x, v[14].y - v[15].y);
-            const int dst = padded((k) * FFTS_PER_BLOCK + fft_in_block);
-            smem[dst] = t15;
-            smem[dst + 4352] = t16;
+            y[7] = t15;
+            y[15] = t16;
         }
-    }
-    __syncthreads();
-    {
-        // coalesced copy of the tile's results to global memory
-        point_t* dst = out + out_tile + (size_t)fft_in_block * OUT_FFT_STRIDE + (size_t)fft_thread * OUT_ELEM_STRIDE;
-        const int element = padded(thread);
-        if (first_fft + fft_in_block < batch) store_point(dst + 0 * OUT_ELEM_STRIDE, 0, scaled(smem[element], scale));
-        if (first_fft + fft_in_block < batch) store_point(dst + 32 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 544], scale));
-        if (first_fft + fft_in_block < batch) store_point(dst + 64 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 1088], scale));
-        if (first_fft + fft_in_block < batch) store_point(dst + 96 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 1632], scale));
-        if (first_fft + fft_in_block < batch) store_point(dst + 128 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 2176], scale));
-        if (first_fft + fft_in_block < batch) store_point(dst + 160 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 2720], scale));
-        if (first_fft + fft_in_block < batch) store_point(dst + 192 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 3264], scale));
-        if (first_fft + fft_in_block < batch) store_point(dst + 224 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 3808], scale));
-        if (first_fft + fft_in_block < batch) store_point(dst + 256 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 4352], scale));
-        if (first_fft + fft_in_block < batch) store_point(dst + 288 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 4896], scale));
-        if (first_fft + fft_in_block < batch) store_point(dst + 320 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 5440], scale));
-        if (first_fft + fft_in_block < batch) store_point(dst + 352 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 5984], scale));
-        if (first_fft + fft_in_block < batch) store_point(dst + 384 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 6528], scale));
-        if (first_fft + fft_in_block < batch) store_point(dst + 416 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 7072], scale));
-        if (first_fft + fft_in_block < batch) store_point(dst + 448 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 7616], scale));
-        if (first_fft + fft_in_block < batch) store_point(dst + 480 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 8160], scale));
+        // coalesced copy of the tile's results to global memory, from the last stage's registers
+        {
+            point_t* dst = out + out_tile + (size_t)fft_in_block * OUT_FFT_STRIDE + (size_t)fft_thread * OUT_ELEM_STRIDE;
+            if (first_fft + fft_in_block < batch) store_point(dst + 0 * OUT_ELEM_STRIDE, 0, scaled(y[0], scale));
+            if (first_fft + fft_in_block < batch) store_point(dst + 32 * OUT_ELEM_STRIDE, 0, scaled(y[1], scale));
+            if (first_fft + fft_in_block < batch) store_point(dst + 64 * OUT_ELEM_STRIDE, 0, scaled(y[2], scale));
+            if (first_fft + fft_in_block < batch) store_point(dst + 96 * OUT_ELEM_STRIDE, 0, scaled(y[3], scale));
+            if (first_fft + fft_in_block < batch) store_point(dst + 128 * OUT_ELEM_STRIDE, 0, scaled(y[4], scale));
+            if (first_fft + fft_in_block < batch) store_point(dst + 160 * OUT_ELEM_STRIDE, 0, scaled(y[5], scale));
+            if (first_fft + fft_in_block < batch) store_point(dst + 192 * OUT_ELEM_STRIDE, 0, scaled(y[6], scale));
+            if (first_fft + fft_in_block < batch) store_point(dst + 224 * OUT_ELEM_STRIDE, 0, scaled(y[7], scale));
+            if (first_fft + fft_in_block < batch) store_point(dst + 256 * OUT_ELEM_STRIDE, 0, scaled(y[8], scale));
+            if (first_fft + fft_in_block < batch) store_point(dst + 288 * OUT_ELEM_STRIDE, 0, scaled(y[9], scale));
+            if (first_fft + fft_in_block < batch) store_point(dst + 320 * OUT_ELEM_STRIDE, 0, scaled(y[10], scale));
+            if (first_fft + fft_in_block < batch) store_point(dst + 352 * OUT_ELEM_STRIDE, 0, scaled(y[11], scale));
+            if (first_fft + fft_in_block < batch) store_point(dst + 384 * OUT_ELEM_STRIDE, 0, scaled(y[12], scale));
+            if (first_fft + fft_in_block < batch) store_point(dst + 416 * OUT_ELEM_STRIDE, 0, scaled(y[13], scale));
+            if (first_fft + fft_in_block < batch) store_point(dst + 448 * OUT_ELEM_STRIDE, 0, scaled(y[14], scale));
+            if (first_fft + fft_in_block < batch) store_point(dst + 480 * OUT_ELEM_STRIDE, 0, scaled(y[15], scale));
+        }
     }
 }
 
@@ -2064,38 +1963,40 @@ fftgen_262144_fp32_pass2_inverse(const point_t* in, point_t* out, int batch, flo
     {
         // coalesced copy of the tile into shared memory: all loads first; transforms past the batch
         // (in a last, partial tile) are neither read nor written
-        v[0] = (first_fft + ((thread) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-        v[1] = (first_fft + ((thread + 512) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 512) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 512) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-        v[2] = (first_fft + ((thread + 1024) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 1024) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 1024) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-        v[3] = (first_fft + ((thread + 1536) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 1536) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 1536) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-        v[4] = (first_fft + ((thread + 2048) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 2048) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 2048) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-        v[5] = (first_fft + ((thread + 2560) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 2560) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 2560) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-        v[6] = (first_fft + ((thread + 3072) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 3072) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 3072) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-        v[7] = (first_fft + ((thread + 3584) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 3584) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 3584) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-        v[8] = (first_fft + ((thread + 4096) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 4096) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 4096) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-        v[9] = (first_fft + ((thread + 4608) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 4608) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 4608) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-        v[10] = (first_fft + ((thread + 5120) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 5120) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 5120) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-        v[11] = (first_fft + ((thread + 5632) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 5632) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 5632) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-        v[12] = (first_fft + ((thread + 6144) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 6144) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 6144) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-        v[13] = (first_fft + ((thread + 6656) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 6656) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 6656) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-        v[14] = (first_fft + ((thread + 7168) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 7168) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 7168) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-        v[15] = (first_fft + ((thread + 7680) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 7680) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 7680) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-        smem[padded(((thread) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread) >> LOG_POINTS))] = v[0];
-        smem[padded(((thread + 512) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 512) >> LOG_POINTS))] = v[1];
-        smem[padded(((thread + 1024) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 1024) >> LOG_POINTS))] = v[2];
-        smem[padded(((thread + 1536) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 1536) >> LOG_POINTS))] = v[3];
-        smem[padded(((thread + 2048) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 2048) >> LOG_POINTS))] = v[4];
-        smem[padded(((thread + 2560) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 2560) >> LOG_POINTS))] = v[5];
-        smem[padded(((thread + 3072) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 3072) >> LOG_POINTS))] = v[6];
-        smem[padded(((thread + 3584) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 3584) >> LOG_POINTS))] = v[7];
-        smem[padded(((thread + 4096) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 4096) >> LOG_POINTS))] = v[8];
-        smem[padded(((thread + 4608) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 4608) >> LOG_POINTS))] = v[9];
-        smem[padded(((thread + 5120) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 5120) >> LOG_POINTS))] = v[10];
-        smem[padded(((thread + 5632) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 5632) >> LOG_POINTS))] = v[11];
-        smem[padded(((thread + 6144) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 6144) >> LOG_POINTS))] = v[12];
-        smem[padded(((thread + 6656) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 6656) >> LOG_POINTS))] = v[13];
-        smem[padded(((thread + 7168) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 7168) >> LOG_POINTS))] = v[14];
-        smem[padded(((thread + 7680) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 7680) >> LOG_POINTS))] = v[15];
+        {
+            v[0] = (first_fft + ((thread) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
+            v[1] = (first_fft + ((thread + 512) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 512) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 512) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
+            v[2] = (first_fft + ((thread + 1024) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 1024) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 1024) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
+            v[3] = (first_fft + ((thread + 1536) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 1536) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 1536) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
+            v[4] = (first_fft + ((thread + 2048) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 2048) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 2048) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
+            v[5] = (first_fft + ((thread + 2560) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 2560) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 2560) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
+            v[6] = (first_fft + ((thread + 3072) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 3072) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 3072) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
+            v[7] = (first_fft + ((thread + 3584) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 3584) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 3584) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
+            v[8] = (first_fft + ((thread + 4096) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 4096) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 4096) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
+            v[9] = (first_fft + ((thread + 4608) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 4608) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 4608) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
+            v[10] = (first_fft + ((thread + 5120) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 5120) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 5120) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
+            v[11] = (first_fft + ((thread + 5632) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 5632) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 5632) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
+            v[12] = (first_fft + ((thread + 6144) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 6144) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 6144) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
+            v[13] = (first_fft + ((thread + 6656) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 6656) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 6656) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
+            v[14] = (first_fft + ((thread + 7168) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 7168) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 7168) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
+            v[15] = (first_fft + ((thread + 7680) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 7680) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 7680) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
+            smem[padded(((thread) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread) >> LOG_POINTS))] = v[0];
+            smem[padded(((thread + 512) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 512) >> LOG_POINTS))] = v[1];
+            smem[padded(((thread + 1024) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 1024) >> LOG_POINTS))] = v[2];
+            smem[padded(((thread + 1536) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 1536) >> LOG_POINTS))] = v[3];
+            smem[padded(((thread + 2048) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 2048) >> LOG_POINTS))] = v[4];
+            smem[padded(((thread + 2560) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 2560) >> LOG_POINTS))] = v[5];
+            smem[padded(((thread + 3072) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 3072) >> LOG_POINTS))] = v[6];
+            smem[padded(((thread + 3584) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 3584) >> LOG_POINTS))] = v[7];
+            smem[padded(((thread + 4096) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 4096) >> LOG_POINTS))] = v[8];
+            smem[padded(((thread + 4608) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 4608) >> LOG_POINTS))] = v[9];
+            smem[padded(((thread + 5120) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 5120) >> LOG_POINTS))] = v[10];
+            smem[padded(((thread + 5632) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 5632) >> LOG_POINTS))] = v[11];
+            smem[padded(((thread + 6144) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 6144) >> LOG_POINTS))] = v[12];
+            smem[padded(((thread + 6656) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 6656) >> LOG_POINTS))] = v[13];
+            smem[padded(((thread + 7168) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 7168) >> LOG_POINTS))] = v[14];
+            smem[padded(((thread + 7680) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 7680) >> LOG_POINTS))] = v[15];
+        }
     }
     __syncthreads();
     {
@@ -2387,6 +2288,7 @@ fftgen_262144_fp32_pass2_inverse(const point_t* in, point_t* out, int batch, flo
     }
     __syncthreads();
     {
+        float2 y[RADIX_MAX]; /* the outputs, in the order the tiled store copies them */
         {
             const int j = fft_thread;
             const int k = j & 255;
@@ -2394,9 +2296,8 @@ fftgen_262144_fp32_pass2_inverse(const point_t* in, point_t* out, int batch, flo
             v[1] = twiddle_mul_conj(v[1], load_twiddle(tw, 0));
             const float2 t1 = make_float2(v[0].x + v[1].x, v[0].y + v[1].y);
             const float2 t2 = make_float2(v[0].x - v[1].x, v[0].y - v[1].y);
-            const int dst = padded((k) * FFTS_PER_BLOCK + fft_in_block);
-            smem[dst] = t1;
-            smem[dst + 4352] = t2;
+            y[0] = t1;
+            y[8] = t2;
         }
         {
             const int j = fft_thread + 32;
@@ -2405,9 +2306,8 @@ fftgen_262144_fp32_pass2_inverse(const point_t* in, point_t* out, int batch, flo
             v[3] = twiddle_mul_conj(v[3], load_twiddle(tw, 0));
             const float2 t3 = make_float2(v[2].x + v[3].x, v[2].y + v[3].y);
             const float2 t4 = make_float2(v[2].x - v[3].x, v[2].y - v[3].y);
-            const int dst = padded((k) * FFTS_PER_BLOCK + fft_in_block);
-            smem[dst] = t3;
-            smem[dst + 4352] = t4;
+            y[1] = t3;
+            y[9] = t4;
         }
         {
             const int j = fft_thread + 64;
@@ -2416,9 +2316,8 @@ fftgen_262144_fp32_pass2_inverse(const point_t* in, point_t* out, int batch, flo
             v[5] = twiddle_mul_conj(v[5], load_twiddle(tw, 0));
             const float2 t5 = make_float2(v[4].x + v[5].x, v[4].y + v[5].y);
             const float2 t6 = make_float2(v[4].x - v[5].x, v[4].y - v[5].y);
-            const int dst = padded((k) * FFTS_PER_BLOCK + fft_in_block);
-            smem[dst] = t5;
-            smem[dst + 4352] = t6;
+            y[2] = t5;
+            y[10] = t6;
         }
         {
             const int j = fft_thread + 96;
@@ -2427,9 +2326,8 @@ fftgen_262144_fp32_pass2_inverse(const point_t* in, point_t* out, int batch, flo
             v[7] = twiddle_mul_conj(v[7], load_twiddle(tw, 0));
             const float2 t7 = make_float2(v[6].x + v[7].x, v[6].y + v[7].y);
             const float2 t8 = make_float2(v[6].x - v[7].x, v[6].y - v[7].y);
-            const int dst = padded((k) * FFTS_PER_BLOCK + fft_in_block);
-            smem[dst] = t7;
-            smem[dst + 4352] = t8;
+            y[3] = t7;
+            y[11] = t8;
         }
         {
             const int j = fft_thread + 128;
@@ -2438,9 +2336,8 @@ fftgen_262144_fp32_pass2_inverse(const point_t* in, point_t* out, int batch, flo
             v[9] = twiddle_mul_conj(v[9], load_twiddle(tw, 0));
             const float2 t9 = make_float2(v[8].x + v[9].x, v[8].y + v[9].y);
             const float2 t10 = make_float2(v[8].x - v[9].x, v[8].y - v[9].y);
-            const int dst = padded((k) * FFTS_PER_BLOCK + fft_in_block);
-            smem[dst] = t9;
-            smem[dst + 4352] = t10;
+            y[4] = t9;
+            y[12] = t10;
         }
         {
             const int j = fft_thread + 160;
@@ -2449,9 +2346,8 @@ fftgen_262144_fp32_pass2_inverse(const point_t* in, point_t* out, int batch, flo
             v[11] = twiddle_mul_conj(v[11], load_twiddle(tw, 0));
             const float2 t11 = make_float2(v[10].x + v[11].x, v[10].y + v[11].y);
             const float2 t12 = make_float2(v[10].x - v[11].x, v[10].y - v[11].y);
-            const int dst = padded((k) * FFTS_PER_BLOCK + fft_in_block);
-            smem[dst] = t11;
-            smem[dst + 4352] = t12;
+            y[5] = t11;
+            y[13] = t12;
         }
         {
             const int j = fft_thread + 192;
@@ -2460,9 +2356,8 @@ fftgen_262144_fp32_pass2_inverse(const point_t* in, point_t* out, int batch, flo
             v[13] = twiddle_mul_conj(v[13], load_twiddle(tw, 0));
             const float2 t13 = make_float2(v[12].x + v[13].x, v[12].y + v[13].y);
             const float2 t14 = make_float2(v[12].x - v[13].x, v[12].y - v[13].y);
-            const int dst = padded((k) * FFTS_PER_BLOCK + fft_in_block);
-            smem[dst] = t13;
-            smem[dst + 4352] = t14;
+            y[6] = t13;
+            y[14] = t14;
         }
         {
             const int j = fft_thread + 224;
@@ -2471,32 +2366,29 @@ fftgen_262144_fp32_pass2_inverse(const point_t* in, point_t* out, int batch, flo
             v[15] = twiddle_mul_conj(v[15], load_twiddle(tw, 0));
             const float2 t15 = make_float2(v[14].x + v[15].x, v[14].y + v[15].y);
             const float2 t16 = make_float2(v[14].x - v[15].x, v[14].y - v[15].y);
-            const int dst = padded((k) * FFTS_PER_BLOCK + fft_in_block);
-            smem[dst] = t15;
-            smem[dst + 4352] = t16;
+            y[7] = t15;
+            y[15] = t16;
         }
-    }
-    __syncthreads();
-    {
-        // coalesced copy of the tile's results to global memory
-        point_t* dst = out + out_tile + (size_t)fft_in_block * OUT_FFT_STRIDE + (size_t)fft_thread * OUT_ELEM_STRIDE;
-        const int element = padded(thread);
-        if (first_fft + fft_in_block < batch) store_point(dst + 0 * OUT_ELEM_STRIDE, 0, scaled(smem[element], scale));
-        if (first_fft + fft_in_block < batch) store_point(dst + 32 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 544], scale));
-        if (first_fft + fft_in_block < batch) store_point(dst + 64 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 1088], scale));
-        if (first_fft + fft_in_block < batch) store_point(dst + 96 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 1632], scale));
-        if (first_fft + fft_in_block < batch) store_point(dst + 128 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 2176], scale));
-        if (first_fft + fft_in_block < batch) store_point(dst + 160 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 2720], scale));
-        if (first_fft + fft_in_block < batch) store_point(dst + 192 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 3264], scale));
-        if (first_fft + fft_in_block < batch) store_point(dst + 224 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 3808], scale));
-        if (first_fft + fft_in_block < batch) store_point(dst + 256 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 4352], scale));
-        if (first_fft + fft_in_block < batch) store_point(dst + 288 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 4896], scale));
-        if (first_fft + fft_in_block < batch) store_point(dst + 320 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 5440], scale));
-        if (first_fft + fft_in_block < batch) store_point(dst + 352 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 5984], scale));
-        if (first_fft + fft_in_block < batch) store_point(dst + 384 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 6528], scale));
-        if (first_fft + fft_in_block < batch) store_point(dst + 416 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 7072], scale));
-        if (first_fft + fft_in_block < batch) store_point(dst + 448 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 7616], scale));
-        if (first_fft + fft_in_block < batch) store_point(dst + 480 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 8160], scale));
+        // coalesced copy of the tile's results to global memory, from the last stage's registers
+        {
+            point_t* dst = out + out_tile + (size_t)fft_in_block * OUT_FFT_STRIDE + (size_t)fft_thread * OUT_ELEM_STRIDE;
+            if (first_fft + fft_in_block < batch) store_point(dst + 0 * OUT_ELEM_STRIDE, 0, scaled(y[0], scale));
+            if (first_fft + fft_in_block < batch) store_point(dst + 32 * OUT_ELEM_STRIDE, 0, scaled(y[1], scale));
+            if (first_fft + fft_in_block < batch) store_point(dst + 64 * OUT_ELEM_STRIDE, 0, scaled(y[2], scale));
+            if (first_fft + fft_in_block < batch) store_point(dst + 96 * OUT_ELEM_STRIDE, 0, scaled(y[3], scale));
+            if (first_fft + fft_in_block < batch) store_point(dst + 128 * OUT_ELEM_STRIDE, 0, scaled(y[4], scale));
+            if (first_fft + fft_in_block < batch) store_point(dst + 160 * OUT_ELEM_STRIDE, 0, scaled(y[5], scale));
+            if (first_fft + fft_in_block < batch) store_point(dst + 192 * OUT_ELEM_STRIDE, 0, scaled(y[6], scale));
+            if (first_fft + fft_in_block < batch) store_point(dst + 224 * OUT_ELEM_STRIDE, 0, scaled(y[7], scale));
+            if (first_fft + fft_in_block < batch) store_point(dst + 256 * OUT_ELEM_STRIDE, 0, scaled(y[8], scale));
+            if (first_fft + fft_in_block < batch) store_point(dst + 288 * OUT_ELEM_STRIDE, 0, scaled(y[9], scale));
+            if (first_fft + fft_in_block < batch) store_point(dst + 320 * OUT_ELEM_STRIDE, 0, scaled(y[10], scale));
+            if (first_fft + fft_in_block < batch) store_point(dst + 352 * OUT_ELEM_STRIDE, 0, scaled(y[11], scale));
+            if (first_fft + fft_in_block < batch) store_point(dst + 384 * OUT_ELEM_STRIDE, 0, scaled(y[12], scale));
+            if (first_fft + fft_in_block < batch) store_point(dst + 416 * OUT_ELEM_STRIDE, 0, scaled(y[13], scale));
+            if (first_fft + fft_in_block < batch) store_point(dst + 448 * OUT_ELEM_STRIDE, 0, scaled(y[14], scale));
+            if (first_fft + fft_in_block < batch) store_point(dst + 480 * OUT_ELEM_STRIDE, 0, scaled(y[15], scale));
+        }
     }
 }
 

@@ -251,66 +251,28 @@ fftgen_32768_fp32_pass1_forward(const point_t* in, point_t* out, int batch, floa
     const size_t in_tile = (size_t)(entry * IN_BATCH_STRIDE + group * IN_GROUP_STRIDE + member * IN_FFT_STRIDE);
     const size_t out_tile = (size_t)(entry * OUT_BATCH_STRIDE + group * OUT_GROUP_STRIDE + member * OUT_FFT_STRIDE);
     {
-        // coalesced copy of the tile into shared memory: all loads first; transforms past the batch
-        // (in a last, partial tile) are neither read nor written
-        const point_t* src = in + in_tile + (size_t)fft_in_block * IN_FFT_STRIDE + (size_t)fft_thread * IN_ELEM_STRIDE;
-        const int element = padded(thread);
-        v[0] = (first_fft + fft_in_block < batch) ? load_point(src + 0 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
-        v[1] = (first_fft + fft_in_block < batch) ? load_point(src + 8 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
-        v[2] = (first_fft + fft_in_block < batch) ? load_point(src + 16 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
-        v[3] = (first_fft + fft_in_block < batch) ? load_point(src + 24 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
-        v[4] = (first_fft + fft_in_block < batch) ? load_point(src + 32 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
-        v[5] = (first_fft + fft_in_block < batch) ? load_point(src + 40 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
-        v[6] = (first_fft + fft_in_block < batch) ? load_point(src + 48 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
-        v[7] = (first_fft + fft_in_block < batch) ? load_point(src + 56 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
-        v[8] = (first_fft + fft_in_block < batch) ? load_point(src + 64 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
-        v[9] = (first_fft + fft_in_block < batch) ? load_point(src + 72 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
-        v[10] = (first_fft + fft_in_block < batch) ? load_point(src + 80 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
-        v[11] = (first_fft + fft_in_block < batch) ? load_point(src + 88 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
-        v[12] = (first_fft + fft_in_block < batch) ? load_point(src + 96 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
-        v[13] = (first_fft + fft_in_block < batch) ? load_point(src + 104 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
-        v[14] = (first_fft + fft_in_block < batch) ? load_point(src + 112 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
-        v[15] = (first_fft + fft_in_block < batch) ? load_point(src + 120 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
-        smem[element] = v[0];
-        smem[element + 136] = v[1];
-        smem[element + 272] = v[2];
-        smem[element + 408] = v[3];
-        smem[element + 544] = v[4];
-        smem[element + 680] = v[5];
-        smem[element + 816] = v[6];
-        smem[element + 952] = v[7];
-        smem[element + 1088] = v[8];
-        smem[element + 1224] = v[9];
-        smem[element + 1360] = v[10];
-        smem[element + 1496] = v[11];
-        smem[element + 1632] = v[12];
-        smem[element + 1768] = v[13];
-        smem[element + 1904] = v[14];
-        smem[element + 2040] = v[15];
-    }
-    __syncthreads();
-    {
+        // coalesced loads of the tile's columns, straight into the first stage's registers; transforms
+        // past the batch (in a last, partial tile) are neither read nor written
+        {
+            const point_t* src = in + in_tile + (size_t)fft_in_block * IN_FFT_STRIDE + (size_t)fft_thread * IN_ELEM_STRIDE;
+            v[0] = (first_fft + fft_in_block < batch) ? load_point(src + 0 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[1] = (first_fft + fft_in_block < batch) ? load_point(src + 8 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[2] = (first_fft + fft_in_block < batch) ? load_point(src + 16 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[3] = (first_fft + fft_in_block < batch) ? load_point(src + 24 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[4] = (first_fft + fft_in_block < batch) ? load_point(src + 32 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[5] = (first_fft + fft_in_block < batch) ? load_point(src + 40 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[6] = (first_fft + fft_in_block < batch) ? load_point(src + 48 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[7] = (first_fft + fft_in_block < batch) ? load_point(src + 56 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[8] = (first_fft + fft_in_block < batch) ? load_point(src + 64 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[9] = (first_fft + fft_in_block < batch) ? load_point(src + 72 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[10] = (first_fft + fft_in_block < batch) ? load_point(src + 80 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[11] = (first_fft + fft_in_block < batch) ? load_point(src + 88 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[12] = (first_fft + fft_in_block < batch) ? load_point(src + 96 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[13] = (first_fft + fft_in_block < batch) ? load_point(src + 104 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[14] = (first_fft + fft_in_block < batch) ? load_point(src + 112 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[15] = (first_fft + fft_in_block < batch) ? load_point(src + 120 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
+        }
         // stage 1 of 2: radix 16 on sub-transforms of 16 points
-        const int src = padded(fft_thread * FFTS_PER_BLOCK + fft_in_block);
-        v[0] = smem[src];
-        v[1] = smem[src + 136];
-        v[2] = smem[src + 272];
-        v[3] = smem[src + 408];
-        v[4] = smem[src + 544];
-        v[5] = smem[src + 680];
-        v[6] = smem[src + 816];
-        v[7] = smem[src + 952];
-        v[8] = smem[src + 1088];
-        v[9] = smem[src + 1224];
-        v[10] = smem[src + 1360];
-        v[11] = smem[src + 1496];
-        v[12] = smem[src + 1632];
-        v[13] = smem[src + 1768];
-        v[14] = smem[src + 1904];
-        v[15] = smem[src + 2040];
-    }
-    __syncthreads();
-    {
         {
             const int j = fft_thread;
             const float2 t1 = make_float2(v[0].x + v[8].x, v[0].y + v[8].y);
@@ -436,6 +398,7 @@ fftgen_32768_fp32_pass1_forward(const point_t* in, point_t* out, int batch, floa
     }
     __syncthreads();
     {
+        float2 y[RADIX_MAX]; /* the outputs, in the order the tiled store copies them */
         {
             const int j = fft_thread;
             const int k = j & 15;
@@ -476,15 +439,14 @@ fftgen_32768_fp32_pass1_forward(const point_t* in, point_t* out, int batch, floa
             const float2 t27 = make_float2(-7.071067691e-01f * t18.x - -7.071067691e-01f * t18.y, -7.071067691e-01f * t18.y + -7.071067691e-01f * t18.x);
             const float2 t28 = make_float2(t9.x + t27.x, t9.y + t27.y);
             const float2 t29 = make_float2(t9.x - t27.x, t9.y - t27.y);
-            const int dst = padded((k) * FFTS_PER_BLOCK + fft_in_block);
-            smem[dst] = t19;
-            smem[dst + 272] = t22;
-            smem[dst + 544] = t25;
-            smem[dst + 816] = t28;
-            smem[dst + 1088] = t20;
-            smem[dst + 1360] = t23;
-            smem[dst + 1632] = t26;
-            smem[dst + 1904] = t29;
+            y[0] = t19;
+            y[2] = t22;
+            y[4] = t25;
+            y[6] = t28;
+            y[8] = t20;
+            y[10] = t23;
+            y[12] = t26;
+            y[14] = t29;
         }
         {
             const int j = fft_thread + 8;
@@ -526,54 +488,51 @@ fftgen_32768_fp32_pass1_forward(const point_t* in, point_t* out, int batch, floa
             const float2 t56 = make_float2(-7.071067691e-01f * t47.x - -7.071067691e-01f * t47.y, -7.071067691e-01f * t47.y + -7.071067691e-01f * t47.x);
             const float2 t57 = make_float2(t38.x + t56.x, t38.y + t56.y);
             const float2 t58 = make_float2(t38.x - t56.x, t38.y - t56.y);
-            const int dst = padded((k) * FFTS_PER_BLOCK + fft_in_block);
-            smem[dst] = t48;
-            smem[dst + 272] = t51;
-            smem[dst + 544] = t54;
-            smem[dst + 816] = t57;
-            smem[dst + 1088] = t49;
-            smem[dst + 1360] = t52;
-            smem[dst + 1632] = t55;
-            smem[dst + 1904] = t58;
+            y[1] = t48;
+            y[3] = t51;
+            y[5] = t54;
+            y[7] = t57;
+            y[9] = t49;
+            y[11] = t52;
+            y[13] = t55;
+            y[15] = t58;
         }
-    }
-    __syncthreads();
-    {
-        // coalesced copy of the tile's results to global memory
-        point_t* dst = out + out_tile + (size_t)fft_in_block * OUT_FFT_STRIDE + (size_t)fft_thread * OUT_ELEM_STRIDE;
-        const int element = padded(thread);
-        const int q0 = (int)(member + fft_in_block) * (fft_thread);
-        if (first_fft + fft_in_block < batch) store_point(dst + 0 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul(smem[element], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q0, POST_TWIDDLE_BITS)), scale));
-        const int q1 = (int)(member + fft_in_block) * (fft_thread + 8);
-        if (first_fft + fft_in_block < batch) store_point(dst + 8 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul(smem[element + 136], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q1, POST_TWIDDLE_BITS)), scale));
-        const int q2 = (int)(member + fft_in_block) * (fft_thread + 16);
-        if (first_fft + fft_in_block < batch) store_point(dst + 16 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul(smem[element + 272], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q2, POST_TWIDDLE_BITS)), scale));
-        const int q3 = (int)(member + fft_in_block) * (fft_thread + 24);
-        if (first_fft + fft_in_block < batch) store_point(dst + 24 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul(smem[element + 408], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q3, POST_TWIDDLE_BITS)), scale));
-        const int q4 = (int)(member + fft_in_block) * (fft_thread + 32);
-        if (first_fft + fft_in_block < batch) store_point(dst + 32 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul(smem[element + 544], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q4, POST_TWIDDLE_BITS)), scale));
-        const int q5 = (int)(member + fft_in_block) * (fft_thread + 40);
-        if (first_fft + fft_in_block < batch) store_point(dst + 40 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul(smem[element + 680], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q5, POST_TWIDDLE_BITS)), scale));
-        const int q6 = (int)(member + fft_in_block) * (fft_thread + 48);
-        if (first_fft + fft_in_block < batch) store_point(dst + 48 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul(smem[element + 816], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q6, POST_TWIDDLE_BITS)), scale));
-        const int q7 = (int)(member + fft_in_block) * (fft_thread + 56);
-        if (first_fft + fft_in_block < batch) store_point(dst + 56 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul(smem[element + 952], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q7, POST_TWIDDLE_BITS)), scale));
-        const int q8 = (int)(member + fft_in_block) * (fft_thread + 64);
-        if (first_fft + fft_in_block < batch) store_point(dst + 64 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul(smem[element + 1088], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q8, POST_TWIDDLE_BITS)), scale));
-        const int q9 = (int)(member + fft_in_block) * (fft_thread + 72);
-        if (first_fft + fft_in_block < batch) store_point(dst + 72 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul(smem[element + 1224], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q9, POST_TWIDDLE_BITS)), scale));
-        const int q10 = (int)(member + fft_in_block) * (fft_thread + 80);
-        if (first_fft + fft_in_block < batch) store_point(dst + 80 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul(smem[element + 1360], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q10, POST_TWIDDLE_BITS)), scale));
-        const int q11 = (int)(member + fft_in_block) * (fft_thread + 88);
-        if (first_fft + fft_in_block < batch) store_point(dst + 88 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul(smem[element + 1496], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q11, POST_TWIDDLE_BITS)), scale));
-        const int q12 = (int)(member + fft_in_block) * (fft_thread + 96);
-        if (first_fft + fft_in_block < batch) store_point(dst + 96 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul(smem[element + 1632], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q12, POST_TWIDDLE_BITS)), scale));
-        const int q13 = (int)(member + fft_in_block) * (fft_thread + 104);
-        if (first_fft + fft_in_block < batch) store_point(dst + 104 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul(smem[element + 1768], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q13, POST_TWIDDLE_BITS)), scale));
-        const int q14 = (int)(member + fft_in_block) * (fft_thread + 112);
-        if (first_fft + fft_in_block < batch) store_point(dst + 112 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul(smem[element + 1904], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q14, POST_TWIDDLE_BITS)), scale));
-        const int q15 = (int)(member + fft_in_block) * (fft_thread + 120);
-        if (first_fft + fft_in_block < batch) store_point(dst + 120 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul(smem[element + 2040], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q15, POST_TWIDDLE_BITS)), scale));
+        // coalesced copy of the tile's results to global memory, from the last stage's registers
+        {
+            point_t* dst = out + out_tile + (size_t)fft_in_block * OUT_FFT_STRIDE + (size_t)fft_thread * OUT_ELEM_STRIDE;
+            const int q0 = (int)(member + fft_in_block) * (fft_thread);
+            if (first_fft + fft_in_block < batch) store_point(dst + 0 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul(y[0], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q0, POST_TWIDDLE_BITS)), scale));
+            const int q1 = (int)(member + fft_in_block) * (fft_thread + 8);
+            if (first_fft + fft_in_block < batch) store_point(dst + 8 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul(y[1], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q1, POST_TWIDDLE_BITS)), scale));
+            const int q2 = (int)(member + fft_in_block) * (fft_thread + 16);
+            if (first_fft + fft_in_block < batch) store_point(dst + 16 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul(y[2], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q2, POST_TWIDDLE_BITS)), scale));
+            const int q3 = (int)(member + fft_in_block) * (fft_thread + 24);
+            if (first_fft + fft_in_block < batch) store_point(dst + 24 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul(y[3], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q3, POST_TWIDDLE_BITS)), scale));
+            const int q4 = (int)(member + fft_in_block) * (fft_thread + 32);
+            if (first_fft + fft_in_block < batch) store_point(dst + 32 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul(y[4], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q4, POST_TWIDDLE_BITS)), scale));
+            const int q5 = (int)(member + fft_in_block) * (fft_thread + 40);
+            if (first_fft + fft_in_block < batch) store_point(dst + 40 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul(y[5], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q5, POST_TWIDDLE_BITS)), scale));
+            const int q6 = (int)(member + fft_in_block) * (fft_thread + 48);
+            if (first_fft + fft_in_block < batch) store_point(dst + 48 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul(y[6], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q6, POST_TWIDDLE_BITS)), scale));
+            const int q7 = (int)(member + fft_in_block) * (fft_thread + 56);
+            if (first_fft + fft_in_block < batch) store_point(dst + 56 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul(y[7], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q7, POST_TWIDDLE_BITS)), scale));
+            const int q8 = (int)(member + fft_in_block) * (fft_thread + 64);
+            if (first_fft + fft_in_block < batch) store_point(dst + 64 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul(y[8], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q8, POST_TWIDDLE_BITS)), scale));
+            const int q9 = (int)(member + fft_in_block) * (fft_thread + 72);
+            if (first_fft + fft_in_block < batch) store_point(dst + 72 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul(y[9], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q9, POST_TWIDDLE_BITS)), scale));
+            const int q10 = (int)(member + fft_in_block) * (fft_thread + 80);
+            if (first_fft + fft_in_block < batch) store_point(dst + 80 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul(y[10], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q10, POST_TWIDDLE_BITS)), scale));
+            const int q11 = (int)(member + fft_in_block) * (fft_thread + 88);
+            if (first_fft + fft_in_block < batch) store_point(dst + 88 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul(y[11], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q11, POST_TWIDDLE_BITS)), scale));
+            const int q12 = (int)(member + fft_in_block) * (fft_thread + 96);
+            if (first_fft + fft_in_block < batch) store_point(dst + 96 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul(y[12], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q12, POST_TWIDDLE_BITS)), scale));
+            const int q13 = (int)(member + fft_in_block) * (fft_thread + 104);
+            if (first_fft + fft_in_block < batch) store_point(dst + 104 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul(y[13], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q13, POST_TWIDDLE_BITS)), scale));
+            const int q14 = (int)(member + fft_in_block) * (fft_thread + 112);
+            if (first_fft + fft_in_block < batch) store_point(dst + 112 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul(y[14], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q14, POST_TWIDDLE_BITS)), scale));
+            const int q15 = (int)(member + fft_in_block) * (fft_thread + 120);
+            if (first_fft + fft_in_block < batch) store_point(dst + 120 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul(y[15], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q15, POST_TWIDDLE_BITS)), scale));
+        }
     }
 }
 
@@ -592,66 +551,28 @@ fftgen_32768_fp32_pass1_inverse(const point_t* in, point_t* out, int batch, floa
     const size_t in_tile = (size_t)(entry * IN_BATCH_STRIDE + group * IN_GROUP_STRIDE + member * IN_FFT_STRIDE);
     const size_t out_tile = (size_t)(entry * OUT_BATCH_STRIDE + group * OUT_GROUP_STRIDE + member * OUT_FFT_STRIDE);
     {
-        // coalesced copy of the tile into shared memory: all loads first; transforms past the batch
-        // (in a last, partial tile) are neither read nor written
-        const point_t* src = in + in_tile + (size_t)fft_in_block * IN_FFT_STRIDE + (size_t)fft_thread * IN_ELEM_STRIDE;
-        const int element = padded(thread);
-        v[0] = (first_fft + fft_in_block < batch) ? load_point(src + 0 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
-        v[1] = (first_fft + fft_in_block < batch) ? load_point(src + 8 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
-        v[2] = (first_fft + fft_in_block < batch) ? load_point(src + 16 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
-        v[3] = (first_fft + fft_in_block < batch) ? load_point(src + 24 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
-        v[4] = (first_fft + fft_in_block < batch) ? load_point(src + 32 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
-        v[5] = (first_fft + fft_in_block < batch) ? load_point(src + 40 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
-        v[6] = (first_fft + fft_in_block < batch) ? load_point(src + 48 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
-        v[7] = (first_fft + fft_in_block < batch) ? load_point(src + 56 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
-        v[8] = (first_fft + fft_in_block < batch) ? load_point(src + 64 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
-        v[9] = (first_fft + fft_in_block < batch) ? load_point(src + 72 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
-        v[10] = (first_fft + fft_in_block < batch) ? load_point(src + 80 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
-        v[11] = (first_fft + fft_in_block < batch) ? load_point(src + 88 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
-        v[12] = (first_fft + fft_in_block < batch) ? load_point(src + 96 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
-        v[13] = (first_fft + fft_in_block < batch) ? load_point(src + 104 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
-        v[14] = (first_fft + fft_in_block < batch) ? load_point(src + 112 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
-        v[15] = (first_fft + fft_in_block < batch) ? load_point(src + 120 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
-        smem[element] = v[0];
-        smem[element + 136] = v[1];
-        smem[element + 272] = v[2];
-        smem[element + 408] = v[3];
-        smem[element + 544] = v[4];
-        smem[element + 680] = v[5];
-        smem[element + 816] = v[6];
-        smem[element + 952] = v[7];
-        smem[element + 1088] = v[8];
-        smem[element + 1224] = v[9];
-        smem[element + 1360] = v[10];
-        smem[element + 1496] = v[11];
-        smem[element + 1632] = v[12];
-        smem[element + 1768] = v[13];
-        smem[element + 1904] = v[14];
-        smem[element + 2040] = v[15];
-    }
-    __syncthreads();
-    {
+        // coalesced loads of the tile's columns, straight into the first stage's registers; transforms
+        // past the batch (in a last, partial tile) are neither read nor written
+        {
+            const point_t* src = in + in_tile + (size_t)fft_in_block * IN_FFT_STRIDE + (size_t)fft_thread * IN_ELEM_STRIDE;
+            v[0] = (first_fft + fft_in_block < batch) ? load_point(src + 0 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[1] = (first_fft + fft_in_block < batch) ? load_point(src + 8 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[2] = (first_fft + fft_in_block < batch) ? load_point(src + 16 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[3] = (first_fft + fft_in_block < batch) ? load_point(src + 24 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[4] = (first_fft + fft_in_block < batch) ? load_point(src + 32 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[5] = (first_fft + fft_in_block < batch) ? load_point(src + 40 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[6] = (first_fft + fft_in_block < batch) ? load_point(src + 48 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[7] = (first_fft + fft_in_block < batch) ? load_point(src + 56 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[8] = (first_fft + fft_in_block < batch) ? load_point(src + 64 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[9] = (first_fft + fft_in_block < batch) ? load_point(src + 72 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[10] = (first_fft + fft_in_block < batch) ? load_point(src + 80 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[11] = (first_fft + fft_in_block < batch) ? load_point(src + 88 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[12] = (first_fft + fft_in_block < batch) ? load_point(src + 96 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[13] = (first_fft + fft_in_block < batch) ? load_point(src + 104 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[14] = (first_fft + fft_in_block < batch) ? load_point(src + 112 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[15] = (first_fft + fft_in_block < batch) ? load_point(src + 120 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
+        }
         // stage 1 of 2: radix 16 on sub-transforms of 16 points
-        const int src = padded(fft_thread * FFTS_PER_BLOCK + fft_in_block);
-        v[0] = smem[src];
-        v[1] = smem[src + 136];
-        v[2] = smem[src + 272];
-        v[3] = smem[src + 408];
-        v[4] = smem[src + 544];
-        v[5] = smem[src + 680];
-        v[6] = smem[src + 816];
-        v[7] = smem[src + 952];
-        v[8] = smem[src + 1088];
-        v[9] = smem[src + 1224];
-        v[10] = smem[src + 1360];
-        v[11] = smem[src + 1496];
-        v[12] = smem[src + 1632];
-        v[13] = smem[src + 1768];
-        v[14] = smem[src + 1904];
-        v[15] = smem[src + 2040];
-    }
-    __syncthreads();
-    {
         {
             const int j = fft_thread;
             const float2 t1 = make_float2(v[0].x + v[8].x, v[0].y + v[8].y);
@@ -777,6 +698,7 @@ fftgen_32768_fp32_pass1_inverse(const point_t* in, point_t* out, int batch, floa
     }
     __syncthreads();
     {
+        float2 y[RADIX_MAX]; /* the outputs, in the order the tiled store copies them */
         {
             const int j = fft_thread;
             const int k = j & 15;
@@ -817,15 +739,14 @@ fftgen_32768_fp32_pass1_inverse(const point_t* in, point_t* out, int batch, floa
             const float2 t27 = make_float2(-7.071067691e-01f * t18.x - 7.071067691e-01f * t18.y, -7.071067691e-01f * t18.y + 7.071067691e-01f * t18.x);
             const float2 t28 = make_float2(t9.x + t27.x, t9.y + t27.y);
             const float2 t29 = make_float2(t9.x - t27.x, t9.y - t27.y);
-            const int dst = padded((k) * FFTS_PER_BLOCK + fft_in_block);
-            smem[dst] = t19;
-            smem[dst + 272] = t22;
-            smem[dst + 544] = t25;
-            smem[dst + 816] = t28;
-            smem[dst + 1088] = t20;
-            smem[dst + 1360] = t23;
-            smem[dst + 1632] = t26;
-            smem[dst + 1904] = t29;
+            y[0] = t19;
+            y[2] = t22;
+            y[4] = t25;
+            y[6] = t28;
+            y[8] = t20;
+            y[10] = t23;
+            y[12] = t26;
+            y[14] = t29;
         }
         {
             const int j = fft_thread + 8;
@@ -867,54 +788,51 @@ fftgen_32768_fp32_pass1_inverse(const point_t* in, point_t* out, int batch, floa
             const float2 t56 = make_float2(-7.071067691e-01f * t47.x - 7.071067691e-01f * t47.y, -7.071067691e-01f * t47.y + 7.071067691e-01f * t47.x);
             const float2 t57 = make_float2(t38.x + t56.x, t38.y + t56.y);
             const float2 t58 = make_float2(t38.x - t56.x, t38.y - t56.y);
-            const int dst = padded((k) * FFTS_PER_BLOCK + fft_in_block);
-            smem[dst] = t48;
-            smem[dst + 272] = t51;
-            smem[dst + 544] = t54;
-            smem[dst + 816] = t57;
-            smem[dst + 1088] = t49;
-            smem[dst + 1360] = t52;
-            smem[dst + 1632] = t55;
-            smem[dst + 1904] = t58;
+            y[1] = t48;
+            y[3] = t51;
+            y[5] = t54;
+            y[7] = t57;
+            y[9] = t49;
+            y[11] = t52;
+            y[13] = t55;
+            y[15] = t58;
         }
-    }
-    __syncthreads();
-    {
-        // coalesced copy of the tile's results to global memory
-        point_t* dst = out + out_tile + (size_t)fft_in_block * OUT_FFT_STRIDE + (size_t)fft_thread * OUT_ELEM_STRIDE;
-        const int element = padded(thread);
-        const int q0 = (int)(member + fft_in_block) * (fft_thread);
-        if (first_fft + fft_in_block < batch) store_point(dst + 0 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul_conj(smem[element], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q0, POST_TWIDDLE_BITS)), scale));
-        const int q1 = (int)(member + fft_in_block) * (fft_thread + 8);
-        if (first_fft + fft_in_block < batch) store_point(dst + 8 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul_conj(smem[element + 136], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q1, POST_TWIDDLE_BITS)), scale));
-        const int q2 = (int)(member + fft_in_block) * (fft_thread + 16);
-        if (first_fft + fft_in_block < batch) store_point(dst + 16 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul_conj(smem[element + 272], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q2, POST_TWIDDLE_BITS)), scale));
-        const int q3 = (int)(member + fft_in_block) * (fft_thread + 24);
-        if (first_fft + fft_in_block < batch) store_point(dst + 24 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul_conj(smem[element + 408], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q3, POST_TWIDDLE_BITS)), scale));
-        const int q4 = (int)(member + fft_in_block) * (fft_thread + 32);
-        if (first_fft + fft_in_block < batch) store_point(dst + 32 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul_conj(smem[element + 544], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q4, POST_TWIDDLE_BITS)), scale));
-        const int q5 = (int)(member + fft_in_block) * (fft_thread + 40);
-        if (first_fft + fft_in_block < batch) store_point(dst + 40 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul_conj(smem[element + 680], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q5, POST_TWIDDLE_BITS)), scale));
-        const int q6 = (int)(member + fft_in_block) * (fft_thread + 48);
-        if (first_fft + fft_in_block < batch) store_point(dst + 48 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul_conj(smem[element + 816], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q6, POST_TWIDDLE_BITS)), scale));
-        const int q7 = (int)(member + fft_in_block) * (fft_thread + 56);
-        if (first_fft + fft_in_block < batch) store_point(dst + 56 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul_conj(smem[element + 952], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q7, POST_TWIDDLE_BITS)), scale));
-        const int q8 = (int)(member + fft_in_block) * (fft_thread + 64);
-        if (first_fft + fft_in_block < batch) store_point(dst + 64 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul_conj(smem[element + 1088], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q8, POST_TWIDDLE_BITS)), scale));
-        const int q9 = (int)(member + fft_in_block) * (fft_thread + 72);
-        if (first_fft + fft_in_block < batch) store_point(dst + 72 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul_conj(smem[element + 1224], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q9, POST_TWIDDLE_BITS)), scale));
-        const int q10 = (int)(member + fft_in_block) * (fft_thread + 80);
-        if (first_fft + fft_in_block < batch) store_point(dst + 80 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul_conj(smem[element + 1360], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q10, POST_TWIDDLE_BITS)), scale));
-        const int q11 = (int)(member + fft_in_block) * (fft_thread + 88);
-        if (first_fft + fft_in_block < batch) store_point(dst + 88 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul_conj(smem[element + 1496], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q11, POST_TWIDDLE_BITS)), scale));
-        const int q12 = (int)(member + fft_in_block) * (fft_thread + 96);
-        if (first_fft + fft_in_block < batch) store_point(dst + 96 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul_conj(smem[element + 1632], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q12, POST_TWIDDLE_BITS)), scale));
-        const int q13 = (int)(member + fft_in_block) * (fft_thread + 104);
-        if (first_fft + fft_in_block < batch) store_point(dst + 104 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul_conj(smem[element + 1768], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q13, POST_TWIDDLE_BITS)), scale));
-        const int q14 = (int)(member + fft_in_block) * (fft_thread + 112);
-        if (first_fft + fft_in_block < batch) store_point(dst + 112 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul_conj(smem[element + 1904], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q14, POST_TWIDDLE_BITS)), scale));
-        const int q15 = (int)(member + fft_in_block) * (fft_thread + 120);
-        if (first_fft + fft_in_block < batch) store_point(dst + 120 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul_conj(smem[element + 2040], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q15, POST_TWIDDLE_BITS)), scale));
+        // coalesced copy of the tile's results to global memory, from the last stage's registers
+        {
+            point_t* dst = out + out_tile + (size_t)fft_in_block * OUT_FFT_STRIDE + (size_t)fft_thread * OUT_ELEM_STRIDE;
+            const int q0 = (int)(member + fft_in_block) * (fft_thread);
+            if (first_fft + fft_in_block < batch) store_point(dst + 0 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul_conj(y[0], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q0, POST_TWIDDLE_BITS)), scale));
+            const int q1 = (int)(member + fft_in_block) * (fft_thread + 8);
+            if (first_fft + fft_in_block < batch) store_point(dst + 8 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul_conj(y[1], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q1, POST_TWIDDLE_BITS)), scale));
+            const int q2 = (int)(member + fft_in_block) * (fft_thread + 16);
+            if (first_fft + fft_in_block < batch) store_point(dst + 16 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul_conj(y[2], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q2, POST_TWIDDLE_BITS)), scale));
+            const int q3 = (int)(member + fft_in_block) * (fft_thread + 24);
+            if (first_fft + fft_in_block < batch) store_point(dst + 24 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul_conj(y[3], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q3, POST_TWIDDLE_BITS)), scale));
+            const int q4 = (int)(member + fft_in_block) * (fft_thread + 32);
+            if (first_fft + fft_in_block < batch) store_point(dst + 32 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul_conj(y[4], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q4, POST_TWIDDLE_BITS)), scale));
+            const int q5 = (int)(member + fft_in_block) * (fft_thread + 40);
+            if (first_fft + fft_in_block < batch) store_point(dst + 40 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul_conj(y[5], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q5, POST_TWIDDLE_BITS)), scale));
+            const int q6 = (int)(member + fft_in_block) * (fft_thread + 48);
+            if (first_fft + fft_in_block < batch) store_point(dst + 48 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul_conj(y[6], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q6, POST_TWIDDLE_BITS)), scale));
+            const int q7 = (int)(member + fft_in_block) * (fft_thread + 56);
+            if (first_fft + fft_in_block < batch) store_point(dst + 56 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul_conj(y[7], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q7, POST_TWIDDLE_BITS)), scale));
+            const int q8 = (int)(member + fft_in_block) * (fft_thread + 64);
+            if (first_fft + fft_in_block < batch) store_point(dst + 64 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul_conj(y[8], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q8, POST_TWIDDLE_BITS)), scale));
+            const int q9 = (int)(member + fft_in_block) * (fft_thread + 72);
+            if (first_fft + fft_in_block < batch) store_point(dst + 72 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul_conj(y[9], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q9, POST_TWIDDLE_BITS)), scale));
+            const int q10 = (int)(member + fft_in_block) * (fft_thread + 80);
+            if (first_fft + fft_in_block < batch) store_point(dst + 80 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul_conj(y[10], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q10, POST_TWIDDLE_BITS)), scale));
+            const int q11 = (int)(member + fft_in_block) * (fft_thread + 88);
+            if (first_fft + fft_in_block < batch) store_point(dst + 88 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul_conj(y[11], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q11, POST_TWIDDLE_BITS)), scale));
+            const int q12 = (int)(member + fft_in_block) * (fft_thread + 96);
+            if (first_fft + fft_in_block < batch) store_point(dst + 96 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul_conj(y[12], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q12, POST_TWIDDLE_BITS)), scale));
+            const int q13 = (int)(member + fft_in_block) * (fft_thread + 104);
+            if (first_fft + fft_in_block < batch) store_point(dst + 104 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul_conj(y[13], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q13, POST_TWIDDLE_BITS)), scale));
+            const int q14 = (int)(member + fft_in_block) * (fft_thread + 112);
+            if (first_fft + fft_in_block < batch) store_point(dst + 112 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul_conj(y[14], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q14, POST_TWIDDLE_BITS)), scale));
+            const int q15 = (int)(member + fft_in_block) * (fft_thread + 120);
+            if (first_fft + fft_in_block < batch) store_point(dst + 120 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul_conj(y[15], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q15, POST_TWIDDLE_BITS)), scale));
+        }
     }
 }
 
@@ -1023,38 +941,40 @@ fftgen_32768_fp32_pass2_forward(const point_t* in, point_t* out, int batch, floa
     {
         // coalesced copy of the tile into shared memory: all loads first; transforms past the batch
         // (in a last, partial tile) are neither read nor written
-        v[0] = (first_fft + ((thread) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-        v[1] = (first_fft + ((thread + 256) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 256) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 256) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-        v[2] = (first_fft + ((thread + 512) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 512) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 512) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-        v[3] = (first_fft + ((thread + 768) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 768) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 768) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-        v[4] = (first_fft + ((thread + 1024) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 1024) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 1024) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-        v[5] = (first_fft + ((thread + 1280) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 1280) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 1280) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-        v[6] = (first_fft + ((thread + 1536) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 1536) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 1536) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-        v[7] = (first_fft + ((thread + 1792) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 1792) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 1792) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-        v[8] = (first_fft + ((thread + 2048) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 2048) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 2048) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-        v[9] = (first_fft + ((thread + 2304) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 2304) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 2304) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-        v[10] = (first_fft + ((thread + 2560) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 2560) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 2560) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-        v[11] = (first_fft + ((thread + 2816) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 2816) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 2816) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-        v[12] = (first_fft + ((thread + 3072) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 3072) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 3072) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-        v[13] = (first_fft + ((thread + 3328) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 3328) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 3328) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-        v[14] = (first_fft + ((thread + 3584) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 3584) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 3584) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-        v[15] = (first_fft + ((thread + 3840) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 3840) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 3840) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-        smem[padded(((thread) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread) >> LOG_POINTS))] = v[0];
-        smem[padded(((thread + 256) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 256) >> LOG_POINTS))] = v[1];
-        smem[padded(((thread + 512) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 512) >> LOG_POINTS))] = v[2];
-        smem[padded(((thread + 768) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 768) >> LOG_POINTS))] = v[3];
-        smem[padded(((thread + 1024) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 1024) >> LOG_POINTS))] = v[4];
-        smem[padded(((thread + 1280) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 1280) >> LOG_POINTS))] = v[5];
-        smem[padded(((thread + 1536) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 1536) >> LOG_POINTS))] = v[6];
-        smem[padded(((thread + 1792) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 1792) >> LOG_POINTS))] = v[7];
-        smem[padded(((thread + 2048) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 2048) >> LOG_POINTS))] = v[8];
-        smem[padded(((thread + 2304) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 2304) >> LOG_POINTS))] = v[9];
-        smem[padded(((thread + 2560) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 2560) >> LOG_POINTS))] = v[10];
-        smem[padded(((thread + 2816) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 2816) >> LOG_POINTS))] = v[11];
-        smem[padded(((thread + 3072) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 3072) >> LOG_POINTS))] = v[12];
-        smem[padded(((thread + 3328) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 3328) >> LOG_POINTS))] = v[13];
-        smem[padded(((thread + 3584) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 3584) >> LOG_POINTS))] = v[14];
-        smem[padded(((thread + 3840) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 3840) >> LOG_POINTS))] = v[15];
+        {
+            v[0] = (first_fft + ((thread) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
+            v[1] = (first_fft + ((thread + 256) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 256) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 256) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
+            v[2] = (first_fft + ((thread + 512) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 512) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 512) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
+            v[3] = (first_fft + ((thread + 768) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 768) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 768) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
+            v[4] = (first_fft + ((thread + 1024) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 1024) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 1024) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
+            v[5] = (first_fft + ((thread + 1280) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 1280) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 1280) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
+            v[6] = (first_fft + ((thread + 1536) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 1536) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 1536) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
+            v[7] = (first_fft + ((thread + 1792) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 1792) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 1792) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
+            v[8] = (first_fft + ((thread + 2048) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 2048) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 2048) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
+            v[9] = (first_fft + ((thread + 2304) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 2304) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 2304) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
+            v[10] = (first_fft + ((thread + 2560) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 2560) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 2560) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
+            v[11] = (first_fft + ((thread + 2816) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 2816) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 2816) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
+            v[12] = (first_fft + ((thread + 3072) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 3072) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 3072) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
+            v[13] = (first_fft + ((thread + 3328) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 3328) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 3328) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
+            v[14] = (first_fft + ((thread + 3584) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 3584) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 3584) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
+            v[15] = (first_fft + ((thread + 3840) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 3840) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 3840) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
+            smem[padded(((thread) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread) >> LOG_POINTS))] = v[0];
+            smem[padded(((thread + 256) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 256) >> LOG_POINTS))] = v[1];
+            smem[padded(((thread + 512) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 512) >> LOG_POINTS))] = v[2];
+            smem[padded(((thread + 768) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 768) >> LOG_POINTS))] = v[3];
+            smem[padded(((thread + 1024) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 1024) >> LOG_POINTS))] = v[4];
+            smem[padded(((thread + 1280) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 1280) >> LOG_POINTS))] = v[5];
+            smem[padded(((thread + 1536) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 1536) >> LOG_POINTS))] = v[6];
+            smem[padded(((thread + 1792) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 1792) >> LOG_POINTS))] = v[7];
+            smem[padded(((thread + 2048) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 2048) >> LOG_POINTS))] = v[8];
+            smem[padded(((thread + 2304) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 2304) >> LOG_POINTS))] = v[9];
+            smem[padded(((thread + 2560) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 2560) >> LOG_POINTS))] = v[10];
+            smem[padded(((thread + 2816) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 2816) >> LOG_POINTS))] = v[11];
+            smem[padded(((thread + 3072) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 3072) >> LOG_POINTS))] = v[12];
+            smem[padded(((thread + 3328) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 3328) >> LOG_POINTS))] = v[13];
+            smem[padded(((thread + 3584) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 3584) >> LOG_POINTS))] = v[14];
+            smem[padded(((thread + 3840) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 3840) >> LOG_POINTS))] = v[15];
+        }
     }
     __syncthreads();
     {
@@ -1204,6 +1124,7 @@ fftgen_32768_fp32_pass2_forward(const point_t* in, point_t* out, int batch, floa
     }
     __syncthreads();
     {
+        float2 y[RADIX_MAX]; /* the outputs, in the order the tiled store copies them */
         {
             const int j = fft_thread;
             const int k = j & 15;
@@ -1304,46 +1225,43 @@ fftgen_32768_fp32_pass2_forward(const point_t* in, point_t* out, int batch, floa
             const float2 t79 = make_float2(-9.238795042e-01f * t58.x - -3.826834261e-01f * t58.y, -9.238795042e-01f * t58.y + -3.826834261e-01f * t58.x);
             const float2 t80 = make_float2(t29.x + t79.x, t29.y + t79.y);
             const float2 t81 = make_float2(t29.x - t79.x, t29.y - t79.y);
-            const int dst = padded((k) * FFTS_PER_BLOCK + fft_in_block);
-            smem[dst] = t59;
-            smem[dst + 272] = t62;
-            smem[dst + 544] = t65;
-            smem[dst + 816] = t68;
-            smem[dst + 1088] = t71;
-            smem[dst + 1360] = t74;
-            smem[dst + 1632] = t77;
-            smem[dst + 1904] = t80;
-            smem[dst + 2176] = t60;
-            smem[dst + 2448] = t63;
-            smem[dst + 2720] = t66;
-            smem[dst + 2992] = t69;
-            smem[dst + 3264] = t72;
-            smem[dst + 3536] = t75;
-            smem[dst + 3808] = t78;
-            smem[dst + 4080] = t81;
+            y[0] = t59;
+            y[1] = t62;
+            y[2] = t65;
+            y[3] = t68;
+            y[4] = t71;
+            y[5] = t74;
+            y[6] = t77;
+            y[7] = t80;
+            y[8] = t60;
+            y[9] = t63;
+            y[10] = t66;
+            y[11] = t69;
+            y[12] = t72;
+            y[13] = t75;
+            y[14] = t78;
+            y[15] = t81;
         }
-    }
-    __syncthreads();
-    {
-        // coalesced copy of the tile's results to global memory
-        point_t* dst = out + out_tile + (size_t)fft_in_block * OUT_FFT_STRIDE + (size_t)fft_thread * OUT_ELEM_STRIDE;
-        const int element = padded(thread);
-        if (first_fft + fft_in_block < batch) store_point(dst + 0 * OUT_ELEM_STRIDE, 0, scaled(smem[element], scale));
-        if (first_fft + fft_in_block < batch) store_point(dst + 16 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 272], scale));
-        if (first_fft + fft_in_block < batch) store_point(dst + 32 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 544], scale));
-        if (first_fft + fft_in_block < batch) store_point(dst + 48 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 816], scale));
-        if (first_fft + fft_in_block < batch) store_point(dst + 64 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 1088], scale));
-        if (first_fft + fft_in_block < batch) store_point(dst + 80 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 1360], scale));
-        if (first_fft + fft_in_block < batch) store_point(dst + 96 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 1632], scale));
-        if (first_fft + fft_in_block < batch) store_point(dst + 112 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 1904], scale));
-        if (first_fft + fft_in_block < batch) store_point(dst + 128 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 2176], scale));
-        if (first_fft + fft_in_block < batch) store_point(dst + 144 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 2448], scale));
-        if (first_fft + fft_in_block < batch) store_point(dst + 160 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 2720], scale));
-        if (first_fft + fft_in_block < batch) store_point(dst + 176 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 2992], scale));
-        if (first_fft + fft_in_block < batch) store_point(dst + 192 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 3264], scale));
-        if (first_fft + fft_in_block < batch) store_point(dst + 208 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 3536], scale));
-        if (first_fft + fft_in_block < batch) store_point(dst + 224 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 3808], scale));
-        if (first_fft + fft_in_block < batch) store_point(dst + 240 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 4080], scale));
+        // coalesced copy of the tile's results to global memory, from the last stage's registers
+        {
+            point_t* dst = out + out_tile + (size_t)fft_in_block * OUT_FFT_STRIDE + (size_t)fft_thread * OUT_ELEM_STRIDE;
+            if (first_fft + fft_in_block < batch) store_point(dst + 0 * OUT_ELEM_STRIDE, 0, scaled(y[0], scale));
+            if (first_fft + fft_in_block < batch) store_point(dst + 16 * OUT_ELEM_STRIDE, 0, scaled(y[1], scale));
+            if (first_fft + fft_in_block < batch) store_point(dst + 32 * OUT_ELEM_STRIDE, 0, scaled(y[2], scale));
+            if (first_fft + fft_in_block < batch) store_point(dst + 48 * OUT_ELEM_STRIDE, 0, scaled(y[3], scale));
+            if (first_fft + fft_in_block < batch) store_point(dst + 64 * OUT_ELEM_STRIDE, 0, scaled(y[4], scale));
+            if (first_fft + fft_in_block < batch) store_point(dst + 80 * OUT_ELEM_STRIDE, 0, scaled(y[5], scale));
+            if (first_fft + fft_in_block < batch) store_point(dst + 96 * OUT_ELEM_STRIDE, 0, scaled(y[6], scale));
+            if (first_fft + fft_in_block < batch) store_point(dst + 112 * OUT_ELEM_STRIDE, 0, scaled(y[7], scale));
+            if (first_fft + fft_in_block < batch) store_point(dst + 128 * OUT_ELEM_STRIDE, 0, scaled(y[8], scale));
+            if (first_fft + fft_in_block < batch) store_point(dst + 144 * OUT_ELEM_STRIDE, 0, scaled(y[9], scale));
+            if (first_fft + fft_in_block < batch) store_point(dst + 160 * OUT_ELEM_STRIDE, 0, scaled(y[10], scale));
+            if (first_fft + fft_in_block < batch) store_point(dst + 176 * OUT_ELEM_STRIDE, 0, scaled(y[11], scale));
+            if (first_fft + fft_in_block < batch) store_point(dst + 192 * OUT_ELEM_STRIDE, 0, scaled(y[12], scale));
+            if (first_fft + fft_in_block < batch) store_point(dst + 208 * OUT_ELEM_STRIDE, 0, scaled(y[13], scale));
+            if (first_fft + fft_in_block < batch) store_point(dst + 224 * OUT_ELEM_STRIDE, 0, scaled(y[14], scale));
+            if (first_fft + fft_in_block < batch) store_point(dst + 240 * OUT_ELEM_STRIDE, 0, scaled(y[15], scale));
+        }
     }
 }
 
@@ -1364,38 +1282,40 @@ fftgen_32768_fp32_pass2_inverse(const point_t* in, point_t* out, int batch, floa
     {
         // coalesced copy of the tile into shared memory: all loads first; transforms past the batch
         // (in a last, partial tile) are neither read nor written
-        v[0] = (first_fft + ((thread) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-        v[1] = (first_fft + ((thread + 256) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 256) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 256) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-        v[2] = (first_fft + ((thread + 512) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 512) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 512) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-        v[3] = (first_fft + ((thread + 768) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 768) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 768) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-        v[4] = (first_fft + ((thread + 1024) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 1024) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 1024) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-        v[5] = (first_fft + ((thread + 1280) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 1280) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 1280) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-        v[6] = (first_fft + ((thread + 1536) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 1536) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 1536) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-        v[7] = (first_fft + ((thread + 1792) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 1792) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 1792) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-        v[8] = (first_fft + ((thread + 2048) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 2048) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 2048) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-        v[9] = (first_fft + ((thread + 2304) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 2304) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 2304) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-        v[10] = (first_fft + ((thread + 2560) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 2560) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 2560) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-        v[11] = (first_fft + ((thread + 2816) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 2816) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 2816) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-        v[12] = (first_fft + ((thread + 3072) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 3072) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 3072) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-        v[13] = (first_fft + ((thread + 3328) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 3328) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 3328) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-        v[14] = (first_fft + ((thread + 3584) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 3584) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 3584) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-        v[15] = (first_fft + ((thread + 3840) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 3840) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 3840) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-        smem[padded(((thread) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread) >> LOG_POINTS))] = v[0];
-        smem[padded(((thread + 256) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 256) >> LOG_POINTS))] = v[1];
-        smem[padded(((thread + 512) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 512) >> LOG_POINTS))] = v[2];
-        smem[padded(((thread + 768) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 768) >> LOG_POINTS))] = v[3];
-        smem[padded(((thread + 1024) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 1024) >> LOG_POINTS))] = v[4];
-        smem[padded(((thread + 1280) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 1280) >> LOG_POINTS))] = v[5];
-        smem[padded(((thread + 1536) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 1536) >> LOG_POINTS))] = v[6];
-        smem[padded(((thread + 1792) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 1792) >> LOG_POINTS))] = v[7];
-        smem[padded(((thread + 2048) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 2048) >> LOG_POINTS))] = v[8];
-        smem[padded(((thread + 2304) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 2304) >> LOG_POINTS))] = v[9];
-        smem[padded(((thread + 2560) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 2560) >> LOG_POINTS))] = v[10];
-        smem[padded(((thread + 2816) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 2816) >> LOG_POINTS))] = v[11];
-        smem[padded(((thread + 3072) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 3072) >> LOG_POINTS))] = v[12];
-        smem[padded(((thread + 3328) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 3328) >> LOG_POINTS))] = v[13];
-        smem[padded(((thread + 3584) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 3584) >> LOG_POINTS))] = v[14];
-        smem[padded(((thread + 3840) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 3840) >> LOG_POINTS))] = v[15];
+        {
+            v[0] = (first_fft + ((thread) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
+            v[1] = (first_fft + ((thread + 256) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 256) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 256) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
+            v[2] = (first_fft + ((thread + 512) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 512) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 512) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
+            v[3] = (first_fft + ((thread + 768) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 768) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 768) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
+            v[4] = (first_fft + ((thread + 1024) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 1024) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 1024) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
+            v[5] = (first_fft + ((thread + 1280) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 1280) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 1280) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
+            v[6] = (first_fft + ((thread + 1536) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 1536) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 1536) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
+            v[7] = (first_fft + ((thread + 1792) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 1792) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 1792) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
+            v[8] = (first_fft + ((thread + 2048) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 2048) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 2048) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
+            v[9] = (first_fft + ((thread + 2304) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 2304) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 2304) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
+            v[10] = (first_fft + ((thread + 2560) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 2560) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 2560) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
+            v[11] = (first_fft + ((thread + 2816) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 2816) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 2816) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
+            v[12] = (first_fft + ((thread + 3072) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 3072) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 3072) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
+            v[13] = (first_fft + ((thread + 3328) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 3328) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 3328) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
+            v[14] = (first_fft + ((thread + 3584) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 3584) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 3584) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
+            v[15] = (first_fft + ((thread + 3840) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 3840) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 3840) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
+            smem[padded(((thread) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread) >> LOG_POINTS))] = v[0];
+            smem[padded(((thread + 256) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 256) >> LOG_POINTS))] = v[1];
+            smem[padded(((thread + 512) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 512) >> LOG_POINTS))] = v[2];
+            smem[padded(((thread + 768) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 768) >> LOG_POINTS))] = v[3];
+            smem[padded(((thread + 1024) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 1024) >> LOG_POINTS))] = v[4];
+            smem[padded(((thread + 1280) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 1280) >> LOG_POINTS))] = v[5];
+            smem[padded(((thread + 1536) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 1536) >> LOG_POINTS))] = v[6];
+            smem[padded(((thread + 1792) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 1792) >> LOG_POINTS))] = v[7];
+            smem[padded(((thread + 2048) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 2048) >> LOG_POINTS))] = v[8];
+            smem[padded(((thread + 2304) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 2304) >> LOG_POINTS))] = v[9];
+            smem[padded(((thread + 2560) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 2560) >> LOG_POINTS))] = v[10];
+            smem[padded(((thread + 2816) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 2816) >> LOG_POINTS))] = v[11];
+            smem[padded(((thread + 3072) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 3072) >> LOG_POINTS))] = v[12];
+            smem[padded(((thread + 3328) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 3328) >> LOG_POINTS))] = v[13];
+            smem[padded(((thread + 3584) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 3584) >> LOG_POINTS))] = v[14];
+            smem[padded(((thread + 3840) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 3840) >> LOG_POINTS))] = v[15];
+        }
     }
     __syncthreads();
     {
@@ -1545,6 +1465,7 @@ fftgen_32768_fp32_pass2_inverse(const point_t* in, point_t* out, int batch, floa
     }
     __syncthreads();
     {
+        float2 y[RADIX_MAX]; /* the outputs, in the order the tiled store copies them */
         {
             const int j = fft_thread;
             const int k = j & 15;
@@ -1645,46 +1566,43 @@ fftgen_32768_fp32_pass2_inverse(const point_t* in, point_t* out, int batch, floa
             const float2 t79 = make_float2(-9.238795042e-01f * t58.x - 3.826834261e-01f * t58.y, -9.238795042e-01f * t58.y + 3.826834261e-01f * t58.x);
             const float2 t80 = make_float2(t29.x + t79.x, t29.y + t79.y);
             const float2 t81 = make_float2(t29.x - t79.x, t29.y - t79.y);
-            const int dst = padded((k) * FFTS_PER_BLOCK + fft_in_block);
-            smem[dst] = t59;
-            smem[dst + 272] = t62;
-            smem[dst + 544] = t65;
-            smem[dst + 816] = t68;
-            smem[dst + 1088] = t71;
-            smem[dst + 1360] = t74;
-            smem[dst + 1632] = t77;
-            smem[dst + 1904] = t80;
-            smem[dst + 2176] = t60;
-            smem[dst + 2448] = t63;
-            smem[dst + 2720] = t66;
-            smem[dst + 2992] = t69;
-            smem[dst + 3264] = t72;
-            smem[dst + 3536] = t75;
-            smem[dst + 3808] = t78;
-            smem[dst + 4080] = t81;
+            y[0] = t59;
+            y[1] = t62;
+            y[2] = t65;
+            y[3] = t68;
+            y[4] = t71;
+            y[5] = t74;
+            y[6] = t77;
+            y[7] = t80;
+            y[8] = t60;
+            y[9] = t63;
+            y[10] = t66;
+            y[11] = t69;
+            y[12] = t72;
+            y[13] = t75;
+            y[14] = t78;
+            y[15] = t81;
         }
-    }
-    __syncthreads();
-    {
-        // coalesced copy of the tile's results to global memory
-        point_t* dst = out + out_tile + (size_t)fft_in_block * OUT_FFT_STRIDE + (size_t)fft_thread * OUT_ELEM_STRIDE;
-        const int element = padded(thread);
-        if (first_fft + fft_in_block < batch) store_point(dst + 0 * OUT_ELEM_STRIDE, 0, scaled(smem[element], scale));
-        if (first_fft + fft_in_block < batch) store_point(dst + 16 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 272], scale));
-        if (first_fft + fft_in_block < batch) store_point(dst + 32 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 544], scale));
-        if (first_fft + fft_in_block < batch) store_point(dst + 48 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 816], scale));
-        if (first_fft + fft_in_block < batch) store_point(dst + 64 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 1088], scale));
-        if (first_fft + fft_in_block < batch) store_point(dst + 80 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 1360], scale));
-        if (first_fft + fft_in_block < batch) store_point(dst + 96 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 1632], scale));
-        if (first_fft + fft_in_block < batch) store_point(dst + 112 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 1904], scale));
-        if (first_fft + fft_in_block < batch) store_point(dst + 128 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 2176], scale));
-        if (first_fft + fft_in_block < batch) store_point(dst + 144 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 2448], scale));
-        if (first_fft + fft_in_block < batch) store_point(dst + 160 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 2720], scale));
-        if (first_fft + fft_in_block < batch) store_point(dst + 176 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 2992], scale));
-        if (first_fft + fft_in_block < batch) store_point(dst + 192 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 3264], scale));
-        if (first_fft + fft_in_block < batch) store_point(dst + 208 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 3536], scale));
-        if (first_fft + fft_in_block < batch) store_point(dst + 224 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 3808], scale));
-        if (first_fft + fft_in_block < batch) store_point(dst + 240 * OUT_ELEM_STRIDE, 0, scaled(smem[element + 4080], scale));
+        // coalesced copy of the tile's results to global memory, from the last stage's registers
+        {
+            point_t* dst = out + out_tile + (size_t)fft_in_block * OUT_FFT_STRIDE + (size_t)fft_thread * OUT_ELEM_STRIDE;
+            if (first_fft + fft_in_block < batch) store_point(dst + 0 * OUT_ELEM_STRIDE, 0, scaled(y[0], scale));
+            if (first_fft + fft_in_block < batch) store_point(dst + 16 * OUT_ELEM_STRIDE, 0, scaled(y[1], scale));
+            if (first_fft + fft_in_block < batch) store_point(dst + 32 * OUT_ELEM_STRIDE, 0, scaled(y[2], scale));
+            if (first_fft + fft_in_block < batch) store_point(dst + 48 * OUT_ELEM_STRIDE, 0, scaled(y[3], scale));
+            if (first_fft + fft_in_block < batch) store_point(dst + 64 * OUT_ELEM_STRIDE, 0, scaled(y[4], scale));
+            if (first_fft + fft_in_block < batch) store_point(dst + 80 * OUT_ELEM_STRIDE, 0, scaled(y[5], scale));
+            if (first_fft + fft_in_block < batch) store_point(dst + 96 * OUT_ELEM_STRIDE, 0, scaled(y[6], scale));
+            if (first_fft + fft_in_block < batch) store_point(dst + 112 * OUT_ELEM_STRIDE, 0, scaled(y[7], scale));
+            if (first_fft + fft_in_block < batch) store_point(dst + 128 * OUT_ELEM_STRIDE, 0, scaled(y[8], scale));
+            if (first_fft + fft_in_block < batch) store_point(dst + 144 * OUT_ELEM_STRIDE, 0, scaled(y[9], scale));
+            if (first_fft + fft_in_block < batch) store_point(dst + 160 * OUT_ELEM_STRIDE, 0, scaled(y[10], scale));
+            if (first_fft + fft_in_block < batch) store_point(dst + 176 * OUT_ELEM_STRIDE, 0, scaled(y[11], scale));
+            if (first_fft + fft_in_block < batch) store_point(dst + 192 * OUT_ELEM_STRIDE, 0, scaled(y[12], scale));
+            if (first_fft + fft_in_block < batch) store_point(dst + 208 * OUT_ELEM_STRIDE, 0, scaled(y[13], scale));
+            if (first_fft + fft_in_block < batch) store_point(dst + 224 * OUT_ELEM_STRIDE, 0, scaled(y[14], scale));
+            if (first_fft + fft_in_block < batch) store_point(dst + 240 * OUT_ELEM_STRIDE, 0, scaled(y[15], scale));
+        }
     }
 }
 

@@ -47,6 +47,7 @@ typedef struct {
     int tiled;
     fftgen_layout in, out;
     long long twiddle_n; /* > 0: output j of group member c is multiplied by exp(-2*pi*i*c*j/twiddle_n) */
+    int column_registers; /* tiled columns load into and store from the stages' registers, not shared memory */
     /* A fused 2D slice (slice_rows > 0): each transform is slice_rows rows of n / slice_rows points,
      * contiguous. The block transforms the rows (chain `radices`), then the columns (chain
      * `col_radices`) in shared memory; both chains hold radix_max points per thread. */

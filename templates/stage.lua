@@ -64,6 +64,14 @@ local function tiled_side(plan, layout, pointer, tile, u)
     code.sum("element", c + c // PAD_EVERY), "fft_in_block"
 end
 
+-- Columns in tiles (elem_stride ~= 1): thread i copies point i / FFTS_PER_BLOCK + u * THREADS_PER_FFT
+-- of transform i % FFTS_PER_BLOCK, which is the point the first stage's butterfly reads into v[u]
+-- and the last stage's butterflies write as output u. Those copies need no shared memory; the
+-- planner says where that measured faster (column_registers).
+local function column_side(plan, layout)
+  return plan.tiled and plan.staged_io and plan.column_registers and layout.elem_stride ~= 1
+end
+
 local function emit_staged_load(w, plan)
   local zero = "make_float2(0.0f, 0.0f)"
   if not plan.tiled then
@@ -80,11 +88,17 @@ local function emit_staged_load(w, plan)
     end
     return
   end
-  w:line("// coalesced copy of the tile into shared memory: all loads first; transforms past the batch")
-  w:line("// (in a last, partial tile) are neither read nor written")
+  if column_side(plan, plan.in_layout) then
+    w:line("// coalesced loads of the tile's columns, straight into the first stage's registers; transforms")
+    w:line("// past the batch (in a last, partial tile) are neither read nor written")
+  else
+    w:line("// coalesced copy of the tile into shared memory: all loads first; transforms past the batch")
+    w:line("// (in a last, partial tile) are neither read nor written")
+  end
+  w:open("") -- its names stay apart from the stage's that may share the phase
   if plan.in_layout.elem_stride ~= 1 then
     w:line("const point_t* src = in + in_tile + (size_t)fft_in_block * IN_FFT_STRIDE + (size_t)fft_thread * IN_ELEM_STRIDE;")
-    w:line("const int element = padded(thread);")
+    if not column_side(plan, plan.in_layout) then w:line("const int element = padded(thread);") end
   end
   local targets = {}
   for u = 0, plan.radix_max - 1 do
@@ -92,19 +106,24 @@ local function emit_staged_load(w, plan)
     targets[u] = target
     w:line("v[%d] = (first_fft + %s < batch) ? load_point(%s, 0) : %s;", u, fft, address, zero)
   end
-  for u = 0, plan.radix_max - 1 do w:line("smem[%s] = v[%d];", targets[u], u) end
+  if not column_side(plan, plan.in_layout) then -- else v[u] is what the first stage reads
+    for u = 0, plan.radix_max - 1 do w:line("smem[%s] = v[%d];", targets[u], u) end
+  end
+  w:close()
 end
 
 -- The tiled store, with the twiddle of the strided pass and the scale.
 local function emit_tiled_store(w, plan, sign)
-  w:line("// coalesced copy of the tile's results to global memory")
+  w:line("// coalesced copy of the tile's results to global memory%s",
+    column_side(plan, plan.out_layout) and ", from the last stage's registers" or "")
+  w:open("") -- its names stay apart from the stage's that may share the phase
   if plan.out_layout.elem_stride ~= 1 then
     w:line("point_t* dst = out + out_tile + (size_t)fft_in_block * OUT_FFT_STRIDE + (size_t)fft_thread * OUT_ELEM_STRIDE;")
-    w:line("const int element = padded(thread);")
+    if not column_side(plan, plan.out_layout) then w:line("const int element = padded(thread);") end
   end
   for u = 0, plan.radix_max - 1 do
     local address, source, fft = tiled_side(plan, plan.out_layout, "dst", "out + out_tile", u)
-    local value = string.format("smem[%s]", source)
+    local value = column_side(plan, plan.out_layout) and string.format("y[%d]", u) or string.format("smem[%s]", source)
     if plan.twiddle_n > 0 then
       -- point j of group member c (this tile's first member + f) times exp(-+2*pi*i*c*j/TWIDDLE_N)
       assert(plan.out_layout.elem_stride ~= 1, "twiddles only on column stores")
@@ -117,6 +136,7 @@ local function emit_tiled_store(w, plan, sign)
     end
     w:line("if (first_fft + %s < batch) store_point(%s, 0, scaled(%s, scale));", fft, address, value)
   end
+  w:close()
 end
 
 local function emit_staged_store(w, plan, sign)
@@ -171,14 +191,20 @@ local function emit_twiddles(w, prefix, stage_index, r, ns, q, sign)
   end
 end
 
--- Twiddles, butterfly and stores of the butterflies this thread owns in one stage.
-local function emit_butterflies(w, plan, stage_index, r, ns, sign, to_global)
+-- Twiddles, butterfly and stores of the butterflies this thread owns in one stage. to_registers
+-- (the last stage of a tiled pass that stores columns): output m of butterfly q, point
+-- fft_thread + (q + m * per_thread) * THREADS_PER_FFT, goes to y[q + m * per_thread].
+local function emit_butterflies(w, plan, stage_index, r, ns, sign, to_global, to_registers)
   local per_thread = plan.radix_max // r
   local last = (ns * r == plan.n)
   if to_global then w:line("point_t* dst = out + fft_base + fft_thread;") end
+  if to_registers then w:line("float2 y[RADIX_MAX]; /* the outputs, in the order the tiled store copies them */") end
   for q = 0, per_thread - 1 do
     w:open("")
-    w:line("const int j = %s;", code.sum("fft_thread", q * plan.threads_per_fft))
+    -- a single stage that keeps its outputs in registers has no use for j
+    if ns > 1 or not to_registers then
+      w:line("const int j = %s;", code.sum("fft_thread", q * plan.threads_per_fft))
+    end
     local out_base
     if ns == 1 then
       out_base = string.format("j * %d", r)
@@ -197,6 +223,9 @@ local function emit_butterflies(w, plan, stage_index, r, ns, sign, to_global)
         w:line("store_point(dst, %d, scaled(%s, scale));", q * plan.threads_per_fft + m * ns, ys[m + 1])
       end
       w:close()
+    elseif to_registers then
+      assert(last, "only the last stage keeps its outputs in registers")
+      for m = 0, r - 1 do w:line("y[%d] = %s;", q + m * per_thread, ys[m + 1]) end
     else
       local base, step, bound = "slot + " .. out_base, 1, write_bound(ns, r)
       if plan.transposed_smem then
@@ -286,9 +315,12 @@ function M.phases(plan, sign)
   -- data_in_smem: the points are already in shared memory; keep_in_smem: leave the results there
   local in_smem = plan.staged_io or plan.data_in_smem
   local out_smem = plan.staged_io or plan.keep_in_smem
+  -- tiled columns: the copies in and out go straight between global memory and the stages' registers
+  local load_to_registers = plan.staged_io and not plan.data_in_smem and column_side(plan, plan.in_layout)
+  local store_from_registers = plan.staged_io and not plan.keep_in_smem and column_side(plan, plan.out_layout)
   if plan.staged_io and not plan.data_in_smem then
     emit_staged_load(w, plan)
-    barrier()
+    if not load_to_registers then barrier() end
   end
   local ns = 1
   local count = #plan.radices
@@ -296,23 +328,30 @@ function M.phases(plan, sign)
     local first, last = (s == 1), (s == count)
     local from_global = first and not in_smem
     local to_global = last and not out_smem
+    local in_registers = first and load_to_registers
+    local to_registers = last and store_from_registers
     local on_tensor_cores = tc16.applies(plan, r, from_global, to_global)
+    assert(not (on_tensor_cores and (in_registers or to_registers)), "tensor-core stages are not tiled")
     w:line("// stage %d of %d: radix %d on sub-transforms of %d points%s", s, count, r, ns * r,
       on_tensor_cores and ", on tensor cores" or "")
-    if on_tensor_cores then tc16.emit_loads(w, plan) else emit_loads(w, plan, r, from_global) end
+    if on_tensor_cores then
+      tc16.emit_loads(w, plan)
+    elseif not in_registers then
+      emit_loads(w, plan, r, from_global)
+    end
     -- every thread must read before any thread overwrites the shared buffer
-    if not from_global then barrier() end
+    if not from_global and not in_registers then barrier() end
     if on_tensor_cores then
       -- a phase of three parts: per thread, per warp, per thread (kernel.lua renders them)
       w.tensor_cores = tc16.emit_butterflies(plan, s, ns, sign)
     else
-      emit_butterflies(w, plan, s, r, ns, sign, to_global)
+      emit_butterflies(w, plan, s, r, ns, sign, to_global, to_registers)
     end
     if not last then barrier() end
     ns = ns * r
   end
   if plan.staged_io and not plan.keep_in_smem then
-    barrier()
+    if not store_from_registers then barrier() end
     emit_staged_store(w, plan, sign)
   end
   phases[#phases + 1] = w
