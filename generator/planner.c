@@ -238,7 +238,7 @@ static int tile_limit(const fftgen_kernel_request *request, long long n, int fou
 }
 
 /* A tiled pass as wide as threads and shared memory allow, from `widest` down to `narrowest`
- * transforms per tile (powers of two); the tile sizes the layouts' groups with it. */
+ * transforms per tile (powers of two). */
 static fftgen_plan_status plan_widest_tile(long long n, int widest, int narrowest, fftgen_kernel_precision precision,
                                            int arch, fftgen_layout in, fftgen_layout out, long long twiddle_n,
                                            fftgen_kernel_plan *p)
@@ -256,8 +256,10 @@ static fftgen_plan_status plan_tiled_pass(const fftgen_kernel_request *request, 
                                           fftgen_layout in, fftgen_layout out, long long twiddle_n,
                                           fftgen_kernel_plan *p)
 {
-    const int widest = tile_limit(request, n, 1), sector = min_sector_tile(request->precision);
-    return plan_widest_tile(n, widest, !sector_runs ? 1 : sector < widest ? sector : widest, request->precision,
+    const int widest = tile_limit(request, n, 1);
+    int narrowest = 1;
+    if (sector_runs) narrowest = min_sector_tile(request->precision) < widest ? min_sector_tile(request->precision) : widest;
+    return plan_widest_tile(n, widest, narrowest, request->precision,
                             request->arch, in, out, twiddle_n, p);
 }
 
