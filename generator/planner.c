@@ -257,8 +257,9 @@ static fftgen_plan_status plan_tiled_pass(const fftgen_kernel_request *request, 
                                           fftgen_kernel_plan *p)
 {
     const int widest = tile_limit(request, n, 1);
+    const int sector = min_sector_tile(request->precision);
     int narrowest = 1;
-    if (sector_runs) narrowest = min_sector_tile(request->precision) < widest ? min_sector_tile(request->precision) : widest;
+    if (sector_runs) narrowest = sector < widest ? sector : widest;
     return plan_widest_tile(n, widest, narrowest, request->precision,
                             request->arch, in, out, twiddle_n, p);
 }
