@@ -389,10 +389,10 @@ fftgen_131072_fp16_pass1_forward(const point_t* in, point_t* out, int batch, flo
     const int fft_thread = thread / FFTS_PER_BLOCK;
     const long long first_fft = block * FFTS_PER_BLOCK;
     const long long member = first_fft % GROUP_SIZE;
-    const long long group = (first_fft / GROUP_SIZE) % GROUP_COUNT;
+    const long long tile_group = (first_fft / GROUP_SIZE) % GROUP_COUNT;
     const long long entry = first_fft / ((long long)GROUP_SIZE * GROUP_COUNT);
-    const size_t in_tile = (size_t)(entry * IN_BATCH_STRIDE + group * IN_GROUP_STRIDE + member * IN_FFT_STRIDE);
-    const size_t out_tile = (size_t)(entry * OUT_BATCH_STRIDE + group * OUT_GROUP_STRIDE + member * OUT_FFT_STRIDE);
+    const size_t in_tile = (size_t)(entry * IN_BATCH_STRIDE + tile_group * IN_GROUP_STRIDE + member * IN_FFT_STRIDE);
+    const size_t out_tile = (size_t)(entry * OUT_BATCH_STRIDE + tile_group * OUT_GROUP_STRIDE + member * OUT_FFT_STRIDE);
     {
         // coalesced loads of the tile's columns, straight into the first stage's registers; transforms
         // past the batch (in a last, partial tile) are neither read nor written
@@ -708,10 +708,10 @@ fftgen_131072_fp16_pass1_inverse(const point_t* in, point_t* out, int batch, flo
     const int fft_thread = thread / FFTS_PER_BLOCK;
     const long long first_fft = block * FFTS_PER_BLOCK;
     const long long member = first_fft % GROUP_SIZE;
-    const long long group = (first_fft / GROUP_SIZE) % GROUP_COUNT;
+    const long long tile_group = (first_fft / GROUP_SIZE) % GROUP_COUNT;
     const long long entry = first_fft / ((long long)GROUP_SIZE * GROUP_COUNT);
-    const size_t in_tile = (size_t)(entry * IN_BATCH_STRIDE + group * IN_GROUP_STRIDE + member * IN_FFT_STRIDE);
-    const size_t out_tile = (size_t)(entry * OUT_BATCH_STRIDE + group * OUT_GROUP_STRIDE + member * OUT_FFT_STRIDE);
+    const size_t in_tile = (size_t)(entry * IN_BATCH_STRIDE + tile_group * IN_GROUP_STRIDE + member * IN_FFT_STRIDE);
+    const size_t out_tile = (size_t)(entry * OUT_BATCH_STRIDE + tile_group * OUT_GROUP_STRIDE + member * OUT_FFT_STRIDE);
     {
         // coalesced loads of the tile's columns, straight into the first stage's registers; transforms
         // past the batch (in a last, partial tile) are neither read nor written
@@ -1183,10 +1183,10 @@ fftgen_131072_fp16_pass2_forward(const point_t* in, point_t* out, int batch, flo
     const int fft_thread = thread / FFTS_PER_BLOCK;
     const long long first_fft = block * FFTS_PER_BLOCK;
     const long long member = first_fft % GROUP_SIZE;
-    const long long group = (first_fft / GROUP_SIZE) % GROUP_COUNT;
+    const long long tile_group = (first_fft / GROUP_SIZE) % GROUP_COUNT;
     const long long entry = first_fft / ((long long)GROUP_SIZE * GROUP_COUNT);
-    const size_t in_tile = (size_t)(entry * IN_BATCH_STRIDE + group * IN_GROUP_STRIDE + member * IN_FFT_STRIDE);
-    const size_t out_tile = (size_t)(entry * OUT_BATCH_STRIDE + group * OUT_GROUP_STRIDE + member * OUT_FFT_STRIDE);
+    const size_t in_tile = (size_t)(entry * IN_BATCH_STRIDE + tile_group * IN_GROUP_STRIDE + member * IN_FFT_STRIDE);
+    const size_t out_tile = (size_t)(entry * OUT_BATCH_STRIDE + tile_group * OUT_GROUP_STRIDE + member * OUT_FFT_STRIDE);
     {
         // coalesced copy of the tile into shared memory: all loads first; transforms past the batch
         // (in a last, partial tile) are neither read nor written
@@ -1629,10 +1629,10 @@ fftgen_131072_fp16_pass2_inverse(const point_t* in, point_t* out, int batch, flo
     const int fft_thread = thread / FFTS_PER_BLOCK;
     const long long first_fft = block * FFTS_PER_BLOCK;
     const long long member = first_fft % GROUP_SIZE;
-    const long long group = (first_fft / GROUP_SIZE) % GROUP_COUNT;
+    const long long tile_group = (first_fft / GROUP_SIZE) % GROUP_COUNT;
     const long long entry = first_fft / ((long long)GROUP_SIZE * GROUP_COUNT);
-    const size_t in_tile = (size_t)(entry * IN_BATCH_STRIDE + group * IN_GROUP_STRIDE + member * IN_FFT_STRIDE);
-    const size_t out_tile = (size_t)(entry * OUT_BATCH_STRIDE + group * OUT_GROUP_STRIDE + member * OUT_FFT_STRIDE);
+    const size_t in_tile = (size_t)(entry * IN_BATCH_STRIDE + tile_group * IN_GROUP_STRIDE + member * IN_FFT_STRIDE);
+    const size_t out_tile = (size_t)(entry * OUT_BATCH_STRIDE + tile_group * OUT_GROUP_STRIDE + member * OUT_FFT_STRIDE);
     {
         // coalesced copy of the tile into shared memory: all loads first; transforms past the batch
         // (in a last, partial tile) are neither read nor written

@@ -30,7 +30,14 @@ static void usage(FILE *to)
             "  --radix R             largest radix per stage: 2, 4, 8 or 16 (default 16, or N if smaller);\n"
             "                        each thread holds R points (single-kernel sizes only)\n"
             "  --precision P         fp32 (float2 storage) or fp16 (__half2 storage, fp32 arithmetic);\n"
-            "                        default fp32\n"
+            "                        default fp32. Or a split precision: float2 storage, the radix-16\n"
+            "                        stages on tensor cores with each fp32 operand (data and DFT matrix)\n"
+            "                        split into a scaled fp16 high and low part, fp32 sums, the other\n"
+            "                        stages and the twiddles in fp32 (sm_80 or newer, N >= 16):\n"
+            "                          split         a power-of-two scale per butterfly, low parts\n"
+            "                                        scaled by 2^11, hi*hi summed apart from the\n"
+            "                                        corrections (the accurate one)\n"
+            "                          split-papers  the papers' scales: s1 = max |x|, s2 = max |x - s1*hi|\n"
             "  --tensor-cores        radix-16 stages on tensor cores (mma.sync m16n8k16: fp16 operands, each\n"
             "                        input split into hi + lo, fp32 sums); fp16 storage, sm_80 or newer,\n"
             "                        1D single-kernel sizes >= 16. Off by default\n"
@@ -177,21 +184,37 @@ static void explain_shape(const fftgen_transform_plan *plan)
     }
 }
 
+/* What a split precision does on the stages marked "on tensor cores". */
+static void explain_split(fftgen_kernel_precision precision)
+{
+    if (precision == FFTGEN_KERNEL_SPLIT)
+        printf("  split: float2 in memory; on tensor cores, each butterfly's inputs are scaled by a power of two,"
+               " split into fp16 hi + 2^-11 lo (the DFT matrix too), and hi*hi is summed apart from hi*lo + lo*hi"
+               " (lo*lo dropped); everything else in fp32\n");
+    else if (precision == FFTGEN_KERNEL_SPLIT_PAPERS)
+        printf("  split-papers: float2 in memory; on tensor cores, each butterfly's inputs are split as in the papers,"
+               " x = s1*hi + s2*lo with s1 = max |x|, s2 = max |x - s1*hi| (the DFT matrix as fp16 hi + lo),"
+               " lo*lo dropped; everything else in fp32\n");
+}
+
 static void explain(const fftgen_transform_plan *plan)
 {
     const fftgen_kernel_plan *first = &plan->pass[0];
     if (plan->rank > 1) {
         explain_shape(plan);
+        explain_split(first->precision);
         return;
     }
     if (plan->pass_count == 1) {
         printf("fftgen plan: %lld-point %s FFT for sm_%d, one kernel (one pass over global memory)\n", plan->n,
                fftgen_precision_name(first->precision), first->arch);
+        explain_split(first->precision);
         explain_pass(first, "  ");
         return;
     }
     printf("fftgen plan: %lld-point %s FFT for sm_%d, %d passes over global memory (four-step, no transposes)\n",
            plan->n, fftgen_precision_name(first->precision), first->arch, plan->pass_count);
+    explain_split(first->precision);
     for (int i = 0; i < plan->pass_count; ++i) {
         const fftgen_kernel_plan *p = &plan->pass[i];
         printf("  pass %d: %lld transforms of %d points per %lld-point transform, %s%s\n", i + 1, plan->n / p->n, p->n,
@@ -259,11 +282,13 @@ int main(int argc, char **argv)
             request.max_radix = (int)radix;
             break;
         }
-        case OPT_PRECISION:
-            if (strcmp(optarg, "fp32") == 0) request.precision = FFTGEN_KERNEL_FP32;
-            else if (strcmp(optarg, "fp16") == 0) request.precision = FFTGEN_KERNEL_FP16;
-            else fail(EXIT_USAGE, "unknown precision '%s' (expected fp32 or fp16)", optarg);
+        case OPT_PRECISION: {
+            const int precision = fftgen_precision_parse(optarg);
+            if (precision < 0)
+                fail(EXIT_USAGE, "unknown precision '%s' (expected fp32, fp16, split or split-papers)", optarg);
+            request.precision = (fftgen_kernel_precision)precision;
             break;
+        }
         case OPT_DIRECTION:
             if (strcmp(optarg, "forward") == 0) directions = FFTGEN_RENDER_FORWARD;
             else if (strcmp(optarg, "inverse") == 0) directions = FFTGEN_RENDER_INVERSE;

@@ -42,7 +42,8 @@ static void pack_usage(FILE *to)
                 "  --sizes LIST       sizes, as a comma-separated list and/or ranges of powers of two:\n"
                 "                     e.g. 256,4096 or 16-1048576\n"
                 "  --from DIR         instead of --sizes: the .cu files fftgen wrote in DIR (e.g. generated/)\n"
-                "  --precision LIST   fp32, fp16 or fp32,fp16 (default fp32,fp16; with --sizes)\n"
+                "  --precision LIST   comma-separated: fp32, fp16, split, split-papers (default fp32,fp16;\n"
+                "                     with --sizes; the split precisions need sm_80 or newer)\n"
                 "  --arch LIST        e.g. sm_80,sm_90 (default sm_90)\n"
                 "  --tensor-cores     with --sizes: the kernels with radix-16 stages on tensor cores, which\n"
                 "                     plans with FFTGEN_TENSOR_CORES use (fp16 only, sm_80 and newer,\n"
@@ -55,6 +56,24 @@ static void fail(const char *fmt, const char *a, const char *b)
     fprintf(stderr, "fftgen pack: error: ");
     fprintf(stderr, fmt, a, b);
     fputc('\n', stderr);
+}
+
+/* "fp32,split": each name once or more, at least one. */
+static int parse_precisions(const char *text, int wanted[FFTGEN_KERNEL_PRECISION_COUNT])
+{
+    char copy[128];
+    snprintf(copy, sizeof copy, "%s", text);
+    int any = 0;
+    for (char *save = NULL, *name = strtok_r(copy, ",", &save); name != NULL; name = strtok_r(NULL, ",", &save)) {
+        const int p = fftgen_precision_parse(name);
+        if (p < 0) {
+            fail("unknown precision '%s' in --precision (expected fp32, fp16, split or split-papers)%s", name, "");
+            return -1;
+        }
+        wanted[p] = any = 1;
+    }
+    if (!any) fail("empty --precision list '%s'%s", text, "");
+    return any ? 0 : -1;
 }
 
 static int parse_archs(const char *text, int *archs, int *count)
@@ -168,17 +187,24 @@ static int add_job(const char *name, char *source, int arch, const fftgen_transf
     job->entry.arch = arch;
     if (plan != NULL) {
         /* (the summary below reads entry.arch) */
-        job->entry.precision = plan->pass[0].precision == FFTGEN_KERNEL_FP16;
+        job->entry.precision = (int)plan->pass[0].precision;
         job->entry.n = plan->n;
         job->entry.passes = plan->pass_count;
         summarize(job, plan);
     } else {
-        /* from a file: its name says what it is, fftgen_<n>_<precision>.cu */
+        /* from a file: its name says what it is, fftgen_<n>_[tc_]<precision>.cu (split_papers for
+         * split-papers); the precision is informational, so an unknown one reads as fp32 */
         long long n = 0;
-        char precision[8] = "";
-        sscanf(name, "fftgen_%lld_%4s", &n, precision);
+        char precision[32] = "";
+        sscanf(name, "fftgen_%lld_%31[a-z0-9_]", &n, precision);
+        const char *bare = strncmp(precision, "tc_", 3) == 0 ? precision + 3 : precision;
+        char spelled[32];
+        snprintf(spelled, sizeof spelled, "%s", bare);
+        for (char *ch = spelled; *ch; ++ch)
+            if (*ch == '_') *ch = '-';
+        const int parsed = fftgen_precision_parse(spelled);
         job->entry.n = n;
-        job->entry.precision = strcmp(precision, "fp16") == 0;
+        job->entry.precision = parsed < 0 ? 0 : parsed;
         job->entry.passes = 0;
         job->entry.summary = job->name;
     }
@@ -232,11 +258,8 @@ int fftgen_pack_command(int argc, char **argv)
         return 2;
     }
     if (precisions == NULL) precisions = tensor_cores ? "fp16" : "fp32,fp16";
-    const int want32 = strstr(precisions, "fp32") != NULL, want16 = strstr(precisions, "fp16") != NULL;
-    if (!want32 && !want16) {
-        fail("unknown precision list '%s' (fp32, fp16 or fp32,fp16)%s", precisions, "");
-        return 2;
-    }
+    int wanted[FFTGEN_KERNEL_PRECISION_COUNT] = {0};
+    if (parse_precisions(precisions, wanted) != 0) return 2;
 
     char why[512];
     if (from != NULL) {
@@ -274,11 +297,11 @@ int fftgen_pack_command(int argc, char **argv)
         int size_count;
         if (parse_sizes(sizes_text, sizes, &size_count) != 0) return 2;
         for (int s = 0; s < size_count; ++s)
-            for (int p = 0; p < 2; ++p) {
-                if ((p == 0 && !want32) || (p == 1 && !want16)) continue;
+            for (int p = 0; p < FFTGEN_KERNEL_PRECISION_COUNT; ++p) {
+                if (!wanted[p]) continue;
                 for (int a = 0; a < arch_count; ++a) {
-                    const fftgen_kernel_request request = {sizes[s], 0, p ? FFTGEN_KERNEL_FP16 : FFTGEN_KERNEL_FP32,
-                                                           archs[a], tensor_cores, 0};
+                    const fftgen_kernel_request request = {sizes[s], 0, (fftgen_kernel_precision)p, archs[a],
+                                                           tensor_cores, 0};
                     fftgen_transform_plan plan;
                     if (fftgen_plan_transform(&request, &plan, why, sizeof why) != FFTGEN_PLAN_OK) {
                         fail("%s%s", why, "");

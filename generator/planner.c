@@ -1,6 +1,7 @@
 #include "planner.h"
 
 #include <stdio.h>
+#include <string.h>
 
 /* Threads a block should have at least: several transforms share a block when they are small. */
 enum { TARGET_THREADS_PER_BLOCK = 256 };
@@ -24,6 +25,10 @@ enum { SHORT_COLUMN_POINTS = 256 };
 /* A 1D pass split takes two passes only where both read and write runs of at least a 32-byte
  * sector; narrower tiles waste part of each sector, and three passes do better. */
 enum { MIN_RUN_BYTES = 32 };
+/* Split plans take one kernel only up to 512 threads a block: with 1024, each thread gets 64
+ * registers for the tensor-core fragments and spills (H100: 16384 points in one kernel 12.6% of
+ * copy bandwidth, 32768 in two passes 37.2%). */
+enum { SPLIT_MAX_THREADS = 512 };
 
 struct arch_limit {
     int arch;
@@ -48,9 +53,24 @@ const char *fftgen_known_archs(void)
     return "sm_75, sm_80, sm_86, sm_87, sm_89, sm_90, sm_100, sm_120";
 }
 
+static const char *const PRECISION_NAMES[FFTGEN_KERNEL_PRECISION_COUNT] = {"fp32", "fp16", "split",
+                                                                             "split-papers"};
+
 const char *fftgen_precision_name(fftgen_kernel_precision precision)
 {
-    return precision == FFTGEN_KERNEL_FP16 ? "fp16" : "fp32";
+    return (unsigned)precision < FFTGEN_KERNEL_PRECISION_COUNT ? PRECISION_NAMES[precision] : "unknown";
+}
+
+int fftgen_precision_parse(const char *name)
+{
+    for (int p = 0; p < FFTGEN_KERNEL_PRECISION_COUNT; ++p)
+        if (strcmp(name, PRECISION_NAMES[p]) == 0) return p;
+    return -1;
+}
+
+int fftgen_precision_is_split(fftgen_kernel_precision precision)
+{
+    return precision == FFTGEN_KERNEL_SPLIT || precision == FFTGEN_KERNEL_SPLIT_PAPERS;
 }
 
 static int log2_exact(long long n)
@@ -102,29 +122,96 @@ static fftgen_plan_status build_plan(long long n, int radix, fftgen_kernel_preci
     return p.shared_bytes > fftgen_arch_shared_limit(arch) ? FFTGEN_PLAN_TOO_LARGE : FFTGEN_PLAN_OK;
 }
 
-/* Radix-16 stages on tensor cores: every stage then runs between shared-memory buffers (staged I/O),
- * and a warp's 32 butterflies make four m16n8k16 products. */
-static fftgen_plan_status use_tensor_cores(fftgen_kernel_plan *p, char *why, size_t why_len)
+/* Whether a pass can run its radix-16 stages on tensor cores: a warp's 32 butterflies make four
+ * m16n8k16 products, so the block's threads fill whole warps. */
+static int tensor_cores_fit(const fftgen_kernel_plan *p)
 {
-    if (p->precision != FFTGEN_KERNEL_FP16) {
-        snprintf(why, why_len, "tensor cores take fp16 operands: use --precision fp16 (fp32 on tensor cores is"
-                               " the split mode, not available yet)");
-        return FFTGEN_PLAN_BAD_RADIX;
-    }
-    if (p->arch < 80) {
-        snprintf(why, why_len, "tensor-core kernels (mma.sync m16n8k16) need sm_80 or newer, not sm_%d", p->arch);
-        return FFTGEN_PLAN_BAD_ARCH;
-    }
-    if (p->radix_max != 16 || p->threads % 32 != 0) {
-        snprintf(why, why_len, "tensor cores run radix-16 stages: they need radix 16 and at least 16 points");
-        return FFTGEN_PLAN_BAD_RADIX;
-    }
+    return p->radix_max == 16 && p->threads % 32 == 0 && p->slice_rows == 0;
+}
+
+/* Radix-16 stages on tensor cores. Untiled, every stage then runs between shared-memory buffers
+ * (staged I/O); tiled, the copies in and out go through shared memory too, where the tensor-core
+ * stages read and write. */
+static fftgen_plan_status move_to_tensor_cores(fftgen_kernel_plan *p)
+{
     p->tensor_cores = 1;
+    if (p->tiled) {
+        p->column_registers = 0;
+        return FFTGEN_PLAN_OK;
+    }
     p->staged_io = 1;
     const long long points = (long long)p->ffts_per_block * p->n;
     p->smem_points = (int)(points + points / 16);
     p->shared_bytes = 8 * p->smem_points;
     return p->shared_bytes > fftgen_arch_shared_limit(p->arch) ? FFTGEN_PLAN_TOO_LARGE : FFTGEN_PLAN_OK;
+}
+
+static fftgen_plan_status check_tensor_core_arch(int arch, char *why, size_t why_len)
+{
+    if (arch >= 80) return FFTGEN_PLAN_OK;
+    snprintf(why, why_len, "tensor-core kernels (mma.sync m16n8k16) need sm_80 or newer, not sm_%d", arch);
+    return FFTGEN_PLAN_BAD_ARCH;
+}
+
+/* The --tensor-cores request: fp16 storage, one kernel whose radix-16 stages all run on tensor cores. */
+static fftgen_plan_status use_tensor_cores(fftgen_kernel_plan *p, char *why, size_t why_len)
+{
+    if (fftgen_precision_is_split(p->precision)) return FFTGEN_PLAN_OK; /* split plans use them anyway */
+    if (p->precision != FFTGEN_KERNEL_FP16) {
+        snprintf(why, why_len, "tensor cores take fp16 operands: use --precision fp16, or --precision split for"
+                               " fp32 data");
+        return FFTGEN_PLAN_BAD_RADIX;
+    }
+    const fftgen_plan_status status = check_tensor_core_arch(p->arch, why, why_len);
+    if (status != FFTGEN_PLAN_OK) return status;
+    if (!tensor_cores_fit(p)) {
+        snprintf(why, why_len, "tensor cores run radix-16 stages: they need radix 16 and at least 16 points");
+        return FFTGEN_PLAN_BAD_RADIX;
+    }
+    return move_to_tensor_cores(p);
+}
+
+/* A split plan: every pass whose radix-16 stages fit whole warps runs them on tensor cores; a pass
+ * of fewer than 16 points (a short dimension of a 2D or 3D shape) has none, and stays on CUDA
+ * cores in fp32. */
+static fftgen_plan_status split_on_tensor_cores(fftgen_transform_plan *plan)
+{
+    if (!fftgen_precision_is_split(plan->pass[0].precision)) return FFTGEN_PLAN_OK;
+    for (int i = 0; i < plan->pass_count; ++i) {
+        fftgen_kernel_plan *pass = &plan->pass[i];
+        if (pass->tensor_cores || !tensor_cores_fit(pass)) continue;
+        const fftgen_plan_status status = move_to_tensor_cores(pass);
+        if (status != FFTGEN_PLAN_OK) return status;
+    }
+    return FFTGEN_PLAN_OK;
+}
+
+/* What a split request needs before planning: tensor cores, and a radix-16 stage in 1D. */
+static fftgen_plan_status check_split(const fftgen_kernel_request *request, int rank, char *why, size_t why_len)
+{
+    if (!fftgen_precision_is_split(request->precision)) return FFTGEN_PLAN_OK;
+    const fftgen_plan_status status = check_tensor_core_arch(request->arch, why, why_len);
+    if (status != FFTGEN_PLAN_OK) return status;
+    if (request->max_radix != 0 && request->max_radix != 16) {
+        snprintf(why, why_len, "--precision %s runs radix-16 stages on tensor cores: radix %d does not apply",
+                 fftgen_precision_name(request->precision), request->max_radix);
+        return FFTGEN_PLAN_BAD_RADIX;
+    }
+    if (rank == 1 && request->n < 16 && log2_exact(request->n) > 0) {
+        snprintf(why, why_len, "--precision %s needs at least 16 points (its radix-16 stages run on tensor cores);"
+                 " use fp32 for %lld", fftgen_precision_name(request->precision), request->n);
+        return FFTGEN_PLAN_BAD_SIZE;
+    }
+    return FFTGEN_PLAN_OK;
+}
+
+/* Split plans put every radix-16 stage that fits on tensor cores whether asked or not; the
+ * --tensor-cores request (one fp16 kernel) is a different thing, so it is dropped for them. */
+static fftgen_kernel_request normalized(const fftgen_kernel_request *request)
+{
+    fftgen_kernel_request r = *request;
+    if (fftgen_precision_is_split(r.precision)) r.tensor_cores = 0;
+    return r;
 }
 
 long long fftgen_single_kernel_limit(fftgen_kernel_precision precision, int arch)
@@ -139,9 +226,10 @@ long long fftgen_single_kernel_limit(fftgen_kernel_precision precision, int arch
     return best;
 }
 
-fftgen_plan_status fftgen_plan_kernel(const fftgen_kernel_request *request, fftgen_kernel_plan *plan,
+fftgen_plan_status fftgen_plan_kernel(const fftgen_kernel_request *asked, fftgen_kernel_plan *plan,
                                       char *why, size_t why_len)
 {
+    const fftgen_kernel_request normal = normalized(asked), *request = &normal;
     const long long n = request->n;
     const int arch = request->arch;
     const char *precision = fftgen_precision_name(request->precision);
@@ -150,12 +238,16 @@ fftgen_plan_status fftgen_plan_kernel(const fftgen_kernel_request *request, fftg
         snprintf(why, why_len, "unknown architecture sm_%d (known: %s)", arch, fftgen_known_archs());
         return FFTGEN_PLAN_BAD_ARCH;
     }
+    fftgen_plan_status status = check_split(request, 1, why, why_len);
+    if (status != FFTGEN_PLAN_OK) return status;
     fftgen_kernel_plan p;
-    fftgen_plan_status status = build_plan(n, request->max_radix, request->precision, arch, &p);
+    status = build_plan(n, request->max_radix, request->precision, arch, &p);
     if (status == FFTGEN_PLAN_OK && request->tensor_cores) {
         status = use_tensor_cores(&p, why, why_len);
         if (status != FFTGEN_PLAN_OK) return status;
     }
+    if (status == FFTGEN_PLAN_OK && fftgen_precision_is_split(request->precision) && tensor_cores_fit(&p))
+        status = move_to_tensor_cores(&p);
     switch (status) {
     case FFTGEN_PLAN_OK:
         *plan = p;
@@ -359,6 +451,9 @@ static fftgen_plan_status plan_transform_quietly(const fftgen_kernel_request *re
         char why[256]; /* fftgen_plan_kernel gives the messages */
         status = use_tensor_cores(&p.pass[0], why, sizeof why);
     }
+    if (status == FFTGEN_PLAN_OK && fftgen_precision_is_split(request->precision) &&
+        p.pass[0].threads > SPLIT_MAX_THREADS)
+        status = FFTGEN_PLAN_TOO_LARGE; /* two passes instead */
     if (status == FFTGEN_PLAN_OK) {
         p.pass_count = 1;
     } else if (status == FFTGEN_PLAN_TOO_LARGE && request->max_radix == 0 && !request->tensor_cores) {
@@ -366,6 +461,7 @@ static fftgen_plan_status plan_transform_quietly(const fftgen_kernel_request *re
         status = plan_two_passes(request, &p);
         if (status != FFTGEN_PLAN_OK && request->n <= (1LL << 30)) status = plan_three_passes(request, &p);
     }
+    if (status == FFTGEN_PLAN_OK) status = split_on_tensor_cores(&p);
     if (status == FFTGEN_PLAN_OK) {
         route_through_work(&p);
         *plan = p;
@@ -373,9 +469,10 @@ static fftgen_plan_status plan_transform_quietly(const fftgen_kernel_request *re
     return status;
 }
 
-fftgen_plan_status fftgen_plan_transform(const fftgen_kernel_request *request, fftgen_transform_plan *plan,
+fftgen_plan_status fftgen_plan_transform(const fftgen_kernel_request *asked, fftgen_transform_plan *plan,
                                          char *why, size_t why_len)
 {
+    const fftgen_kernel_request normal = normalized(asked), *request = &normal;
     fftgen_kernel_plan single;
     fftgen_plan_status status = fftgen_plan_kernel(request, &single, why, why_len);
     if (status != FFTGEN_PLAN_OK && status != FFTGEN_PLAN_TOO_LARGE) return status;
@@ -422,10 +519,11 @@ static void apply_user_layout(fftgen_layout *layout, fftgen_user_layout user)
     layout->batch_stride = user.dist;
 }
 
-fftgen_plan_status fftgen_plan_strided(const fftgen_kernel_request *request, fftgen_user_layout in,
+fftgen_plan_status fftgen_plan_strided(const fftgen_kernel_request *asked, fftgen_user_layout in,
                                        fftgen_user_layout out, fftgen_transform_plan *plan, char *why,
                                        size_t why_len)
 {
+    const fftgen_kernel_request normal = normalized(asked), *request = &normal;
     const long long n = request->n;
     const int contiguous = in.stride == 1 && in.dist == n && out.stride == 1 && out.dist == n;
     fftgen_plan_status status = fftgen_plan_transform(request, plan, why, why_len);
@@ -450,6 +548,7 @@ fftgen_plan_status fftgen_plan_strided(const fftgen_kernel_request *request, fft
             p.out = out;
             status = plan_tile(n, tile, request->precision, request->arch, user_pass_layout(in, tile),
                                user_pass_layout(out, tile), 0, &p.pass[0]);
+            if (status == FFTGEN_PLAN_OK) status = split_on_tensor_cores(&p);
             if (status == FFTGEN_PLAN_OK) {
                 route_through_work(&p);
                 *plan = p;
@@ -578,10 +677,11 @@ static fftgen_plan_status check_shape_layout(int rank, const long long *shape, c
     return FFTGEN_PLAN_OK;
 }
 
-fftgen_plan_status fftgen_plan_shape(const fftgen_kernel_request *request, int rank, const long long *shape,
+fftgen_plan_status fftgen_plan_shape(const fftgen_kernel_request *asked, int rank, const long long *shape,
                                      fftgen_user_layout in, fftgen_user_layout out, fftgen_transform_plan *plan,
                                      char *why, size_t why_len)
 {
+    const fftgen_kernel_request normal = normalized(asked), *request = &normal;
     if (rank == 1) {
         fftgen_kernel_request single = *request;
         single.n = shape[0];
@@ -612,7 +712,8 @@ fftgen_plan_status fftgen_plan_shape(const fftgen_kernel_request *request, int r
         }
         points *= shape[d];
     }
-    fftgen_plan_status status = check_shape_layout(rank, shape, &in, "input", why, why_len);
+    fftgen_plan_status status = check_split(request, rank, why, why_len);
+    if (status == FFTGEN_PLAN_OK) status = check_shape_layout(rank, shape, &in, "input", why, why_len);
     if (status == FFTGEN_PLAN_OK) status = check_shape_layout(rank, shape, &out, "output", why, why_len);
     if (status != FFTGEN_PLAN_OK) return status;
 
@@ -634,7 +735,9 @@ fftgen_plan_status fftgen_plan_shape(const fftgen_kernel_request *request, int r
     fftgen_transform_plan row_plan;
     int next = rank - 2; /* the highest dimension still to transform */
     p.pass_count = 1;
-    if (dense && plan_fused_slice(shape[rank - 2], shape[rank - 1], request->precision, request->arch,
+    /* split: fused slices have no tensor-core stages yet, so each dimension takes a pass of its own */
+    const int fuse = dense && !fftgen_precision_is_split(request->precision);
+    if (fuse && plan_fused_slice(shape[rank - 2], shape[rank - 1], request->precision, request->arch,
                                   &p.pass[0]) == FFTGEN_PLAN_OK) {
         next = rank - 3;
     } else if (dense && plan_transform_quietly(&rows, &row_plan) == FFTGEN_PLAN_OK) {
@@ -666,6 +769,7 @@ fftgen_plan_status fftgen_plan_shape(const fftgen_kernel_request *request, int r
                  fftgen_precision_name(request->precision), request->arch);
         return status;
     }
+    if (status == FFTGEN_PLAN_OK) status = split_on_tensor_cores(&p);
     if (status != FFTGEN_PLAN_OK) {
         snprintf(why, why_len, "planning failed");
         return status;

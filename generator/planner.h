@@ -9,7 +9,20 @@
 #define FFTGEN_MAX_THREADS_PER_BLOCK 1024
 #define FFTGEN_DEFAULT_ARCH 90
 
-typedef enum { FFTGEN_KERNEL_FP32, FFTGEN_KERNEL_FP16 } fftgen_kernel_precision;
+/* fp32 and fp16: the storage (fp32 arithmetic in both). The split precisions store fp32 and run the
+ * radix-16 merges on tensor cores, each fp32 operand split into a scaled fp16 high and low part
+ * (papers/000, papers/001); the other stages run in fp32 on CUDA cores.
+ *   split:         a power-of-two scale per butterfly, the low parts scaled by 2^11, hi*hi summed
+ *                  apart from the two correction products, lo*lo dropped;
+ *   split-papers:  the papers' scales: s1 = max |x| of the butterfly, s2 = max |x - s1*hi|. */
+typedef enum {
+    FFTGEN_KERNEL_FP32,
+    FFTGEN_KERNEL_FP16,
+    FFTGEN_KERNEL_SPLIT,
+    FFTGEN_KERNEL_SPLIT_PAPERS
+} fftgen_kernel_precision;
+
+#define FFTGEN_KERNEL_PRECISION_COUNT 4
 
 typedef enum { FFTGEN_BUFFER_INPUT, FFTGEN_BUFFER_OUTPUT, FFTGEN_BUFFER_WORK } fftgen_buffer;
 
@@ -140,6 +153,11 @@ const char *fftgen_known_archs(void);
 /* The largest n that one kernel handles at this precision and architecture (default radix). */
 long long fftgen_single_kernel_limit(fftgen_kernel_precision precision, int arch);
 
+/* "fp32", "fp16", "split" or "split-papers"; fftgen_precision_parse is its inverse (-1: unknown). */
 const char *fftgen_precision_name(fftgen_kernel_precision precision);
+int fftgen_precision_parse(const char *name);
+
+/* A split precision: fp32 storage, radix-16 merges on tensor cores. */
+int fftgen_precision_is_split(fftgen_kernel_precision precision);
 
 #endif

@@ -12,9 +12,13 @@
 void fftgen_default_name(const fftgen_transform_plan *plan, char *name, size_t len)
 {
     char shape[64];
+    const fftgen_kernel_precision precision = plan->pass[0].precision;
     fftgen_shape_text(plan->rank, plan->shape, shape, sizeof shape);
-    snprintf(name, len, "fftgen_%s_%s%s", shape, plan->pass[0].tensor_cores ? "tc_" : "",
-             fftgen_precision_name(plan->pass[0].precision));
+    /* split plans always use tensor cores; the flag marks fp16 kernels that do */
+    const int tc = plan->pass[0].tensor_cores && !fftgen_precision_is_split(precision);
+    snprintf(name, len, "fftgen_%s_%s%s", shape, tc ? "tc_" : "", fftgen_precision_name(precision));
+    for (char *c = name; *c; ++c)
+        if (*c == '-') *c = '_'; /* split-papers: an identifier */
 }
 
 /* The layout differs from dense data, transform after transform. */
@@ -55,7 +59,8 @@ void fftgen_plan_command(const fftgen_transform_plan *plan, int directions, cons
     const fftgen_kernel_plan *first = &plan->pass[0];
     char radix[32] = "", shape[64];
     if (plan->pass_count == 1 && plan->rank == 1)
-        snprintf(radix, sizeof radix, " --radix %d%s", first->radix_max, first->tensor_cores ? " --tensor-cores" : "");
+        snprintf(radix, sizeof radix, " --radix %d%s", first->radix_max,
+                 first->tensor_cores && !fftgen_precision_is_split(first->precision) ? " --tensor-cores" : "");
     fftgen_shape_text(plan->rank, plan->shape, shape, sizeof shape);
     int used = snprintf(out, len, "fftgen --n %s%s --precision %s --direction %s", shape, radix,
                         fftgen_precision_name(first->precision), direction_name(directions));
@@ -173,6 +178,9 @@ static void push_plan(lua_State *L, const fftgen_render_request *request)
     }
     lua_setfield(L, -2, "shape");
     set_string(L, "precision", fftgen_precision_name(plan->pass[0].precision));
+    /* the split variant the tensor-core stages use: "corrected", "papers", or none */
+    if (plan->pass[0].precision == FFTGEN_KERNEL_SPLIT) set_string(L, "split", "corrected");
+    if (plan->pass[0].precision == FFTGEN_KERNEL_SPLIT_PAPERS) set_string(L, "split", "papers");
     set_string(L, "target", request->target == FFTGEN_TARGET_SIM ? "sim" : "cuda");
     set_string(L, "name", name);
     set_string(L, "version", FFTGEN_VERSION);

@@ -18,7 +18,7 @@
 typedef struct {
     const char *source; /* the generated .cu text the cubin was compiled from */
     int arch;
-    int precision;      /* 0 fp32, 1 fp16 */
+    int precision;      /* fftgen_kernel_precision: 0 fp32, 1 fp16, 2 split, 3 split-papers */
     long long n;
     int passes;
     const char *summary;

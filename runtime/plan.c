@@ -98,11 +98,15 @@ fftgen_result fftgen_plan_many(fftgen_plan *plan, int rank, const long long *n, 
         points *= n[i];
     }
     if (batch < 1) return FFTGEN_INVALID_BATCH;
-    if (precision != FFTGEN_FP32 && precision != FFTGEN_FP16) return FFTGEN_INVALID_PRECISION;
+    if (precision != FFTGEN_FP32 && precision != FFTGEN_FP16 && precision != FFTGEN_SPLIT &&
+        precision != FFTGEN_SPLIT_PAPERS)
+        return FFTGEN_INVALID_PRECISION;
+    const int split = precision == FFTGEN_SPLIT || precision == FFTGEN_SPLIT_PAPERS;
+    if (split && rank == 1 && n[0] < 16) return FFTGEN_NOT_SUPPORTED_YET; /* no radix-16 stage */
     if (flags & ~(unsigned)(FFTGEN_SCALE_INVERSE | FFTGEN_NO_JIT | FFTGEN_TENSOR_CORES)) return FFTGEN_INVALID_FLAGS;
     const int tensor_cores = (flags & FFTGEN_TENSOR_CORES) != 0;
     /* tensor cores: fp16, one dense dimension, one kernel (fftgen.h) */
-    if (tensor_cores && (precision != FFTGEN_FP16 || rank != 1 || inembed != NULL || onembed != NULL))
+    if (tensor_cores && !split && (precision != FFTGEN_FP16 || rank != 1 || inembed != NULL || onembed != NULL))
         return FFTGEN_NOT_SUPPORTED_YET;
     fftgen_result result = check_layout(rank, n, inembed, istride, idist, batch);
     if (result == FFTGEN_SUCCESS) result = check_layout(rank, n, onembed, ostride, odist, batch);
@@ -113,9 +117,11 @@ fftgen_result fftgen_plan_many(fftgen_plan *plan, int rank, const long long *n, 
     size_t memory;
     result = fftgen_current_device(&device, &arch, &memory);
     if (result != FFTGEN_SUCCESS) return result;
-    if (fftgen_arch_shared_limit(arch) < 0 || (tensor_cores && arch < 80)) return FFTGEN_UNSUPPORTED_DEVICE;
-    const fftgen_kernel_precision kernel_precision = precision == FFTGEN_FP16 ? FFTGEN_KERNEL_FP16
-                                                                              : FFTGEN_KERNEL_FP32;
+    if (fftgen_arch_shared_limit(arch) < 0 || ((tensor_cores || split) && arch < 80))
+        return FFTGEN_UNSUPPORTED_DEVICE;
+    static const fftgen_kernel_precision KERNEL_PRECISIONS[] = {FFTGEN_KERNEL_FP32, FFTGEN_KERNEL_FP16,
+                                                                FFTGEN_KERNEL_SPLIT, FFTGEN_KERNEL_SPLIT_PAPERS};
+    const fftgen_kernel_precision kernel_precision = KERNEL_PRECISIONS[precision];
     const size_t element = precision == FFTGEN_FP16 ? 4 : 8;
     if ((double)points * (double)batch * (double)element > (double)memory) return FFTGEN_SIZE_TOO_LARGE;
 

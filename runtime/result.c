@@ -10,7 +10,7 @@ const char *fftgen_result_string(fftgen_result result)
     case FFTGEN_SIZE_TOO_LARGE: return "size too large: above 2^30 points, or more data than the device holds";
     case FFTGEN_INVALID_BATCH: return "invalid batch: it must be >= 1 and fit one launch";
     case FFTGEN_INVALID_RANK: return "invalid rank: it must be 1, 2 or 3";
-    case FFTGEN_INVALID_PRECISION: return "invalid precision: expected FFTGEN_FP32 or FFTGEN_FP16";
+    case FFTGEN_INVALID_PRECISION: return "invalid precision: expected FFTGEN_FP32, FFTGEN_FP16, FFTGEN_SPLIT or FFTGEN_SPLIT_PAPERS";
     case FFTGEN_INVALID_DIRECTION: return "invalid direction: expected FFTGEN_FORWARD or FFTGEN_INVERSE";
     case FFTGEN_INVALID_FLAGS: return "invalid flags: unknown bits set";
     case FFTGEN_NULL_POINTER: return "a required pointer is NULL";

@@ -67,9 +67,17 @@ local function header(w, f, title, body)
     w:line(" *   forward  X[%s] = sum x[%s] * exp(-2*pi*i*(%s))", k, j, phase)
     w:line(" *   inverse  x[%s] = sum X[%s] * exp(+2*pi*i*(%s))   (no 1/%d scaling)", j, k, phase, f.n)
   end
-  w:line(" * Precision: %s", (f.precision == "fp16")
-    and "fp16 storage (__half2), fp32 arithmetic; rounded to fp16 on each store to global memory"
-    or "fp32 storage (float2), fp32 arithmetic")
+  local precisions = {
+    fp16 = { "fp16 storage (__half2), fp32 arithmetic; rounded to fp16 on each store to global memory" },
+    fp32 = { "fp32 storage (float2), fp32 arithmetic" },
+    split = { "split: fp32 storage (float2); the radix-16 stages on tensor cores, each butterfly's",
+      "  inputs scaled by a power of two and split into fp16 hi + 2^-11 lo (the DFT matrix too),",
+      "  hi*hi summed apart from hi*lo + lo*hi in fp32 (lo*lo dropped); twiddles and other stages fp32" },
+    ["split-papers"] = { "split-papers: fp32 storage (float2); the radix-16 stages on tensor cores, each",
+      "  butterfly's inputs x = s1*hi + s2*lo with s1 = max |x|, s2 = max |x - s1*hi| (papers/000),",
+      "  the DFT matrix as fp16 hi + lo, fp32 sums (lo*lo dropped); twiddles and other stages fp32" },
+  }
+  for i, l in ipairs(precisions[f.precision]) do w:line(" * %s%s", (i == 1) and "Precision: " or "           ", l) end
   if not f.strided then
     local index = (f.rank == 1) and "j" or ("(" .. table.concat(f.index_names, ", ") .. ")")
     w:line(" * Data layout: interleaved complex %s, transform after transform (element %s of", storage, index)
@@ -164,10 +172,10 @@ local function prologue(w, p, target)
     w:line("const int fft_thread = thread / FFTS_PER_BLOCK;")
     w:line("const long long first_fft = block * FFTS_PER_BLOCK;")
     w:line("const long long member = first_fft %% GROUP_SIZE;")
-    w:line("const long long group = (first_fft / GROUP_SIZE) %% GROUP_COUNT;")
+    w:line("const long long tile_group = (first_fft / GROUP_SIZE) %% GROUP_COUNT;")
     w:line("const long long entry = first_fft / ((long long)GROUP_SIZE * GROUP_COUNT);")
-    w:line("const size_t in_tile = (size_t)(entry * IN_BATCH_STRIDE + group * IN_GROUP_STRIDE + member * IN_FFT_STRIDE);")
-    w:line("const size_t out_tile = (size_t)(entry * OUT_BATCH_STRIDE + group * OUT_GROUP_STRIDE + member * OUT_FFT_STRIDE);")
+    w:line("const size_t in_tile = (size_t)(entry * IN_BATCH_STRIDE + tile_group * IN_GROUP_STRIDE + member * IN_FFT_STRIDE);")
+    w:line("const size_t out_tile = (size_t)(entry * OUT_BATCH_STRIDE + tile_group * OUT_GROUP_STRIDE + member * OUT_FFT_STRIDE);")
     return
   end
   if not fused(p) then
@@ -249,7 +257,7 @@ local function cuda_helpers(w, f)
   w:line("")
   w:line("// One pad element every 16 keeps strided shared-memory accesses off a single bank.")
   w:line("__device__ __forceinline__ int padded(int i) { return i + (i >> 4); }")
-  if tensor_cores(f) then tc16.helpers(w, "cuda", "__device__ const float2") end
+  if tensor_cores(f) then tc16.helpers(w, "cuda", "__device__ const float2", f.split) end
   if multi(f) then
     w:line("")
     w:line("// exp(-2*pi*i*q/N) as a product of table entries, one per group of `bits` bits of q: a")
@@ -269,27 +277,39 @@ local function kernel_name(f, p, direction)
   return f.name .. "_" .. direction
 end
 
+-- Tensor-core passes hold the DFT matrix's fragments beside the points; unbounded, ptxas gives them
+-- about 150 registers (one 256-thread block per SM). Asking for blocks of up to 128 registers per
+-- thread keeps two such blocks resident, for a few spilled bytes.
+local TC_REGISTERS = 128
+
 local function cuda_kernel(w, f, p, direction)
-  w:line("extern \"C\" __global__ void __launch_bounds__(THREADS)")
+  if p.tensor_cores and p.threads * TC_REGISTERS < 65536 then
+    w:line("// at most %d registers per thread: %d blocks per SM", TC_REGISTERS, 65536 // (p.threads * TC_REGISTERS))
+    w:line("extern \"C\" __global__ void __launch_bounds__(THREADS, %d)", 65536 // (p.threads * TC_REGISTERS))
+  else
+    w:line("extern \"C\" __global__ void __launch_bounds__(THREADS)")
+  end
   w:open("%s(const point_t* in, point_t* out, int batch, float scale)", kernel_name(f, p, direction))
   if uses_shared(p) then w:line("extern __shared__ float2 smem[];") end
   w:line("const int thread = threadIdx.x;")
   w:line("const long long block = blockIdx.x;")
   w:line("float2 v[RADIX_MAX];")
   prologue(w, p, "cuda")
-  if p.tensor_cores then tc16.prologue(w, SIGN[direction], "cuda") end
+  if p.tensor_cores then tc16.prologue(w, p, SIGN[direction], "cuda") end
   for i, phase in ipairs(stage.phases(p, SIGN[direction])) do
     if i > 1 then w:line("__syncthreads();") end
     w:open("")
     w:embed(phase)
-    for _, part in ipairs(phase.tensor_cores or {}) do
-      w:open("")
-      w:embed(part.pre)
-      w:close()
-      tc16.cuda_products(w, part.products)
-      w:open("")
-      w:embed(part.post)
-      w:close()
+    for _, steps in ipairs(phase.tensor_cores or {}) do
+      for _, step in ipairs(steps) do
+        if step.thread then
+          w:open("")
+          w:embed(step.thread)
+          w:close()
+        else
+          tc16.cuda_step(w, step)
+        end
+      end
     end
     w:close()
   end
@@ -494,7 +514,7 @@ local function sim_helpers(w, f)
   w:close()
   w:line("static inline float2 load_twiddle(const float2* tw, int i) { return tw[i]; }")
   w:line("static inline int padded(int i) { return i + (i >> 4); }")
-  if tensor_cores(f) then tc16.helpers(w, "sim", "static const float2") end
+  if tensor_cores(f) then tc16.helpers(w, "sim", "static const float2", f.split) end
   if multi(f) then
     w:open("static inline float2 post_twiddle2(const float2* t0, const float2* t1, int q, int bits)")
     w:line("return twiddle_mul(t0[q & ((1 << bits) - 1)], t1[q >> bits]);")
@@ -541,7 +561,7 @@ local function sim_function(w, f, p, direction, name, qualifier)
     w:open("for (int thread = 0; thread < THREADS; ++thread)")
     w:line("float2* v = registers[thread];")
     prologue(w, p, "sim")
-    if p.tensor_cores then tc16.prologue(w, SIGN[direction], "sim") end
+    if p.tensor_cores then tc16.prologue(w, p, SIGN[direction], "sim") end
     w:embed(body)
     if p.tensor_cores then w:line("fragments[thread] = tc;") end
     w:close()
@@ -550,11 +570,11 @@ local function sim_function(w, f, p, direction, name, qualifier)
   for i, phase in ipairs(stage.phases(p, SIGN[direction])) do
     w:line("/* phase %d */", i)
     threads(phase)
-    for g, part in ipairs(phase.tensor_cores or {}) do
-      w:line("/* phase %d, tensor cores, group %d: each thread packs, each warp multiplies, each thread stores */", i, g)
-      threads(part.pre)
-      tc16.sim_products(w, part.products)
-      threads(part.post)
+    for g, steps in ipairs(phase.tensor_cores or {}) do
+      w:line("/* phase %d, tensor cores, group %d: steps per thread and per warp */", i, g)
+      for _, step in ipairs(steps) do
+        if step.thread then threads(step.thread) else tc16.sim_step(w, step) end
+      end
     end
   end
   w:close()
@@ -577,6 +597,7 @@ local function render_sim(f)
   w:line("#include <stdbool.h>")
   w:line("#include <stddef.h>")
   w:line("#include <stdlib.h>")
+  if f.split then w:line("#include <math.h>") end
   if tensor_cores(f) then w:line("#include <string.h>") end
   w:line("")
   sim_helpers(w, f)
@@ -640,6 +661,7 @@ local function prepare(f)
     p.index = i
     p.prefix = multi(f) and string.format("pass%d_", i) or ""
     p.transposed_smem = p.tiled
+    p.split = f.split
     if p.tiled then
       p.in_layout.name = "IN"
       p.out_layout.name = "OUT"

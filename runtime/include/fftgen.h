@@ -73,7 +73,14 @@ typedef enum fftgen_result {
 
 typedef enum fftgen_precision {
     FFTGEN_FP32 = 0, /* float2 in memory, fp32 arithmetic */
-    FFTGEN_FP16 = 1  /* __half2 in memory, fp32 arithmetic, one rounding on the final store */
+    FFTGEN_FP16 = 1, /* __half2 in memory, fp32 arithmetic, one rounding on the final store */
+    /* The split precisions: float2 in memory; the radix-16 stages run on tensor cores (sm_80 and
+     * newer), each fp32 operand split into a scaled fp16 high and low part (papers/000, 001), the
+     * twiddles and the other stages in fp32. Sizes of at least 16 points in 1D; any layout. Never
+     * chosen for FFTGEN_FP32: ask for them. Older devices give FFTGEN_UNSUPPORTED_DEVICE. */
+    FFTGEN_SPLIT = 2,       /* power-of-two scales, low parts scaled by 2^11, hi*hi summed apart from
+                               the corrections: accurate to within fp32's error */
+    FFTGEN_SPLIT_PAPERS = 3 /* the papers' scales (s1 = max |x|, s2 = max |x - s1*hi|), for comparison */
 } fftgen_precision;
 
 typedef enum fftgen_direction {
