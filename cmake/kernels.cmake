@@ -26,6 +26,7 @@ function(fftgen_add_sim name n precision row)
     DEPENDS fftgen VERBATIM)
   set(FFTGEN_SIM_SOURCES ${FFTGEN_SIM_SOURCES} ${sim} PARENT_SCOPE)
   string(TOUPPER ${precision} P)
+  string(REPLACE "-" "_" P ${P}) # SPLIT-PAPERS: KERNEL_SPLIT_PAPERS
   set(decls "")
   foreach(d forward inverse)
     string(APPEND decls "int ${name}_${d}_sim(const void *in, void *out, int batch, float scale);\n")
@@ -121,6 +122,21 @@ foreach(n IN LISTS FFTGEN_TEST_TENSOR_CORE_SIZES)
   string(APPEND gpu_rows "    {${n}, KERNEL_FP16, ${name}_forward_launch, ${name}_inverse_launch, 1},\n")
 endforeach()
 
+# The split precisions (fp32 data, radix-16 stages on tensor cores with each operand split into fp16
+# hi + lo): one kernel, two and three passes whose tiled stages run on tensor cores, a strided
+# layout and a 2D shape; the papers' variant on fewer. tests/test_sim.c also checks inputs at 1e-20
+# and 1e20. "n:precision" pairs, or "shape:precision" for 2D.
+set(FFTGEN_TEST_SPLIT_SIZES 16 32 256 512 4096 16384 65536)
+set(FFTGEN_TEST_SPLIT_PAPERS_SIZES 16 4096 65536)
+foreach(n IN LISTS FFTGEN_TEST_SPLIT_SIZES)
+  fftgen_add_sim(fftgen_${n}_split ${n} split ", 0, 0, 0, 0, 0")
+endforeach()
+foreach(n IN LISTS FFTGEN_TEST_SPLIT_PAPERS_SIZES)
+  fftgen_add_sim(fftgen_${n}_split_papers ${n} split-papers ", 0, 0, 0, 0, 0")
+endforeach()
+fftgen_add_sim(fftgen_2048_s2_4099_1_2048_split 2048 split ", 0, 2, 4099, 1, 2048"
+               --istride 2 --idist 4099 --ostride 1 --odist 2048)
+
 # 2D and 3D shapes "AxB[xC]": fused slices (the whole shape, or its last two dimensions, in one block),
 # contiguous rows plus tiled columns, three tiled passes with groups, and rows longer than one kernel
 # (two and three four-step passes through the work area); host-simulated against FFTW.
@@ -155,6 +171,10 @@ foreach(shape IN LISTS FFTGEN_TEST_SHAPES)
   foreach(p IN LISTS FFTGEN_TEST_PRECISIONS)
     fftgen_add_sim(fftgen_${shape}_${p} ${points} ${p} ", 0, 0, 0, 0, 0${fields}" --n ${shape})
   endforeach()
+endforeach()
+foreach(shape 64x512 8x32x64)
+  fftgen_shape_fields(${shape} 0 0 points fields)
+  fftgen_add_sim(fftgen_${shape}_split ${points} split ", 0, 0, 0, 0, 0${fields}" --n ${shape})
 endforeach()
 foreach(variant IN LISTS FFTGEN_TEST_STRIDED_SHAPES)
   string(REPLACE ":" ";" parts ${variant})

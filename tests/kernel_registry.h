@@ -2,7 +2,8 @@
 #ifndef FFTGEN_TESTS_KERNEL_REGISTRY_H
 #define FFTGEN_TESTS_KERNEL_REGISTRY_H
 
-enum kernel_precision { KERNEL_FP32, KERNEL_FP16 };
+/* As fftgen_kernel_precision; the split precisions store fp32. */
+enum kernel_precision { KERNEL_FP32, KERNEL_FP16, KERNEL_SPLIT, KERNEL_SPLIT_PAPERS };
 
 typedef int (*sim_function)(const void *in, void *out, int batch, float scale);
 typedef int (*launch_function)(const void *in, void *out, int batch, void *stream);

@@ -21,6 +21,21 @@ void random_points(double *points, size_t count, unsigned long long seed)
     }
 }
 
+double error_bound(enum kernel_precision precision)
+{
+    switch (precision) {
+    case KERNEL_FP16: return FP16_ERROR_BOUND;
+    case KERNEL_SPLIT: return SPLIT_ERROR_BOUND;
+    default: return FP32_ERROR_BOUND; /* fp32, and the papers' split, which is only reported */
+    }
+}
+
+const char *precision_label(enum kernel_precision precision)
+{
+    static const char *const names[] = {"fp32", "fp16", "split", "split-papers"};
+    return (unsigned)precision < 4 ? names[precision] : "unknown";
+}
+
 size_t storage_bytes(enum kernel_precision precision)
 {
     return precision == KERNEL_FP16 ? 2 * sizeof(_Float16) : 2 * sizeof(float);
@@ -124,9 +139,27 @@ double transform_error(int n, enum kernel_precision precision, int batch, int si
     return shape_transform_error(shape, precision, batch, sign, reference_scale, run, context, seed);
 }
 
+static double scaled_shape_transform_error(struct fft_shape shape, enum kernel_precision precision, int batch,
+                                           int sign, double amplitude, double reference_scale,
+                                           transform_runner run, const void *context, unsigned long long seed);
+
 double shape_transform_error(struct fft_shape shape, enum kernel_precision precision, int batch, int sign,
                              double reference_scale, transform_runner run, const void *context,
                              unsigned long long seed)
+{
+    return scaled_shape_transform_error(shape, precision, batch, sign, 1.0, reference_scale, run, context, seed);
+}
+
+double transform_error_at(int n, enum kernel_precision precision, int batch, int sign, double amplitude,
+                          transform_runner run, const void *context, unsigned long long seed)
+{
+    const struct fft_shape shape = {1, {n, 0, 0}};
+    return scaled_shape_transform_error(shape, precision, batch, sign, amplitude, 1.0, run, context, seed);
+}
+
+static double scaled_shape_transform_error(struct fft_shape shape, enum kernel_precision precision, int batch,
+                                           int sign, double amplitude, double reference_scale,
+                                           transform_runner run, const void *context, unsigned long long seed)
 {
     const size_t count = shape_points(shape) * (size_t)batch;
     double *input = malloc(2 * sizeof(double) * count);
@@ -137,6 +170,7 @@ double shape_transform_error(struct fft_shape shape, enum kernel_precision preci
     double error = -1.0;
     if (input && want && got && in && out) {
         random_points(input, count, seed);
+        for (size_t i = 0; i < 2 * count; ++i) input[i] *= amplitude;
         to_storage(precision, input, in, count);
         poison_storage(precision, out, count);
         if (reference_fft_shape(input, want, shape, batch, sign) == 0 && run(context, in, out, batch) == 0) {

@@ -64,6 +64,10 @@ static void bad_arguments(void **state)
     const long long narrow[2] = {64, 32}, wide[2] = {64, 80};
     expect_rejected(FFTGEN_INVALID_LAYOUT, 2, square, narrow, 1, 4096, FFTGEN_FP32, 2, 0);
     expect_rejected(FFTGEN_OVERLAPPING_LAYOUT, 2, square, wide, 1, 4096, FFTGEN_FP32, 2, 0);
+    /* split: no radix-16 stage below 16 points */
+    const long long n8 = 8;
+    expect_rejected(FFTGEN_NOT_SUPPORTED_YET, 1, &n8, NULL, 1, 8, FFTGEN_SPLIT, 1, 0);
+    expect_rejected(FFTGEN_NOT_SUPPORTED_YET, 1, &n8, NULL, 1, 8, FFTGEN_SPLIT_PAPERS, 1, 0);
     /* tensor cores: fp16, rank 1, contiguous only */
     expect_rejected(FFTGEN_NOT_SUPPORTED_YET, 1, &n64, NULL, 1, 64, FFTGEN_FP32, 1, FFTGEN_TENSOR_CORES);
     expect_rejected(FFTGEN_NOT_SUPPORTED_YET, 2, square, NULL, 1, 4096, FFTGEN_FP16, 1, FFTGEN_TENSOR_CORES);
@@ -121,7 +125,7 @@ static int run_api(const void *context, const void *in, void *out, int batch)
     const struct api_run *run = context;
     long long points = 1;
     for (int d = 0; d < run->rank; ++d) points *= run->shape[d];
-    const size_t bytes = (run->precision == FFTGEN_FP16 ? 4 : 8) * (size_t)points * (size_t)batch;
+    const size_t bytes = (run->precision == FFTGEN_FP16 ? 4 : 8) * (size_t)points * (size_t)batch; /* split: 8 */
     void *d_in = NULL, *d_out = NULL, *d_work = NULL;
     cudaStream_t stream = NULL;
     fftgen_plan plan = NULL;
@@ -242,15 +246,22 @@ static void shapes_match_fftw(void **state)
     print_message("  worst relative L2 error of the 2D and 3D shapes: fp32 %.3e, fp16 %.3e\n", worst[0], worst[1]);
 }
 
+/* The current device's compute capability major (8 for sm_80). */
+static int device_major(void)
+{
+    int device = 0, major = 0;
+    assert_int_equal(cudaGetDevice(&device), cudaSuccess);
+    assert_int_equal(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device), cudaSuccess);
+    return major;
+}
+
 /* FFTGEN_TENSOR_CORES through the API: fp16 sizes from 16 to 16384 against FFTW double, both
  * directions, the scaled inverse in place; a size above one kernel is not supported. */
 static void tensor_cores_match_fftw(void **state)
 {
     (void)state;
     if (!have_gpu) skip();
-    int device = 0, major = 0;
-    assert_int_equal(cudaGetDevice(&device), cudaSuccess);
-    assert_int_equal(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device), cudaSuccess);
+    const int major = device_major();
     fftgen_plan plan = NULL;
     if (major < 8) {
         assert_int_equal(fftgen_plan_1d(&plan, 256, FFTGEN_FP16, 1, FFTGEN_TENSOR_CORES), FFTGEN_UNSUPPORTED_DEVICE);
@@ -278,6 +289,76 @@ static void tensor_cores_match_fftw(void **state)
     assert_null(plan);
 }
 
+/* The split precisions through the API against FFTW double (issue 6): every size from 16 to 2^27,
+ * forward out of place and the scaled inverse in place; inputs at 1e-20 and 1e20 at a few sizes
+ * (no overflow, no more error than at scale 1); 2D and 3D shapes. Prints each error, for the
+ * table next to cuFFT fp32's. */
+static void split_matches_fftw(void **state)
+{
+    (void)state;
+    if (!have_gpu) skip();
+    const int major = device_major();
+    fftgen_plan plan = NULL;
+    if (major < 8) {
+        assert_int_equal(fftgen_plan_1d(&plan, 256, FFTGEN_SPLIT, 1, 0), FFTGEN_UNSUPPORTED_DEVICE);
+        return;
+    }
+    assert_int_equal(fftgen_plan_1d(&plan, 8, FFTGEN_SPLIT, 1, 0), FFTGEN_NOT_SUPPORTED_YET);
+    assert_null(plan);
+    const fftgen_precision precisions[] = {FFTGEN_SPLIT, FFTGEN_SPLIT_PAPERS};
+    const enum kernel_precision kernels[] = {KERNEL_SPLIT, KERNEL_SPLIT_PAPERS};
+    double worst[2] = {0.0, 0.0};
+    for (int n = 16; n <= (1 << 27); n *= 2)
+        for (int v = 0; v < 2; ++v) {
+            const struct { fftgen_direction direction; unsigned flags; int in_place, batch; } cases[] = {
+                {FFTGEN_FORWARD, 0, 0, n < (1 << 20) ? (1 << 20) / n : 1},
+                {FFTGEN_INVERSE, FFTGEN_SCALE_INVERSE, 1, n < (1 << 16) ? 3 : 1},
+            };
+            for (size_t c = 0; c < 2; ++c) {
+                const struct api_run run = {1, {n, 0, 0}, precisions[v], cases[c].direction, cases[c].flags,
+                                            cases[c].in_place};
+                const double scale = cases[c].flags & FFTGEN_SCALE_INVERSE ? 1.0 / n : 1.0;
+                const double error = transform_error(n, kernels[v], cases[c].batch, cases[c].direction, scale, run_api,
+                                                     &run, (unsigned long long)n * 37 + c);
+                print_message("  n=%-9d %-12s case %zu: relative L2 error %.3e\n", n, precision_label(kernels[v]), c,
+                              error);
+                assert_true(error >= 0.0 && error < error_bound(kernels[v]));
+                if (error > worst[v]) worst[v] = error;
+            }
+            if (n != 16 && n != 4096 && n != (1 << 20) && n != (1 << 24)) continue;
+            /* at least 2^20 points, so that the error is a mean, not one transform's noise */
+            const struct api_run run = {1, {n, 0, 0}, precisions[v], FFTGEN_FORWARD, 0, 0};
+            const int batch = n < (1 << 20) ? (1 << 20) / n : 1;
+            double at_one = 0.0;
+            const double amplitudes[] = {1.0, 1e-20, 1e20};
+            for (size_t a = 0; a < 3; ++a) {
+                const double error = transform_error_at(n, kernels[v], batch, FFTGEN_FORWARD, amplitudes[a], run_api,
+                                                        &run, (unsigned long long)n * 41);
+                print_message("  n=%-9d %-12s inputs in [-%g, %g]: relative L2 error %.3e\n", n,
+                              precision_label(kernels[v]), amplitudes[a], amplitudes[a], error);
+                assert_true(error >= 0.0 && error < error_bound(kernels[v]));
+                if (a == 0) at_one = error;
+                assert_true(error <= 1.1 * at_one);
+            }
+        }
+    static const struct fft_shape shapes[] = {
+        {2, {512, 256, 0}}, {2, {1024, 1024, 0}}, {2, {4096, 4096, 0}}, {3, {8, 32, 64}}, {3, {64, 64, 64}},
+        {3, {128, 128, 128}}, {3, {256, 256, 256}},
+    };
+    for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; ++s) {
+        const struct api_run run = {shapes[s].rank, {shapes[s].n[0], shapes[s].n[1], shapes[s].n[2]}, FFTGEN_SPLIT,
+                                    FFTGEN_FORWARD, 0, 0};
+        const double error = shape_transform_error(shapes[s], KERNEL_SPLIT, 1, FFTGEN_FORWARD, 1.0, run_api, &run,
+                                                   53 * s);
+        print_message("  %dx%d%s%.0d split: relative L2 error %.3e\n", shapes[s].n[0], shapes[s].n[1],
+                      shapes[s].rank == 3 ? "x" : "", shapes[s].rank == 3 ? shapes[s].n[2] : 0, error);
+        assert_true(error >= 0.0 && error < SPLIT_ERROR_BOUND);
+        if (error > worst[0]) worst[0] = error;
+    }
+    print_message("  worst relative L2 error of the split precisions: split %.3e, split-papers %.3e\n", worst[0],
+                  worst[1]);
+}
+
 /* On the device: the default pack serves plans with JIT forbidden; other sizes are refused; a pack
  * for another architecture is rejected. Runs before anything is compiled, with no disk cache. */
 static void packs_on_the_device(void **state)
@@ -294,9 +375,7 @@ static void packs_on_the_device(void **state)
     assert_null(plan);
     unsetenv("FFTGEN_CACHE");
 
-    int device = 0, major = 0;
-    assert_int_equal(cudaGetDevice(&device), cudaSuccess);
-    assert_int_equal(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device), cudaSuccess);
+    const int major = device_major();
     const unsigned char cubin[64] = {1, 2, 3};
     const fftgen_pack_entry entry = {"// not this device's\n", major == 8 ? 90 : 80, 0, 64, 1, "test", cubin,
                                      sizeof cubin};
@@ -482,6 +561,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(strided_layouts_match_fftw),
         cmocka_unit_test(shapes_match_fftw),
         cmocka_unit_test(tensor_cores_match_fftw),
+        cmocka_unit_test(split_matches_fftw),
         cmocka_unit_test(strided_shapes_match_fftw),
         cmocka_unit_test(exec_checks_its_arguments),
     };

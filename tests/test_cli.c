@@ -102,6 +102,10 @@ static void bad_sizes(void **state)
     expect_rejected("--inembed applies to 2D and 3D shapes", "64", "--inembed", "80");
     /* tensor cores: fp16, sm_80 and newer, radix-16 single kernels */
     expect_rejected("tensor cores take fp16 operands", "4096", "--tensor-cores", NULL);
+    /* split: a radix-16 stage, on sm_80 or newer */
+    expect_rejected("--precision split needs at least 16 points", "8", "--precision", "split");
+    assert_int_equal(run_fftgen("--n", "64", "--precision", "split-papers", "--arch", "sm_75", NULL), 2);
+    assert_non_null(strstr(output, "tensor-core kernels (mma.sync m16n8k16) need sm_80 or newer, not sm_75"));
     expect_rejected("tensor-core kernels cover single-kernel sizes only", "65536", "--tensor-cores", NULL);
     expect_rejected("exceeds the largest size fftgen plans yet, 1073741824 points", "2147483648", NULL, NULL);
     expect_rejected("exceeds the largest size fftgen plans yet, 1073741824 points for fp32 on sm_75", "2147483648",
@@ -193,6 +197,15 @@ static void explain_prints_plan(void **state)
     assert_non_null(strstr(output, "FFTs of 512 points along dimension 0, columns in tiles side by side"));
     assert_int_equal(run_fftgen("--n", "512", "--precision", "fp16", "--tensor-cores", "--explain", NULL), 0);
     assert_non_null(strstr(output, "sub-transforms of 256 points, shared memory -> shared memory, on tensor cores"));
+    /* split: every pass's radix-16 stages on tensor cores, tiled ones too; no fused 2D slices */
+    assert_int_equal(run_fftgen("--n", "1048576", "--precision", "split", "--explain", NULL), 0);
+    assert_non_null(strstr(output, "1048576-point split FFT for sm_90, 2 passes"));
+    assert_non_null(strstr(output, "split into fp16 hi + 2^-11 lo"));
+    assert_non_null(strstr(output, "    stage 2:        radix 16, 64 butterflies per transform, sub-transforms of 256 points,"
+                                   " shared memory -> shared memory, on tensor cores"));
+    assert_int_equal(run_fftgen("--n", "512x256", "--precision", "split-papers", "--explain", NULL), 0);
+    assert_non_null(strstr(output, "512x256 2D split-papers FFT for sm_90, 2 passes"));
+    assert_non_null(strstr(output, "x = s1*hi + s2*lo"));
     assert_int_equal(run_fftgen("--n", "8x65536", "--explain", NULL), 0);
     assert_non_null(strstr(output, "a four-step pass of the 65536-point rows (dimension 1), into the work area"));
     assert_int_equal(run_fftgen("--n", "64x64x64", "--explain", NULL), 0);

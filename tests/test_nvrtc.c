@@ -152,6 +152,32 @@ static void compile_all_with_nvrtc(void **state)
             assert_true(job->plan.pass[0].tensor_cores);
             snprintf(job->name, sizeof job->name, "fftgen_%lld_tc_fp16_sm_%d.cu", n, archs[a]);
         }
+    /* the split precisions: one kernel, two and three tiled passes, a 2D and a 3D shape (sm_80 and sm_90);
+     * the papers' variant on sm_90 */
+    static const long long split_shapes[][4] = {
+        {1, 16, 0, 0}, {1, 4096, 0, 0}, {1, 65536, 0, 0}, {1, 1 << 25, 0, 0}, {2, 512, 256, 0}, {3, 8, 32, 64},
+    };
+    for (size_t a = 1; a < 3; ++a)
+        for (int v = 0; v < 2; ++v)
+            for (size_t i = 0; i < sizeof split_shapes / sizeof split_shapes[0]; ++i) {
+                const fftgen_kernel_precision precision = v ? FFTGEN_KERNEL_SPLIT_PAPERS : FFTGEN_KERNEL_SPLIT;
+                if (v && (archs[a] != 90 || i == 0 || i > 2)) continue;
+                assert_true(job_count < MAX_JOBS);
+                struct job *job = &jobs[job_count++];
+                char why[256], text[32];
+                const int rank = (int)split_shapes[i][0];
+                long long points = 1;
+                for (int d = 0; d < rank; ++d) points *= split_shapes[i][1 + d];
+                const fftgen_kernel_request request = {points, 0, precision, archs[a], 0, 0};
+                const fftgen_user_layout dense = {1, points, {0}};
+                assert_int_equal(fftgen_plan_shape(&request, rank, split_shapes[i] + 1, dense, dense, &job->plan, why,
+                                                   sizeof why),
+                                 FFTGEN_PLAN_OK);
+                assert_true(job->plan.pass[0].tensor_cores);
+                fftgen_shape_text(rank, split_shapes[i] + 1, text, sizeof text);
+                snprintf(job->name, sizeof job->name, "fftgen_%s_%s_sm_%d.cu", text, fftgen_precision_name(precision),
+                         archs[a]);
+            }
     pthread_t threads[WORKERS];
     for (int t = 0; t < WORKERS; ++t) assert_int_equal(pthread_create(&threads[t], NULL, worker, NULL), 0);
     for (int t = 0; t < WORKERS; ++t) pthread_join(threads[t], NULL);

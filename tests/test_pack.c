@@ -103,17 +103,22 @@ static void written_pack_loads_and_serves(void **state)
     fftgen_pack_reset_for_tests();
 }
 
+/* Runs `fftgen pack <arguments> -o <work_dir>/<name>` and makes that pack the only one loaded. */
+static void write_and_load_pack(const char *name, const char *arguments)
+{
+    char path[300], command[1024];
+    snprintf(path, sizeof path, "%s/%s", work_dir, name);
+    snprintf(command, sizeof command, "'%s' pack %s -o '%s' 2>/dev/null", FFTGEN_EXE, arguments, path);
+    assert_int_equal(run(command), 0);
+    fftgen_pack_reset_for_tests();
+    assert_int_equal(fftgen_pack_add_file(path, 90), FFTGEN_SUCCESS);
+}
+
 /* fftgen pack --tensor-cores: the tensor-core kernels, found for plans that ask for them only. */
 static void tensor_core_pack_serves_tensor_core_plans(void **state)
 {
     (void)state;
-    char path[300], command[1024];
-    snprintf(path, sizeof path, "%s/tc.fgpack", work_dir);
-    snprintf(command, sizeof command, "'%s' pack --sizes 256 --tensor-cores --arch sm_80,sm_90 -o '%s' 2>/dev/null",
-             FFTGEN_EXE, path);
-    assert_int_equal(run(command), 0);
-    fftgen_pack_reset_for_tests();
-    assert_int_equal(fftgen_pack_add_file(path, 90), FFTGEN_SUCCESS);
+    write_and_load_pack("tc.fgpack", "--sizes 256 --tensor-cores --arch sm_80,sm_90");
     fftgen_cubin cubin;
     char *source = render(256, FFTGEN_KERNEL_FP16, 90, 1);
     assert_non_null(source);
@@ -122,6 +127,22 @@ static void tensor_core_pack_serves_tensor_core_plans(void **state)
     source = render(256, FFTGEN_KERNEL_FP16, 90, 0); /* the CUDA-core kernel is another */
     assert_false(fftgen_pack_find(source, 90, &cubin));
     free(source);
+    fftgen_pack_reset_for_tests();
+}
+
+/* `fftgen pack --precision split,split-papers` serves the split plans, not the fp32 ones. */
+static void split_pack_serves_split_plans(void **state)
+{
+    (void)state;
+    write_and_load_pack("split.fgpack", "--sizes 64 --precision split,split-papers");
+    fftgen_cubin cubin;
+    const fftgen_kernel_precision served[] = {FFTGEN_KERNEL_SPLIT, FFTGEN_KERNEL_SPLIT_PAPERS, FFTGEN_KERNEL_FP32};
+    for (int i = 0; i < 3; ++i) {
+        char *source = render(64, served[i], 90, 0);
+        assert_non_null(source);
+        assert_int_equal(fftgen_pack_find(source, 90, &cubin), i < 2);
+        free(source);
+    }
     fftgen_pack_reset_for_tests();
 }
 
@@ -181,6 +202,8 @@ static void pack_command_rejects_bad_input(void **state)
         "pack --sizes 64 --precision fp64 -o x.fgpack", "pack --from /nonexistent -o x.fgpack",
         "pack --sizes 64 --tensor-cores --precision fp32 -o x.fgpack", "pack --sizes 65536 --tensor-cores -o x.fgpack",
         "pack --sizes 64 --tensor-cores --arch sm_75 -o x.fgpack", "pack --from . --tensor-cores -o x.fgpack",
+        "pack --sizes 64 --precision fp32,fp64 -o x.fgpack", "pack --sizes 64 --precision , -o x.fgpack",
+        "pack --sizes 64 --precision split --arch sm_75 -o x.fgpack", "pack --sizes 8 --precision split -o x.fgpack",
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; ++i) {
         snprintf(command, sizeof command, "cd '%s' && '%s' %s 2>/dev/null", work_dir, FFTGEN_EXE, bad[i]);
@@ -198,6 +221,7 @@ int main(void)
         cmocka_unit_test_teardown(default_pack_needs_no_nvrtc, restore_environment),
         cmocka_unit_test(written_pack_loads_and_serves),
         cmocka_unit_test(tensor_core_pack_serves_tensor_core_plans),
+        cmocka_unit_test(split_pack_serves_split_plans),
         cmocka_unit_test(bad_packs_are_rejected),
         cmocka_unit_test(pack_command_rejects_bad_input),
     };

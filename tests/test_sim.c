@@ -34,7 +34,7 @@ static struct fft_shape shape_of(const struct sim_kernel *k)
 /* The test's name: sim_<size or shape>[_radixR | _strided...]_<precision>. */
 static void test_name(const struct sim_kernel *k, char *name, size_t len)
 {
-    const char *precision = k->precision == KERNEL_FP16 ? "fp16" : "fp32";
+    const char *precision = precision_label(k->precision);
     if (k->rank > 1) {
         int used = snprintf(name, len, "sim_%d", k->shape[0]);
         for (int d = 1; d < k->rank && used > 0 && (size_t)used < len; ++d)
@@ -57,7 +57,7 @@ static void test_name(const struct sim_kernel *k, char *name, size_t len)
  * batch 1 and 5, where nothing outside the output layout may be written. */
 static void check_shape_kernel(const struct sim_kernel *k)
 {
-    const double bound = k->precision == KERNEL_FP16 ? FP16_ERROR_BOUND : FP32_ERROR_BOUND;
+    const double bound = error_bound(k->precision);
     const struct fft_shape shape = shape_of(k);
     const struct strided_layout in = {k->istride, k->idist, {k->inembed[0], k->inembed[1], k->inembed[2]}};
     const struct strided_layout out = {k->ostride, k->odist, {k->onembed[0], k->onembed[1], k->onembed[2]}};
@@ -87,7 +87,7 @@ static void check_shape_kernel(const struct sim_kernel *k)
 /* A kernel for strided layouts: batch 1, 3 and 17 (a partial last tile), both directions. */
 static void check_strided_kernel(const struct sim_kernel *k)
 {
-    const double bound = k->precision == KERNEL_FP16 ? FP16_ERROR_BOUND : FP32_ERROR_BOUND;
+    const double bound = error_bound(k->precision);
     const struct strided_layout in = {k->istride, k->idist, {0}}, out = {k->ostride, k->odist, {0}};
     const int batches[] = {1, 3, 17};
     for (int d = 0; d < 2; ++d)
@@ -96,11 +96,31 @@ static void check_strided_kernel(const struct sim_kernel *k)
             const double error = strided_transform_error(k->n, k->precision, batches[b], d == 0 ? -1 : 1, in, out,
                                                          run_sim, &run, (unsigned long long)k->n * 17 + b);
             print_message("  n=%-6d %s %-7s batch %-2d in (%lld, %lld) out (%lld, %lld): relative L2 error %.3e\n",
-                          k->n, k->precision == KERNEL_FP16 ? "fp16" : "fp32", d == 0 ? "forward" : "inverse",
+                          k->n, precision_label(k->precision), d == 0 ? "forward" : "inverse",
                           batches[b], k->istride, k->idist, k->ostride, k->odist, error);
             assert_true(error >= 0.0);
             assert_true(error < bound);
         }
+}
+
+/* A split kernel keeps its accuracy at input scales from 1e-20 to 1e20 (issue 6): no overflow,
+ * and no more error than at scale 1 (10% allowed for the inputs' own rounding, which differs). */
+static void check_split_scales(const struct sim_kernel *k)
+{
+    const double amplitudes[] = {1.0, 1e-20, 1e20};
+    double at_one = 0.0;
+    for (size_t a = 0; a < sizeof amplitudes / sizeof amplitudes[0]; ++a) {
+        const struct sim_run run = {k->forward, 1.0f};
+        /* enough points that the error is a mean, not one short transform's noise */
+        const int batch = k->n < 8192 ? 16384 / k->n : 2;
+        const double error = transform_error_at(k->n, k->precision, batch, -1, amplitudes[a], run_sim, &run,
+                                                (unsigned long long)k->n * 29);
+        print_message("  n=%-6d %s forward inputs in [-%g, %g]: relative L2 error %.3e\n", k->n,
+                      precision_label(k->precision), amplitudes[a], amplitudes[a], error);
+        assert_true(error >= 0.0 && error < error_bound(k->precision));
+        if (a == 0) at_one = error;
+        assert_true(error <= 1.1 * at_one);
+    }
 }
 
 static void check_kernel(void **state)
@@ -114,7 +134,7 @@ static void check_kernel(void **state)
         check_strided_kernel(k);
         return;
     }
-    const double bound = k->precision == KERNEL_FP16 ? FP16_ERROR_BOUND : FP32_ERROR_BOUND;
+    const double bound = error_bound(k->precision);
     /* batch 1 and 3 unscaled; batch 3 again with the 1/n scale of a normalized inverse */
     const struct { int batch, scaled; } cases[] = {{1, 0}, {3, 0}, {3, 1}};
     for (int d = 0; d < 2; ++d) {
@@ -125,12 +145,13 @@ static void check_kernel(void **state)
             const double error = transform_error(k->n, k->precision, cases[b].batch, sign, scale, run_sim, &run,
                                                  (unsigned long long)k->n * 131 + b);
             print_message("  n=%-6d %s %-7s batch %d%s: relative L2 error %.3e\n", k->n,
-                          k->precision == KERNEL_FP16 ? "fp16" : "fp32", d == 0 ? "forward" : "inverse",
+                          precision_label(k->precision), d == 0 ? "forward" : "inverse",
                           cases[b].batch, cases[b].scaled ? " scaled by 1/n" : "", error);
             assert_true(error >= 0.0);
             assert_true(error < bound);
         }
     }
+    if (k->precision == KERNEL_SPLIT || k->precision == KERNEL_SPLIT_PAPERS) check_split_scales(k);
 }
 
 int main(void)
