@@ -12,12 +12,16 @@
 #define FP32_BOUND 1e-6
 #define FP16_BOUND 1e-3
 
+enum { PRECISIONS = 4 }; /* fftgen_precision: fp32, fp16, split, split-papers */
+static const char *const PRECISION_NAMES[PRECISIONS] = {"fp32", "fp16", "split", "split-papers"};
+
 static void usage(FILE *to)
 {
     fprintf(to,
             "Usage: fftgen-bench [options] [SHAPE...]\n"
-            "Times batched complex FFTs through the fftgen API and cuFFT (cufftPlanMany for fp32,\n"
-            "cufftXtMakePlanMany for fp16) on the same device buffers and the same random inputs,\n"
+            "Times batched complex FFTs through the fftgen API and cuFFT (cufftPlanMany for fp32 and\n"
+            "the split precisions, cufftXtMakePlanMany for fp16) on the same device buffers and the\n"
+            "same random inputs,\n"
             "with CUDA events: warm-up runs, then the median and spread of many runs. Each row gives\n"
             "the time, GB/s, the %% of the device-to-device copy bandwidth measured in the same run,\n"
             "the speed-up over cuFFT and both relative L2 errors against cuFFT Z2Z (double) on the\n"
@@ -29,7 +33,9 @@ static void usage(FILE *to)
             "                     128^3, 256^3, 512^3\n"
             "  --points TOTAL     points per shape: batch = TOTAL / points (default 2^27)\n"
             "  --batch B          a fixed batch instead of --points\n"
-            "  --precision P      fp32, fp16 or both (default both)\n"
+            "  --precision LIST   comma-separated: fp32, fp16, split, split-papers, or both (= fp32,fp16;\n"
+            "                     the default). The split precisions (float2 data, radix-16 stages on\n"
+            "                     tensor cores with fp16 hi + lo operands) run against cuFFT fp32\n"
             "  --direction D      forward or inverse (default forward)\n"
             "  --runs R           timed runs per transform (default 50)\n"
             "  --tensor-cores     fftgen plans with FFTGEN_TENSOR_CORES (radix-16 stages on tensor cores;\n"
@@ -37,8 +43,8 @@ static void usage(FILE *to)
             "  --json FILE        also write the results, with the device, driver and versions\n"
             "  -h, --help         this text\n"
             "\n"
-            "Exit status: 0; 1 when there is no GPU, a transform fails, or an error is above %g (fp32)\n"
-            "or %g (fp16); 2 on bad arguments.\n",
+            "Exit status: 0; 1 when there is no GPU, a transform fails, or an error is above %g (fp32,\n"
+            "split) or %g (fp16); 2 on bad arguments.\n",
             FP32_BOUND, FP16_BOUND);
 }
 
@@ -68,6 +74,7 @@ static void write_json(const char *path, const char *device, int driver, int run
         return;
     }
     fprintf(f, "{\n  \"tensor_cores\": %s,\n", tensor_cores ? "true" : "false");
+    /* "precision" of a row: fftgen's; cuFFT ran fp16 for fp16 rows and fp32 for all others */
     fprintf(f, "  \"device\": \"%s\",\n  \"driver\": %d,\n  \"cuda_runtime\": %d,\n  \"fftgen\": \"%s\",\n", device,
             driver, runtime, fftgen_version());
     fprintf(f, "  \"copy_bandwidth_gbps\": %.1f,\n  \"results\": [\n", count ? rows[0].result.copy_gbps : 0.0);
@@ -84,7 +91,7 @@ static void write_json(const char *path, const char *device, int driver, int run
                 "\"fftgen_ms\": %.5f, \"fftgen_ms_min\": %.5f, \"fftgen_ms_max\": %.5f, "
                 "\"cufft_ms\": %.5f, \"cufft_ms_min\": %.5f, \"cufft_ms_max\": %.5f, "
                 "\"bytes\": %.0f, \"copy_gbps\": %.1f, \"fftgen_error\": %.3e, \"cufft_error\": %.3e}%s\n",
-                shape, c->batch, c->fp16 ? "fp16" : "fp32", c->inverse ? "inverse" : "forward", r->fftgen_ms,
+                shape, c->batch, c->label, c->inverse ? "inverse" : "forward", r->fftgen_ms,
                 r->fftgen_ms_min, r->fftgen_ms_max, r->cufft_ms, r->cufft_ms_min, r->cufft_ms_max, r->bytes,
                 r->copy_gbps, r->fftgen_error, r->cufft_error, i + 1 < count ? "," : "");
     }
@@ -127,11 +134,33 @@ static int parse_shape(const char *text, struct shape *s)
     return shape_points(s) <= (1LL << 30) ? 0 : -1;
 }
 
+/* "fp32,split": the precisions to run, in fftgen_precision order; 0 on success. */
+static int parse_precisions(const char *text, int want[PRECISIONS])
+{
+    char copy[128];
+    snprintf(copy, sizeof copy, "%s", text);
+    for (int p = 0; p < PRECISIONS; ++p) want[p] = 0;
+    for (char *name = strtok(copy, ","); name != NULL; name = strtok(NULL, ",")) {
+        int found = !strcmp(name, "both");
+        if (found) want[FFTGEN_FP32] = want[FFTGEN_FP16] = 1;
+        for (int p = 0; p < PRECISIONS; ++p)
+            if (!strcmp(name, PRECISION_NAMES[p])) want[p] = found = 1;
+        if (!found) {
+            fprintf(stderr, "fftgen-bench: unknown precision '%s' (fp32, fp16, split, split-papers or both)\n", name);
+            return 2;
+        }
+    }
+    for (int p = 0; p < PRECISIONS; ++p)
+        if (want[p]) return 0;
+    fprintf(stderr, "fftgen-bench: empty --precision list\n");
+    return 2;
+}
+
 int main(int argc, char **argv)
 {
     long long total = 1LL << 27, fixed_batch = 0;
     struct shape sizes[64];
-    int runs = 50, want[2] = {1, 1}, inverse = 0, count = 0;
+    int runs = 50, want[PRECISIONS] = {1, 1, 0, 0}, inverse = 0, count = 0;
     unsigned plan_flags = 0;
     const char *json = NULL;
     for (int i = 1; i < argc; ++i) {
@@ -155,13 +184,7 @@ int main(int argc, char **argv)
         } else if (!strcmp(a, "--json") && has_value) {
             json = argv[++i];
         } else if (!strcmp(a, "--precision") && has_value) {
-            const char *p = argv[++i];
-            want[0] = !strcmp(p, "fp32") || !strcmp(p, "both");
-            want[1] = !strcmp(p, "fp16") || !strcmp(p, "both");
-            if (!want[0] && !want[1]) {
-                fprintf(stderr, "fftgen-bench: unknown precision '%s' (fp32, fp16 or both)\n", p);
-                return 2;
-            }
+            if (parse_precisions(argv[++i], want) != 0) return 2;
         } else if (!strcmp(a, "--direction") && has_value) {
             const char *d = argv[++i];
             if (strcmp(d, "forward") && strcmp(d, "inverse")) {
@@ -186,8 +209,7 @@ int main(int argc, char **argv)
         return 2;
     }
     if (plan_flags & FFTGEN_TENSOR_CORES) {
-        want[0] = 0; /* tensor cores take fp16 */
-        want[1] = 1;
+        for (int p = 0; p < PRECISIONS; ++p) want[p] = p == FFTGEN_FP16; /* tensor cores take fp16 */
     }
     if (count == 0 && (plan_flags & FFTGEN_TENSOR_CORES)) {
         for (long long n = 16; n <= 16384; n *= 2) sizes[count++] = (struct shape){1, {n, 0, 0}};
@@ -211,30 +233,33 @@ int main(int argc, char **argv)
         printf("device: %s, driver %d, CUDA runtime %d, fftgen %s; %lld points per size, median of %d runs\n",
                device, driver, runtime, fftgen_version(), total, runs);
     print_compare_header();
-    struct row *rows = calloc((size_t)count * 2, sizeof *rows);
+    struct row *rows = calloc((size_t)count * PRECISIONS, sizeof *rows);
     if (rows == NULL) return 1;
-    int done = 0, failures = 0;
-    const int jobs = count * (want[0] + want[1]);
+    int done = 0, failures = 0, jobs = 0;
+    for (int p = 0; p < PRECISIONS; ++p) jobs += count * want[p];
     for (int s = 0; s < count; ++s)
-        for (int p = 0; p < 2; ++p) {
+        for (int p = 0; p < PRECISIONS; ++p) {
             if (!want[p]) continue;
+            const int fp16 = p == FFTGEN_FP16;
             const long long points = shape_points(&sizes[s]);
             const long long batch = fixed_batch ? fixed_batch : total / points > 0 ? total / points : 1;
             struct row *row = &rows[done];
-            row->config = (struct compare_config){.n = (int)points, .fp16 = p, .batch = (int)batch, .inverse = inverse,
-                                                  .warmup = 5, .runs = runs, .seed = 1000u + (unsigned)(s * 2 + p),
-                                                  .rank = sizes[s].rank};
+            /* the same inputs for every precision of a shape */
+            row->config = (struct compare_config){.n = (int)points, .fp16 = fp16, .batch = (int)batch,
+                                                  .inverse = inverse, .warmup = 5, .runs = runs,
+                                                  .seed = 1000u + (unsigned)(s * 2 + fp16), .rank = sizes[s].rank,
+                                                  .label = PRECISION_NAMES[p]};
             for (int d = 0; d < sizes[s].rank; ++d) row->config.shape[d] = (int)sizes[s].n[d];
             char shape[48];
             compare_shape_text(&row->config, shape, sizeof shape);
-            fprintf(stderr, "\r[%d/%d] %s %s...", done + failures + 1, jobs, shape, p ? "fp16" : "fp32");
+            fprintf(stderr, "\r[%d/%d] %s %s...", done + failures + 1, jobs, shape, PRECISION_NAMES[p]);
             if ((double)points * (double)batch > 2147483647.0) {
                 fprintf(stderr, "\nfftgen-bench: %s: batch %lld makes more than 2^31 points\n", shape, batch);
                 ++failures;
                 continue;
             }
             const fftgen_result planned = fftgen_plan_many(&current_plan, sizes[s].rank, sizes[s].n, NULL, 1, points,
-                                                           NULL, 1, points, p ? FFTGEN_FP16 : FFTGEN_FP32, batch,
+                                                           NULL, 1, points, (fftgen_precision)p, batch,
                                                            plan_flags);
             if (planned != FFTGEN_SUCCESS) {
                 fprintf(stderr, "\nfftgen-bench: planning %s: %s\n", shape, fftgen_result_string(planned));
@@ -251,9 +276,9 @@ int main(int argc, char **argv)
             fprintf(stderr, "\r%60s\r", "");
             print_compare_row(&row->config, &row->result);
             fflush(stdout);
-            const double bound = p ? FP16_BOUND : FP32_BOUND;
+            const double bound = fp16 ? FP16_BOUND : FP32_BOUND;
             if (!(row->result.fftgen_error < bound)) {
-                fprintf(stderr, "fftgen-bench: %s %s: error %.3e is above %g\n", shape, p ? "fp16" : "fp32",
+                fprintf(stderr, "fftgen-bench: %s %s: error %.3e is above %g\n", shape, PRECISION_NAMES[p],
                         row->result.fftgen_error, bound);
                 ++failures;
             }

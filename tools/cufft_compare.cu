@@ -260,7 +260,7 @@ extern "C" void compare_shape_text(const struct compare_config *c, char *text, s
 
 extern "C" void print_compare_header(void)
 {
-    printf("%-11s %-4s %-7s %9s | %10s %8s %6s | %10s %8s %6s | %7s | %9s %9s\n", "shape", "prec", "dir", "batch",
+    printf("%-11s %-12s %-7s %9s | %10s %8s %6s | %10s %8s %6s | %7s | %9s %9s\n", "shape", "prec", "dir", "batch",
            "fftgen ms", "GB/s", "%bw", "cuFFT ms", "GB/s", "%bw", "speedup", "err fftgen", "err cuFFT");
 }
 
@@ -269,8 +269,8 @@ extern "C" void print_compare_row(const struct compare_config *c, const struct c
     const double ours = r->bytes / (r->fftgen_ms * 1e6), theirs = r->bytes / (r->cufft_ms * 1e6);
     char shape[48];
     compare_shape_text(c, shape, sizeof shape);
-    printf("%-11s %-4s %-7s %9d | %10.4f %8.1f %5.1f%% | %10.4f %8.1f %5.1f%% | %6.2fx | %9.2e %9.2e\n", shape,
-           c->fp16 ? "fp16" : "fp32", c->inverse ? "inverse" : "forward", c->batch, r->fftgen_ms, ours,
+    printf("%-11s %-12s %-7s %9d | %10.4f %8.1f %5.1f%% | %10.4f %8.1f %5.1f%% | %6.2fx | %9.2e %9.2e\n", shape,
+           c->label ? c->label : c->fp16 ? "fp16" : "fp32", c->inverse ? "inverse" : "forward", c->batch, r->fftgen_ms, ours,
            100.0 * ours / r->copy_gbps, r->cufft_ms, theirs, 100.0 * theirs / r->copy_gbps,
            r->cufft_ms / r->fftgen_ms, r->fftgen_error, r->cufft_error);
 }

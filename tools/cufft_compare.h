@@ -23,6 +23,7 @@ struct compare_config {
     unsigned long long seed;
     int rank;      /* 2 or 3: a shape, row-major; 0 or 1: 1D of n points */
     int shape[3];
+    const char *label; /* fftgen's precision in the table ("split"); NULL: fp16 or fp32 */
 };
 
 struct compare_result {

@@ -4,6 +4,8 @@
 # 2D/3D shapes; then the tensor-core kernels), and plan-creation times cold and warm. Logs go to
 # $OUT (when set) as well as to the terminal.
 # Usage: tools/gpu-run.sh [fftgen-bench arguments...]
+# FFTGEN_GPU_BENCH picks the benchmarks: all (the default: fp32 and fp16, tensor cores, the split
+# precisions next to fp32), split (only the last), or none.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 out=${OUT:-$root/.gpu/logs}
@@ -17,7 +19,7 @@ status=0
 # The tests side by side (their FFTW references take the CPU, the GPU is mostly idle): each test
 # of test_api on its own (test_api takes a name), test_gpu and test_cache beside them.
 pids=()
-for t in transforms_match_fftw strided_layouts_match_fftw shapes_match_fftw tensor_cores_match_fftw \
+for t in transforms_match_fftw strided_layouts_match_fftw shapes_match_fftw tensor_cores_match_fftw split_matches_fftw \
          strided_shapes_match_fftw bad_arguments invalid_plans every_result_has_a_message no_device_is_reported \
          packs_on_the_device exec_checks_its_arguments; do
     "$root/.gpu/test_api" "$t" > "$out/test_api_$t.log" 2>&1 &
@@ -33,8 +35,15 @@ for log in "$out"/test_*.log; do echo "=== $(basename "$log" .log)"; cat "$log";
 rm -f "$out"/test_*.log
 grep -hE "FAILED|worst" "$out/tests.log"
 [ $status = 0 ] && echo "GPU tests: all passed" || echo "GPU tests: FAILED (logs in $out)"
-"$root/.gpu/fftgen-bench" --json "$out/bench.json" "$@" 2>&1 | tee "$out/bench.log" || status=1
-"$root/.gpu/fftgen-bench" --tensor-cores --json "$out/bench-tensor-cores.json" 2>&1 | tee "$out/bench-tc.log" || status=1
+bench=${FFTGEN_GPU_BENCH:-all}
+if [ "$bench" = all ]; then
+    "$root/.gpu/fftgen-bench" --json "$out/bench.json" "$@" 2>&1 | tee -a "$out/bench.log" || status=1
+    "$root/.gpu/fftgen-bench" --tensor-cores --json "$out/bench-tensor-cores.json" 2>&1 | tee -a "$out/bench.log" || status=1
+fi
+if [ "$bench" = all ] || [ "$bench" = split ]; then
+    "$root/.gpu/fftgen-bench" --precision fp32,split,split-papers --json "$out/bench-split.json" "$@" 2>&1 |
+        tee -a "$out/bench.log" || status=1
+fi
 cache=$(mktemp -d)
 for start in cold warm; do
     echo "plan creation, $start start, no default pack (FFTGEN_CACHE_DIR=$cache):" | tee -a "$out/plan_time.log"

@@ -7,7 +7,8 @@ Usage: tools/plot_results.py RESULTS.json [OUTPUT_PREFIX]
        (plots need matplotlib: pip install -r tools/requirements-plot.txt)
 Writes OUTPUT_PREFIX-bandwidth.png and OUTPUT_PREFIX-error.png (prefix defaults to the JSON's name),
 and OUTPUT_PREFIX-shapes.png (% of copy bandwidth per 2D/3D shape) when the JSON has shapes.
---table prints the results as Markdown tables (1D, then shapes), one row per shape.
+--table prints the results as Markdown tables (1D, then shapes), one row per shape; for a run of
+the split precisions (--precision fp32,split,split-papers), one table of those next to fp32.
 """
 import json
 import os
@@ -52,6 +53,30 @@ def print_tables(data):
         print()
 
 
+def print_split_tables(data):
+    """The split precisions next to fftgen fp32 and cuFFT fp32 (fftgen-bench --precision fp32,split,...)."""
+    by_shape = {}
+    for r in data["results"]:
+        by_shape.setdefault(tuple(r["shape"]), {})[r["precision"]] = r
+    print("| n | fftgen fp32 %bw | split %bw | split-papers %bw | cuFFT fp32 %bw | split / cuFFT | split / fftgen fp32 "
+          "| err cuFFT fp32 | err split | err split-papers | err split / cuFFT |")
+    print("|" + "---|" * 11)
+    for s, rows in by_shape.items():
+        bw = lambda r, who: r["bytes"] / (r[who + "_ms"] * 1e6) / r["copy_gbps"] * 100 if r else None
+        cell = lambda v, fmt: format(v, fmt) if v is not None else "-"
+        fp32, split, papers = rows.get("fp32"), rows.get("split"), rows.get("split-papers")
+        cufft = next((r for r in (fp32, split, papers) if r), None)
+        cells = [size_name(s), cell(bw(fp32, "fftgen"), ".1f") + "%", cell(bw(split, "fftgen"), ".1f") + "%",
+                 cell(bw(papers, "fftgen"), ".1f") + "%", cell(bw(cufft, "cufft"), ".1f") + "%",
+                 cell(split and split["cufft_ms"] / split["fftgen_ms"], ".2f") + "x",
+                 cell(split and fp32 and fp32["fftgen_ms"] / split["fftgen_ms"], ".2f") + "x",
+                 cell(cufft and cufft["cufft_error"], ".1e"), cell(split and split["fftgen_error"], ".1e"),
+                 cell(papers and papers["fftgen_error"], ".1e"),
+                 cell(split and split["fftgen_error"] / split["cufft_error"], ".2f")]
+        print("| " + " | ".join(cells) + " |")
+    print()
+
+
 def plot_shapes(plt, data, prefix):
     rows = [r for r in data["results"] if len(r["shape"]) > 1]
     if not rows:
@@ -88,7 +113,11 @@ def main(argv):
             print(__doc__.strip(), file=sys.stderr)
             return 2
         with open(argv[2]) as f:
-            print_tables(json.load(f))
+            data = json.load(f)
+        if any(r["precision"].startswith("split") for r in data["results"]):
+            print_split_tables(data)
+        else:
+            print_tables(data)
         return 0
     try:
         import matplotlib
