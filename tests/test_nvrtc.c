@@ -17,7 +17,7 @@
 #include "planner.h"
 #include "render.h"
 
-enum { MAX_JOBS = 256, WORKERS = 2 };
+enum { MAX_JOBS = 512, WORKERS = 2 };
 
 struct job {
     fftgen_transform_plan plan;
