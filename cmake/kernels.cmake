@@ -8,14 +8,14 @@ set(FFTGEN_SM75_MAX_SIZE 4096)
 
 # A host-simulated kernel only: fftgen --target sim with ARGN, registered for tests/test_sim.c with the
 # radix and layout fields given in ROW (", radix, istride, idist, ostride, odist" and, for a shape,
-# ", rank, {shape}, {inembed}, {onembed}"); --tensor-cores in ARGN sets the row's tensor_cores. For a shape, N is its point count and ARGN gives --n again
+# ", rank, {shape}, {inembed}, {onembed}"); --tensor-cores[=P] in ARGN sets the row's tensor_cores. For a shape, N is its point count and ARGN gives --n again
 # with the shape (the later --n wins).
 function(fftgen_add_sim name n precision row)
   set(sim ${CMAKE_BINARY_DIR}/sim/${name}_sim.c)
   if(NOT row MATCHES "{")
     string(APPEND row ", 0, {0, 0, 0}, {0, 0, 0}, {0, 0, 0}") # 1D: no shape
   endif()
-  if("--tensor-cores" IN_LIST ARGN)
+  if("${ARGN}" MATCHES "--tensor-cores")
     string(APPEND row ", 1")
   else()
     string(APPEND row ", 0")
@@ -176,6 +176,18 @@ foreach(shape 64x512 8x32x64)
   fftgen_shape_fields(${shape} 0 0 points fields)
   fftgen_add_sim(fftgen_${shape}_split ${points} split ", 0, 0, 0, 0, 0${fields}" --n ${shape})
 endforeach()
+# fp16 with tensor cores in tiled passes, chosen pass by pass (--tensor-cores=P: what libfftgen's
+# measured choices can ask for): two passes, one of two, a strided layout, a 2D shape whose columns
+# alone use them, and a 3D shape.
+fftgen_add_sim(fftgen_65536_tc_fp16 65536 fp16 ", 0, 0, 0, 0, 0" --tensor-cores)
+fftgen_add_sim(fftgen_1048576_tc2_fp16 1048576 fp16 ", 0, 0, 0, 0, 0" --tensor-cores=2)
+fftgen_add_sim(fftgen_2048_s2_4099_1_2048_tc_fp16 2048 fp16 ", 0, 2, 4099, 1, 2048" --tensor-cores
+               --istride 2 --idist 4099 --ostride 1 --odist 2048)
+fftgen_shape_fields(64x512 0 0 points fields)
+fftgen_add_sim(fftgen_64x512_tc2_fp16 ${points} fp16 ", 0, 0, 0, 0, 0${fields}" --n 64x512 --tensor-cores=2)
+fftgen_shape_fields(16x32x64 0 0 points fields)
+fftgen_add_sim(fftgen_16x32x64_tc_fp16 ${points} fp16 ", 0, 0, 0, 0, 0${fields}" --n 16x32x64 --tensor-cores)
+
 foreach(variant IN LISTS FFTGEN_TEST_STRIDED_SHAPES)
   string(REPLACE ":" ";" parts ${variant})
   list(GET parts 0 shape)

@@ -1,10 +1,12 @@
 /* fftgen: writes specialized CUDA FFT kernels. See `fftgen --help`. */
+#define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <getopt.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "output_file.h"
 #include "pack_command.h"
@@ -18,6 +20,7 @@ static void usage(FILE *to)
     fprintf(to,
             "Usage: fftgen --n N[xN[xN]] [options]\n"
             "       fftgen pack --help      (kernel packs for libfftgen)\n"
+            "       fftgen tune --help      (measure the kernel choices on this GPU, for libfftgen)\n"
             "Writes one self-contained CUDA C file with fused, fully unrolled FFT kernels of N points\n"
             "(batched, complex to complex, 1D, 2D or 3D) and a host function that launches them.\n"
             "\n"
@@ -38,9 +41,12 @@ static void usage(FILE *to)
             "                                        scaled by 2^11, hi*hi summed apart from the\n"
             "                                        corrections (the accurate one)\n"
             "                          split-papers  the papers' scales: s1 = max |x|, s2 = max |x - s1*hi|\n"
-            "  --tensor-cores        radix-16 stages on tensor cores (mma.sync m16n8k16: fp16 operands, each\n"
-            "                        input split into hi + lo, fp32 sums); fp16 storage, sm_80 or newer,\n"
-            "                        1D single-kernel sizes >= 16. Off by default\n"
+            "  --tensor-cores[=P,..] radix-16 stages on tensor cores (mma.sync m16n8k16: fp16 operands, each\n"
+            "                        input split into hi + lo, fp32 sums) in every pass that has them, or in\n"
+            "                        the passes listed (numbered from 1, as --explain shows); fp16 storage,\n"
+            "                        sm_80 or newer. Off by default (libfftgen chooses from measurements)\n"
+            "  --max-tile T          strided passes read at most T transforms side by side (1, 2, 4, 8 or\n"
+            "                        16; default: as many as the planner's limits allow)\n"
             "  --direction D         forward, inverse or both (default both)\n"
             "  --arch sm_XY          target architecture, which sets the shared-memory limit (default\n"
             "                        sm_%d; known: %s)\n"
@@ -118,6 +124,42 @@ static int parse_arch(const char *text)
     if (fftgen_arch_shared_limit((int)value) < 0)
         fail(EXIT_USAGE, "unknown architecture %s: CUDA 13 builds for %s", text, fftgen_known_archs());
     return (int)value;
+}
+
+/* "--tensor-cores=1,3": passes numbered from 1, as --explain shows them; no list: every pass. */
+static int parse_passes(const char *text)
+{
+    if (text == NULL) return FFTGEN_TENSOR_CORES_EVERY_PASS;
+    int passes = 0;
+    const char *at = text;
+    for (;;) {
+        char *end;
+        errno = 0;
+        const long pass = strtol(at, &end, 10);
+        if (end == at || (*end != '\0' && *end != ',') || errno == ERANGE || pass < 1 || pass > FFTGEN_MAX_PASSES)
+            fail(EXIT_USAGE, "--tensor-cores=%s: expected pass numbers from 1 to %d, separated by commas", text,
+                 FFTGEN_MAX_PASSES);
+        passes |= 1 << (pass - 1);
+        if (*end == '\0') return passes;
+        at = end + 1;
+    }
+}
+
+/* `fftgen tune`: the fftgen-tune program beside this one (it links the CUDA runtime and libfftgen,
+ * which the generator does not). */
+static int run_tune(char **argv)
+{
+    char self[4096], program[4096 + 16];
+    const ssize_t length = readlink("/proc/self/exe", self, sizeof self - 1);
+    if (length <= 0) fail(EXIT_FAILURE, "tune: cannot find where fftgen is (/proc/self/exe): %s", strerror(errno));
+    self[length] = '\0';
+    char *slash = strrchr(self, '/');
+    if (slash != NULL) *slash = '\0';
+    snprintf(program, sizeof program, "%s/fftgen-tune", self);
+    argv[0] = program;
+    execv(program, argv);
+    fail(EXIT_FAILURE, "tune: cannot run %s (%s): it is built with libfftgen, beside fftgen", program, strerror(errno));
+    return EXIT_FAILURE;
 }
 
 static int is_identifier(const char *s)
@@ -228,7 +270,8 @@ static void explain(const fftgen_transform_plan *plan)
 int main(int argc, char **argv)
 {
     enum { OPT_N = 256, OPT_RADIX, OPT_PRECISION, OPT_DIRECTION, OPT_ARCH, OPT_EXPLAIN, OPT_NAME, OPT_TARGET,
-           OPT_TEMPLATES, OPT_ISTRIDE, OPT_IDIST, OPT_OSTRIDE, OPT_ODIST, OPT_INEMBED, OPT_ONEMBED, OPT_TENSOR_CORES };
+           OPT_TEMPLATES, OPT_ISTRIDE, OPT_IDIST, OPT_OSTRIDE, OPT_ODIST, OPT_INEMBED, OPT_ONEMBED, OPT_TENSOR_CORES,
+           OPT_MAX_TILE };
     static const struct option options[] = {
         {"n", required_argument, 0, OPT_N},
         {"radix", required_argument, 0, OPT_RADIX},
@@ -246,12 +289,14 @@ int main(int argc, char **argv)
         {"odist", required_argument, 0, OPT_ODIST},
         {"inembed", required_argument, 0, OPT_INEMBED},
         {"onembed", required_argument, 0, OPT_ONEMBED},
-        {"tensor-cores", no_argument, 0, OPT_TENSOR_CORES},
+        {"tensor-cores", optional_argument, 0, OPT_TENSOR_CORES},
+        {"max-tile", required_argument, 0, OPT_MAX_TILE},
         {"help", no_argument, 0, 'h'},
         {"version", no_argument, 0, 'V'},
         {0, 0, 0, 0},
     };
     if (argc > 1 && strcmp(argv[1], "pack") == 0) return fftgen_pack_command(argc - 1, argv + 1);
+    if (argc > 1 && strcmp(argv[1], "tune") == 0) return run_tune(argv + 1);
     fftgen_kernel_request request = {0, 0, FFTGEN_KERNEL_FP32, FFTGEN_DEFAULT_ARCH, 0, 0};
     int have_n = 0, explain_only = 0, directions = FFTGEN_RENDER_BOTH;
     const char *output = NULL, *name = NULL, *templates_dir = NULL;
@@ -305,8 +350,15 @@ int main(int argc, char **argv)
             explain_only = 1;
             break;
         case OPT_TENSOR_CORES:
-            request.tensor_cores = 1;
+            request.tensor_cores = parse_passes(optarg);
             break;
+        case OPT_MAX_TILE: {
+            const long long tile = parse_integer("--max-tile", optarg);
+            if (tile < 1 || tile > 16 || (tile & (tile - 1)) != 0)
+                fail(EXIT_USAGE, "--max-tile must be 1, 2, 4, 8 or 16, got %s", optarg);
+            request.max_tile = (int)tile;
+            break;
+        }
         case OPT_NAME:
             if (!is_identifier(optarg)) fail(EXIT_USAGE, "--name '%s' is not a C identifier", optarg);
             if (strlen(optarg) > 64) fail(EXIT_USAGE, "--name '%s' is longer than 64 characters", optarg);

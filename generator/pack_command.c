@@ -46,8 +46,8 @@ static void pack_usage(FILE *to)
                 "                     with --sizes; the split precisions need sm_80 or newer)\n"
                 "  --arch LIST        e.g. sm_80,sm_90 (default sm_90)\n"
                 "  --tensor-cores     with --sizes: the kernels with radix-16 stages on tensor cores, which\n"
-                "                     plans with FFTGEN_TENSOR_CORES use (fp16 only, sm_80 and newer,\n"
-                "                     single-kernel sizes; the precision defaults to fp16)\n"
+                "                     plans with FFTGEN_TENSOR_CORES use (fp16 only, sm_80 and newer, in\n"
+                "                     every pass that has them; the precision defaults to fp16)\n"
                 "  -o FILE            the pack to write (atomically)\n");
 }
 
@@ -239,7 +239,7 @@ int fftgen_pack_command(int argc, char **argv)
             if (parse_archs(optarg, archs, &arch_count) != 0) return 2;
             break;
         case 'o': output = optarg; break;
-        case 't': tensor_cores = 1; break;
+        case 't': tensor_cores = FFTGEN_TENSOR_CORES_EVERY_PASS; break;
         case 'h': pack_usage(stdout); return 0;
         case ':': fail("option '%s' needs a value%s", argv[optind - 1], ""); return 2;
         default: fail("unknown option '%s' (see fftgen pack --help)%s", argv[optind - 1], ""); return 2;

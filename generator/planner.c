@@ -153,17 +153,10 @@ static fftgen_plan_status check_tensor_core_arch(int arch, char *why, size_t why
     return FFTGEN_PLAN_BAD_ARCH;
 }
 
-/* The --tensor-cores request: fp16 storage, one kernel whose radix-16 stages all run on tensor cores. */
+/* A single kernel's radix-16 stages on tensor cores (fftgen_plan_kernel): fp16 storage, sm_80 and newer. */
 static fftgen_plan_status use_tensor_cores(fftgen_kernel_plan *p, char *why, size_t why_len)
 {
     if (fftgen_precision_is_split(p->precision)) return FFTGEN_PLAN_OK; /* split plans use them anyway */
-    if (p->precision != FFTGEN_KERNEL_FP16) {
-        snprintf(why, why_len, "tensor cores take fp16 operands: use --precision fp16, or --precision split for"
-                               " fp32 data");
-        return FFTGEN_PLAN_BAD_RADIX;
-    }
-    const fftgen_plan_status status = check_tensor_core_arch(p->arch, why, why_len);
-    if (status != FFTGEN_PLAN_OK) return status;
     if (!tensor_cores_fit(p)) {
         snprintf(why, why_len, "tensor cores run radix-16 stages: they need radix 16 and at least 16 points");
         return FFTGEN_PLAN_BAD_RADIX;
@@ -171,19 +164,44 @@ static fftgen_plan_status use_tensor_cores(fftgen_kernel_plan *p, char *why, siz
     return move_to_tensor_cores(p);
 }
 
-/* A split plan: every pass whose radix-16 stages fit whole warps runs them on tensor cores; a pass
- * of fewer than 16 points (a short dimension of a 2D or 3D shape) has none, and stays on CUDA
- * cores in fp32. */
-static fftgen_plan_status split_on_tensor_cores(fftgen_transform_plan *plan)
+/* What a request for tensor cores needs (split plans use them whether asked or not). */
+static fftgen_plan_status check_tensor_core_request(const fftgen_kernel_request *request, char *why, size_t why_len)
 {
-    if (!fftgen_precision_is_split(plan->pass[0].precision)) return FFTGEN_PLAN_OK;
+    if (request->tensor_cores == 0 || fftgen_precision_is_split(request->precision)) return FFTGEN_PLAN_OK;
+    if (request->precision != FFTGEN_KERNEL_FP16) {
+        snprintf(why, why_len, "tensor cores take fp16 operands: use --precision fp16, or --precision split for"
+                               " fp32 data");
+        return FFTGEN_PLAN_BAD_RADIX;
+    }
+    return check_tensor_core_arch(request->arch, why, why_len);
+}
+
+/* Radix-16 stages on tensor cores in the passes the request names (fp16), or in every pass (split),
+ * where they fit: a pass of fewer than 16 points (a short dimension of a 2D or 3D shape) or a fused
+ * slice has none, and stays on CUDA cores. */
+static fftgen_plan_status place_on_tensor_cores(const fftgen_kernel_request *request, fftgen_transform_plan *plan)
+{
+    const unsigned passes = fftgen_precision_is_split(request->precision) ? FFTGEN_TENSOR_CORES_EVERY_PASS
+                                                                           : (unsigned)request->tensor_cores;
     for (int i = 0; i < plan->pass_count; ++i) {
         fftgen_kernel_plan *pass = &plan->pass[i];
-        if (pass->tensor_cores || !tensor_cores_fit(pass)) continue;
+        if (!(passes >> i & 1u) || pass->tensor_cores || !tensor_cores_fit(pass)) continue;
         const fftgen_plan_status status = move_to_tensor_cores(pass);
         if (status != FFTGEN_PLAN_OK) return status;
     }
     return FFTGEN_PLAN_OK;
+}
+
+/* A request for tensor cores that no pass could take is an error, not a silent CUDA-core plan. */
+static fftgen_plan_status check_tensor_cores_placed(const fftgen_kernel_request *request,
+                                                    const fftgen_transform_plan *plan, char *why, size_t why_len)
+{
+    if (request->tensor_cores == 0) return FFTGEN_PLAN_OK;
+    for (int i = 0; i < plan->pass_count; ++i)
+        if (plan->pass[i].tensor_cores) return FFTGEN_PLAN_OK;
+    snprintf(why, why_len, "no pass of this plan has radix-16 stages that tensor cores can run (they need 16"
+                           " points or more in a dimension, and no fused 2D slice)");
+    return FFTGEN_PLAN_BAD_RADIX;
 }
 
 /* What a split request needs before planning: tensor cores, and a radix-16 stage in 1D. */
@@ -239,6 +257,7 @@ fftgen_plan_status fftgen_plan_kernel(const fftgen_kernel_request *asked, fftgen
         return FFTGEN_PLAN_BAD_ARCH;
     }
     fftgen_plan_status status = check_split(request, 1, why, why_len);
+    if (status == FFTGEN_PLAN_OK) status = check_tensor_core_request(request, why, why_len);
     if (status != FFTGEN_PLAN_OK) return status;
     fftgen_kernel_plan p;
     status = build_plan(n, request->max_radix, request->precision, arch, &p);
@@ -447,21 +466,17 @@ static fftgen_plan_status plan_transform_quietly(const fftgen_kernel_request *re
     p.in.dist = p.out.dist = request->n;
     fftgen_plan_status status = build_plan(request->n, request->max_radix, request->precision, request->arch,
                                            &p.pass[0]);
-    if (status == FFTGEN_PLAN_OK && request->tensor_cores) {
-        char why[256]; /* fftgen_plan_kernel gives the messages */
-        status = use_tensor_cores(&p.pass[0], why, sizeof why);
-    }
     if (status == FFTGEN_PLAN_OK && fftgen_precision_is_split(request->precision) &&
         p.pass[0].threads > SPLIT_MAX_THREADS)
         status = FFTGEN_PLAN_TOO_LARGE; /* two passes instead */
     if (status == FFTGEN_PLAN_OK) {
         p.pass_count = 1;
-    } else if (status == FFTGEN_PLAN_TOO_LARGE && request->max_radix == 0 && !request->tensor_cores) {
+    } else if (status == FFTGEN_PLAN_TOO_LARGE && request->max_radix == 0) {
         /* the fewest passes that fit */
         status = plan_two_passes(request, &p);
         if (status != FFTGEN_PLAN_OK && request->n <= (1LL << 30)) status = plan_three_passes(request, &p);
     }
-    if (status == FFTGEN_PLAN_OK) status = split_on_tensor_cores(&p);
+    if (status == FFTGEN_PLAN_OK) status = place_on_tensor_cores(request, &p);
     if (status == FFTGEN_PLAN_OK) {
         route_through_work(&p);
         *plan = p;
@@ -477,16 +492,13 @@ fftgen_plan_status fftgen_plan_transform(const fftgen_kernel_request *asked, fft
     fftgen_plan_status status = fftgen_plan_kernel(request, &single, why, why_len);
     if (status != FFTGEN_PLAN_OK && status != FFTGEN_PLAN_TOO_LARGE) return status;
     if (status == FFTGEN_PLAN_TOO_LARGE && request->max_radix != 0) return status; /* its message stands */
-    if (status == FFTGEN_PLAN_TOO_LARGE && request->tensor_cores) {
-        snprintf(why, why_len, "tensor-core kernels cover single-kernel sizes only (up to %lld points on sm_%d)",
-                 fftgen_single_kernel_limit(request->precision, request->arch), request->arch);
-        return status;
-    }
     status = plan_transform_quietly(request, plan);
     if (status == FFTGEN_PLAN_TOO_LARGE)
         snprintf(why, why_len, "size %lld exceeds the largest size fftgen plans yet, %lld points for %s on sm_%d",
                  request->n, fftgen_transform_limit(request->precision, request->arch),
                  fftgen_precision_name(request->precision), request->arch);
+    if (status == FFTGEN_PLAN_OK) status = check_tensor_cores_placed(request, plan, why, why_len);
+    plan->max_tile = request->max_tile;
     return status;
 }
 
@@ -528,10 +540,6 @@ fftgen_plan_status fftgen_plan_strided(const fftgen_kernel_request *asked, fftge
     const int contiguous = in.stride == 1 && in.dist == n && out.stride == 1 && out.dist == n;
     fftgen_plan_status status = fftgen_plan_transform(request, plan, why, why_len);
     if (status != FFTGEN_PLAN_OK || contiguous) return status;
-    if (request->tensor_cores) {
-        snprintf(why, why_len, "tensor-core kernels take contiguous data only (no strides or distances)");
-        return FFTGEN_PLAN_BAD_LAYOUT;
-    }
     if (in.stride < 1 || in.dist < 1 || out.stride < 1 || out.dist < 1) {
         snprintf(why, why_len, "strides and distances must be >= 1");
         return FFTGEN_PLAN_BAD_LAYOUT;
@@ -548,9 +556,11 @@ fftgen_plan_status fftgen_plan_strided(const fftgen_kernel_request *asked, fftge
             p.out = out;
             status = plan_tile(n, tile, request->precision, request->arch, user_pass_layout(in, tile),
                                user_pass_layout(out, tile), 0, &p.pass[0]);
-            if (status == FFTGEN_PLAN_OK) status = split_on_tensor_cores(&p);
+            if (status == FFTGEN_PLAN_OK) status = place_on_tensor_cores(request, &p);
+            if (status == FFTGEN_PLAN_OK) status = check_tensor_cores_placed(request, &p, why, why_len);
             if (status == FFTGEN_PLAN_OK) {
                 route_through_work(&p);
+                p.max_tile = request->max_tile;
                 *plan = p;
                 return status;
             }
@@ -695,9 +705,8 @@ fftgen_plan_status fftgen_plan_shape(const fftgen_kernel_request *asked, int ran
         snprintf(why, why_len, "unknown architecture sm_%d (known: %s)", request->arch, fftgen_known_archs());
         return FFTGEN_PLAN_BAD_ARCH;
     }
-    if (request->max_radix != 0 || request->tensor_cores) {
-        snprintf(why, why_len, "%s can be chosen for 1D single-kernel sizes only",
-                 request->tensor_cores ? "tensor cores" : "a radix");
+    if (request->max_radix != 0) {
+        snprintf(why, why_len, "a radix can be chosen for 1D single-kernel sizes only");
         return FFTGEN_PLAN_BAD_RADIX;
     }
     long long points = 1;
@@ -713,6 +722,7 @@ fftgen_plan_status fftgen_plan_shape(const fftgen_kernel_request *asked, int ran
         points *= shape[d];
     }
     fftgen_plan_status status = check_split(request, rank, why, why_len);
+    if (status == FFTGEN_PLAN_OK) status = check_tensor_core_request(request, why, why_len);
     if (status == FFTGEN_PLAN_OK) status = check_shape_layout(rank, shape, &in, "input", why, why_len);
     if (status == FFTGEN_PLAN_OK) status = check_shape_layout(rank, shape, &out, "output", why, why_len);
     if (status != FFTGEN_PLAN_OK) return status;
@@ -735,8 +745,9 @@ fftgen_plan_status fftgen_plan_shape(const fftgen_kernel_request *asked, int ran
     fftgen_transform_plan row_plan;
     int next = rank - 2; /* the highest dimension still to transform */
     p.pass_count = 1;
-    /* split: fused slices have no tensor-core stages yet, so each dimension takes a pass of its own */
-    const int fuse = dense && !fftgen_precision_is_split(request->precision);
+    /* fused slices have no tensor-core stages yet: where the first pass should use them (split, or
+     * the fp16 request), each dimension takes a pass of its own */
+    const int fuse = dense && !fftgen_precision_is_split(request->precision) && !(request->tensor_cores & 1);
     if (fuse && plan_fused_slice(shape[rank - 2], shape[rank - 1], request->precision, request->arch,
                                   &p.pass[0]) == FFTGEN_PLAN_OK) {
         next = rank - 3;
@@ -769,11 +780,14 @@ fftgen_plan_status fftgen_plan_shape(const fftgen_kernel_request *asked, int ran
                  fftgen_precision_name(request->precision), request->arch);
         return status;
     }
-    if (status == FFTGEN_PLAN_OK) status = split_on_tensor_cores(&p);
+    if (status == FFTGEN_PLAN_OK) status = place_on_tensor_cores(request, &p);
     if (status != FFTGEN_PLAN_OK) {
         snprintf(why, why_len, "planning failed");
         return status;
     }
+    status = check_tensor_cores_placed(request, &p, why, why_len);
+    if (status != FFTGEN_PLAN_OK) return status;
+    p.max_tile = request->max_tile;
     *plan = p;
     return FFTGEN_PLAN_OK;
 }

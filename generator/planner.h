@@ -31,7 +31,9 @@ typedef struct {
     int max_radix;        /* 2, 4, 8 or 16; 0 picks the default (16, or n if smaller) */
     fftgen_kernel_precision precision;
     int arch;             /* compute capability as 10*major+minor, e.g. 90 for sm_90 */
-    int tensor_cores;     /* radix-16 stages on tensor cores (fp16, sm_80 and newer, one kernel) */
+    int tensor_cores;     /* fp16: bit i puts pass i's radix-16 stages on tensor cores where the pass
+                             has them (sm_80 and newer); FFTGEN_TENSOR_CORES_EVERY_PASS: all passes.
+                             An error if no pass takes them. Split plans use them in every pass. */
     int max_tile;         /* strided passes: at most this many transforms side by side; 0: the default */
 } fftgen_kernel_request;
 
@@ -77,6 +79,7 @@ typedef struct {
 } fftgen_kernel_plan;
 
 #define FFTGEN_MAX_PASSES 5 /* 3D with rows of three passes */
+#define FFTGEN_TENSOR_CORES_EVERY_PASS ((1 << FFTGEN_MAX_PASSES) - 1)
 #define FFTGEN_MAX_RANK 3
 
 /* A user layout as cufftPlanMany's advanced layout: element x (a multi-index) of transform b at
@@ -99,6 +102,7 @@ typedef struct {
     int pass_count;
     fftgen_kernel_plan pass[FFTGEN_MAX_PASSES];
     fftgen_user_layout in, out; /* the data's layouts */
+    int max_tile;               /* the request's cap on tile widths (0: none), for the command line */
 } fftgen_transform_plan;
 
 typedef enum {

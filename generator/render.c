@@ -53,16 +53,40 @@ static const char *direction_name(int directions)
     }
 }
 
+/* " --tensor-cores" when every pass that can has them (fp16), " --tensor-cores=2" for some; split
+ * plans use them without asking. */
+static void tensor_core_option(const fftgen_transform_plan *plan, char *out, size_t len)
+{
+    out[0] = '\0';
+    if (fftgen_precision_is_split(plan->pass[0].precision)) return;
+    int on = 0, fit = 0;
+    char list[32] = "";
+    for (int i = 0; i < plan->pass_count; ++i) {
+        const fftgen_kernel_plan *pass = &plan->pass[i];
+        fit += pass->radix_max == 16 && pass->slice_rows == 0;
+        if (!pass->tensor_cores) continue;
+        const size_t at = strlen(list);
+        snprintf(list + at, sizeof list - at, "%s%d", on ? "," : "", i + 1);
+        ++on;
+    }
+    if (on == 0) return;
+    if (on == fit) snprintf(out, len, " --tensor-cores");
+    else snprintf(out, len, " --tensor-cores=%s", list);
+}
+
 void fftgen_plan_command(const fftgen_transform_plan *plan, int directions, const char *name, char *out,
                          size_t len)
 {
     const fftgen_kernel_plan *first = &plan->pass[0];
-    char radix[32] = "", shape[64];
-    if (plan->pass_count == 1 && plan->rank == 1)
-        snprintf(radix, sizeof radix, " --radix %d%s", first->radix_max,
-                 first->tensor_cores && !fftgen_precision_is_split(first->precision) ? " --tensor-cores" : "");
+    char radix[32] = "", shape[64], choices[64] = "";
+    if (plan->pass_count == 1 && plan->rank == 1) snprintf(radix, sizeof radix, " --radix %d", first->radix_max);
+    tensor_core_option(plan, choices, sizeof choices);
+    if (plan->max_tile > 0) {
+        const size_t at = strlen(choices);
+        snprintf(choices + at, sizeof choices - at, " --max-tile %d", plan->max_tile);
+    }
     fftgen_shape_text(plan->rank, plan->shape, shape, sizeof shape);
-    int used = snprintf(out, len, "fftgen --n %s%s --precision %s --direction %s", shape, radix,
+    int used = snprintf(out, len, "fftgen --n %s%s%s --precision %s --direction %s", shape, radix, choices,
                         fftgen_precision_name(first->precision), direction_name(directions));
     const int strided = is_strided(plan, &plan->in) || is_strided(plan, &plan->out);
     if (strided && used > 0 && (size_t)used < len)

@@ -106,7 +106,8 @@ static void bad_sizes(void **state)
     expect_rejected("--precision split needs at least 16 points", "8", "--precision", "split");
     assert_int_equal(run_fftgen("--n", "64", "--precision", "split-papers", "--arch", "sm_75", NULL), 2);
     assert_non_null(strstr(output, "tensor-core kernels (mma.sync m16n8k16) need sm_80 or newer, not sm_75"));
-    expect_rejected("tensor-core kernels cover single-kernel sizes only", "65536", "--tensor-cores", NULL);
+    assert_int_equal(run_fftgen("--n", "8", "--precision", "fp16", "--tensor-cores", NULL), 2);
+    assert_non_null(strstr(output, "tensor cores run radix-16 stages: they need radix 16 and at least 16 points"));
     expect_rejected("exceeds the largest size fftgen plans yet, 1073741824 points", "2147483648", NULL, NULL);
     expect_rejected("exceeds the largest size fftgen plans yet, 1073741824 points for fp32 on sm_75", "2147483648",
                     "--arch", "sm_75");
@@ -116,6 +117,18 @@ static void bad_sizes(void **state)
 static void bad_options(void **state)
 {
     (void)state;
+    expect_rejected("--tensor-cores=6: expected pass numbers from 1 to 5", "4096", "--tensor-cores=6", NULL);
+    expect_rejected("--tensor-cores=1,x: expected pass numbers", "4096", "--tensor-cores=1,x", NULL);
+    expect_rejected("--max-tile must be 1, 2, 4, 8 or 16, got 3", "65536", "--max-tile", "3");
+    expect_rejected("--max-tile 'wide' is not a number", "65536", "--max-tile", "wide");
+    /* fftgen tune checks its arguments before it looks for a GPU */
+    assert_int_equal(run_fftgen("tune", "--help", NULL), 0);
+    assert_non_null(strstr(output, "Usage: fftgen tune [options] [SHAPE...]"));
+    assert_int_equal(run_fftgen("tune", "48", NULL), 2);
+    assert_non_null(strstr(output, "'48' is not a size or shape of powers of two"));
+    assert_int_equal(run_fftgen("tune", "--precision", "fp64", NULL), 2);
+    assert_non_null(strstr(output, "unknown precision 'fp64'"));
+    assert_int_equal(run_fftgen("tune", "--runs", "1", NULL), 2);
     expect_rejected("unknown radix 3", "64", "--radix", "3");
     expect_rejected("unknown radix 32", "64", "--radix", "32");
     expect_rejected("radix 16 does not divide size 8", "8", "--radix", "16");
@@ -197,6 +210,18 @@ static void explain_prints_plan(void **state)
     assert_non_null(strstr(output, "FFTs of 512 points along dimension 0, columns in tiles side by side"));
     assert_int_equal(run_fftgen("--n", "512", "--precision", "fp16", "--tensor-cores", "--explain", NULL), 0);
     assert_non_null(strstr(output, "sub-transforms of 256 points, shared memory -> shared memory, on tensor cores"));
+    /* tensor cores pass by pass, and narrower tiles: what libfftgen's measured choices ask for */
+    assert_int_equal(run_fftgen("--n", "65536", "--precision", "fp16", "--tensor-cores=2", "--max-tile", "4",
+                                "--explain", NULL), 0);
+    const char *second = strstr(output, "  pass 2:");
+    assert_non_null(second);
+    const char *first_on_tensor_cores = strstr(output, "on tensor cores");
+    assert_true(first_on_tensor_cores != NULL && first_on_tensor_cores > second); /* none in pass 1 */
+    assert_non_null(strstr(output, "threads/block:  64 (16 per transform, 4 transforms per block"));
+    assert_int_equal(run_fftgen("--n", "65536", "--precision", "fp16", "--tensor-cores=2", "--max-tile", "4", NULL), 0);
+    assert_non_null(strstr(output, "fftgen --n 65536 --tensor-cores=2 --max-tile 4 --precision fp16"));
+    assert_int_equal(run_fftgen("--n", "512x256", "--precision", "fp16", "--tensor-cores", "--explain", NULL), 0);
+    assert_non_null(strstr(output, "FFTs of 256 points along dimension 1, contiguous rows"));
     /* split: every pass's radix-16 stages on tensor cores, tiled ones too; no fused 2D slices */
     assert_int_equal(run_fftgen("--n", "1048576", "--precision", "split", "--explain", NULL), 0);
     assert_non_null(strstr(output, "1048576-point split FFT for sm_90, 2 passes"));

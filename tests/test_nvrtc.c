@@ -152,6 +152,26 @@ static void compile_all_with_nvrtc(void **state)
             assert_true(job->plan.pass[0].tensor_cores);
             snprintf(job->name, sizeof job->name, "fftgen_%lld_tc_fp16_sm_%d.cu", n, archs[a]);
         }
+    /* fp16 with tensor cores in tiled passes, every pass or some (what measured choices ask for) */
+    static const long long tc_shapes[][5] = {
+        {1, 65536, 0, 0, FFTGEN_TENSOR_CORES_EVERY_PASS}, {1, 1 << 20, 0, 0, 2}, {1, 1 << 24, 0, 0, 5},
+        {2, 512, 256, 0, FFTGEN_TENSOR_CORES_EVERY_PASS}, {3, 128, 128, 128, 2},
+    };
+    for (size_t i = 0; i < sizeof tc_shapes / sizeof tc_shapes[0]; ++i) {
+        assert_true(job_count < MAX_JOBS);
+        struct job *job = &jobs[job_count++];
+        char why[256], text[32];
+        const int rank = (int)tc_shapes[i][0];
+        long long points = 1;
+        for (int d = 0; d < rank; ++d) points *= tc_shapes[i][1 + d];
+        const fftgen_kernel_request request = {points, 0, FFTGEN_KERNEL_FP16, 90, (int)tc_shapes[i][4], 0};
+        const fftgen_user_layout dense = {1, points, {0}};
+        assert_int_equal(
+            fftgen_plan_shape(&request, rank, tc_shapes[i] + 1, dense, dense, &job->plan, why, sizeof why),
+            FFTGEN_PLAN_OK);
+        fftgen_shape_text(rank, tc_shapes[i] + 1, text, sizeof text);
+        snprintf(job->name, sizeof job->name, "fftgen_%s_tc%lld_fp16_sm_90.cu", text, tc_shapes[i][4]);
+    }
     /* the split precisions: one kernel, two and three tiled passes, a 2D and a 3D shape (sm_80 and sm_90);
      * the papers' variant on sm_90 */
     static const long long split_shapes[][4] = {

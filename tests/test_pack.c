@@ -200,7 +200,7 @@ static void pack_command_rejects_bad_input(void **state)
     const char *bad[] = {
         "pack --sizes 1000 -o x.fgpack", "pack --sizes 64 --arch sm_70 -o x.fgpack", "pack --sizes 64",
         "pack --sizes 64 --precision fp64 -o x.fgpack", "pack --from /nonexistent -o x.fgpack",
-        "pack --sizes 64 --tensor-cores --precision fp32 -o x.fgpack", "pack --sizes 65536 --tensor-cores -o x.fgpack",
+        "pack --sizes 64 --tensor-cores --precision fp32 -o x.fgpack", "pack --sizes 8 --tensor-cores -o x.fgpack",
         "pack --sizes 64 --tensor-cores --arch sm_75 -o x.fgpack", "pack --from . --tensor-cores -o x.fgpack",
         "pack --sizes 64 --precision fp32,fp64 -o x.fgpack", "pack --sizes 64 --precision , -o x.fgpack",
         "pack --sizes 64 --precision split --arch sm_75 -o x.fgpack", "pack --sizes 8 --precision split -o x.fgpack",

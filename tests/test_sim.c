@@ -31,10 +31,11 @@ static struct fft_shape shape_of(const struct sim_kernel *k)
     return shape;
 }
 
-/* The test's name: sim_<size or shape>[_radixR | _strided...]_<precision>. */
+/* The test's name: sim_<size or shape>[_radixR | _strided...][_tensor_cores]_<precision>. */
 static void test_name(const struct sim_kernel *k, char *name, size_t len)
 {
-    const char *precision = precision_label(k->precision);
+    char precision[32];
+    snprintf(precision, sizeof precision, "%s%s", k->tensor_cores ? "tensor_cores_" : "", precision_label(k->precision));
     if (k->rank > 1) {
         int used = snprintf(name, len, "sim_%d", k->shape[0]);
         for (int d = 1; d < k->rank && used > 0 && (size_t)used < len; ++d)
@@ -44,9 +45,7 @@ static void test_name(const struct sim_kernel *k, char *name, size_t len)
     } else if (k->istride) {
         snprintf(name, len, "sim_%d_strided_%lld_%lld_%lld_%lld_%s", k->n, k->istride, k->idist, k->ostride,
                  k->odist, precision);
-    } else if (k->tensor_cores) {
-        snprintf(name, len, "sim_%d_tensor_cores_%s", k->n, precision);
-    } else if (k->radix) {
+    } else if (k->radix && !k->tensor_cores) {
         snprintf(name, len, "sim_%d_radix%d_%s", k->n, k->radix, precision);
     } else {
         snprintf(name, len, "sim_%d_%s", k->n, precision);
@@ -154,8 +153,14 @@ static void check_kernel(void **state)
     if (k->precision == KERNEL_SPLIT || k->precision == KERNEL_SPLIT_PAPERS) check_split_scales(k);
 }
 
-int main(void)
+/* test_sim [PATTERN]: only the tests whose names match (cmocka's filter, * as a wildcard). */
+int main(int argc, char **argv)
 {
+    if (argc > 2) {
+        fprintf(stderr, "usage: test_sim [TEST-NAME-PATTERN]\n");
+        return 2;
+    }
+    if (argc == 2) cmocka_set_test_filter(argv[1]);
     struct CMUnitTest *tests = calloc((size_t)sim_kernel_count, sizeof *tests);
     char (*names)[64] = calloc((size_t)sim_kernel_count, sizeof *names);
     if (tests == NULL || names == NULL) return 1;
