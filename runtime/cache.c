@@ -48,8 +48,7 @@ static fftgen_result cache_key(const fftgen_hash *source_hash, int arch, fftgen_
     return FFTGEN_SUCCESS;
 }
 
-/* The cache folder, created if needed; -1 when the disk cache is off or no folder is known. */
-static int cache_dir(char *dir, size_t len)
+int fftgen_cache_dir(char *dir, size_t len)
 {
     const char *off = getenv("FFTGEN_CACHE");
     if (off != NULL && strcmp(off, "0") == 0) return -1;
@@ -77,7 +76,7 @@ static int cache_dir(char *dir, size_t len)
 static int entry_path(const fftgen_hash *key, char *path, size_t len)
 {
     char dir[4096], hex[33];
-    if (cache_dir(dir, sizeof dir) != 0) return -1;
+    if (fftgen_cache_dir(dir, sizeof dir) != 0) return -1;
     fftgen_hash_hex(key, hex);
     const int n = snprintf(path, len, "%s/%s.cubin", dir, hex);
     return n > 0 && (size_t)n < len ? 0 : -1;

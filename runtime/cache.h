@@ -33,6 +33,10 @@ int fftgen_cache_entry_path(const char *source, int arch, char *path, size_t len
 
 void fftgen_cache_get_stats(fftgen_cache_stats *stats);
 
+/* The cache folder ($FFTGEN_CACHE_DIR, else $XDG_CACHE_HOME/fftgen, else ~/.cache/fftgen), created if
+ * needed; -1 when the disk cache is off (FFTGEN_CACHE=0) or no folder is known. */
+int fftgen_cache_dir(char *dir, size_t len);
+
 /* Tests only: forgets the in-memory entries (as a new process would) and zeroes the counters.
  * Cubins handed out before are freed: call it only when nothing uses them. */
 void fftgen_cache_reset_for_tests(void);

@@ -1,4 +1,10 @@
+#define _POSIX_C_SOURCE 200809L
 #include "launch.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "render.h"
 
 fftgen_result fftgen_current_device(int *device, int *arch, size_t *global_memory)
 {
@@ -16,6 +22,39 @@ fftgen_result fftgen_current_device(int *device, int *arch, size_t *global_memor
     if (cudaGetDeviceProperties(&prop, *device) != cudaSuccess) return FFTGEN_CUDA_ERROR;
     *arch = 10 * major + minor;
     *global_memory = prop.totalGlobalMem;
+    return FFTGEN_SUCCESS;
+}
+
+/* The NVIDIA kernel module's version ("580.159.04"), else the CUDA driver API's ("cuda-13000"). */
+static void driver_version(char *out, size_t len)
+{
+    FILE *f = fopen("/proc/driver/nvidia/version", "r");
+    char line[512];
+    if (f != NULL && fgets(line, sizeof line, f) != NULL) {
+        /* "NVRM version: NVIDIA UNIX ... Kernel Module  580.159.04  Release Build ..." */
+        char *save = NULL;
+        for (char *word = strtok_r(line, " \t\n", &save); word != NULL; word = strtok_r(NULL, " \t\n", &save))
+            if (word[0] >= '0' && word[0] <= '9' && strchr(word, '.') != NULL && strlen(word) < len) {
+                snprintf(out, len, "%s", word);
+                fclose(f);
+                return;
+            }
+    }
+    if (f != NULL) fclose(f);
+    int version = 0;
+    if (cudaDriverGetVersion(&version) != cudaSuccess) version = 0;
+    snprintf(out, len, "cuda-%d", version);
+}
+
+fftgen_result fftgen_device_key_of(int device, int arch, fftgen_device_key *key)
+{
+    struct cudaDeviceProp prop;
+    if (cudaGetDeviceProperties(&prop, device) != cudaSuccess) return FFTGEN_CUDA_ERROR;
+    memset(key, 0, sizeof *key);
+    snprintf(key->device, sizeof key->device, "%s", prop.name);
+    key->arch = arch;
+    driver_version(key->driver, sizeof key->driver);
+    snprintf(key->version, sizeof key->version, "%s", FFTGEN_VERSION);
     return FFTGEN_SUCCESS;
 }
 

@@ -8,9 +8,13 @@
 
 #include "cache.h"
 #include "fftgen.h"
+#include "wisdom.h"
 
 /* The current device's architecture (e.g. 90), shared-memory opt-in limit and memory. */
 fftgen_result fftgen_current_device(int *device, int *arch, size_t *global_memory);
+
+/* What wisdom is keyed by: the device's name, its architecture, the driver's version and fftgen's. */
+fftgen_result fftgen_device_key_of(int device, int arch, fftgen_device_key *key);
 
 #define FFTGEN_MODULE_MAX_KERNELS 10 /* five passes, both directions */
 

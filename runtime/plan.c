@@ -7,8 +7,10 @@
 #include "fftgen.h"
 #include "launch.h"
 #include "pack.h"
+#include "plan_choice.h"
 #include "planner.h"
 #include "render.h"
+#include "wisdom.h"
 
 /* Marks a live plan, so that a destroyed one is (usually) caught instead of used. */
 #define PLAN_MAGIC 0x66667467u
@@ -83,9 +85,42 @@ static int max_tile_override(void)
     return *end == '\0' && tile >= 1 && tile <= 16 ? (int)tile : 0;
 }
 
+/* The planner's request for this device: FFTGEN_TENSOR_CORES asks for tensor cores in every pass
+ * that has them; else the measured choice (the user's wisdom, then the shipped table) unless
+ * FFTGEN_PLANNER_DEFAULTS; FFTGEN_MAX_TILE overrides the tile either way. */
+static fftgen_kernel_request planner_request(long long points, int rank, const long long *n,
+                                            fftgen_kernel_precision precision, int device, int arch, unsigned flags,
+                                            const fftgen_choice *forced)
+{
+    fftgen_kernel_request request = {points, 0, precision, arch, 0, 0};
+    fftgen_choice choice = {0, 0};
+    if (forced != NULL) {
+        choice = *forced;
+    } else if (!(flags & FFTGEN_PLANNER_DEFAULTS)) {
+        fftgen_device_key key;
+        if (fftgen_device_key_of(device, arch, &key) == FFTGEN_SUCCESS) {
+            fftgen_wisdom_load_defaults(&key);
+            fftgen_wisdom_find(&key, precision, rank, n, &choice);
+        }
+    }
+    if (precision == FFTGEN_KERNEL_FP16) request.tensor_cores = choice.tensor_cores;
+    if (flags & FFTGEN_TENSOR_CORES) request.tensor_cores = FFTGEN_TENSOR_CORES_EVERY_PASS;
+    request.max_tile = max_tile_override() ? max_tile_override() : choice.max_tile;
+    return request;
+}
+
 fftgen_result fftgen_plan_many(fftgen_plan *plan, int rank, const long long *n, const long long *inembed,
                                long long istride, long long idist, const long long *onembed, long long ostride,
                                long long odist, fftgen_precision precision, long long batch, unsigned flags)
+{
+    return fftgen_plan_many_with_choice(plan, rank, n, inembed, istride, idist, onembed, ostride, odist, precision,
+                                        batch, flags, NULL);
+}
+
+fftgen_result fftgen_plan_many_with_choice(fftgen_plan *plan, int rank, const long long *n, const long long *inembed,
+                                           long long istride, long long idist, const long long *onembed,
+                                           long long ostride, long long odist, fftgen_precision precision,
+                                           long long batch, unsigned flags, const fftgen_choice *choice)
 {
     if (plan == NULL) return FFTGEN_NULL_POINTER;
     *plan = NULL;
@@ -103,11 +138,11 @@ fftgen_result fftgen_plan_many(fftgen_plan *plan, int rank, const long long *n, 
         return FFTGEN_INVALID_PRECISION;
     const int split = precision == FFTGEN_SPLIT || precision == FFTGEN_SPLIT_PAPERS;
     if (split && rank == 1 && n[0] < 16) return FFTGEN_NOT_SUPPORTED_YET; /* no radix-16 stage */
-    if (flags & ~(unsigned)(FFTGEN_SCALE_INVERSE | FFTGEN_NO_JIT | FFTGEN_TENSOR_CORES)) return FFTGEN_INVALID_FLAGS;
+    if (flags & ~(unsigned)(FFTGEN_SCALE_INVERSE | FFTGEN_NO_JIT | FFTGEN_TENSOR_CORES | FFTGEN_PLANNER_DEFAULTS))
+        return FFTGEN_INVALID_FLAGS;
     const int tensor_cores = (flags & FFTGEN_TENSOR_CORES) != 0;
-    /* tensor cores: fp16, one dense dimension, one kernel (fftgen.h) */
-    if (tensor_cores && !split && (precision != FFTGEN_FP16 || rank != 1 || inembed != NULL || onembed != NULL))
-        return FFTGEN_NOT_SUPPORTED_YET;
+    /* tensor cores take fp16 operands: fp16 storage, or the split precisions' hi + lo (fftgen.h) */
+    if (tensor_cores && !split && precision != FFTGEN_FP16) return FFTGEN_NOT_SUPPORTED_YET;
     fftgen_result result = check_layout(rank, n, inembed, istride, idist, batch);
     if (result == FFTGEN_SUCCESS) result = check_layout(rank, n, onembed, ostride, odist, batch);
     if (result != FFTGEN_SUCCESS) return result;
@@ -128,14 +163,21 @@ fftgen_result fftgen_plan_many(fftgen_plan *plan, int rank, const long long *n, 
     struct fftgen_plan_s *p = calloc(1, sizeof *p);
     if (p == NULL) return FFTGEN_OUT_OF_MEMORY;
     char why[512];
-    const fftgen_kernel_request request = {points, 0, kernel_precision, arch, tensor_cores, max_tile_override()};
+    const fftgen_kernel_request request =
+        planner_request(points, rank, n, kernel_precision, device, arch, flags, choice);
     const fftgen_user_layout in = user_layout(rank, inembed, istride, idist, points);
     const fftgen_user_layout out = user_layout(rank, onembed, ostride, odist, points);
-    if (fftgen_plan_shape(&request, rank, n, in, out, &p->transform, why, sizeof why) != FFTGEN_PLAN_OK) {
+    fftgen_plan_status planned = fftgen_plan_shape(&request, rank, n, in, out, &p->transform, why, sizeof why);
+    if (planned != FFTGEN_PLAN_OK && choice == NULL && !tensor_cores && (request.tensor_cores || request.max_tile)) {
+        /* a measured choice that does not fit this layout: the planner's own plan instead */
+        const fftgen_kernel_request plain = {points, 0, kernel_precision, arch, 0, max_tile_override()};
+        planned = fftgen_plan_shape(&plain, rank, n, in, out, &p->transform, why, sizeof why);
+    }
+    if (planned != FFTGEN_PLAN_OK) {
         free(p);
         /* 1D: more than three passes' worth; 2D and 3D: a dimension larger than one kernel;
-         * tensor cores: a size outside one kernel */
-        return rank == 1 && !tensor_cores ? FFTGEN_SIZE_TOO_LARGE : FFTGEN_NOT_SUPPORTED_YET;
+         * tensor cores: a plan with no pass that can take them */
+        return rank == 1 && !tensor_cores && choice == NULL ? FFTGEN_SIZE_TOO_LARGE : FFTGEN_NOT_SUPPORTED_YET;
     }
     /* one launch per pass covers the batch: each grid must fit */
     for (int i = 0; i < p->transform.pass_count; ++i) {
@@ -274,6 +316,26 @@ fftgen_result fftgen_destroy(fftgen_plan plan)
     plan->magic = 0;
     free(plan);
     return FFTGEN_SUCCESS;
+}
+
+const fftgen_transform_plan *fftgen_plan_layout(fftgen_plan plan)
+{
+    return is_live(plan) ? &plan->transform : NULL;
+}
+
+fftgen_result fftgen_load_wisdom(const char *path)
+{
+    if (path == NULL) return FFTGEN_NULL_POINTER;
+    int device, arch;
+    size_t memory;
+    const fftgen_result found = fftgen_current_device(&device, &arch, &memory);
+    if (found != FFTGEN_SUCCESS) return found;
+    fftgen_device_key key;
+    const fftgen_result keyed = fftgen_device_key_of(device, arch, &key);
+    if (keyed != FFTGEN_SUCCESS) return keyed;
+    fftgen_wisdom_load_defaults(&key); /* so that the default file does not come later, over this one */
+    char why[512];
+    return fftgen_wisdom_add_file(path, &key, why, sizeof why);
 }
 
 fftgen_result fftgen_load_pack(const char *path)

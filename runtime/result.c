@@ -30,6 +30,8 @@ const char *fftgen_result_string(fftgen_result result)
     case FFTGEN_PACK_CORRUPT: return "not a kernel pack, or a truncated or damaged one";
     case FFTGEN_PACK_WRONG_VERSION: return "the kernel pack was written by another version of fftgen";
     case FFTGEN_PACK_WRONG_ARCH: return "the kernel pack has no kernel for this device's architecture";
+    case FFTGEN_WISDOM_UNREADABLE: return "the wisdom file could not be opened, read or written";
+    case FFTGEN_WISDOM_CORRUPT: return "not a wisdom file (written by fftgen tune), or a damaged one";
     }
     return "unknown fftgen_result";
 }

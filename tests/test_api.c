@@ -20,7 +20,9 @@
 
 #include "cuda_check.h"
 #include "fftgen.h"
+#include "launch.h"
 #include "pack.h"
+#include "plan_choice.h"
 #include "reference.h"
 
 static int have_gpu;
@@ -68,10 +70,9 @@ static void bad_arguments(void **state)
     const long long n8 = 8;
     expect_rejected(FFTGEN_NOT_SUPPORTED_YET, 1, &n8, NULL, 1, 8, FFTGEN_SPLIT, 1, 0);
     expect_rejected(FFTGEN_NOT_SUPPORTED_YET, 1, &n8, NULL, 1, 8, FFTGEN_SPLIT_PAPERS, 1, 0);
-    /* tensor cores: fp16, rank 1, contiguous only */
+    /* tensor cores take fp16 operands: not fp32 storage */
     expect_rejected(FFTGEN_NOT_SUPPORTED_YET, 1, &n64, NULL, 1, 64, FFTGEN_FP32, 1, FFTGEN_TENSOR_CORES);
-    expect_rejected(FFTGEN_NOT_SUPPORTED_YET, 2, square, NULL, 1, 4096, FFTGEN_FP16, 1, FFTGEN_TENSOR_CORES);
-    expect_rejected(FFTGEN_NOT_SUPPORTED_YET, 1, &n64, &embed, 2, 128, FFTGEN_FP16, 2, FFTGEN_TENSOR_CORES);
+    expect_rejected(FFTGEN_INVALID_FLAGS, 1, &n64, NULL, 1, 64, FFTGEN_FP32, 1, FFTGEN_PLANNER_DEFAULTS << 1);
 }
 
 static void invalid_plans(void **state)
@@ -91,7 +92,7 @@ static void every_result_has_a_message(void **state)
     (void)state;
     const char *fallback = fftgen_result_string((fftgen_result)999);
     assert_string_equal(fallback, "unknown fftgen_result");
-    for (int a = FFTGEN_SUCCESS; a <= FFTGEN_PACK_WRONG_ARCH; ++a) {
+    for (int a = FFTGEN_SUCCESS; a <= FFTGEN_WISDOM_CORRUPT; ++a) {
         const char *message = fftgen_result_string((fftgen_result)a);
         assert_non_null(message);
         assert_true(strlen(message) > 5);
@@ -255,8 +256,9 @@ static int device_major(void)
     return major;
 }
 
-/* FFTGEN_TENSOR_CORES through the API: fp16 sizes from 16 to 16384 against FFTW double, both
- * directions, the scaled inverse in place; a size above one kernel is not supported. */
+/* FFTGEN_TENSOR_CORES through the API: fp16 sizes from 16 to 16384 (one kernel) and 2^16, 2^20 and
+ * 2^24 (tiled passes) against FFTW double, both directions, the scaled inverse in place; a 2D and a
+ * 3D shape; fewer than 16 points has no pass for them. */
 static void tensor_cores_match_fftw(void **state)
 {
     (void)state;
@@ -268,10 +270,11 @@ static void tensor_cores_match_fftw(void **state)
         return;
     }
     double worst = 0.0;
-    for (int n = 16; n <= 16384; n *= 2) {
+    for (int n = 16; n <= (1 << 24); n *= n < 16384 ? 2 : 16) {
+        if (n == 32768) n = 1 << 16;
         const struct { fftgen_direction direction; unsigned flags; int in_place, batch; } cases[] = {
             {FFTGEN_FORWARD, FFTGEN_TENSOR_CORES, 0, 3},
-            {FFTGEN_INVERSE, FFTGEN_TENSOR_CORES | FFTGEN_SCALE_INVERSE, 1, (1 << 20) / n},
+            {FFTGEN_INVERSE, FFTGEN_TENSOR_CORES | FFTGEN_SCALE_INVERSE, 1, n < (1 << 20) ? (1 << 20) / n : 1},
         };
         for (size_t c = 0; c < 2; ++c) {
             const struct api_run run = {1, {n, 0, 0}, FFTGEN_FP16, cases[c].direction, cases[c].flags,
@@ -284,9 +287,74 @@ static void tensor_cores_match_fftw(void **state)
             if (error > worst) worst = error;
         }
     }
+    const struct fft_shape shapes[] = {{2, {512, 256, 0}}, {3, {64, 64, 64}}};
+    for (size_t s = 0; s < 2; ++s) {
+        const struct api_run run = {shapes[s].rank, {shapes[s].n[0], shapes[s].n[1], shapes[s].n[2]}, FFTGEN_FP16,
+                                    FFTGEN_FORWARD, FFTGEN_TENSOR_CORES, 0};
+        const double error = shape_transform_error(shapes[s], KERNEL_FP16, 2, FFTGEN_FORWARD, 1.0, run_api, &run, 71 + s);
+        print_message("  %s fp16 tensor cores: relative L2 error %.3e\n", s ? "64x64x64" : "512x256", error);
+        assert_true(error >= 0.0 && error < FP16_ERROR_BOUND);
+        if (error > worst) worst = error;
+    }
     print_message("  worst relative L2 error on tensor cores: %.3e\n", worst);
-    assert_int_equal(fftgen_plan_1d(&plan, 1 << 16, FFTGEN_FP16, 1, FFTGEN_TENSOR_CORES), FFTGEN_NOT_SUPPORTED_YET);
+    assert_int_equal(fftgen_plan_1d(&plan, 8, FFTGEN_FP16, 1, FFTGEN_TENSOR_CORES), FFTGEN_NOT_SUPPORTED_YET);
     assert_null(plan);
+}
+
+/* A device section of wisdom in a temporary file; returns its path (static). */
+static const char *write_wisdom(const char *entries)
+{
+    static char path[] = "/tmp/fftgen-test-wisdom-XXXXXX";
+    strcpy(path, "/tmp/fftgen-test-wisdom-XXXXXX");
+    const int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    int device = 0, arch = 0;
+    size_t memory = 0;
+    assert_int_equal(fftgen_current_device(&device, &arch, &memory), FFTGEN_SUCCESS);
+    fftgen_device_key key;
+    assert_int_equal(fftgen_device_key_of(device, arch, &key), FFTGEN_SUCCESS);
+    char text[1024];
+    const int length = snprintf(text, sizeof text, "fftgen-wisdom 1\ndevice \"%s\" sm_%d driver %s fftgen %s\n%s",
+                                key.device, key.arch, key.driver, key.version, entries);
+    assert_true(length > 0 && (size_t)length < sizeof text);
+    assert_int_equal(write(fd, text, (size_t)length), length);
+    assert_int_equal(close(fd), 0);
+    return path;
+}
+
+/* Wisdom steers plans (issue 5): a loaded choice puts the named passes on tensor cores and narrows
+ * the tiles, the results still match FFTW; FFTGEN_PLANNER_DEFAULTS ignores it; a damaged file is
+ * refused whole. */
+static void wisdom_steers_plans(void **state)
+{
+    (void)state;
+    if (!have_gpu) skip();
+    if (device_major() < 8) skip();
+    const char *damaged = write_wisdom("fp16 65536 tensor-cores=9 max-tile=4\n");
+    assert_int_equal(fftgen_load_wisdom(damaged), FFTGEN_WISDOM_CORRUPT);
+    unlink(damaged);
+    assert_int_equal(fftgen_load_wisdom("/nonexistent/wisdom.txt"), FFTGEN_WISDOM_UNREADABLE);
+    const char *path = write_wisdom("fp16 65536 tensor-cores=2 max-tile=4 ms=1 default-ms=1\n");
+    assert_int_equal(fftgen_load_wisdom(path), FFTGEN_SUCCESS);
+    unlink(path);
+    fftgen_plan plan = NULL;
+    assert_int_equal(fftgen_plan_1d(&plan, 65536, FFTGEN_FP16, 4, 0), FFTGEN_SUCCESS);
+    const fftgen_transform_plan *passes = fftgen_plan_layout(plan);
+    assert_non_null(passes);
+    assert_int_equal(passes->pass_count, 2);
+    assert_false(passes->pass[0].tensor_cores);
+    assert_true(passes->pass[1].tensor_cores);
+    assert_true(passes->pass[0].ffts_per_block <= 4 && passes->pass[1].ffts_per_block <= 4);
+    assert_int_equal(fftgen_destroy(plan), FFTGEN_SUCCESS);
+    assert_int_equal(fftgen_plan_1d(&plan, 65536, FFTGEN_FP16, 4, FFTGEN_PLANNER_DEFAULTS), FFTGEN_SUCCESS);
+    passes = fftgen_plan_layout(plan);
+    assert_false(passes->pass[0].tensor_cores || passes->pass[1].tensor_cores);
+    assert_true(passes->pass[0].ffts_per_block > 4);
+    assert_int_equal(fftgen_destroy(plan), FFTGEN_SUCCESS);
+    const struct api_run run = {1, {65536, 0, 0}, FFTGEN_FP16, FFTGEN_FORWARD, 0, 0};
+    const double error = transform_error(65536, KERNEL_FP16, 16, FFTGEN_FORWARD, 1.0, run_api, &run, 5);
+    print_message("  65536 fp16 with the wisdom's choice (tensor cores in pass 2, tiles of 4): %.3e\n", error);
+    assert_true(error >= 0.0 && error < FP16_ERROR_BOUND);
 }
 
 /* The split precisions through the API against FFTW double (issue 6): every size from 16 to 2^27,
@@ -562,6 +630,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(shapes_match_fftw),
         cmocka_unit_test(tensor_cores_match_fftw),
         cmocka_unit_test(split_matches_fftw),
+        cmocka_unit_test(wisdom_steers_plans),
         cmocka_unit_test(strided_shapes_match_fftw),
         cmocka_unit_test(exec_checks_its_arguments),
     };

@@ -15,6 +15,14 @@
  *   FFTGEN_NVRTC       path of the NVRTC library to load (default libnvrtc.so.13)
  *   FFTGEN_PACK_PATH   kernel packs to load at the first plan, separated by ':'
  *   FFTGEN_DEFAULT_PACK=0  do not use the embedded default pack
+ *   FFTGEN_WISDOM      the wisdom file `fftgen tune` writes and plans read (default wisdom.txt in the
+ *                      cache folder); FFTGEN_WISDOM=0: none
+ *
+ * Kernel choices: where the planner can run a pass on tensor cores or on CUDA cores, and how many
+ * transforms a strided pass reads side by side, it follows measurements: the user's wisdom (`fftgen
+ * tune` measures every choice on the user's GPU and saves the fastest, keyed by the device, the
+ * driver and the fftgen version), else the table shipped with the library (measured on sm_90; see
+ * README), else its built-in rules. A damaged wisdom file is skipped with a message on stderr.
  *
  * Kernels come, in this order, from the process's memory, from loaded kernel packs (the library
  * embeds a default pack for sm_80 and sm_90, built from the sources in generated/), from the disk
@@ -68,7 +76,9 @@ typedef enum fftgen_result {
     FFTGEN_PACK_UNREADABLE,       /* a kernel pack file could not be opened or read */
     FFTGEN_PACK_CORRUPT,          /* not a kernel pack, truncated, or a checksum does not match */
     FFTGEN_PACK_WRONG_VERSION,    /* a pack written by another version of fftgen */
-    FFTGEN_PACK_WRONG_ARCH        /* a pack with no kernel for this device's architecture */
+    FFTGEN_PACK_WRONG_ARCH,       /* a pack with no kernel for this device's architecture */
+    FFTGEN_WISDOM_UNREADABLE,     /* a wisdom file could not be opened, read or written */
+    FFTGEN_WISDOM_CORRUPT         /* not a wisdom file, or a damaged one */
 } fftgen_result;
 
 typedef enum fftgen_precision {
@@ -92,12 +102,15 @@ typedef enum fftgen_direction {
 enum {
     FFTGEN_SCALE_INVERSE = 1u << 0, /* the inverse multiplies by 1/(product of the sizes) */
     FFTGEN_NO_JIT = 1u << 1,        /* never compile at run time (kernels must come from a pack) */
-    /* Radix-16 stages on tensor cores (mma.sync, fp16 operands with each input split into hi + lo,
-     * fp32 sums): FFTGEN_FP16, rank 1, contiguous, sizes from 16 to the single-kernel limit, sm_80
-     * and newer. The DFT matrix's fp16 entries add a little error (3.4e-4 at 4096 points against
-     * 2.8e-4 in the host simulation). Other plans give FFTGEN_NOT_SUPPORTED_YET, older devices
-     * FFTGEN_UNSUPPORTED_DEVICE. Off by default until measured faster. */
-    FFTGEN_TENSOR_CORES = 1u << 2
+    /* Radix-16 stages on tensor cores in every pass that has them (mma.sync, fp16 operands with each
+     * input split into hi + lo, fp32 sums): FFTGEN_FP16, any rank and layout with a dimension of 16
+     * points or more, sm_80 and newer. The DFT matrix's fp16 entries add a little error (3.4e-4 at
+     * 4096 points against 2.8e-4 in the host simulation). FFTGEN_FP32, or a plan with no such pass,
+     * gives FFTGEN_NOT_SUPPORTED_YET, older devices FFTGEN_UNSUPPORTED_DEVICE. Without this flag
+     * the measured choices decide, pass by pass (see "Kernel choices" above). */
+    FFTGEN_TENSOR_CORES = 1u << 2,
+    /* Ignore the wisdom and the shipped table: the planner's built-in rules only (CUDA cores). */
+    FFTGEN_PLANNER_DEFAULTS = 1u << 3
 };
 
 typedef struct fftgen_plan_s *fftgen_plan;
@@ -140,6 +153,11 @@ fftgen_result fftgen_destroy(fftgen_plan plan);
  * is not a pack, is damaged, was written by another fftgen version, or (where a device is present)
  * has no kernel for the current device's architecture. */
 fftgen_result fftgen_load_pack(const char *path);
+
+/* Reads a wisdom file (written by `fftgen tune`): its choices for the current device, driver and
+ * fftgen version serve later plans, ahead of the default wisdom file and the shipped table.
+ * FFTGEN_WISDOM_UNREADABLE or FFTGEN_WISDOM_CORRUPT (nothing taken) on a bad file; needs a device. */
+fftgen_result fftgen_load_wisdom(const char *path);
 
 /* A short English description of a result code. Never NULL. */
 const char *fftgen_result_string(fftgen_result result);

@@ -1,0 +1,495 @@
+#define _POSIX_C_SOURCE 200809L
+#include "wisdom.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cache.h"
+#include "output_file.h"
+
+/* The shipped table (runtime/tuned_choices.wisdom), linked in as read-only data. */
+extern const char fftgen_shipped_wisdom_data[];
+extern const unsigned long long fftgen_shipped_wisdom_size;
+
+enum { MAX_LINE = 512 };
+
+struct stored_entry {
+    int arch;
+    int shipped;
+    fftgen_wisdom_entry entry;
+};
+
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static struct stored_entry *stored;
+static int stored_count, stored_capacity;
+static int defaults_loaded;
+
+/* One parsed line. */
+typedef enum { LINE_EMPTY, LINE_HEADER, LINE_DEVICE, LINE_ENTRY } line_kind;
+
+static int same_key(const fftgen_device_key *a, const fftgen_device_key *b)
+{
+    return a->arch == b->arch && strcmp(a->device, b->device) == 0 && strcmp(a->driver, b->driver) == 0 &&
+           strcmp(a->version, b->version) == 0;
+}
+
+static int is_power_of_two(long long n)
+{
+    return n >= 2 && (n & (n - 1)) == 0;
+}
+
+/* "tensor-cores=1,3" or "none" into a pass mask; -1 if malformed. */
+static int parse_passes(const char *text)
+{
+    if (strcmp(text, "none") == 0) return 0;
+    int mask = 0;
+    for (const char *at = text;;) {
+        char *end;
+        const long pass = strtol(at, &end, 10);
+        if (end == at || pass < 1 || pass > FFTGEN_MAX_PASSES || (*end != '\0' && *end != ',')) return -1;
+        mask |= 1 << (pass - 1);
+        if (*end == '\0') return mask;
+        at = end + 1;
+    }
+}
+
+static int parse_shape(const char *text, fftgen_wisdom_entry *entry)
+{
+    entry->rank = 0;
+    long long points = 1;
+    for (const char *at = text;;) {
+        char *end;
+        errno = 0;
+        const long long size = strtoll(at, &end, 10);
+        if (end == at || errno == ERANGE || !is_power_of_two(size) || entry->rank == FFTGEN_MAX_RANK ||
+            (*end != '\0' && *end != 'x') || size > (1LL << 30) / points)
+            return -1;
+        points *= size;
+        entry->shape[entry->rank++] = size;
+        if (*end == '\0') return 0;
+        at = end + 1;
+    }
+}
+
+static int parse_time(const char *text, double *ms)
+{
+    char *end;
+    *ms = strtod(text, &end);
+    return end != text && *end == '\0' && *ms >= 0 ? 0 : -1;
+}
+
+/* "fp16 65536 tensor-cores=2 max-tile=8 ms=0.41 default-ms=0.45" */
+static int parse_entry(char *line, fftgen_wisdom_entry *entry, char *why, size_t why_len)
+{
+    memset(entry, 0, sizeof *entry);
+    char *save = NULL;
+    const char *precision = strtok_r(line, " \t", &save);
+    const char *shape = strtok_r(NULL, " \t", &save);
+    const int parsed = precision ? fftgen_precision_parse(precision) : -1;
+    if (parsed < 0) {
+        snprintf(why, why_len, "'%s' is not a precision (fp32, fp16, split, split-papers) or 'device'",
+                 precision ? precision : "");
+        return -1;
+    }
+    entry->precision = (fftgen_kernel_precision)parsed;
+    if (shape == NULL || parse_shape(shape, entry) != 0) {
+        snprintf(why, why_len, "'%s' is not a size or shape of powers of two (at most 2^30 points)",
+                 shape ? shape : "");
+        return -1;
+    }
+    int seen = 0;
+    for (char *word = strtok_r(NULL, " \t", &save); word != NULL; word = strtok_r(NULL, " \t", &save)) {
+        char *value = strchr(word, '=');
+        if (value == NULL) {
+            snprintf(why, why_len, "'%s' is not key=value", word);
+            return -1;
+        }
+        *value++ = '\0';
+        int bad = 0;
+        if (strcmp(word, "tensor-cores") == 0) {
+            entry->choice.tensor_cores = parse_passes(value);
+            bad = entry->choice.tensor_cores < 0;
+            seen |= 1;
+        } else if (strcmp(word, "max-tile") == 0) {
+            char *end;
+            const long tile = strtol(value, &end, 10);
+            bad = end == value || *end != '\0' || !(tile == 0 || (is_power_of_two(tile) && tile <= 16) || tile == 1);
+            entry->choice.max_tile = (int)tile;
+            seen |= 2;
+        } else if (strcmp(word, "ms") == 0) {
+            bad = parse_time(value, &entry->ms);
+        } else if (strcmp(word, "default-ms") == 0) {
+            bad = parse_time(value, &entry->default_ms);
+        } else {
+            snprintf(why, why_len, "unknown key '%s' (expected tensor-cores, max-tile, ms, default-ms)", word);
+            return -1;
+        }
+        if (bad) {
+            snprintf(why, why_len, "bad value '%s' for %s", value, word);
+            return -1;
+        }
+    }
+    if (seen != 3) {
+        snprintf(why, why_len, "an entry needs tensor-cores= and max-tile=");
+        return -1;
+    }
+    return 0;
+}
+
+/* device "NAME" sm_90 driver 580.159.04 fftgen 0.1.0 */
+static int parse_device(char *line, fftgen_device_key *key, char *why, size_t why_len)
+{
+    memset(key, 0, sizeof *key);
+    char *open = strchr(line, '"'), *close = open ? strchr(open + 1, '"') : NULL;
+    if (close == NULL || (size_t)(close - open - 1) >= sizeof key->device) {
+        snprintf(why, why_len, "a device line names the device in double quotes");
+        return -1;
+    }
+    memcpy(key->device, open + 1, (size_t)(close - open - 1));
+    char driver[64], version[64];
+    int arch, used = 0;
+    if (sscanf(close + 1, " sm_%d driver %63s fftgen %63s %n", &arch, driver, version, &used) != 3 ||
+        close[1 + used] != '\0' || strlen(driver) >= sizeof key->driver || strlen(version) >= sizeof key->version ||
+        fftgen_arch_shared_limit(arch) < 0) {
+        snprintf(why, why_len, "expected: device \"NAME\" sm_XY driver VERSION fftgen VERSION (a known sm_XY)");
+        return -1;
+    }
+    key->arch = arch;
+    snprintf(key->driver, sizeof key->driver, "%s", driver);
+    snprintf(key->version, sizeof key->version, "%s", version);
+    return 0;
+}
+
+/* Copies one line (comment and trailing blanks cut) into `line`; returns the kind, or -1. */
+static int parse_line(const char *start, size_t length, char *line, fftgen_device_key *key,
+                      fftgen_wisdom_entry *entry, char *why, size_t why_len)
+{
+    if (length >= MAX_LINE) {
+        snprintf(why, why_len, "line longer than %d characters", MAX_LINE - 1);
+        return -1;
+    }
+    memcpy(line, start, length);
+    line[length] = '\0';
+    if (memchr(line, '\0', length) != NULL) {
+        snprintf(why, why_len, "a NUL byte: not a text file");
+        return -1;
+    }
+    char *hash = strchr(line, '#');
+    if (hash) *hash = '\0';
+    size_t end = strlen(line);
+    while (end > 0 && (line[end - 1] == ' ' || line[end - 1] == '\t' || line[end - 1] == '\r')) line[--end] = '\0';
+    char *text = line + strspn(line, " \t");
+    if (*text == '\0') return LINE_EMPTY;
+    int format;
+    char extra;
+    if (sscanf(text, "fftgen-wisdom %d %c", &format, &extra) == 1) {
+        if (format == FFTGEN_WISDOM_FORMAT) return LINE_HEADER;
+        snprintf(why, why_len, "wisdom format %d; this fftgen reads format %d", format, FFTGEN_WISDOM_FORMAT);
+        return -1;
+    }
+    if (strncmp(text, "device ", 7) == 0) return parse_device(text, key, why, why_len) == 0 ? LINE_DEVICE : -1;
+    return parse_entry(text, entry, why, why_len) == 0 ? LINE_ENTRY : -1;
+}
+
+/* Walks the text, calling `take` for each entry with its section's key. 0, or -1 with `why`. */
+typedef void (*entry_sink)(void *context, const fftgen_device_key *section, const fftgen_wisdom_entry *entry);
+
+static int walk(const char *text, size_t size, entry_sink take, void *context, char *why, size_t why_len)
+{
+    char line[MAX_LINE], reason[256] = "";
+    fftgen_device_key section, parsed_key;
+    int have_header = 0, have_section = 0, number = 0;
+    for (size_t at = 0; at < size;) {
+        const char *newline = memchr(text + at, '\n', size - at);
+        const size_t length = newline ? (size_t)(newline - (text + at)) : size - at;
+        ++number;
+        fftgen_wisdom_entry entry;
+        const int kind = parse_line(text + at, length, line, &parsed_key, &entry, reason, sizeof reason);
+        at += length + (newline != NULL);
+        if (kind == LINE_EMPTY) continue;
+        if (!have_header && kind != LINE_HEADER && strncmp(reason, "wisdom format", 13) != 0) {
+            snprintf(why, why_len, "line %d: not a wisdom file (its first line should be 'fftgen-wisdom %d')",
+                     number, FFTGEN_WISDOM_FORMAT);
+            return -1;
+        }
+        if (kind < 0 || (kind == LINE_HEADER && have_header) || (kind == LINE_ENTRY && !have_section)) {
+            if (kind == LINE_HEADER) snprintf(reason, sizeof reason, "a second 'fftgen-wisdom' line");
+            if (kind == LINE_ENTRY) snprintf(reason, sizeof reason, "an entry before any 'device' line");
+            snprintf(why, why_len, "line %d: %s", number, reason);
+            return -1;
+        }
+        if (kind == LINE_HEADER) have_header = 1;
+        if (kind == LINE_DEVICE) {
+            section = parsed_key;
+            have_section = 1;
+        }
+        if (kind == LINE_ENTRY && take != NULL) take(context, &section, &entry);
+    }
+    if (!have_header) {
+        snprintf(why, why_len, "empty: not a wisdom file (no 'fftgen-wisdom %d' line)", FFTGEN_WISDOM_FORMAT);
+        return -1;
+    }
+    return 0;
+}
+
+struct add_context {
+    const fftgen_device_key *key;
+    int shipped;
+    int failed;
+};
+
+static int same_transform(const fftgen_wisdom_entry *a, const fftgen_wisdom_entry *b)
+{
+    if (a->precision != b->precision || a->rank != b->rank) return 0;
+    for (int d = 0; d < a->rank; ++d)
+        if (a->shape[d] != b->shape[d]) return 0;
+    return 1;
+}
+
+/* Under the lock. */
+static void store(void *context, const fftgen_device_key *section, const fftgen_wisdom_entry *entry)
+{
+    struct add_context *add = context;
+    if (add->shipped ? section->arch != add->key->arch : !same_key(section, add->key)) return;
+    for (int i = 0; i < stored_count; ++i)
+        if (stored[i].shipped == add->shipped && stored[i].arch == section->arch &&
+            same_transform(&stored[i].entry, entry)) {
+            stored[i].entry = *entry;
+            return;
+        }
+    if (stored_count == stored_capacity) {
+        const int capacity = stored_capacity ? 2 * stored_capacity : 64;
+        struct stored_entry *grown = realloc(stored, (size_t)capacity * sizeof *grown);
+        if (grown == NULL) {
+            add->failed = 1;
+            return;
+        }
+        stored = grown;
+        stored_capacity = capacity;
+    }
+    const struct stored_entry added = {section->arch, add->shipped, *entry};
+    stored[stored_count++] = added;
+}
+
+fftgen_result fftgen_wisdom_add_text(const char *text, size_t size, const fftgen_device_key *key, int shipped,
+                                     char *why, size_t why_len)
+{
+    if (walk(text, size, NULL, NULL, why, why_len) != 0) return FFTGEN_WISDOM_CORRUPT;
+    struct add_context add = {key, shipped, 0};
+    pthread_mutex_lock(&lock);
+    walk(text, size, store, &add, why, why_len);
+    pthread_mutex_unlock(&lock);
+    return add.failed ? FFTGEN_OUT_OF_MEMORY : FFTGEN_SUCCESS;
+}
+
+/* The whole file in memory (NUL-terminated); NULL with `why` if unreadable. */
+static char *read_file(const char *path, size_t *size, char *why, size_t why_len)
+{
+    FILE *f = fopen(path, "rb");
+    if (f == NULL) {
+        snprintf(why, why_len, "%s: %s", path, strerror(errno));
+        return NULL;
+    }
+    char *data = NULL;
+    long length = -1;
+    if (fseek(f, 0, SEEK_END) == 0 && (length = ftell(f)) >= 0 && fseek(f, 0, SEEK_SET) == 0 &&
+        (data = malloc((size_t)length + 1)) != NULL && fread(data, 1, (size_t)length, f) == (size_t)length) {
+        data[length] = '\0';
+        *size = (size_t)length;
+    } else {
+        snprintf(why, why_len, "%s: cannot be read", path);
+        free(data);
+        data = NULL;
+    }
+    fclose(f);
+    return data;
+}
+
+fftgen_result fftgen_wisdom_add_file(const char *path, const fftgen_device_key *key, char *why, size_t why_len)
+{
+    size_t size = 0;
+    char *text = read_file(path, &size, why, why_len);
+    if (text == NULL) return FFTGEN_WISDOM_UNREADABLE;
+    char reason[256];
+    const fftgen_result result = fftgen_wisdom_add_text(text, size, key, 0, reason, sizeof reason);
+    if (result != FFTGEN_SUCCESS) snprintf(why, why_len, "%s: %s", path, reason);
+    free(text);
+    return result;
+}
+
+int fftgen_wisdom_default_path(char *path, size_t len)
+{
+    const char *explicit_path = getenv("FFTGEN_WISDOM");
+    if (explicit_path != NULL && *explicit_path != '\0') {
+        if (strcmp(explicit_path, "0") == 0) return -1;
+        return snprintf(path, len, "%s", explicit_path) < (int)len ? 0 : -1;
+    }
+    char dir[4096];
+    if (fftgen_cache_dir(dir, sizeof dir) != 0) return -1;
+    return snprintf(path, len, "%s/wisdom.txt", dir) < (int)len ? 0 : -1;
+}
+
+void fftgen_wisdom_load_defaults(const fftgen_device_key *key)
+{
+    pthread_mutex_lock(&lock);
+    const int first = !defaults_loaded;
+    defaults_loaded = 1;
+    pthread_mutex_unlock(&lock);
+    if (!first) return;
+    char why[512], path[4096];
+    if (fftgen_wisdom_add_text(fftgen_shipped_wisdom_data, (size_t)fftgen_shipped_wisdom_size, key, 1, why,
+                               sizeof why) != FFTGEN_SUCCESS)
+        fprintf(stderr, "fftgen: the shipped table of kernel choices is unusable: %s\n", why);
+    if (fftgen_wisdom_default_path(path, sizeof path) != 0) return;
+    FILE *probe = fopen(path, "rb");
+    if (probe == NULL) return; /* no wisdom yet: not an error */
+    fclose(probe);
+    /* damaged wisdom must not stop planning: it is skipped, and said once */
+    if (fftgen_wisdom_add_file(path, key, why, sizeof why) != FFTGEN_SUCCESS)
+        fprintf(stderr, "fftgen: skipping the wisdom file %s (run fftgen tune again, or delete it)\n", why);
+}
+
+int fftgen_wisdom_find(const fftgen_device_key *key, fftgen_kernel_precision precision, int rank,
+                       const long long *shape, fftgen_choice *choice)
+{
+    fftgen_wisdom_entry wanted = {0};
+    wanted.precision = precision;
+    wanted.rank = rank;
+    for (int d = 0; d < rank && d < FFTGEN_MAX_RANK; ++d) wanted.shape[d] = shape[d];
+    int found = 0;
+    pthread_mutex_lock(&lock);
+    for (int pass = 0; pass < 2 && !found; ++pass) /* the user's wisdom, then the shipped table */
+        for (int i = 0; i < stored_count && !found; ++i)
+            if (stored[i].shipped == pass && stored[i].arch == key->arch &&
+                same_transform(&stored[i].entry, &wanted)) {
+                *choice = stored[i].entry.choice;
+                found = 1;
+            }
+    pthread_mutex_unlock(&lock);
+    return found;
+}
+
+void fftgen_choice_text(const fftgen_choice *choice, char *out, size_t len)
+{
+    char passes[32] = "";
+    for (int i = 0; i < FFTGEN_MAX_PASSES; ++i)
+        if (choice->tensor_cores >> i & 1) {
+            const size_t at = strlen(passes);
+            snprintf(passes + at, sizeof passes - at, "%s%d", at ? "," : "", i + 1);
+        }
+    snprintf(out, len, "tensor-cores=%s max-tile=%d", passes[0] ? passes : "none", choice->max_tile);
+}
+
+/* Appends printf output to a growing buffer; -1 when out of memory. */
+struct text_buffer {
+    char *data;
+    size_t length, capacity;
+};
+
+static int append(struct text_buffer *b, const char *data, size_t length)
+{
+    if (b->length + length + 1 > b->capacity) {
+        size_t capacity = b->capacity ? b->capacity : 4096;
+        while (capacity < b->length + length + 1) capacity *= 2;
+        char *grown = realloc(b->data, capacity);
+        if (grown == NULL) return -1;
+        b->data = grown;
+        b->capacity = capacity;
+    }
+    memcpy(b->data + b->length, data, length);
+    b->length += length;
+    b->data[b->length] = '\0';
+    return 0;
+}
+
+static int append_entry(struct text_buffer *b, const fftgen_wisdom_entry *entry)
+{
+    char shape[64], choice[64], line[MAX_LINE];
+    fftgen_shape_text(entry->rank, entry->shape, shape, sizeof shape);
+    fftgen_choice_text(&entry->choice, choice, sizeof choice);
+    const int n = snprintf(line, sizeof line, "%s %s %s ms=%.4f default-ms=%.4f\n",
+                           fftgen_precision_name(entry->precision), shape, choice, entry->ms, entry->default_ms);
+    return append(b, line, (size_t)n);
+}
+
+fftgen_result fftgen_wisdom_write(const char *path, const fftgen_device_key *key, const fftgen_wisdom_entry *entries,
+                                  int count, char *why, size_t why_len)
+{
+    struct text_buffer out = {0};
+    char line[MAX_LINE];
+    int failed = 0;
+    static const char comment[] = "# Kernel choices measured by `fftgen tune`: one section per device, driver"
+                                  " and fftgen version.\n";
+    const int n = snprintf(line, sizeof line, "fftgen-wisdom %d\n%s", FFTGEN_WISDOM_FORMAT, comment);
+    failed |= append(&out, line, (size_t)n);
+    /* the other devices' sections, as they were */
+    size_t size = 0;
+    char reason[256];
+    char *old = NULL;
+    FILE *probe = fopen(path, "rb");
+    if (probe != NULL) {
+        fclose(probe);
+        old = read_file(path, &size, why, why_len);
+        if (old == NULL) return FFTGEN_WISDOM_UNREADABLE;
+        if (walk(old, size, NULL, NULL, reason, sizeof reason) != 0) {
+            snprintf(why, why_len, "%s is damaged (%s): it was left as it is; move it away first", path, reason);
+            free(old);
+            return FFTGEN_WISDOM_CORRUPT;
+        }
+    }
+    /* other devices' lines as they were; this device's entries for transforms not measured again,
+     * which go into its new section */
+    struct text_buffer mine = {0};
+    int own = 0; /* inside this device's section */
+    for (size_t at = 0; old != NULL && at < size;) {
+        const char *newline = memchr(old + at, '\n', size - at);
+        const size_t length = newline ? (size_t)(newline - (old + at)) : size - at;
+        fftgen_device_key section;
+        fftgen_wisdom_entry entry;
+        const int kind = parse_line(old + at, length, line, &section, &entry, reason, sizeof reason);
+        if (kind == LINE_DEVICE) own = same_key(&section, key);
+        int measured_again = 0;
+        for (int i = 0; i < count && kind == LINE_ENTRY; ++i) measured_again |= same_transform(&entry, &entries[i]);
+        const int ours = length == sizeof comment - 2 && memcmp(old + at, comment, length) == 0; /* written above */
+        if (!own && kind != LINE_HEADER && !ours) {
+            failed |= append(&out, old + at, length);
+            failed |= append(&out, "\n", 1);
+        } else if (own && kind == LINE_ENTRY && !measured_again) {
+            failed |= append(&mine, old + at, length);
+            failed |= append(&mine, "\n", 1);
+        }
+        at += length + (newline != NULL);
+    }
+    free(old);
+    char device[sizeof key->device];
+    snprintf(device, sizeof device, "%s", key->device);
+    for (char *c = device; *c; ++c)
+        if (*c == '"' || *c == '\n' || *c == '#') *c = '\'';
+    const int m = snprintf(line, sizeof line, "device \"%s\" sm_%d driver %s fftgen %s\n", device, key->arch,
+                           key->driver, key->version);
+    failed |= append(&out, line, (size_t)m);
+    if (mine.length > 0) failed |= append(&out, mine.data, mine.length);
+    free(mine.data);
+    for (int i = 0; i < count; ++i) failed |= append_entry(&out, &entries[i]);
+    if (failed) {
+        free(out.data);
+        snprintf(why, why_len, "out of memory");
+        return FFTGEN_OUT_OF_MEMORY;
+    }
+    const int written = fftgen_write_file(path, out.data, out.length, why, why_len);
+    free(out.data);
+    return written == 0 ? FFTGEN_SUCCESS : FFTGEN_WISDOM_UNREADABLE;
+}
+
+void fftgen_wisdom_reset_for_tests(void)
+{
+    pthread_mutex_lock(&lock);
+    free(stored);
+    stored = NULL;
+    stored_count = stored_capacity = 0;
+    defaults_loaded = 0;
+    pthread_mutex_unlock(&lock);
+}

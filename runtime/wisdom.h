@@ -1,0 +1,79 @@
+/* Wisdom: the kernel choices `fftgen tune` measured fastest on one device, and the table of them that
+ * ships with the library. Plain C, no CUDA: the tests parse and look up without a GPU.
+ *
+ * A wisdom file is text. Its first line is "fftgen-wisdom 1"; then sections, each opened by a line
+ *   device "NVIDIA H100 80GB HBM3" sm_90 driver 580.159.04 fftgen 0.1.0
+ * and holding one line per measured transform:
+ *   fp16 65536 tensor-cores=2 max-tile=8 ms=0.412 default-ms=0.450
+ * (tensor-cores: the passes, numbered from 1, whose radix-16 stages run on tensor cores, or "none";
+ * max-tile: the widest tile of the strided passes, 0 for the planner's default; the times are what
+ * tune measured, for the reader). '#' starts a comment; blank lines are skipped.
+ *
+ * libfftgen uses a user's section only where the device, driver and fftgen version all match; the
+ * shipped table's sections where the architecture matches. */
+#ifndef FFTGEN_RUNTIME_WISDOM_H
+#define FFTGEN_RUNTIME_WISDOM_H
+
+#include <stddef.h>
+
+#include "fftgen.h"
+#include "planner.h"
+
+#define FFTGEN_WISDOM_FORMAT 1
+
+/* What a measured choice sets in the planner's request. */
+typedef struct {
+    int tensor_cores; /* the request's pass mask (fp16) */
+    int max_tile;     /* 0: the planner's default */
+} fftgen_choice;
+
+/* The device a section was measured on. */
+typedef struct {
+    char device[256]; /* the CUDA device name */
+    int arch;         /* 90 for sm_90 */
+    char driver[32];  /* the NVIDIA kernel module's version, else the CUDA driver API version */
+    char version[16]; /* fftgen's */
+} fftgen_device_key;
+
+typedef struct {
+    fftgen_kernel_precision precision;
+    int rank;
+    long long shape[FFTGEN_MAX_RANK];
+    fftgen_choice choice;
+    double ms, default_ms; /* as measured, for the reader */
+} fftgen_wisdom_entry;
+
+/* Checks the whole text, then adds its entries for `key`'s device (shipped: for key->arch, from any
+ * device) to the process's wisdom; a later entry for the same transform replaces an earlier one. On
+ * FFTGEN_WISDOM_CORRUPT, nothing is added and `why` names the line. */
+fftgen_result fftgen_wisdom_add_text(const char *text, size_t size, const fftgen_device_key *key, int shipped,
+                                     char *why, size_t why_len);
+
+/* The same from a file (FFTGEN_WISDOM_UNREADABLE if it cannot be read). */
+fftgen_result fftgen_wisdom_add_file(const char *path, const fftgen_device_key *key, char *why, size_t why_len);
+
+/* Once per process, for the first plan: the shipped table, then the user's wisdom file ($FFTGEN_WISDOM,
+ * else wisdom.txt in the kernel cache's folder; FFTGEN_WISDOM=0: none). A damaged file is skipped and
+ * said once on stderr; a missing one is not an error. */
+void fftgen_wisdom_load_defaults(const fftgen_device_key *key);
+
+/* The choice for a transform on key->arch: the user's wisdom first, then the shipped table. 1 if
+ * found. */
+int fftgen_wisdom_find(const fftgen_device_key *key, fftgen_kernel_precision precision, int rank,
+                       const long long *shape, fftgen_choice *choice);
+
+/* The user's wisdom file: $FFTGEN_WISDOM, else wisdom.txt in the cache folder. -1 if none. */
+int fftgen_wisdom_default_path(char *path, size_t len);
+
+/* Writes `path` atomically: its sections for other devices kept, the one for `key` replaced by
+ * `entries`. A damaged existing file is left as it is (FFTGEN_WISDOM_CORRUPT, `why` says where). */
+fftgen_result fftgen_wisdom_write(const char *path, const fftgen_device_key *key, const fftgen_wisdom_entry *entries,
+                                  int count, char *why, size_t why_len);
+
+/* "tensor-cores=2 max-tile=8" for a choice (the words of a wisdom line). */
+void fftgen_choice_text(const fftgen_choice *choice, char *out, size_t len);
+
+/* Tests only: forgets all wisdom, and lets the defaults load again. */
+void fftgen_wisdom_reset_for_tests(void);
+
+#endif

@@ -1,0 +1,296 @@
+/* Wisdom (runtime/wisdom.h), without a GPU: a user's section is used only on its own device, driver
+ * and fftgen version, the shipped table for every device of its architecture, the user's first;
+ * damaged files are refused whole and name the line; writing keeps other devices' sections and this
+ * device's transforms not measured again, and never overwrites a damaged file; the shipped table
+ * parses; the planner follows a choice. */
+#define _POSIX_C_SOURCE 200809L
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "planner.h"
+#include "wisdom.h"
+
+extern const char fftgen_shipped_wisdom_data[];
+extern const unsigned long long fftgen_shipped_wisdom_size;
+
+static const fftgen_device_key H100 = {"NVIDIA H100 80GB HBM3", 90, "580.159.04", "0.1.0"};
+static const fftgen_device_key H200 = {"NVIDIA H200", 90, "580.159.04", "0.1.0"};
+
+static const char TWO_DEVICES[] = "fftgen-wisdom 1\n"
+                                  "# a comment\n"
+                                  "device \"NVIDIA H100 80GB HBM3\" sm_90 driver 580.159.04 fftgen 0.1.0\n"
+                                  "fp16 65536 tensor-cores=2 max-tile=8 ms=0.5 default-ms=0.6\n"
+                                  "fp32 512x256 tensor-cores=none max-tile=4   # narrower columns\n"
+                                  "\n"
+                                  "device \"NVIDIA H200\" sm_90 driver 580.159.04 fftgen 0.1.0\n"
+                                  "fp16 65536 tensor-cores=1,2 max-tile=0\n";
+
+static int add(const char *text, const fftgen_device_key *key, int shipped, char *why, size_t len)
+{
+    return fftgen_wisdom_add_text(text, strlen(text), key, shipped, why, len);
+}
+
+static int find(const fftgen_device_key *key, fftgen_kernel_precision precision, int rank, long long a, long long b,
+                fftgen_choice *choice)
+{
+    const long long shape[3] = {a, b, 0};
+    return fftgen_wisdom_find(key, precision, rank, shape, choice);
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    fftgen_wisdom_reset_for_tests();
+    return 0;
+}
+
+static void users_section_is_for_its_device_only(void **state)
+{
+    (void)state;
+    char why[256];
+    fftgen_choice choice;
+    assert_int_equal(add(TWO_DEVICES, &H100, 0, why, sizeof why), FFTGEN_SUCCESS);
+    assert_true(find(&H100, FFTGEN_KERNEL_FP16, 1, 65536, 0, &choice));
+    assert_int_equal(choice.tensor_cores, 2);
+    assert_int_equal(choice.max_tile, 8);
+    assert_true(find(&H100, FFTGEN_KERNEL_FP32, 2, 512, 256, &choice));
+    assert_int_equal(choice.tensor_cores, 0);
+    assert_int_equal(choice.max_tile, 4);
+    assert_false(find(&H100, FFTGEN_KERNEL_FP32, 1, 65536, 0, &choice)); /* not measured */
+    assert_false(find(&H100, FFTGEN_KERNEL_FP32, 2, 256, 512, &choice)); /* another shape */
+    /* another driver or fftgen version: the section is not this device's */
+    fftgen_wisdom_reset_for_tests();
+    fftgen_device_key newer = H100;
+    snprintf(newer.driver, sizeof newer.driver, "590.1");
+    assert_int_equal(add(TWO_DEVICES, &newer, 0, why, sizeof why), FFTGEN_SUCCESS);
+    assert_false(find(&newer, FFTGEN_KERNEL_FP16, 1, 65536, 0, &choice));
+}
+
+static void shipped_table_is_per_architecture_and_comes_second(void **state)
+{
+    (void)state;
+    char why[256];
+    fftgen_choice choice;
+    /* any sm_90 device takes the shipped choices (the later section wins for the same transform) */
+    const fftgen_device_key other = {"NVIDIA GH200", 90, "1.0", "0.1.0"};
+    assert_int_equal(add(TWO_DEVICES, &other, 1, why, sizeof why), FFTGEN_SUCCESS);
+    assert_true(find(&other, FFTGEN_KERNEL_FP16, 1, 65536, 0, &choice));
+    assert_int_equal(choice.tensor_cores, 3);
+    const fftgen_device_key ampere = {"NVIDIA A100", 80, "1.0", "0.1.0"};
+    assert_false(find(&ampere, FFTGEN_KERNEL_FP16, 1, 65536, 0, &choice));
+    /* the user's own wisdom comes first */
+    assert_int_equal(add(TWO_DEVICES, &H200, 0, why, sizeof why), FFTGEN_SUCCESS);
+    const char mine[] = "fftgen-wisdom 1\ndevice \"NVIDIA GH200\" sm_90 driver 1.0 fftgen 0.1.0\n"
+                        "fp16 65536 tensor-cores=none max-tile=2\n";
+    assert_int_equal(add(mine, &other, 0, why, sizeof why), FFTGEN_SUCCESS);
+    assert_true(find(&other, FFTGEN_KERNEL_FP16, 1, 65536, 0, &choice));
+    assert_int_equal(choice.tensor_cores, 0);
+    assert_int_equal(choice.max_tile, 2);
+}
+
+static void damaged_files_are_refused_whole(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *text, *reason;
+    } cases[] = {
+        {"", "empty"},
+        {"hello world\n", "line 1: not a wisdom file"},
+        {"\x7f" "ELF\x02\x01\n", "line 1: not a wisdom file"},
+        {"fftgen-wisdom 2\n", "line 1: wisdom format 2"},
+        {"fftgen-wisdom 1\nfp16 64 tensor-cores=none max-tile=0\n", "line 2: an entry before any 'device' line"},
+        {"fftgen-wisdom 1\ndevice NVIDIA sm_90 driver 1 fftgen 0.1.0\n", "line 2: a device line"},
+        {"fftgen-wisdom 1\ndevice \"X\" sm_91 driver 1 fftgen 0.1.0\n", "line 2: expected: device"},
+        {"fftgen-wisdom 1\ndevice \"X\" sm_90 driver 1 fftgen 0.1.0\nfp8 64 tensor-cores=none max-tile=0\n",
+         "line 3: 'fp8' is not a precision"},
+        {"fftgen-wisdom 1\ndevice \"X\" sm_90 driver 1 fftgen 0.1.0\nfp16 48 tensor-cores=none max-tile=0\n",
+         "line 3: '48' is not a size"},
+        {"fftgen-wisdom 1\ndevice \"X\" sm_90 driver 1 fftgen 0.1.0\nfp16 64 tensor-cores=6 max-tile=0\n",
+         "line 3: bad value '6' for tensor-cores"},
+        {"fftgen-wisdom 1\ndevice \"X\" sm_90 driver 1 fftgen 0.1.0\nfp16 64 tensor-cores=1 max-tile=3\n",
+         "line 3: bad value '3' for max-tile"},
+        {"fftgen-wisdom 1\ndevice \"X\" sm_90 driver 1 fftgen 0.1.0\nfp16 64 max-tile=0\n",
+         "line 3: an entry needs"},
+        {"fftgen-wisdom 1\ndevice \"X\" sm_90 driver 1 fftgen 0.1.0\nfp16 64 tensor-cores=1 max-tile=0 speed=9\n",
+         "line 3: unknown key 'speed'"},
+        {"fftgen-wisdom 1\nfftgen-wisdom 1\n", "line 2: a second 'fftgen-wisdom' line"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
+        char why[256] = "";
+        const fftgen_device_key x = {"X", 90, "1", "0.1.0"};
+        assert_int_equal(add(cases[i].text, &x, 0, why, sizeof why), FFTGEN_WISDOM_CORRUPT);
+        if (strncmp(why, cases[i].reason, strlen(cases[i].reason)) != 0)
+            print_error("case %zu: got '%s', want '%s...'\n", i, why, cases[i].reason);
+        assert_int_equal(strncmp(why, cases[i].reason, strlen(cases[i].reason)), 0);
+    }
+    /* a good section followed by a bad line: nothing is taken */
+    char why[256];
+    fftgen_choice choice;
+    const char half_good[] = "fftgen-wisdom 1\ndevice \"X\" sm_90 driver 1 fftgen 0.1.0\n"
+                             "fp16 64 tensor-cores=1 max-tile=0\nfp16 64 tensor-cores=1 max-tile=0 ms=-1\n";
+    const fftgen_device_key x = {"X", 90, "1", "0.1.0"};
+    assert_int_equal(add(half_good, &x, 0, why, sizeof why), FFTGEN_WISDOM_CORRUPT);
+    assert_false(find(&x, FFTGEN_KERNEL_FP16, 1, 64, 0, &choice));
+    /* a line too long, and a NUL byte */
+    char *long_line = malloc(2000);
+    assert_non_null(long_line);
+    snprintf(long_line, 2000, "fftgen-wisdom 1\n#%01500d\n", 0);
+    assert_int_equal(add(long_line, &x, 0, why, sizeof why), FFTGEN_WISDOM_CORRUPT);
+    assert_non_null(strstr(why, "line 2: line longer"));
+    free(long_line);
+    const char nul[] = "fftgen-wisdom 1\n#\0\n";
+    assert_int_equal(fftgen_wisdom_add_text(nul, sizeof nul - 1, &x, 0, why, sizeof why), FFTGEN_WISDOM_CORRUPT);
+    assert_int_equal(fftgen_wisdom_add_file("/nonexistent/wisdom.txt", &x, why, sizeof why),
+                     FFTGEN_WISDOM_UNREADABLE);
+}
+
+static char *slurp(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    assert_non_null(f);
+    static char text[8192];
+    const size_t n = fread(text, 1, sizeof text - 1, f);
+    text[n] = '\0';
+    fclose(f);
+    return text;
+}
+
+static void writing_keeps_what_it_does_not_replace(void **state)
+{
+    (void)state;
+    char path[] = "/tmp/fftgen-wisdom-XXXXXX", why[256];
+    const int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    assert_int_equal(write(fd, TWO_DEVICES, strlen(TWO_DEVICES)), (ssize_t)strlen(TWO_DEVICES));
+    close(fd);
+    /* measure 65536 fp16 again on the H100, and 4096 fp16 for the first time */
+    const fftgen_wisdom_entry entries[] = {
+        {FFTGEN_KERNEL_FP16, 1, {65536}, {0, 4}, 0.45, 0.6},
+        {FFTGEN_KERNEL_FP16, 1, {4096}, {1, 0}, 0.2, 0.3},
+    };
+    assert_int_equal(fftgen_wisdom_write(path, &H100, entries, 2, why, sizeof why), FFTGEN_SUCCESS);
+    const char *text = slurp(path);
+    assert_non_null(strstr(text, "fp16 65536 tensor-cores=none max-tile=4 ms=0.4500 default-ms=0.6000"));
+    assert_non_null(strstr(text, "fp16 4096 tensor-cores=1 max-tile=0"));
+    assert_null(strstr(text, "fp16 65536 tensor-cores=2 max-tile=8"));      /* replaced */
+    assert_non_null(strstr(text, "fp32 512x256 tensor-cores=none max-tile=4")); /* kept */
+    assert_non_null(strstr(text, "device \"NVIDIA H200\""));
+    assert_non_null(strstr(text, "fp16 65536 tensor-cores=1,2 max-tile=0"));
+    assert_int_equal(strncmp(text, "fftgen-wisdom 1\n", 16), 0);
+    /* writing again changes nothing: the header comment is not repeated */
+    char first[8192];
+    snprintf(first, sizeof first, "%s", text);
+    assert_int_equal(fftgen_wisdom_write(path, &H100, entries, 2, why, sizeof why), FFTGEN_SUCCESS);
+    assert_string_equal(slurp(path), first);
+    /* and it reads back */
+    fftgen_choice choice;
+    assert_int_equal(fftgen_wisdom_add_file(path, &H100, why, sizeof why), FFTGEN_SUCCESS);
+    assert_true(find(&H100, FFTGEN_KERNEL_FP16, 1, 65536, 0, &choice));
+    assert_int_equal(choice.tensor_cores, 0);
+    assert_int_equal(choice.max_tile, 4);
+    assert_true(find(&H100, FFTGEN_KERNEL_FP32, 2, 512, 256, &choice));
+    /* a damaged file is left as it was */
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs("not wisdom\n", f);
+    fclose(f);
+    assert_int_equal(fftgen_wisdom_write(path, &H100, entries, 2, why, sizeof why), FFTGEN_WISDOM_CORRUPT);
+    assert_non_null(strstr(why, "left as it is"));
+    assert_string_equal(slurp(path), "not wisdom\n");
+    unlink(path);
+    /* a new file */
+    assert_int_equal(fftgen_wisdom_write(path, &H100, entries, 1, why, sizeof why), FFTGEN_SUCCESS);
+    assert_non_null(strstr(slurp(path), "device \"NVIDIA H100 80GB HBM3\" sm_90 driver 580.159.04 fftgen 0.1.0\n"));
+    unlink(path);
+}
+
+static void default_path_follows_the_environment(void **state)
+{
+    (void)state;
+    char path[4096];
+    setenv("FFTGEN_WISDOM", "/somewhere/wisdom.txt", 1);
+    assert_int_equal(fftgen_wisdom_default_path(path, sizeof path), 0);
+    assert_string_equal(path, "/somewhere/wisdom.txt");
+    setenv("FFTGEN_WISDOM", "0", 1);
+    assert_int_equal(fftgen_wisdom_default_path(path, sizeof path), -1);
+    unsetenv("FFTGEN_WISDOM");
+    setenv("FFTGEN_CACHE_DIR", "/tmp/fftgen-wisdom-test-cache", 1);
+    assert_int_equal(fftgen_wisdom_default_path(path, sizeof path), 0);
+    assert_string_equal(path, "/tmp/fftgen-wisdom-test-cache/wisdom.txt");
+    rmdir("/tmp/fftgen-wisdom-test-cache");
+    unsetenv("FFTGEN_CACHE_DIR");
+}
+
+/* The table shipped in the library is valid wisdom, and its choices are ones the planner can make. */
+static void shipped_table_parses_and_plans(void **state)
+{
+    (void)state;
+    char why[256];
+    const fftgen_device_key any = {"any", 90, "1", "0.1.0"};
+    assert_int_equal(fftgen_wisdom_add_text(fftgen_shipped_wisdom_data, (size_t)fftgen_shipped_wisdom_size, &any, 1,
+                                            why, sizeof why),
+                     FFTGEN_SUCCESS);
+    for (long long n = 16; n <= (1LL << 27); n *= 2)
+        for (int p = 0; p < 2; ++p) {
+            fftgen_choice choice;
+            const fftgen_kernel_precision precision = p ? FFTGEN_KERNEL_FP16 : FFTGEN_KERNEL_FP32;
+            if (!find(&any, precision, 1, n, 0, &choice)) continue;
+            const fftgen_kernel_request request = {n, 0, precision, 90, choice.tensor_cores, choice.max_tile};
+            fftgen_transform_plan plan;
+            assert_int_equal(fftgen_plan_transform(&request, &plan, why, sizeof why), FFTGEN_PLAN_OK);
+        }
+}
+
+/* The planner follows a choice: tensor cores in the passes named, tiles no wider than the cap. */
+static void planner_follows_a_choice(void **state)
+{
+    (void)state;
+    char why[256];
+    fftgen_transform_plan plan;
+    const fftgen_kernel_request second = {1 << 20, 0, FFTGEN_KERNEL_FP16, 90, 2, 4};
+    assert_int_equal(fftgen_plan_transform(&second, &plan, why, sizeof why), FFTGEN_PLAN_OK);
+    assert_int_equal(plan.pass_count, 2);
+    assert_false(plan.pass[0].tensor_cores);
+    assert_true(plan.pass[1].tensor_cores);
+    assert_int_equal(plan.pass[0].ffts_per_block, 4);
+    assert_int_equal(plan.max_tile, 4);
+    /* fp32 cannot take tensor cores; 8 points have no radix-16 stage; sm_75 has no mma.m16n8k16 */
+    const fftgen_kernel_request fp32 = {4096, 0, FFTGEN_KERNEL_FP32, 90, 1, 0};
+    assert_int_equal(fftgen_plan_transform(&fp32, &plan, why, sizeof why), FFTGEN_PLAN_BAD_RADIX);
+    const fftgen_kernel_request tiny = {8, 0, FFTGEN_KERNEL_FP16, 90, 1, 0};
+    assert_int_equal(fftgen_plan_transform(&tiny, &plan, why, sizeof why), FFTGEN_PLAN_BAD_RADIX);
+    const fftgen_kernel_request turing = {4096, 0, FFTGEN_KERNEL_FP16, 75, 1, 0};
+    assert_int_equal(fftgen_plan_transform(&turing, &plan, why, sizeof why), FFTGEN_PLAN_BAD_ARCH);
+    /* a 2D shape whose first pass asks for tensor cores is not fused */
+    const long long shape[2] = {64, 64};
+    const fftgen_user_layout dense = {1, 4096, {0}};
+    const fftgen_kernel_request all = {4096, 0, FFTGEN_KERNEL_FP16, 90, FFTGEN_TENSOR_CORES_EVERY_PASS, 0};
+    assert_int_equal(fftgen_plan_shape(&all, 2, shape, dense, dense, &plan, why, sizeof why), FFTGEN_PLAN_OK);
+    assert_int_equal(plan.pass_count, 2);
+    assert_true(plan.pass[0].tensor_cores && plan.pass[1].tensor_cores);
+    const fftgen_kernel_request none = {4096, 0, FFTGEN_KERNEL_FP16, 90, 0, 0};
+    assert_int_equal(fftgen_plan_shape(&none, 2, shape, dense, dense, &plan, why, sizeof why), FFTGEN_PLAN_OK);
+    assert_int_equal(plan.pass_count, 1);
+    assert_true(plan.pass[0].slice_rows > 0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_teardown(users_section_is_for_its_device_only, teardown),
+        cmocka_unit_test_teardown(shipped_table_is_per_architecture_and_comes_second, teardown),
+        cmocka_unit_test_teardown(damaged_files_are_refused_whole, teardown),
+        cmocka_unit_test_teardown(writing_keeps_what_it_does_not_replace, teardown),
+        cmocka_unit_test_teardown(default_path_follows_the_environment, teardown),
+        cmocka_unit_test_teardown(shipped_table_parses_and_plans, teardown),
+        cmocka_unit_test(planner_follows_a_choice),
+    };
+    return cmocka_run_group_tests_name("wisdom", tests, NULL, NULL);
+}
