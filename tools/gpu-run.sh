@@ -5,7 +5,9 @@
 # $OUT (when set) as well as to the terminal.
 # Usage: tools/gpu-run.sh [fftgen-bench arguments...]
 # FFTGEN_GPU_BENCH picks the benchmarks: all (the default: fp32 and fp16, tensor cores, the split
-# precisions next to fp32), split (only the last), or none.
+# precisions next to fp32), main (fp32 and fp16 only), split (only the split), or none.
+# FFTGEN_GPU_TUNE="ARGS" first runs `fftgen tune ARGS -o $out/wisdom.txt` (on an idle GPU, before the
+# tests); FFTGEN_GPU_TESTS=0 skips the tests, FFTGEN_GPU_PLAN_TIME=0 the plan-creation times.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 out=${OUT:-$root/.gpu/logs}
@@ -16,12 +18,19 @@ for dir in /usr/local/cuda/lib64 /usr/local/cuda/lib /usr/local/cuda/targets/x86
 done
 nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.mem --format=csv | tee "$out/device.txt"
 status=0
+if [ -n "${FFTGEN_GPU_TUNE:-}" ]; then
+    # shellcheck disable=SC2086 # the arguments are words
+    # a time limit (FFTGEN_GPU_TUNE_LIMIT seconds): tune saves as it goes, so a cut run keeps its choices
+    timeout "${FFTGEN_GPU_TUNE_LIMIT:-330}" "$root/.gpu/fftgen" tune $FFTGEN_GPU_TUNE -o "$out/wisdom.txt" 2>&1 |
+        tee "$out/tune.log" || echo "fftgen tune stopped early (a failure or the time limit): what it measured is saved"
+fi
+if [ "${FFTGEN_GPU_TESTS:-1}" != 0 ]; then
 # The tests side by side (their FFTW references take the CPU, the GPU is mostly idle): each test
 # of test_api on its own (test_api takes a name), test_gpu and test_cache beside them.
 pids=()
 for t in transforms_match_fftw strided_layouts_match_fftw shapes_match_fftw tensor_cores_match_fftw split_matches_fftw \
          strided_shapes_match_fftw bad_arguments invalid_plans every_result_has_a_message no_device_is_reported \
-         packs_on_the_device exec_checks_its_arguments; do
+         packs_on_the_device exec_checks_its_arguments wisdom_steers_plans; do
     "$root/.gpu/test_api" "$t" > "$out/test_api_$t.log" 2>&1 &
     pids+=($!)
 done
@@ -35,15 +44,19 @@ for log in "$out"/test_*.log; do echo "=== $(basename "$log" .log)"; cat "$log";
 rm -f "$out"/test_*.log
 grep -hE "FAILED|worst" "$out/tests.log"
 [ $status = 0 ] && echo "GPU tests: all passed" || echo "GPU tests: FAILED (logs in $out)"
+fi
 bench=${FFTGEN_GPU_BENCH:-all}
-if [ "$bench" = all ]; then
+if [ "$bench" = all ] || [ "$bench" = main ]; then
     "$root/.gpu/fftgen-bench" --json "$out/bench.json" "$@" 2>&1 | tee -a "$out/bench.log" || status=1
+fi
+if [ "$bench" = all ]; then
     "$root/.gpu/fftgen-bench" --tensor-cores --json "$out/bench-tensor-cores.json" 2>&1 | tee -a "$out/bench.log" || status=1
 fi
 if [ "$bench" = all ] || [ "$bench" = split ]; then
     "$root/.gpu/fftgen-bench" --precision fp32,split,split-papers --json "$out/bench-split.json" "$@" 2>&1 |
         tee -a "$out/bench.log" || status=1
 fi
+[ "${FFTGEN_GPU_PLAN_TIME:-1}" = 0 ] && exit $status
 cache=$(mktemp -d)
 for start in cold warm; do
     echo "plan creation, $start start, no default pack (FFTGEN_CACHE_DIR=$cache):" | tee -a "$out/plan_time.log"

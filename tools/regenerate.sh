@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Writes generated/: the kernel sources of the default kernel pack (every size from 16 to 2^20 points,
-# fp32 and fp16), with the fftgen of the build. The build compiles them into the pack that libfftgen
+# fp32 and fp16, as the planner makes them and, where it differs, as the shipped table of measured
+# choices makes them), with the fftgen of the build. The build compiles them into the pack that libfftgen
 # embeds; a test checks that they are what the current templates write.
 # Usage: tools/regenerate.sh [--check] [FFTGEN]   (--check: compare instead of write; exit 1 if stale)
 set -euo pipefail
@@ -14,9 +15,22 @@ fftgen=${1:-${FFTGEN_BUILD_DIR:-$root/build}/fftgen}
 [ -x "$fftgen" ] || { echo "regenerate: no fftgen at $fftgen (build first)" >&2; exit 2; }
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
+# The flags of a shipped choice (runtime/tuned_choices.wisdom) that differs from the planner's default.
+shipped_flags() {
+    awk -v p="$1" -v n="$2" '$1 == p && $2 == n {
+        split($3, tc, "="); split($4, tile, "=");
+        flags = "";
+        if (tc[2] != "none") flags = "--tensor-cores=" tc[2];
+        if (tile[2] != "0") flags = flags " --max-tile " tile[2];
+        print flags; exit }' "$root/runtime/tuned_choices.wisdom"
+}
 for ((n = 16; n <= 1048576; n *= 2)); do
     for p in fp32 fp16; do
         "$fftgen" --n "$n" --precision "$p" -o "$out/fftgen_${n}_${p}.cu"
+        # the shipped table's choice too, where it differs: the plans of sm_90 devices use it
+        flags=$(shipped_flags "$p" "$n")
+        # shellcheck disable=SC2086 # the flags are words
+        [ -z "$flags" ] || "$fftgen" --n "$n" --precision "$p" $flags -o "$out/fftgen_${n}_${p}_tuned.cu"
     done
 done
 if [ "$check" = 1 ]; then

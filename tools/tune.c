@@ -1,0 +1,551 @@
+/* fftgen tune (the fftgen-tune program): measures every kernel choice the planner can make for each
+ * transform on this GPU, and saves the fastest in the wisdom file libfftgen reads. See usage(). */
+#define _POSIX_C_SOURCE 200809L
+#include <math.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cuda_runtime_api.h>
+
+#include "fftgen.h"
+#include "launch.h"
+#include "plan_choice.h"
+#include "planner.h"
+#include "wisdom.h"
+
+enum { MAX_CANDIDATES = 64, MAX_TRANSFORMS = 128, WARMUP_RUNS = 3, CHECKED_POINTS = 1 << 20 };
+/* A candidate must beat the planner's default by this much to be saved: below it, run-to-run noise. */
+#define MIN_GAIN 0.02
+/* Candidates must agree with the default plan's output (relative L2): they are the same transform. */
+#define FP32_AGREEMENT 1e-5
+#define FP16_AGREEMENT 4e-3
+
+static void usage(FILE *to)
+{
+    fprintf(to,
+            "Usage: fftgen tune [options] [SHAPE...]\n"
+            "Measures, on this GPU, each kernel choice the planner can make for each transform (radix-16\n"
+            "stages on tensor cores or on CUDA cores, pass by pass, for fp16; how many transforms the\n"
+            "strided passes read side by side) and saves the fastest in the wisdom file that libfftgen\n"
+            "reads, keyed by the device, the driver and the fftgen version. A choice is saved only where it\n"
+            "beats the planner's default by %.0f%% or more; every candidate must match the default's output.\n"
+            "Batched forward transforms, out of place, CUDA events, the median of many runs.\n"
+            "\n"
+            "  SHAPE...           1D sizes (powers of two) and 2D or 3D shapes such as 512x256; default 16\n"
+            "                     to 2^27 and the shapes 256x256, 512x256, 512x512, 1024x1024, 4096x4096,\n"
+            "                     8192x8192, 64x64x64, 128x128x128, 256x256x256, 512x512x512\n"
+            "  --precision LIST   comma-separated: fp16, fp32, split, split-papers (default fp16,fp32)\n"
+            "  --points TOTAL     points per measurement: batch = TOTAL / points (default 2^27)\n"
+            "  --runs R           timed runs per candidate (default 20)\n"
+            "  --jobs J           kernels compiled at once with NVRTC (default: the CPU count, at most 16)\n"
+            "  -o, --output FILE  the wisdom file to update (default $FFTGEN_WISDOM, else wisdom.txt in the\n"
+            "                     kernel cache's folder); other devices' sections, and this device's other\n"
+            "                     transforms, are kept\n"
+            "  -h, --help         this text\n"
+            "\n"
+            "Exit status: 0; 1 when there is no GPU or a measurement fails; 2 on bad arguments.\n",
+            100 * MIN_GAIN);
+}
+
+struct transform {
+    fftgen_precision precision;
+    int rank;
+    long long shape[FFTGEN_MAX_RANK];
+};
+
+struct candidate {
+    fftgen_choice choice;
+    fftgen_plan plan;
+    fftgen_result created;
+    float ms;
+    double disagreement;
+};
+
+static const char *const PRECISION_NAMES[] = {"fp32", "fp16", "split", "split-papers"};
+static const fftgen_kernel_precision KERNEL_PRECISIONS[] = {FFTGEN_KERNEL_FP32, FFTGEN_KERNEL_FP16,
+                                                            FFTGEN_KERNEL_SPLIT, FFTGEN_KERNEL_SPLIT_PAPERS};
+
+static long long points_of(const struct transform *t)
+{
+    long long points = 1;
+    for (int d = 0; d < t->rank; ++d) points *= t->shape[d];
+    return points;
+}
+
+static int parse_shape(const char *text, struct transform *t)
+{
+    t->rank = 0;
+    long long points = 1;
+    for (const char *at = text;;) {
+        char *end;
+        const long long size = strtoll(at, &end, 10);
+        if (end == at || size < 2 || (size & (size - 1)) != 0 || t->rank == FFTGEN_MAX_RANK ||
+            size > (1LL << 30) / points || (*end != '\0' && *end != 'x'))
+            return -1;
+        points *= size;
+        t->shape[t->rank++] = size;
+        if (*end == '\0') return 0;
+        at = end + 1;
+    }
+}
+
+/* The passes the planner makes, for telling candidates apart. */
+static int same_passes(const fftgen_transform_plan *a, const fftgen_transform_plan *b)
+{
+    if (a->pass_count != b->pass_count) return 0;
+    for (int i = 0; i < a->pass_count; ++i) {
+        const fftgen_kernel_plan *x = &a->pass[i], *y = &b->pass[i];
+        if (x->n != y->n || x->ffts_per_block != y->ffts_per_block || x->tensor_cores != y->tensor_cores ||
+            x->slice_rows != y->slice_rows || x->threads != y->threads || x->column_registers != y->column_registers)
+            return 0;
+    }
+    return 1;
+}
+
+/* The candidates of one transform, planned on the host (no kernel compiled) to tell them apart. */
+struct candidate_list {
+    struct candidate items[MAX_CANDIDATES];
+    fftgen_transform_plan plans[MAX_CANDIDATES];
+    int count;
+};
+
+/* Adds the plan of (mask, tile) unless the planner cannot make it or makes one already listed. */
+static void add_candidate(const struct transform *t, int arch, int mask, int tile, struct candidate_list *list)
+{
+    const long long points = points_of(t);
+    const fftgen_user_layout dense = {1, points, {0}};
+    const fftgen_kernel_request request = {points, 0, KERNEL_PRECISIONS[t->precision], arch, mask, tile};
+    char why[256];
+    fftgen_transform_plan plan;
+    if (list->count == MAX_CANDIDATES ||
+        fftgen_plan_shape(&request, t->rank, t->shape, dense, dense, &plan, why, sizeof why) != FFTGEN_PLAN_OK)
+        return;
+    for (int c = 0; c < list->count; ++c)
+        if (same_passes(&list->plans[c], &plan)) return;
+    struct candidate *k = &list->items[list->count];
+    memset(k, 0, sizeof *k);
+    k->choice.tensor_cores = mask;
+    k->choice.max_tile = tile;
+    list->plans[list->count++] = plan;
+}
+
+/* The passes that can take tensor cores (fp16, sm_80 and newer), as a mask. */
+static int tensor_core_passes(const struct transform *t, int arch)
+{
+    if (t->precision != FFTGEN_FP16 || arch < 80) return 0;
+    const long long points = points_of(t);
+    const fftgen_user_layout dense = {1, points, {0}};
+    const fftgen_kernel_request every = {points, 0, FFTGEN_KERNEL_FP16, arch, FFTGEN_TENSOR_CORES_EVERY_PASS, 0};
+    fftgen_transform_plan plan;
+    char why[256];
+    int can = 0;
+    if (fftgen_plan_shape(&every, t->rank, t->shape, dense, dense, &plan, why, sizeof why) == FFTGEN_PLAN_OK)
+        for (int i = 0; i < plan.pass_count; ++i) can |= plan.pass[i].tensor_cores << i;
+    return can;
+}
+
+/* Plans (NVRTC compiles) from several threads: libfftgen plans are thread-safe. */
+struct build_queue {
+    const struct transform *t;
+    struct candidate *candidates;
+    int count, next;
+    long long batch;
+    pthread_mutex_t lock;
+};
+
+static void *build_worker(void *arg)
+{
+    struct build_queue *q = arg;
+    for (;;) {
+        pthread_mutex_lock(&q->lock);
+        const int i = q->next < q->count ? q->next++ : -1;
+        pthread_mutex_unlock(&q->lock);
+        if (i < 0) return NULL;
+        struct candidate *c = &q->candidates[i];
+        const long long points = points_of(q->t);
+        const long long *n = q->t->shape;
+        /* the first candidate is the planner's default: built-in rules, no wisdom */
+        c->created = fftgen_plan_many_with_choice(&c->plan, q->t->rank, n, NULL, 1, points, NULL, 1, points,
+                                                  q->t->precision, q->batch, FFTGEN_PLANNER_DEFAULTS,
+                                                  i == 0 ? NULL : &c->choice);
+    }
+}
+
+static int cuda_ok(cudaError_t status, const char *what)
+{
+    if (status == cudaSuccess) return 1;
+    fprintf(stderr, "fftgen tune: error: %s: %s\n", what, cudaGetErrorString(status));
+    return 0;
+}
+
+static int time_plan(fftgen_plan plan, const void *in, void *out, void *work, int runs, float *median)
+{
+    size_t work_bytes = 0;
+    if (fftgen_get_work_size(plan, &work_bytes) != FFTGEN_SUCCESS) return -1;
+    if (work_bytes > 0 && fftgen_set_work_area(plan, work) != FFTGEN_SUCCESS) return -1;
+    cudaEvent_t start, stop;
+    if (!cuda_ok(cudaEventCreate(&start), "cudaEventCreate")) return -1;
+    if (!cuda_ok(cudaEventCreate(&stop), "cudaEventCreate")) {
+        cudaEventDestroy(start);
+        return -1;
+    }
+    float *times = malloc(sizeof(float) * (size_t)runs);
+    int failed = times == NULL;
+    for (int r = 0; r < WARMUP_RUNS && !failed; ++r) failed = fftgen_exec(plan, in, out, FFTGEN_FORWARD) != FFTGEN_SUCCESS;
+    for (int r = 0; r < runs && !failed; ++r) {
+        failed = !cuda_ok(cudaEventRecord(start, 0), "cudaEventRecord") ||
+                 fftgen_exec(plan, in, out, FFTGEN_FORWARD) != FFTGEN_SUCCESS ||
+                 !cuda_ok(cudaEventRecord(stop, 0), "cudaEventRecord") ||
+                 !cuda_ok(cudaEventSynchronize(stop), "cudaEventSynchronize") ||
+                 !cuda_ok(cudaEventElapsedTime(&times[r], start, stop), "cudaEventElapsedTime");
+    }
+    if (!failed) {
+        for (int i = 1; i < runs; ++i) /* insertion sort: a few dozen runs */
+            for (int j = i; j > 0 && times[j] < times[j - 1]; --j) {
+                const float swap = times[j];
+                times[j] = times[j - 1];
+                times[j - 1] = swap;
+            }
+        *median = times[runs / 2];
+    }
+    free(times);
+    cudaEventDestroy(start);
+    cudaEventDestroy(stop);
+    return failed ? -1 : 0;
+}
+
+/* The first CHECKED_POINTS outputs as doubles (fp16 or float storage). */
+static int fetch(const void *device, int half, size_t count, double *host)
+{
+    const size_t bytes = count * 2 * (half ? 2 : 4);
+    void *raw = malloc(bytes);
+    if (raw == NULL || !cuda_ok(cudaMemcpy(raw, device, bytes, cudaMemcpyDeviceToHost), "cudaMemcpy")) {
+        free(raw);
+        return -1;
+    }
+    for (size_t i = 0; i < 2 * count; ++i) {
+        if (!half) {
+            host[i] = ((const float *)raw)[i];
+            continue;
+        }
+        const unsigned short h = ((const unsigned short *)raw)[i];
+        const int exponent = (h >> 10) & 31, mantissa = h & 1023;
+        const double magnitude = exponent == 0    ? ldexp(mantissa, -24)
+                                 : exponent == 31 ? (mantissa ? NAN : INFINITY)
+                                                  : ldexp(1024 + mantissa, exponent - 25);
+        host[i] = (h & 0x8000) ? -magnitude : magnitude;
+    }
+    free(raw);
+    return 0;
+}
+
+static double relative_difference(const double *a, const double *b, size_t count)
+{
+    double diff = 0, norm = 0;
+    for (size_t i = 0; i < 2 * count; ++i) {
+        diff += (a[i] - b[i]) * (a[i] - b[i]);
+        norm += b[i] * b[i];
+    }
+    return norm > 0 ? sqrt(diff / norm) : (diff > 0 ? INFINITY : 0);
+}
+
+/* Uniform in [-1, 1], stored as the precision's elements. */
+static int fill_random(void *device, int half, size_t values, unsigned long long seed)
+{
+    const size_t bytes = values * (half ? 2 : 4);
+    void *host = malloc(bytes);
+    if (host == NULL) return -1;
+    unsigned long long state = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+    for (size_t i = 0; i < values; ++i) {
+        state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+        const float x = (float)((double)(state >> 11) / 9007199254740992.0 * 2.0 - 1.0);
+        if (!half) {
+            ((float *)host)[i] = x;
+            continue;
+        }
+        /* round to fp16 (|x| <= 1: normal or subnormal, no overflow) */
+        const double magnitude = fabs(x);
+        int exponent;
+        frexp(magnitude, &exponent);
+        unsigned short bits;
+        if (magnitude < ldexp(1, -14)) {
+            bits = (unsigned short)lrint(magnitude * ldexp(1, 24));
+        } else {
+            const long scaled = lrint(ldexp(magnitude, 11 - exponent)); /* 1024..2048 */
+            bits = (unsigned short)(((exponent + 14) << 10) + (scaled - 1024));
+        }
+        ((unsigned short *)host)[i] = (unsigned short)(bits | (x < 0 ? 0x8000 : 0));
+    }
+    const int ok = cuda_ok(cudaMemcpy(device, host, bytes, cudaMemcpyHostToDevice), "cudaMemcpy");
+    free(host);
+    return ok ? 0 : -1;
+}
+
+struct buffers {
+    void *in, *out, *work;
+    size_t bytes;
+};
+
+/* One transform's measurement state: the inputs, and the default plan's output to agree with. */
+struct measurement {
+    const struct transform *t;
+    const char *shape;
+    long long batch;
+    size_t values, checked;
+    double *reference, *output;
+};
+
+/* Plans (in parallel) and times candidates [first, list->count); the first candidate overall is the
+ * planner's default, whose output the others must match. 0, or -1 when a measurement failed. */
+static int measure(struct measurement *m, struct candidate_list *list, int first, int runs, int jobs,
+                   struct buffers *b)
+{
+    const struct transform *t = m->t;
+    const int half = t->precision == FFTGEN_FP16;
+    struct build_queue queue = {t, list->items, list->count, first, m->batch, PTHREAD_MUTEX_INITIALIZER};
+    pthread_t threads[16];
+    const int todo = list->count - first;
+    const int workers = jobs < todo ? jobs : todo;
+    for (int w = 0; w < workers; ++w) pthread_create(&threads[w], NULL, build_worker, &queue);
+    for (int w = 0; w < workers; ++w) pthread_join(threads[w], NULL);
+    int failed = 0;
+    for (int c = first; c < list->count && !failed; ++c) {
+        struct candidate *k = &list->items[c];
+        k->ms = INFINITY;
+        if (k->created != FFTGEN_SUCCESS) {
+            printf("  %-5s %-12s candidate %d could not be planned: %s\n", PRECISION_NAMES[t->precision], m->shape,
+                   c, fftgen_result_string(k->created));
+            failed = c == 0;
+            continue;
+        }
+        /* poison the output, so that a kernel that writes nothing cannot agree */
+        failed = !cuda_ok(cudaMemset(b->out, 0xff, m->values * (half ? 2 : 4)), "cudaMemset") ||
+                 time_plan(k->plan, b->in, b->out, b->work, runs, &k->ms) != 0 ||
+                 fetch(b->out, half, m->checked, c == 0 ? m->reference : m->output) != 0;
+        if (failed) break;
+        k->disagreement = c == 0 ? 0 : relative_difference(m->output, m->reference, m->checked);
+        if (!(k->disagreement <= (half ? FP16_AGREEMENT : FP32_AGREEMENT))) {
+            printf("  %-5s %-12s candidate %d disagrees with the default plan (%.2e): not used\n",
+                   PRECISION_NAMES[t->precision], m->shape, c, k->disagreement);
+            k->ms = INFINITY;
+        }
+    }
+    for (int c = first; c < list->count; ++c) {
+        fftgen_destroy(list->items[c].plan);
+        list->items[c].plan = NULL;
+    }
+    return failed ? -1 : 0;
+}
+
+static int fastest(const struct candidate_list *list)
+{
+    int best = 0;
+    for (int c = 1; c < list->count; ++c)
+        if (list->items[c].ms < list->items[best].ms) best = c;
+    return best;
+}
+
+/* Measures one transform in two rounds: the tile caps on CUDA cores, then (fp16) the tensor-core
+ * pass masks with the best tile. Fills `entry` (the default choice unless one is MIN_GAIN faster).
+ * -1 when a measurement failed. */
+static int tune_one(const struct transform *t, int arch, long long total, int runs, int jobs, struct buffers *b,
+                    fftgen_wisdom_entry *entry, int *measured)
+{
+    static struct candidate_list list;
+    list.count = 0;
+    char shape[64];
+    fftgen_shape_text(t->rank, t->shape, shape, sizeof shape);
+    *measured = 0;
+    static const int tiles[] = {0, 8, 4, 2};
+    for (size_t k = 0; k < sizeof tiles / sizeof tiles[0]; ++k) add_candidate(t, arch, 0, tiles[k], &list);
+    const int can = tensor_core_passes(t, arch);
+    if (list.count < 2 && can == 0) {
+        printf("  %-5s %-12s one plan only: nothing to choose\n", PRECISION_NAMES[t->precision], shape);
+        return 0;
+    }
+    const long long points = points_of(t);
+    struct measurement m = {t, shape, total / points > 0 ? total / points : 1, 0, 0, NULL, NULL};
+    m.values = (size_t)(points * m.batch) * 2;
+    m.checked = (size_t)(points * m.batch) < CHECKED_POINTS ? (size_t)(points * m.batch) : CHECKED_POINTS;
+    m.reference = malloc(sizeof(double) * 2 * m.checked);
+    m.output = malloc(sizeof(double) * 2 * m.checked);
+    int failed = m.reference == NULL || m.output == NULL ||
+                 fill_random(b->in, t->precision == FFTGEN_FP16, m.values, (unsigned long long)points) != 0 ||
+                 measure(&m, &list, 0, runs, jobs, b) != 0;
+    if (!failed && can != 0) {
+        const int tile = list.items[fastest(&list)].choice.max_tile;
+        const int first = list.count;
+        for (int mask = 1; mask <= can; ++mask)
+            if ((mask & ~can) == 0) add_candidate(t, arch, mask, tile, &list);
+        failed = measure(&m, &list, first, runs, jobs, b) != 0;
+    }
+    free(m.reference);
+    free(m.output);
+    if (failed) {
+        fprintf(stderr, "fftgen tune: error: %s %s: a measurement failed\n", PRECISION_NAMES[t->precision], shape);
+        return -1;
+    }
+    const int fast = fastest(&list);
+    const float default_ms = list.items[0].ms;
+    const int best = list.items[fast].ms <= default_ms * (1 - MIN_GAIN) ? fast : 0;
+    memset(entry, 0, sizeof *entry);
+    entry->precision = KERNEL_PRECISIONS[t->precision];
+    entry->rank = t->rank;
+    for (int d = 0; d < t->rank; ++d) entry->shape[d] = t->shape[d];
+    entry->choice = list.items[best].choice;
+    entry->ms = list.items[best].ms;
+    entry->default_ms = default_ms;
+    char choice[64], runner_up[64];
+    fftgen_choice_text(&entry->choice, choice, sizeof choice);
+    fftgen_choice_text(&list.items[fast].choice, runner_up, sizeof runner_up);
+    printf("  %-5s %-12s %2d candidates, default %.4f ms; fastest %s %.4f ms (%.3fx): %s\n",
+           PRECISION_NAMES[t->precision], shape, list.count, default_ms, runner_up, list.items[fast].ms,
+           default_ms / list.items[fast].ms, best == 0 ? "keeps the default" : "saved");
+    fflush(stdout);
+    *measured = 1;
+    return 0;
+}
+
+static int parse_precisions(const char *text, int want[4])
+{
+    char *copy = strdup(text), *save = NULL;
+    if (copy == NULL) return -1;
+    int any = 0;
+    for (char *word = strtok_r(copy, ",", &save); word != NULL; word = strtok_r(NULL, ",", &save)) {
+        int found = 0;
+        for (int p = 0; p < 4; ++p)
+            if (strcmp(word, PRECISION_NAMES[p]) == 0) found = want[p] = any = 1;
+        if (!found) {
+            fprintf(stderr, "fftgen tune: error: unknown precision '%s' (expected fp16, fp32, split, split-papers)\n",
+                    word);
+            free(copy);
+            return -1;
+        }
+    }
+    free(copy);
+    return any ? 0 : -1;
+}
+
+static long long parse_count(const char *flag, const char *text, long long low, long long high)
+{
+    char *end;
+    const long long value = strtoll(text, &end, 10);
+    if (end == text || *end != '\0' || value < low || value > high) {
+        fprintf(stderr, "fftgen tune: error: %s '%s' must be a number from %lld to %lld\n", flag, text, low, high);
+        exit(2);
+    }
+    return value;
+}
+
+int main(int argc, char **argv)
+{
+    static struct transform transforms[MAX_TRANSFORMS], shapes[MAX_TRANSFORMS];
+    int want[4] = {0}, shape_count = 0, runs = 20;
+    long long total = 1LL << 27;
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    int jobs = cpus < 1 ? 1 : (cpus > 16 ? 16 : (int)cpus);
+    const char *output = NULL;
+    for (int i = 1; i < argc; ++i) {
+        const char *a = argv[i];
+        const int has_value = i + 1 < argc;
+        if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
+            usage(stdout);
+            return 0;
+        } else if (strcmp(a, "--precision") == 0 && has_value) {
+            if (parse_precisions(argv[++i], want) != 0) return 2;
+        } else if (strcmp(a, "--points") == 0 && has_value) {
+            total = parse_count("--points", argv[++i], 2, 1LL << 31);
+        } else if (strcmp(a, "--runs") == 0 && has_value) {
+            runs = (int)parse_count("--runs", argv[++i], 3, 10000);
+        } else if (strcmp(a, "--jobs") == 0 && has_value) {
+            jobs = (int)parse_count("--jobs", argv[++i], 1, 16);
+        } else if ((strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0) && has_value) {
+            output = argv[++i];
+        } else if (a[0] == '-') {
+            fprintf(stderr, "fftgen tune: error: unknown option or missing value '%s' (see fftgen tune --help)\n", a);
+            return 2;
+        } else if (shape_count == MAX_TRANSFORMS / 4 || parse_shape(a, &shapes[shape_count++]) != 0) {
+            fprintf(stderr, "fftgen tune: error: '%s' is not a size or shape of powers of two (at most 2^30 points)\n",
+                    a);
+            return 2;
+        }
+    }
+    if (!want[0] && !want[1] && !want[2] && !want[3]) want[0] = want[1] = 1;
+    if (shape_count == 0) {
+        static const char *const defaults[] = {"256x256",  "512x256",  "512x512",     "1024x1024",   "4096x4096",
+                                               "8192x8192", "64x64x64", "128x128x128", "256x256x256", "512x512x512"};
+        for (long long n = 16; n <= (1LL << 27); n *= 2) {
+            char text[32];
+            snprintf(text, sizeof text, "%lld", n);
+            parse_shape(text, &shapes[shape_count++]);
+        }
+        for (size_t s = 0; s < sizeof defaults / sizeof defaults[0]; ++s) parse_shape(defaults[s], &shapes[shape_count++]);
+    }
+    int count = 0;
+    static const int order[] = {FFTGEN_FP16, FFTGEN_FP32, FFTGEN_SPLIT, FFTGEN_SPLIT_PAPERS}; /* fp16 has the most */
+    for (int o = 0; o < 4; ++o)
+        for (int s = 0, p = order[o]; s < shape_count && want[p]; ++s) {
+            transforms[count] = shapes[s];
+            transforms[count++].precision = (fftgen_precision)p;
+        }
+
+    char path[4096], why[512];
+    if (output != NULL) snprintf(path, sizeof path, "%s", output);
+    else if (fftgen_wisdom_default_path(path, sizeof path) != 0) {
+        fprintf(stderr, "fftgen tune: error: no wisdom file to write (FFTGEN_WISDOM=0, or no cache folder): give"
+                        " --output FILE\n");
+        return 2;
+    }
+    int device, arch;
+    size_t memory;
+    const fftgen_result found = fftgen_current_device(&device, &arch, &memory);
+    fftgen_device_key key;
+    if (found != FFTGEN_SUCCESS || fftgen_device_key_of(device, arch, &key) != FFTGEN_SUCCESS) {
+        fprintf(stderr, "fftgen tune: error: %s: tune measures on a GPU\n",
+                fftgen_result_string(found != FFTGEN_SUCCESS ? found : FFTGEN_CUDA_ERROR));
+        return 1;
+    }
+    /* three buffers as large as the largest transform's data */
+    long long most = 0;
+    for (int i = 0; i < count; ++i) {
+        const long long points = points_of(&transforms[i]);
+        const long long values = (total / points > 0 ? total / points : 1) * points;
+        const long long bytes = values * (transforms[i].precision == FFTGEN_FP16 ? 4 : 8);
+        if (bytes > most) most = bytes;
+    }
+    struct buffers b = {NULL, NULL, NULL, (size_t)most};
+    if (!cuda_ok(cudaMalloc(&b.in, b.bytes), "cudaMalloc") || !cuda_ok(cudaMalloc(&b.out, b.bytes), "cudaMalloc") ||
+        !cuda_ok(cudaMalloc(&b.work, b.bytes), "cudaMalloc"))
+        return 1;
+    printf("fftgen tune on %s (sm_%d, driver %s, fftgen %s): %d transforms, %lld points each, median of %d runs\n",
+           key.device, arch, key.driver, key.version, count, total, runs);
+    fftgen_wisdom_entry *entries = calloc((size_t)count, sizeof *entries);
+    int saved = 0, failures = 0;
+    fftgen_result written = FFTGEN_SUCCESS;
+    for (int i = 0; i < count && entries != NULL && written == FFTGEN_SUCCESS; ++i) {
+        int measured = 0;
+        printf("[%d/%d]", i + 1, count);
+        if (tune_one(&transforms[i], arch, total, runs, jobs, &b, &entries[saved], &measured) != 0) ++failures;
+        saved += measured;
+        /* saved as it goes: an interrupted run keeps what it measured */
+        if (measured) written = fftgen_wisdom_write(path, &key, entries, saved, why, sizeof why);
+    }
+    cudaFree(b.in);
+    cudaFree(b.out);
+    cudaFree(b.work);
+    if (entries == NULL) {
+        fprintf(stderr, "fftgen tune: error: out of memory\n");
+        return 1;
+    }
+    free(entries);
+    if (written != FFTGEN_SUCCESS) {
+        fprintf(stderr, "fftgen tune: error: %s\n", why);
+        return 1;
+    }
+    printf("%d choices saved in %s\n", saved, path);
+    if (failures) fprintf(stderr, "fftgen tune: %d transforms could not be measured (above)\n", failures);
+    return failures ? 1 : 0;
+}
