@@ -1,6 +1,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "launch.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -46,8 +47,22 @@ static void driver_version(char *out, size_t len)
     snprintf(out, len, "cuda-%d", version);
 }
 
+/* Keys of the devices seen so far: every plan creation asks, and the answer never changes. */
+enum { KEYED_DEVICES = 16 };
+static fftgen_device_key device_keys[KEYED_DEVICES];
+static int device_keyed[KEYED_DEVICES];
+static pthread_mutex_t device_keys_lock = PTHREAD_MUTEX_INITIALIZER;
+
 fftgen_result fftgen_device_key_of(int device, int arch, fftgen_device_key *key)
 {
+    const int cached = device >= 0 && device < KEYED_DEVICES;
+    if (cached) {
+        pthread_mutex_lock(&device_keys_lock);
+        const int known = device_keyed[device];
+        if (known) *key = device_keys[device];
+        pthread_mutex_unlock(&device_keys_lock);
+        if (known) return FFTGEN_SUCCESS;
+    }
     struct cudaDeviceProp prop;
     if (cudaGetDeviceProperties(&prop, device) != cudaSuccess) return FFTGEN_CUDA_ERROR;
     memset(key, 0, sizeof *key);
@@ -55,6 +70,12 @@ fftgen_result fftgen_device_key_of(int device, int arch, fftgen_device_key *key)
     key->arch = arch;
     driver_version(key->driver, sizeof key->driver);
     snprintf(key->version, sizeof key->version, "%s", FFTGEN_VERSION);
+    if (cached) {
+        pthread_mutex_lock(&device_keys_lock);
+        device_keys[device] = *key;
+        device_keyed[device] = 1;
+        pthread_mutex_unlock(&device_keys_lock);
+    }
     return FFTGEN_SUCCESS;
 }
 
