@@ -393,27 +393,29 @@ fftgen_131072_fp16_pass1_forward(const point_t* in, point_t* out, int batch, flo
     const long long entry = first_fft / ((long long)GROUP_SIZE * GROUP_COUNT);
     const size_t in_tile = (size_t)(entry * IN_BATCH_STRIDE + tile_group * IN_GROUP_STRIDE + member * IN_FFT_STRIDE);
     const size_t out_tile = (size_t)(entry * OUT_BATCH_STRIDE + tile_group * OUT_GROUP_STRIDE + member * OUT_FFT_STRIDE);
+    // the tile's transforms that exist: fewer than FFTS_PER_BLOCK only in a last, partial tile
+    const int tile_ffts = (int)(batch - first_fft < FFTS_PER_BLOCK ? batch - first_fft : FFTS_PER_BLOCK);
     {
         // coalesced loads of the tile's columns, straight into the first stage's registers; transforms
         // past the batch (in a last, partial tile) are neither read nor written
         {
             const point_t* src = in + in_tile + (size_t)fft_in_block * IN_FFT_STRIDE + (size_t)fft_thread * IN_ELEM_STRIDE;
-            v[0] = (first_fft + fft_in_block < batch) ? load_point(src + 0 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
-            v[1] = (first_fft + fft_in_block < batch) ? load_point(src + 16 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
-            v[2] = (first_fft + fft_in_block < batch) ? load_point(src + 32 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
-            v[3] = (first_fft + fft_in_block < batch) ? load_point(src + 48 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
-            v[4] = (first_fft + fft_in_block < batch) ? load_point(src + 64 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
-            v[5] = (first_fft + fft_in_block < batch) ? load_point(src + 80 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
-            v[6] = (first_fft + fft_in_block < batch) ? load_point(src + 96 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
-            v[7] = (first_fft + fft_in_block < batch) ? load_point(src + 112 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
-            v[8] = (first_fft + fft_in_block < batch) ? load_point(src + 128 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
-            v[9] = (first_fft + fft_in_block < batch) ? load_point(src + 144 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
-            v[10] = (first_fft + fft_in_block < batch) ? load_point(src + 160 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
-            v[11] = (first_fft + fft_in_block < batch) ? load_point(src + 176 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
-            v[12] = (first_fft + fft_in_block < batch) ? load_point(src + 192 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
-            v[13] = (first_fft + fft_in_block < batch) ? load_point(src + 208 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
-            v[14] = (first_fft + fft_in_block < batch) ? load_point(src + 224 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
-            v[15] = (first_fft + fft_in_block < batch) ? load_point(src + 240 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[0] = (fft_in_block < tile_ffts) ? load_point(src + 0 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[1] = (fft_in_block < tile_ffts) ? load_point(src + 16 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[2] = (fft_in_block < tile_ffts) ? load_point(src + 32 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[3] = (fft_in_block < tile_ffts) ? load_point(src + 48 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[4] = (fft_in_block < tile_ffts) ? load_point(src + 64 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[5] = (fft_in_block < tile_ffts) ? load_point(src + 80 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[6] = (fft_in_block < tile_ffts) ? load_point(src + 96 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[7] = (fft_in_block < tile_ffts) ? load_point(src + 112 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[8] = (fft_in_block < tile_ffts) ? load_point(src + 128 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[9] = (fft_in_block < tile_ffts) ? load_point(src + 144 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[10] = (fft_in_block < tile_ffts) ? load_point(src + 160 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[11] = (fft_in_block < tile_ffts) ? load_point(src + 176 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[12] = (fft_in_block < tile_ffts) ? load_point(src + 192 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[13] = (fft_in_block < tile_ffts) ? load_point(src + 208 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[14] = (fft_in_block < tile_ffts) ? load_point(src + 224 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[15] = (fft_in_block < tile_ffts) ? load_point(src + 240 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
         }
         // stage 1 of 2: radix 16 on sub-transforms of 16 points
         {
@@ -662,38 +664,45 @@ fftgen_131072_fp16_pass1_forward(const point_t* in, point_t* out, int batch, flo
         // coalesced copy of the tile's results to global memory, from the last stage's registers
         {
             point_t* dst = out + out_tile + (size_t)fft_in_block * OUT_FFT_STRIDE + (size_t)fft_thread * OUT_ELEM_STRIDE;
-            const int q0 = (int)(member + fft_in_block) * (fft_thread);
-            if (first_fft + fft_in_block < batch) store_point(dst + 0 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul(y[0], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q0, POST_TWIDDLE_BITS)), scale));
-            const int q1 = (int)(member + fft_in_block) * (fft_thread + 16);
-            if (first_fft + fft_in_block < batch) store_point(dst + 16 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul(y[1], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q1, POST_TWIDDLE_BITS)), scale));
-            const int q2 = (int)(member + fft_in_block) * (fft_thread + 32);
-            if (first_fft + fft_in_block < batch) store_point(dst + 32 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul(y[2], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q2, POST_TWIDDLE_BITS)), scale));
-            const int q3 = (int)(member + fft_in_block) * (fft_thread + 48);
-            if (first_fft + fft_in_block < batch) store_point(dst + 48 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul(y[3], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q3, POST_TWIDDLE_BITS)), scale));
-            const int q4 = (int)(member + fft_in_block) * (fft_thread + 64);
-            if (first_fft + fft_in_block < batch) store_point(dst + 64 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul(y[4], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q4, POST_TWIDDLE_BITS)), scale));
-            const int q5 = (int)(member + fft_in_block) * (fft_thread + 80);
-            if (first_fft + fft_in_block < batch) store_point(dst + 80 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul(y[5], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q5, POST_TWIDDLE_BITS)), scale));
-            const int q6 = (int)(member + fft_in_block) * (fft_thread + 96);
-            if (first_fft + fft_in_block < batch) store_point(dst + 96 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul(y[6], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q6, POST_TWIDDLE_BITS)), scale));
-            const int q7 = (int)(member + fft_in_block) * (fft_thread + 112);
-            if (first_fft + fft_in_block < batch) store_point(dst + 112 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul(y[7], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q7, POST_TWIDDLE_BITS)), scale));
-            const int q8 = (int)(member + fft_in_block) * (fft_thread + 128);
-            if (first_fft + fft_in_block < batch) store_point(dst + 128 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul(y[8], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q8, POST_TWIDDLE_BITS)), scale));
-            const int q9 = (int)(member + fft_in_block) * (fft_thread + 144);
-            if (first_fft + fft_in_block < batch) store_point(dst + 144 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul(y[9], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q9, POST_TWIDDLE_BITS)), scale));
-            const int q10 = (int)(member + fft_in_block) * (fft_thread + 160);
-            if (first_fft + fft_in_block < batch) store_point(dst + 160 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul(y[10], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q10, POST_TWIDDLE_BITS)), scale));
-            const int q11 = (int)(member + fft_in_block) * (fft_thread + 176);
-            if (first_fft + fft_in_block < batch) store_point(dst + 176 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul(y[11], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q11, POST_TWIDDLE_BITS)), scale));
-            const int q12 = (int)(member + fft_in_block) * (fft_thread + 192);
-            if (first_fft + fft_in_block < batch) store_point(dst + 192 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul(y[12], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q12, POST_TWIDDLE_BITS)), scale));
-            const int q13 = (int)(member + fft_in_block) * (fft_thread + 208);
-            if (first_fft + fft_in_block < batch) store_point(dst + 208 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul(y[13], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q13, POST_TWIDDLE_BITS)), scale));
-            const int q14 = (int)(member + fft_in_block) * (fft_thread + 224);
-            if (first_fft + fft_in_block < batch) store_point(dst + 224 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul(y[14], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q14, POST_TWIDDLE_BITS)), scale));
-            const int q15 = (int)(member + fft_in_block) * (fft_thread + 240);
-            if (first_fft + fft_in_block < batch) store_point(dst + 240 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul(y[15], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q15, POST_TWIDDLE_BITS)), scale));
+            const int column = (int)(member + fft_in_block);
+            const float2 pass_tw0 = scaled(post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, column * fft_thread, POST_TWIDDLE_BITS), scale);
+            const float2 ratio1 = post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, column * 16, POST_TWIDDLE_BITS);
+            const float2 ratio2 = twiddle_mul(ratio1, ratio1);
+            const float2 ratio4 = twiddle_mul(ratio2, ratio2);
+            const float2 ratio8 = twiddle_mul(ratio4, ratio4);
+            const float2 pass_tw1 = twiddle_mul(pass_tw0, ratio1);
+            const float2 pass_tw2 = twiddle_mul(pass_tw0, ratio2);
+            const float2 pass_tw3 = twiddle_mul(pass_tw1, ratio2);
+            const float2 pass_tw4 = twiddle_mul(pass_tw0, ratio4);
+            const float2 pass_tw5 = twiddle_mul(pass_tw1, ratio4);
+            const float2 pass_tw6 = twiddle_mul(pass_tw2, ratio4);
+            const float2 pass_tw7 = twiddle_mul(pass_tw3, ratio4);
+            const float2 pass_tw8 = twiddle_mul(pass_tw0, ratio8);
+            const float2 pass_tw9 = twiddle_mul(pass_tw1, ratio8);
+            const float2 pass_tw10 = twiddle_mul(pass_tw2, ratio8);
+            const float2 pass_tw11 = twiddle_mul(pass_tw3, ratio8);
+            const float2 pass_tw12 = twiddle_mul(pass_tw4, ratio8);
+            const float2 pass_tw13 = twiddle_mul(pass_tw5, ratio8);
+            const float2 pass_tw14 = twiddle_mul(pass_tw6, ratio8);
+            const float2 pass_tw15 = twiddle_mul(pass_tw7, ratio8);
+            if (fft_in_block < tile_ffts) {
+                store_point(dst + 0 * OUT_ELEM_STRIDE, 0, twiddle_mul(y[0], pass_tw0));
+                store_point(dst + 16 * OUT_ELEM_STRIDE, 0, twiddle_mul(y[1], pass_tw1));
+                store_point(dst + 32 * OUT_ELEM_STRIDE, 0, twiddle_mul(y[2], pass_tw2));
+                store_point(dst + 48 * OUT_ELEM_STRIDE, 0, twiddle_mul(y[3], pass_tw3));
+                store_point(dst + 64 * OUT_ELEM_STRIDE, 0, twiddle_mul(y[4], pass_tw4));
+                store_point(dst + 80 * OUT_ELEM_STRIDE, 0, twiddle_mul(y[5], pass_tw5));
+                store_point(dst + 96 * OUT_ELEM_STRIDE, 0, twiddle_mul(y[6], pass_tw6));
+                store_point(dst + 112 * OUT_ELEM_STRIDE, 0, twiddle_mul(y[7], pass_tw7));
+                store_point(dst + 128 * OUT_ELEM_STRIDE, 0, twiddle_mul(y[8], pass_tw8));
+                store_point(dst + 144 * OUT_ELEM_STRIDE, 0, twiddle_mul(y[9], pass_tw9));
+                store_point(dst + 160 * OUT_ELEM_STRIDE, 0, twiddle_mul(y[10], pass_tw10));
+                store_point(dst + 176 * OUT_ELEM_STRIDE, 0, twiddle_mul(y[11], pass_tw11));
+                store_point(dst + 192 * OUT_ELEM_STRIDE, 0, twiddle_mul(y[12], pass_tw12));
+                store_point(dst + 208 * OUT_ELEM_STRIDE, 0, twiddle_mul(y[13], pass_tw13));
+                store_point(dst + 224 * OUT_ELEM_STRIDE, 0, twiddle_mul(y[14], pass_tw14));
+                store_point(dst + 240 * OUT_ELEM_STRIDE, 0, twiddle_mul(y[15], pass_tw15));
+            }
         }
     }
 }
@@ -712,27 +721,29 @@ fftgen_131072_fp16_pass1_inverse(const point_t* in, point_t* out, int batch, flo
     const long long entry = first_fft / ((long long)GROUP_SIZE * GROUP_COUNT);
     const size_t in_tile = (size_t)(entry * IN_BATCH_STRIDE + tile_group * IN_GROUP_STRIDE + member * IN_FFT_STRIDE);
     const size_t out_tile = (size_t)(entry * OUT_BATCH_STRIDE + tile_group * OUT_GROUP_STRIDE + member * OUT_FFT_STRIDE);
+    // the tile's transforms that exist: fewer than FFTS_PER_BLOCK only in a last, partial tile
+    const int tile_ffts = (int)(batch - first_fft < FFTS_PER_BLOCK ? batch - first_fft : FFTS_PER_BLOCK);
     {
         // coalesced loads of the tile's columns, straight into the first stage's registers; transforms
         // past the batch (in a last, partial tile) are neither read nor written
         {
             const point_t* src = in + in_tile + (size_t)fft_in_block * IN_FFT_STRIDE + (size_t)fft_thread * IN_ELEM_STRIDE;
-            v[0] = (first_fft + fft_in_block < batch) ? load_point(src + 0 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
-            v[1] = (first_fft + fft_in_block < batch) ? load_point(src + 16 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
-            v[2] = (first_fft + fft_in_block < batch) ? load_point(src + 32 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
-            v[3] = (first_fft + fft_in_block < batch) ? load_point(src + 48 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
-            v[4] = (first_fft + fft_in_block < batch) ? load_point(src + 64 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
-            v[5] = (first_fft + fft_in_block < batch) ? load_point(src + 80 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
-            v[6] = (first_fft + fft_in_block < batch) ? load_point(src + 96 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
-            v[7] = (first_fft + fft_in_block < batch) ? load_point(src + 112 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
-            v[8] = (first_fft + fft_in_block < batch) ? load_point(src + 128 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
-            v[9] = (first_fft + fft_in_block < batch) ? load_point(src + 144 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
-            v[10] = (first_fft + fft_in_block < batch) ? load_point(src + 160 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
-            v[11] = (first_fft + fft_in_block < batch) ? load_point(src + 176 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
-            v[12] = (first_fft + fft_in_block < batch) ? load_point(src + 192 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
-            v[13] = (first_fft + fft_in_block < batch) ? load_point(src + 208 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
-            v[14] = (first_fft + fft_in_block < batch) ? load_point(src + 224 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
-            v[15] = (first_fft + fft_in_block < batch) ? load_point(src + 240 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[0] = (fft_in_block < tile_ffts) ? load_point(src + 0 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[1] = (fft_in_block < tile_ffts) ? load_point(src + 16 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[2] = (fft_in_block < tile_ffts) ? load_point(src + 32 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[3] = (fft_in_block < tile_ffts) ? load_point(src + 48 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[4] = (fft_in_block < tile_ffts) ? load_point(src + 64 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[5] = (fft_in_block < tile_ffts) ? load_point(src + 80 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[6] = (fft_in_block < tile_ffts) ? load_point(src + 96 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[7] = (fft_in_block < tile_ffts) ? load_point(src + 112 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[8] = (fft_in_block < tile_ffts) ? load_point(src + 128 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[9] = (fft_in_block < tile_ffts) ? load_point(src + 144 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[10] = (fft_in_block < tile_ffts) ? load_point(src + 160 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[11] = (fft_in_block < tile_ffts) ? load_point(src + 176 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[12] = (fft_in_block < tile_ffts) ? load_point(src + 192 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[13] = (fft_in_block < tile_ffts) ? load_point(src + 208 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[14] = (fft_in_block < tile_ffts) ? load_point(src + 224 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[15] = (fft_in_block < tile_ffts) ? load_point(src + 240 * IN_ELEM_STRIDE, 0) : make_float2(0.0f, 0.0f);
         }
         // stage 1 of 2: radix 16 on sub-transforms of 16 points
         {
@@ -981,38 +992,45 @@ fftgen_131072_fp16_pass1_inverse(const point_t* in, point_t* out, int batch, flo
         // coalesced copy of the tile's results to global memory, from the last stage's registers
         {
             point_t* dst = out + out_tile + (size_t)fft_in_block * OUT_FFT_STRIDE + (size_t)fft_thread * OUT_ELEM_STRIDE;
-            const int q0 = (int)(member + fft_in_block) * (fft_thread);
-            if (first_fft + fft_in_block < batch) store_point(dst + 0 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul_conj(y[0], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q0, POST_TWIDDLE_BITS)), scale));
-            const int q1 = (int)(member + fft_in_block) * (fft_thread + 16);
-            if (first_fft + fft_in_block < batch) store_point(dst + 16 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul_conj(y[1], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q1, POST_TWIDDLE_BITS)), scale));
-            const int q2 = (int)(member + fft_in_block) * (fft_thread + 32);
-            if (first_fft + fft_in_block < batch) store_point(dst + 32 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul_conj(y[2], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q2, POST_TWIDDLE_BITS)), scale));
-            const int q3 = (int)(member + fft_in_block) * (fft_thread + 48);
-            if (first_fft + fft_in_block < batch) store_point(dst + 48 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul_conj(y[3], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q3, POST_TWIDDLE_BITS)), scale));
-            const int q4 = (int)(member + fft_in_block) * (fft_thread + 64);
-            if (first_fft + fft_in_block < batch) store_point(dst + 64 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul_conj(y[4], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q4, POST_TWIDDLE_BITS)), scale));
-            const int q5 = (int)(member + fft_in_block) * (fft_thread + 80);
-            if (first_fft + fft_in_block < batch) store_point(dst + 80 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul_conj(y[5], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q5, POST_TWIDDLE_BITS)), scale));
-            const int q6 = (int)(member + fft_in_block) * (fft_thread + 96);
-            if (first_fft + fft_in_block < batch) store_point(dst + 96 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul_conj(y[6], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q6, POST_TWIDDLE_BITS)), scale));
-            const int q7 = (int)(member + fft_in_block) * (fft_thread + 112);
-            if (first_fft + fft_in_block < batch) store_point(dst + 112 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul_conj(y[7], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q7, POST_TWIDDLE_BITS)), scale));
-            const int q8 = (int)(member + fft_in_block) * (fft_thread + 128);
-            if (first_fft + fft_in_block < batch) store_point(dst + 128 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul_conj(y[8], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q8, POST_TWIDDLE_BITS)), scale));
-            const int q9 = (int)(member + fft_in_block) * (fft_thread + 144);
-            if (first_fft + fft_in_block < batch) store_point(dst + 144 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul_conj(y[9], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q9, POST_TWIDDLE_BITS)), scale));
-            const int q10 = (int)(member + fft_in_block) * (fft_thread + 160);
-            if (first_fft + fft_in_block < batch) store_point(dst + 160 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul_conj(y[10], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q10, POST_TWIDDLE_BITS)), scale));
-            const int q11 = (int)(member + fft_in_block) * (fft_thread + 176);
-            if (first_fft + fft_in_block < batch) store_point(dst + 176 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul_conj(y[11], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q11, POST_TWIDDLE_BITS)), scale));
-            const int q12 = (int)(member + fft_in_block) * (fft_thread + 192);
-            if (first_fft + fft_in_block < batch) store_point(dst + 192 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul_conj(y[12], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q12, POST_TWIDDLE_BITS)), scale));
-            const int q13 = (int)(member + fft_in_block) * (fft_thread + 208);
-            if (first_fft + fft_in_block < batch) store_point(dst + 208 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul_conj(y[13], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q13, POST_TWIDDLE_BITS)), scale));
-            const int q14 = (int)(member + fft_in_block) * (fft_thread + 224);
-            if (first_fft + fft_in_block < batch) store_point(dst + 224 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul_conj(y[14], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q14, POST_TWIDDLE_BITS)), scale));
-            const int q15 = (int)(member + fft_in_block) * (fft_thread + 240);
-            if (first_fft + fft_in_block < batch) store_point(dst + 240 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul_conj(y[15], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q15, POST_TWIDDLE_BITS)), scale));
+            const int column = (int)(member + fft_in_block);
+            const float2 pass_tw0 = scaled(post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, column * fft_thread, POST_TWIDDLE_BITS), scale);
+            const float2 ratio1 = post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, column * 16, POST_TWIDDLE_BITS);
+            const float2 ratio2 = twiddle_mul(ratio1, ratio1);
+            const float2 ratio4 = twiddle_mul(ratio2, ratio2);
+            const float2 ratio8 = twiddle_mul(ratio4, ratio4);
+            const float2 pass_tw1 = twiddle_mul(pass_tw0, ratio1);
+            const float2 pass_tw2 = twiddle_mul(pass_tw0, ratio2);
+            const float2 pass_tw3 = twiddle_mul(pass_tw1, ratio2);
+            const float2 pass_tw4 = twiddle_mul(pass_tw0, ratio4);
+            const float2 pass_tw5 = twiddle_mul(pass_tw1, ratio4);
+            const float2 pass_tw6 = twiddle_mul(pass_tw2, ratio4);
+            const float2 pass_tw7 = twiddle_mul(pass_tw3, ratio4);
+            const float2 pass_tw8 = twiddle_mul(pass_tw0, ratio8);
+            const float2 pass_tw9 = twiddle_mul(pass_tw1, ratio8);
+            const float2 pass_tw10 = twiddle_mul(pass_tw2, ratio8);
+            const float2 pass_tw11 = twiddle_mul(pass_tw3, ratio8);
+            const float2 pass_tw12 = twiddle_mul(pass_tw4, ratio8);
+            const float2 pass_tw13 = twiddle_mul(pass_tw5, ratio8);
+            const float2 pass_tw14 = twiddle_mul(pass_tw6, ratio8);
+            const float2 pass_tw15 = twiddle_mul(pass_tw7, ratio8);
+            if (fft_in_block < tile_ffts) {
+                store_point(dst + 0 * OUT_ELEM_STRIDE, 0, twiddle_mul_conj(y[0], pass_tw0));
+                store_point(dst + 16 * OUT_ELEM_STRIDE, 0, twiddle_mul_conj(y[1], pass_tw1));
+                store_point(dst + 32 * OUT_ELEM_STRIDE, 0, twiddle_mul_conj(y[2], pass_tw2));
+                store_point(dst + 48 * OUT_ELEM_STRIDE, 0, twiddle_mul_conj(y[3], pass_tw3));
+                store_point(dst + 64 * OUT_ELEM_STRIDE, 0, twiddle_mul_conj(y[4], pass_tw4));
+                store_point(dst + 80 * OUT_ELEM_STRIDE, 0, twiddle_mul_conj(y[5], pass_tw5));
+                store_point(dst + 96 * OUT_ELEM_STRIDE, 0, twiddle_mul_conj(y[6], pass_tw6));
+                store_point(dst + 112 * OUT_ELEM_STRIDE, 0, twiddle_mul_conj(y[7], pass_tw7));
+                store_point(dst + 128 * OUT_ELEM_STRIDE, 0, twiddle_mul_conj(y[8], pass_tw8));
+                store_point(dst + 144 * OUT_ELEM_STRIDE, 0, twiddle_mul_conj(y[9], pass_tw9));
+                store_point(dst + 160 * OUT_ELEM_STRIDE, 0, twiddle_mul_conj(y[10], pass_tw10));
+                store_point(dst + 176 * OUT_ELEM_STRIDE, 0, twiddle_mul_conj(y[11], pass_tw11));
+                store_point(dst + 192 * OUT_ELEM_STRIDE, 0, twiddle_mul_conj(y[12], pass_tw12));
+                store_point(dst + 208 * OUT_ELEM_STRIDE, 0, twiddle_mul_conj(y[13], pass_tw13));
+                store_point(dst + 224 * OUT_ELEM_STRIDE, 0, twiddle_mul_conj(y[14], pass_tw14));
+                store_point(dst + 240 * OUT_ELEM_STRIDE, 0, twiddle_mul_conj(y[15], pass_tw15));
+            }
         }
     }
 }
@@ -1187,42 +1205,46 @@ fftgen_131072_fp16_pass2_forward(const point_t* in, point_t* out, int batch, flo
     const long long entry = first_fft / ((long long)GROUP_SIZE * GROUP_COUNT);
     const size_t in_tile = (size_t)(entry * IN_BATCH_STRIDE + tile_group * IN_GROUP_STRIDE + member * IN_FFT_STRIDE);
     const size_t out_tile = (size_t)(entry * OUT_BATCH_STRIDE + tile_group * OUT_GROUP_STRIDE + member * OUT_FFT_STRIDE);
+    // the tile's transforms that exist: fewer than FFTS_PER_BLOCK only in a last, partial tile
+    const int tile_ffts = (int)(batch - first_fft < FFTS_PER_BLOCK ? batch - first_fft : FFTS_PER_BLOCK);
     {
         // coalesced copy of the tile into shared memory: all loads first; transforms past the batch
         // (in a last, partial tile) are neither read nor written
         {
-            v[0] = (first_fft + ((thread) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-            v[1] = (first_fft + ((thread + 256) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 256) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 256) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-            v[2] = (first_fft + ((thread + 512) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 512) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 512) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-            v[3] = (first_fft + ((thread + 768) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 768) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 768) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-            v[4] = (first_fft + ((thread + 1024) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 1024) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 1024) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-            v[5] = (first_fft + ((thread + 1280) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 1280) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 1280) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-            v[6] = (first_fft + ((thread + 1536) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 1536) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 1536) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-            v[7] = (first_fft + ((thread + 1792) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 1792) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 1792) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-            v[8] = (first_fft + ((thread + 2048) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 2048) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 2048) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-            v[9] = (first_fft + ((thread + 2304) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 2304) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 2304) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-            v[10] = (first_fft + ((thread + 2560) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 2560) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 2560) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-            v[11] = (first_fft + ((thread + 2816) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 2816) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 2816) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-            v[12] = (first_fft + ((thread + 3072) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 3072) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 3072) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-            v[13] = (first_fft + ((thread + 3328) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 3328) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 3328) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-            v[14] = (first_fft + ((thread + 3584) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 3584) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 3584) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-            v[15] = (first_fft + ((thread + 3840) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 3840) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 3840) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-            smem[padded(((thread) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread) >> LOG_POINTS))] = v[0];
-            smem[padded(((thread + 256) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 256) >> LOG_POINTS))] = v[1];
-            smem[padded(((thread + 512) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 512) >> LOG_POINTS))] = v[2];
-            smem[padded(((thread + 768) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 768) >> LOG_POINTS))] = v[3];
-            smem[padded(((thread + 1024) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 1024) >> LOG_POINTS))] = v[4];
-            smem[padded(((thread + 1280) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 1280) >> LOG_POINTS))] = v[5];
-            smem[padded(((thread + 1536) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 1536) >> LOG_POINTS))] = v[6];
-            smem[padded(((thread + 1792) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 1792) >> LOG_POINTS))] = v[7];
-            smem[padded(((thread + 2048) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 2048) >> LOG_POINTS))] = v[8];
-            smem[padded(((thread + 2304) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 2304) >> LOG_POINTS))] = v[9];
-            smem[padded(((thread + 2560) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 2560) >> LOG_POINTS))] = v[10];
-            smem[padded(((thread + 2816) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 2816) >> LOG_POINTS))] = v[11];
-            smem[padded(((thread + 3072) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 3072) >> LOG_POINTS))] = v[12];
-            smem[padded(((thread + 3328) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 3328) >> LOG_POINTS))] = v[13];
-            smem[padded(((thread + 3584) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 3584) >> LOG_POINTS))] = v[14];
-            smem[padded(((thread + 3840) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 3840) >> LOG_POINTS))] = v[15];
+            const point_t* src = in + in_tile + thread;
+            const int element = padded(thread * FFTS_PER_BLOCK);
+            v[0] = (0 < tile_ffts) ? load_point(src + (0), 0) : make_float2(0.0f, 0.0f);
+            v[1] = (0 < tile_ffts) ? load_point(src + (256), 0) : make_float2(0.0f, 0.0f);
+            v[2] = (1 < tile_ffts) ? load_point(src + (1 * (long long)IN_FFT_STRIDE), 0) : make_float2(0.0f, 0.0f);
+            v[3] = (1 < tile_ffts) ? load_point(src + (1 * (long long)IN_FFT_STRIDE + 256), 0) : make_float2(0.0f, 0.0f);
+            v[4] = (2 < tile_ffts) ? load_point(src + (2 * (long long)IN_FFT_STRIDE), 0) : make_float2(0.0f, 0.0f);
+            v[5] = (2 < tile_ffts) ? load_point(src + (2 * (long long)IN_FFT_STRIDE + 256), 0) : make_float2(0.0f, 0.0f);
+            v[6] = (3 < tile_ffts) ? load_point(src + (3 * (long long)IN_FFT_STRIDE), 0) : make_float2(0.0f, 0.0f);
+            v[7] = (3 < tile_ffts) ? load_point(src + (3 * (long long)IN_FFT_STRIDE + 256), 0) : make_float2(0.0f, 0.0f);
+            v[8] = (4 < tile_ffts) ? load_point(src + (4 * (long long)IN_FFT_STRIDE), 0) : make_float2(0.0f, 0.0f);
+            v[9] = (4 < tile_ffts) ? load_point(src + (4 * (long long)IN_FFT_STRIDE + 256), 0) : make_float2(0.0f, 0.0f);
+            v[10] = (5 < tile_ffts) ? load_point(src + (5 * (long long)IN_FFT_STRIDE), 0) : make_float2(0.0f, 0.0f);
+            v[11] = (5 < tile_ffts) ? load_point(src + (5 * (long long)IN_FFT_STRIDE + 256), 0) : make_float2(0.0f, 0.0f);
+            v[12] = (6 < tile_ffts) ? load_point(src + (6 * (long long)IN_FFT_STRIDE), 0) : make_float2(0.0f, 0.0f);
+            v[13] = (6 < tile_ffts) ? load_point(src + (6 * (long long)IN_FFT_STRIDE + 256), 0) : make_float2(0.0f, 0.0f);
+            v[14] = (7 < tile_ffts) ? load_point(src + (7 * (long long)IN_FFT_STRIDE), 0) : make_float2(0.0f, 0.0f);
+            v[15] = (7 < tile_ffts) ? load_point(src + (7 * (long long)IN_FFT_STRIDE + 256), 0) : make_float2(0.0f, 0.0f);
+            smem[element] = v[0];
+            smem[element + 2176] = v[1];
+            smem[element + 1] = v[2];
+            smem[element + 2177] = v[3];
+            smem[element + 2] = v[4];
+            smem[element + 2178] = v[5];
+            smem[element + 3] = v[6];
+            smem[element + 2179] = v[7];
+            smem[element + 4] = v[8];
+            smem[element + 2180] = v[9];
+            smem[element + 5] = v[10];
+            smem[element + 2181] = v[11];
+            smem[element + 6] = v[12];
+            smem[element + 2182] = v[13];
+            smem[element + 7] = v[14];
+            smem[element + 2183] = v[15];
         }
     }
     __syncthreads();
@@ -1599,22 +1621,24 @@ fftgen_131072_fp16_pass2_forward(const point_t* in, point_t* out, int batch, flo
         // coalesced copy of the tile's results to global memory, from the last stage's registers
         {
             point_t* dst = out + out_tile + (size_t)fft_in_block * OUT_FFT_STRIDE + (size_t)fft_thread * OUT_ELEM_STRIDE;
-            if (first_fft + fft_in_block < batch) store_point(dst + 0 * OUT_ELEM_STRIDE, 0, scaled(y[0], scale));
-            if (first_fft + fft_in_block < batch) store_point(dst + 32 * OUT_ELEM_STRIDE, 0, scaled(y[1], scale));
-            if (first_fft + fft_in_block < batch) store_point(dst + 64 * OUT_ELEM_STRIDE, 0, scaled(y[2], scale));
-            if (first_fft + fft_in_block < batch) store_point(dst + 96 * OUT_ELEM_STRIDE, 0, scaled(y[3], scale));
-            if (first_fft + fft_in_block < batch) store_point(dst + 128 * OUT_ELEM_STRIDE, 0, scaled(y[4], scale));
-            if (first_fft + fft_in_block < batch) store_point(dst + 160 * OUT_ELEM_STRIDE, 0, scaled(y[5], scale));
-            if (first_fft + fft_in_block < batch) store_point(dst + 192 * OUT_ELEM_STRIDE, 0, scaled(y[6], scale));
-            if (first_fft + fft_in_block < batch) store_point(dst + 224 * OUT_ELEM_STRIDE, 0, scaled(y[7], scale));
-            if (first_fft + fft_in_block < batch) store_point(dst + 256 * OUT_ELEM_STRIDE, 0, scaled(y[8], scale));
-            if (first_fft + fft_in_block < batch) store_point(dst + 288 * OUT_ELEM_STRIDE, 0, scaled(y[9], scale));
-            if (first_fft + fft_in_block < batch) store_point(dst + 320 * OUT_ELEM_STRIDE, 0, scaled(y[10], scale));
-            if (first_fft + fft_in_block < batch) store_point(dst + 352 * OUT_ELEM_STRIDE, 0, scaled(y[11], scale));
-            if (first_fft + fft_in_block < batch) store_point(dst + 384 * OUT_ELEM_STRIDE, 0, scaled(y[12], scale));
-            if (first_fft + fft_in_block < batch) store_point(dst + 416 * OUT_ELEM_STRIDE, 0, scaled(y[13], scale));
-            if (first_fft + fft_in_block < batch) store_point(dst + 448 * OUT_ELEM_STRIDE, 0, scaled(y[14], scale));
-            if (first_fft + fft_in_block < batch) store_point(dst + 480 * OUT_ELEM_STRIDE, 0, scaled(y[15], scale));
+            if (fft_in_block < tile_ffts) {
+                store_point(dst + 0 * OUT_ELEM_STRIDE, 0, scaled(y[0], scale));
+                store_point(dst + 32 * OUT_ELEM_STRIDE, 0, scaled(y[1], scale));
+                store_point(dst + 64 * OUT_ELEM_STRIDE, 0, scaled(y[2], scale));
+                store_point(dst + 96 * OUT_ELEM_STRIDE, 0, scaled(y[3], scale));
+                store_point(dst + 128 * OUT_ELEM_STRIDE, 0, scaled(y[4], scale));
+                store_point(dst + 160 * OUT_ELEM_STRIDE, 0, scaled(y[5], scale));
+                store_point(dst + 192 * OUT_ELEM_STRIDE, 0, scaled(y[6], scale));
+                store_point(dst + 224 * OUT_ELEM_STRIDE, 0, scaled(y[7], scale));
+                store_point(dst + 256 * OUT_ELEM_STRIDE, 0, scaled(y[8], scale));
+                store_point(dst + 288 * OUT_ELEM_STRIDE, 0, scaled(y[9], scale));
+                store_point(dst + 320 * OUT_ELEM_STRIDE, 0, scaled(y[10], scale));
+                store_point(dst + 352 * OUT_ELEM_STRIDE, 0, scaled(y[11], scale));
+                store_point(dst + 384 * OUT_ELEM_STRIDE, 0, scaled(y[12], scale));
+                store_point(dst + 416 * OUT_ELEM_STRIDE, 0, scaled(y[13], scale));
+                store_point(dst + 448 * OUT_ELEM_STRIDE, 0, scaled(y[14], scale));
+                store_point(dst + 480 * OUT_ELEM_STRIDE, 0, scaled(y[15], scale));
+            }
         }
     }
 }
@@ -1633,42 +1657,46 @@ fftgen_131072_fp16_pass2_inverse(const point_t* in, point_t* out, int batch, flo
     const long long entry = first_fft / ((long long)GROUP_SIZE * GROUP_COUNT);
     const size_t in_tile = (size_t)(entry * IN_BATCH_STRIDE + tile_group * IN_GROUP_STRIDE + member * IN_FFT_STRIDE);
     const size_t out_tile = (size_t)(entry * OUT_BATCH_STRIDE + tile_group * OUT_GROUP_STRIDE + member * OUT_FFT_STRIDE);
+    // the tile's transforms that exist: fewer than FFTS_PER_BLOCK only in a last, partial tile
+    const int tile_ffts = (int)(batch - first_fft < FFTS_PER_BLOCK ? batch - first_fft : FFTS_PER_BLOCK);
     {
         // coalesced copy of the tile into shared memory: all loads first; transforms past the batch
         // (in a last, partial tile) are neither read nor written
         {
-            v[0] = (first_fft + ((thread) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-            v[1] = (first_fft + ((thread + 256) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 256) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 256) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-            v[2] = (first_fft + ((thread + 512) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 512) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 512) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-            v[3] = (first_fft + ((thread + 768) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 768) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 768) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-            v[4] = (first_fft + ((thread + 1024) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 1024) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 1024) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-            v[5] = (first_fft + ((thread + 1280) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 1280) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 1280) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-            v[6] = (first_fft + ((thread + 1536) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 1536) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 1536) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-            v[7] = (first_fft + ((thread + 1792) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 1792) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 1792) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-            v[8] = (first_fft + ((thread + 2048) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 2048) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 2048) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-            v[9] = (first_fft + ((thread + 2304) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 2304) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 2304) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-            v[10] = (first_fft + ((thread + 2560) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 2560) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 2560) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-            v[11] = (first_fft + ((thread + 2816) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 2816) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 2816) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-            v[12] = (first_fft + ((thread + 3072) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 3072) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 3072) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-            v[13] = (first_fft + ((thread + 3328) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 3328) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 3328) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-            v[14] = (first_fft + ((thread + 3584) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 3584) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 3584) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-            v[15] = (first_fft + ((thread + 3840) >> LOG_POINTS) < batch) ? load_point(in + in_tile + (size_t)((thread + 3840) >> LOG_POINTS) * IN_FFT_STRIDE + ((thread + 3840) & (POINTS - 1)), 0) : make_float2(0.0f, 0.0f);
-            smem[padded(((thread) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread) >> LOG_POINTS))] = v[0];
-            smem[padded(((thread + 256) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 256) >> LOG_POINTS))] = v[1];
-            smem[padded(((thread + 512) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 512) >> LOG_POINTS))] = v[2];
-            smem[padded(((thread + 768) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 768) >> LOG_POINTS))] = v[3];
-            smem[padded(((thread + 1024) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 1024) >> LOG_POINTS))] = v[4];
-            smem[padded(((thread + 1280) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 1280) >> LOG_POINTS))] = v[5];
-            smem[padded(((thread + 1536) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 1536) >> LOG_POINTS))] = v[6];
-            smem[padded(((thread + 1792) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 1792) >> LOG_POINTS))] = v[7];
-            smem[padded(((thread + 2048) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 2048) >> LOG_POINTS))] = v[8];
-            smem[padded(((thread + 2304) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 2304) >> LOG_POINTS))] = v[9];
-            smem[padded(((thread + 2560) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 2560) >> LOG_POINTS))] = v[10];
-            smem[padded(((thread + 2816) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 2816) >> LOG_POINTS))] = v[11];
-            smem[padded(((thread + 3072) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 3072) >> LOG_POINTS))] = v[12];
-            smem[padded(((thread + 3328) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 3328) >> LOG_POINTS))] = v[13];
-            smem[padded(((thread + 3584) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 3584) >> LOG_POINTS))] = v[14];
-            smem[padded(((thread + 3840) & (POINTS - 1)) * FFTS_PER_BLOCK + ((thread + 3840) >> LOG_POINTS))] = v[15];
+            const point_t* src = in + in_tile + thread;
+            const int element = padded(thread * FFTS_PER_BLOCK);
+            v[0] = (0 < tile_ffts) ? load_point(src + (0), 0) : make_float2(0.0f, 0.0f);
+            v[1] = (0 < tile_ffts) ? load_point(src + (256), 0) : make_float2(0.0f, 0.0f);
+            v[2] = (1 < tile_ffts) ? load_point(src + (1 * (long long)IN_FFT_STRIDE), 0) : make_float2(0.0f, 0.0f);
+            v[3] = (1 < tile_ffts) ? load_point(src + (1 * (long long)IN_FFT_STRIDE + 256), 0) : make_float2(0.0f, 0.0f);
+            v[4] = (2 < tile_ffts) ? load_point(src + (2 * (long long)IN_FFT_STRIDE), 0) : make_float2(0.0f, 0.0f);
+            v[5] = (2 < tile_ffts) ? load_point(src + (2 * (long long)IN_FFT_STRIDE + 256), 0) : make_float2(0.0f, 0.0f);
+            v[6] = (3 < tile_ffts) ? load_point(src + (3 * (long long)IN_FFT_STRIDE), 0) : make_float2(0.0f, 0.0f);
+            v[7] = (3 < tile_ffts) ? load_point(src + (3 * (long long)IN_FFT_STRIDE + 256), 0) : make_float2(0.0f, 0.0f);
+            v[8] = (4 < tile_ffts) ? load_point(src + (4 * (long long)IN_FFT_STRIDE), 0) : make_float2(0.0f, 0.0f);
+            v[9] = (4 < tile_ffts) ? load_point(src + (4 * (long long)IN_FFT_STRIDE + 256), 0) : make_float2(0.0f, 0.0f);
+            v[10] = (5 < tile_ffts) ? load_point(src + (5 * (long long)IN_FFT_STRIDE), 0) : make_float2(0.0f, 0.0f);
+            v[11] = (5 < tile_ffts) ? load_point(src + (5 * (long long)IN_FFT_STRIDE + 256), 0) : make_float2(0.0f, 0.0f);
+            v[12] = (6 < tile_ffts) ? load_point(src + (6 * (long long)IN_FFT_STRIDE), 0) : make_float2(0.0f, 0.0f);
+            v[13] = (6 < tile_ffts) ? load_point(src + (6 * (long long)IN_FFT_STRIDE + 256), 0) : make_float2(0.0f, 0.0f);
+            v[14] = (7 < tile_ffts) ? load_point(src + (7 * (long long)IN_FFT_STRIDE), 0) : make_float2(0.0f, 0.0f);
+            v[15] = (7 < tile_ffts) ? load_point(src + (7 * (long long)IN_FFT_STRIDE + 256), 0) : make_float2(0.0f, 0.0f);
+            smem[element] = v[0];
+            smem[element + 2176] = v[1];
+            smem[element + 1] = v[2];
+            smem[element + 2177] = v[3];
+            smem[element + 2] = v[4];
+            smem[element + 2178] = v[5];
+            smem[element + 3] = v[6];
+            smem[element + 2179] = v[7];
+            smem[element + 4] = v[8];
+            smem[element + 2180] = v[9];
+            smem[element + 5] = v[10];
+            smem[element + 2181] = v[11];
+            smem[element + 6] = v[12];
+            smem[element + 2182] = v[13];
+            smem[element + 7] = v[14];
+            smem[element + 2183] = v[15];
         }
     }
     __syncthreads();
@@ -2045,22 +2073,24 @@ fftgen_131072_fp16_pass2_inverse(const point_t* in, point_t* out, int batch, flo
         // coalesced copy of the tile's results to global memory, from the last stage's registers
         {
             point_t* dst = out + out_tile + (size_t)fft_in_block * OUT_FFT_STRIDE + (size_t)fft_thread * OUT_ELEM_STRIDE;
-            if (first_fft + fft_in_block < batch) store_point(dst + 0 * OUT_ELEM_STRIDE, 0, scaled(y[0], scale));
-            if (first_fft + fft_in_block < batch) store_point(dst + 32 * OUT_ELEM_STRIDE, 0, scaled(y[1], scale));
-            if (first_fft + fft_in_block < batch) store_point(dst + 64 * OUT_ELEM_STRIDE, 0, scaled(y[2], scale));
-            if (first_fft + fft_in_block < batch) store_point(dst + 96 * OUT_ELEM_STRIDE, 0, scaled(y[3], scale));
-            if (first_fft + fft_in_block < batch) store_point(dst + 128 * OUT_ELEM_STRIDE, 0, scaled(y[4], scale));
-            if (first_fft + fft_in_block < batch) store_point(dst + 160 * OUT_ELEM_STRIDE, 0, scaled(y[5], scale));
-            if (first_fft + fft_in_block < batch) store_point(dst + 192 * OUT_ELEM_STRIDE, 0, scaled(y[6], scale));
-            if (first_fft + fft_in_block < batch) store_point(dst + 224 * OUT_ELEM_STRIDE, 0, scaled(y[7], scale));
-            if (first_fft + fft_in_block < batch) store_point(dst + 256 * OUT_ELEM_STRIDE, 0, scaled(y[8], scale));
-            if (first_fft + fft_in_block < batch) store_point(dst + 288 * OUT_ELEM_STRIDE, 0, scaled(y[9], scale));
-            if (first_fft + fft_in_block < batch) store_point(dst + 320 * OUT_ELEM_STRIDE, 0, scaled(y[10], scale));
-            if (first_fft + fft_in_block < batch) store_point(dst + 352 * OUT_ELEM_STRIDE, 0, scaled(y[11], scale));
-            if (first_fft + fft_in_block < batch) store_point(dst + 384 * OUT_ELEM_STRIDE, 0, scaled(y[12], scale));
-            if (first_fft + fft_in_block < batch) store_point(dst + 416 * OUT_ELEM_STRIDE, 0, scaled(y[13], scale));
-            if (first_fft + fft_in_block < batch) store_point(dst + 448 * OUT_ELEM_STRIDE, 0, scaled(y[14], scale));
-            if (first_fft + fft_in_block < batch) store_point(dst + 480 * OUT_ELEM_STRIDE, 0, scaled(y[15], scale));
+            if (fft_in_block < tile_ffts) {
+                store_point(dst + 0 * OUT_ELEM_STRIDE, 0, scaled(y[0], scale));
+                store_point(dst + 32 * OUT_ELEM_STRIDE, 0, scaled(y[1], scale));
+                store_point(dst + 64 * OUT_ELEM_STRIDE, 0, scaled(y[2], scale));
+                store_point(dst + 96 * OUT_ELEM_STRIDE, 0, scaled(y[3], scale));
+                store_point(dst + 128 * OUT_ELEM_STRIDE, 0, scaled(y[4], scale));
+                store_point(dst + 160 * OUT_ELEM_STRIDE, 0, scaled(y[5], scale));
+                store_point(dst + 192 * OUT_ELEM_STRIDE, 0, scaled(y[6], scale));
+                store_point(dst + 224 * OUT_ELEM_STRIDE, 0, scaled(y[7], scale));
+                store_point(dst + 256 * OUT_ELEM_STRIDE, 0, scaled(y[8], scale));
+                store_point(dst + 288 * OUT_ELEM_STRIDE, 0, scaled(y[9], scale));
+                store_point(dst + 320 * OUT_ELEM_STRIDE, 0, scaled(y[10], scale));
+                store_point(dst + 352 * OUT_ELEM_STRIDE, 0, scaled(y[11], scale));
+                store_point(dst + 384 * OUT_ELEM_STRIDE, 0, scaled(y[12], scale));
+                store_point(dst + 416 * OUT_ELEM_STRIDE, 0, scaled(y[13], scale));
+                store_point(dst + 448 * OUT_ELEM_STRIDE, 0, scaled(y[14], scale));
+                store_point(dst + 480 * OUT_ELEM_STRIDE, 0, scaled(y[15], scale));
+            }
         }
     }
 }

@@ -176,6 +176,8 @@ local function prologue(w, p, target)
     w:line("const long long entry = first_fft / ((long long)GROUP_SIZE * GROUP_COUNT);")
     w:line("const size_t in_tile = (size_t)(entry * IN_BATCH_STRIDE + tile_group * IN_GROUP_STRIDE + member * IN_FFT_STRIDE);")
     w:line("const size_t out_tile = (size_t)(entry * OUT_BATCH_STRIDE + tile_group * OUT_GROUP_STRIDE + member * OUT_FFT_STRIDE);")
+    w:line("// the tile's transforms that exist: fewer than FFTS_PER_BLOCK only in a last, partial tile")
+    w:line("const int tile_ffts = (int)(batch - first_fft < FFTS_PER_BLOCK ? batch - first_fft : FFTS_PER_BLOCK);")
     return
   end
   if not fused(p) then
@@ -673,6 +675,9 @@ local function prepare(f)
         p.post_tables = (log_n > 20) and 3 or 2
         p.post_bits = (log_n + p.post_tables - 1) // p.post_tables
         p.post_twiddle_call = (f.target == "sim") and ("post_twiddle" .. p.post_tables) or "post_twiddle"
+        -- fp16 stores round far above the few fp32 roundings of a product of powers; fp32 keeps
+        -- one table product per point
+        p.post_powers = (f.precision == "fp16")
       end
     end
   end

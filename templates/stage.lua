@@ -48,21 +48,10 @@ end
 -- accesses. Untiled: the block's transforms are one contiguous run. Tiled: FFTS_PER_BLOCK transforms
 -- side by side, either each contiguous ("rows", elem_stride 1) or interleaved ("columns",
 -- fft_stride 1); shared memory holds point j of transform f at j * FFTS_PER_BLOCK + f.
-local function tiled_side(plan, layout, pointer, tile, u)
-  local c = u * plan.threads
-  if layout.elem_stride == 1 then
-    -- thread i takes point i % POINTS of transform i / POINTS: runs of POINTS contiguous elements
-    local i = code.sum("thread", c)
-    local fft = string.format("((%s) >> LOG_POINTS)", i)
-    return string.format("%s + (size_t)%s * %s_FFT_STRIDE + ((%s) & (POINTS - 1))", tile, fft, layout.name, i),
-      string.format("padded(((%s) & (POINTS - 1)) * FFTS_PER_BLOCK + %s)", i, fft), fft
-  end
-  -- thread i handles transform i % FFTS_PER_BLOCK, point i / FFTS_PER_BLOCK: side by side when the
-  -- transforms are (fft_stride 1), so a warp's accesses form runs of FFTS_PER_BLOCK elements
-  local rows = c // plan.ffts_per_block
-  return string.format("%s + %d * %s_ELEM_STRIDE", pointer, rows, layout.name),
-    code.sum("element", c + c // PAD_EVERY), "fft_in_block"
-end
+--
+-- Every copy u is a per-thread base (pointer and shared-memory slot, set once by tiled_prelude)
+-- plus a compile-time offset, and it belongs to transform `fft` of the tile (an int expression
+-- compared with tile_ffts): no 64-bit index arithmetic per point.
 
 -- Columns in tiles (elem_stride ~= 1): thread i copies point i / FFTS_PER_BLOCK + u * THREADS_PER_FFT
 -- of transform i % FFTS_PER_BLOCK, which is the point the first stage's butterfly reads into v[u]
@@ -70,6 +59,66 @@ end
 -- planner says where that measured faster (column_registers).
 local function column_side(plan, layout)
   return plan.tiled and plan.staged_io and plan.column_registers and layout.elem_stride ~= 1
+end
+
+local function gcd(a, b)
+  while b ~= 0 do a, b = b, a % b end
+  return a
+end
+
+-- Whether the rows of a tile are copied in runs shorter than one transform (THREADS <= POINTS):
+-- then copy u takes point thread + u * THREADS mod POINTS of transform u * THREADS / POINTS.
+local function rows_split(plan) return plan.threads <= plan.n end
+
+-- The per-thread bases of a tiled copy; `pointer` is "src" or "dst", `tile` its tile's address.
+local function tiled_prelude(w, plan, layout, pointer, tile)
+  local const = (pointer == "src") and "const " or ""
+  if layout.elem_stride == 1 then
+    if rows_split(plan) then
+      w:line("%spoint_t* %s = %s + thread;", const, pointer, tile)
+      w:line("const int element = padded(thread * FFTS_PER_BLOCK);")
+    else
+      -- each transform's run is at most one block-width: thread i copies point i % POINTS of
+      -- transform i / POINTS
+      w:line("const int row_fft = thread >> LOG_POINTS;")
+      w:line("const int row_point = thread & (POINTS - 1);")
+      w:line("%spoint_t* %s = %s + (size_t)row_fft * %s_FFT_STRIDE + row_point;", const, pointer, tile, layout.name)
+      w:line("const int element = row_point * FFTS_PER_BLOCK + row_fft;")
+    end
+    return
+  end
+  w:line("%spoint_t* %s = %s + (size_t)fft_in_block * %s_FFT_STRIDE + (size_t)fft_thread * %s_ELEM_STRIDE;", const,
+    pointer, tile, layout.name, layout.name)
+  if not column_side(plan, layout) then w:line("const int element = padded(thread);") end
+end
+
+-- Elements from a tile's first transform to its transform `fft` (a 64-bit constant expression).
+local function fft_offset(layout, fft)
+  if fft == 0 then return 0 end
+  return string.format("%d * (long long)%s_FFT_STRIDE", fft, layout.name)
+end
+
+-- Copy u of a tiled side: its address, its shared-memory slot and its transform in the tile.
+local function tiled_side(plan, layout, pointer, u)
+  local c = u * plan.threads
+  if layout.elem_stride == 1 then
+    if rows_split(plan) then
+      local fft, point = c // plan.n, c % plan.n
+      local f = plan.ffts_per_block
+      -- the largest value of (thread * FFTS_PER_BLOCK) mod 16
+      local bound = (f % PAD_EVERY == 0) and 0 or (PAD_EVERY - gcd(f, PAD_EVERY))
+      return string.format("%s + (%s)", pointer, code.sum(fft_offset(layout, fft), point)),
+        smem_index("element", "thread * FFTS_PER_BLOCK", bound, point * f + fft), tostring(fft)
+    end
+    local fft = c // plan.n
+    return string.format("%s + (%s)", pointer, fft_offset(layout, fft)),
+      string.format("padded(%s)", code.sum("element", fft)), code.sum("row_fft", fft)
+  end
+  -- thread i handles transform i % FFTS_PER_BLOCK, point i / FFTS_PER_BLOCK: side by side when the
+  -- transforms are (fft_stride 1), so a warp's accesses form runs of FFTS_PER_BLOCK elements
+  local rows = c // plan.ffts_per_block
+  return string.format("%s + %d * %s_ELEM_STRIDE", pointer, rows, layout.name),
+    code.sum("element", c + c // PAD_EVERY), "fft_in_block"
 end
 
 local function emit_staged_load(w, plan)
@@ -96,15 +145,12 @@ local function emit_staged_load(w, plan)
     w:line("// (in a last, partial tile) are neither read nor written")
   end
   w:open("") -- its names stay apart from the stage's that may share the phase
-  if plan.in_layout.elem_stride ~= 1 then
-    w:line("const point_t* src = in + in_tile + (size_t)fft_in_block * IN_FFT_STRIDE + (size_t)fft_thread * IN_ELEM_STRIDE;")
-    if not column_side(plan, plan.in_layout) then w:line("const int element = padded(thread);") end
-  end
+  tiled_prelude(w, plan, plan.in_layout, "src", "in + in_tile")
   local targets = {}
   for u = 0, plan.radix_max - 1 do
-    local address, target, fft = tiled_side(plan, plan.in_layout, "src", "in + in_tile", u)
+    local address, target, fft = tiled_side(plan, plan.in_layout, "src", u)
     targets[u] = target
-    w:line("v[%d] = (first_fft + %s < batch) ? load_point(%s, 0) : %s;", u, fft, address, zero)
+    w:line("v[%d] = (%s < tile_ffts) ? load_point(%s, 0) : %s;", u, fft, address, zero)
   end
   if not column_side(plan, plan.in_layout) then -- else v[u] is what the first stage reads
     for u = 0, plan.radix_max - 1 do w:line("smem[%s] = v[%d];", targets[u], u) end
@@ -112,30 +158,61 @@ local function emit_staged_load(w, plan)
   w:close()
 end
 
--- The tiled store, with the twiddle of the strided pass and the scale.
+-- The tiled store, with the twiddle of the strided pass and the scale. Copies of the same
+-- transform share one test of the batch.
 local function emit_tiled_store(w, plan, sign)
   w:line("// coalesced copy of the tile's results to global memory%s",
     column_side(plan, plan.out_layout) and ", from the last stage's registers" or "")
   w:open("") -- its names stay apart from the stage's that may share the phase
-  if plan.out_layout.elem_stride ~= 1 then
-    w:line("point_t* dst = out + out_tile + (size_t)fft_in_block * OUT_FFT_STRIDE + (size_t)fft_thread * OUT_ELEM_STRIDE;")
-    if not column_side(plan, plan.out_layout) then w:line("const int element = padded(thread);") end
+  tiled_prelude(w, plan, plan.out_layout, "dst", "out + out_tile")
+  local mul = (sign < 0) and "twiddle_mul" or "twiddle_mul_conj"
+  local tables = {}
+  if plan.twiddle_n > 0 then
+    assert(plan.out_layout.elem_stride ~= 1, "twiddles only on column stores")
+    for d = 0, plan.post_tables - 1 do tables[#tables + 1] = string.format("%spost_twiddles_%d", plan.prefix, d) end
+    tables = table.concat(tables, ", ")
   end
-  for u = 0, plan.radix_max - 1 do
-    local address, source, fft = tiled_side(plan, plan.out_layout, "dst", "out + out_tile", u)
-    local value = column_side(plan, plan.out_layout) and string.format("y[%d]", u) or string.format("smem[%s]", source)
-    if plan.twiddle_n > 0 then
-      -- point j of group member c (this tile's first member + f) times exp(-+2*pi*i*c*j/TWIDDLE_N)
-      assert(plan.out_layout.elem_stride ~= 1, "twiddles only on column stores")
-      local j = code.sum("fft_thread", u * plan.threads // plan.ffts_per_block)
-      w:line("const int q%d = (int)(member + fft_in_block) * (%s);", u, j)
-      local tables = {}
-      for d = 0, plan.post_tables - 1 do tables[#tables + 1] = string.format("%spost_twiddles_%d", plan.prefix, d) end
-      value = string.format("%s(%s, %s(%s, q%d, POST_TWIDDLE_BITS))", (sign < 0) and "twiddle_mul" or "twiddle_mul_conj",
-        value, plan.post_twiddle_call, table.concat(tables, ", "), u)
+  -- output u is point j = fft_thread + u * STEP of group member c = member + fft_in_block
+  local step = plan.threads // plan.ffts_per_block
+  if plan.twiddle_n > 0 and plan.post_powers then
+    -- exp(-+2*pi*i*c*j/TWIDDLE_N) = base * ratio^u: two table products per thread instead of one
+    -- per point; the scale rides on the base
+    w:line("const int column = (int)(member + fft_in_block);")
+    w:line("const float2 pass_tw0 = scaled(%s(%s, column * fft_thread, POST_TWIDDLE_BITS), scale);",
+      plan.post_twiddle_call, tables)
+    w:line("const float2 ratio1 = %s(%s, column * %d, POST_TWIDDLE_BITS);", plan.post_twiddle_call, tables, step)
+    local power = 1
+    while power * 2 < plan.radix_max do
+      w:line("const float2 ratio%d = twiddle_mul(ratio%d, ratio%d);", power * 2, power, power)
+      power = power * 2
     end
-    w:line("if (first_fft + %s < batch) store_point(%s, 0, scaled(%s, scale));", fft, address, value)
+    for u = 1, plan.radix_max - 1 do
+      local high = 1
+      while high * 2 <= u do high = high * 2 end
+      w:line("const float2 pass_tw%d = twiddle_mul(pass_tw%d, ratio%d);", u, u - high, high)
+    end
   end
+  local guard
+  for u = 0, plan.radix_max - 1 do
+    local address, source, fft = tiled_side(plan, plan.out_layout, "dst", u)
+    if fft ~= guard then
+      if guard then w:close() end
+      w:open("if (%s < tile_ffts)", fft)
+      guard = fft
+    end
+    local value = column_side(plan, plan.out_layout) and string.format("y[%d]", u) or string.format("smem[%s]", source)
+    if plan.twiddle_n > 0 and plan.post_powers then
+      w:line("store_point(%s, 0, %s(%s, pass_tw%d));", address, mul, value, u)
+    else
+      if plan.twiddle_n > 0 then
+        -- times exp(-+2*pi*i*c*j/TWIDDLE_N), one table product per point
+        w:line("const int q%d = (int)(member + fft_in_block) * (%s);", u, code.sum("fft_thread", u * step))
+        value = string.format("%s(%s, %s(%s, q%d, POST_TWIDDLE_BITS))", mul, value, plan.post_twiddle_call, tables, u)
+      end
+      w:line("store_point(%s, 0, scaled(%s, scale));", address, value)
+    end
+  end
+  w:close()
   w:close()
 end
 
