@@ -895,7 +895,8 @@ __device__ const float2 pass1_post_twiddles_1[1024] = {
     {9.996988177e-01f, 2.454122901e-02f}, {9.998306036e-01f, 1.840673015e-02f}, {9.999247193e-01f, 1.227153838e-02f}, {9.999811649e-01f, 6.135884672e-03f},
 };
 
-extern "C" __global__ void __launch_bounds__(THREADS)
+// at most 64 registers per thread: 2 blocks per SM
+extern "C" __global__ void __launch_bounds__(THREADS, 2)
 fftgen_1048576_fp16_pass1_forward(const point_t* in, point_t* out, int batch, float scale) {
     extern __shared__ float2 smem[];
     const int thread = threadIdx.x;
@@ -1332,7 +1333,8 @@ fftgen_1048576_fp16_pass1_forward(const point_t* in, point_t* out, int batch, fl
     }
 }
 
-extern "C" __global__ void __launch_bounds__(THREADS)
+// at most 64 registers per thread: 2 blocks per SM
+extern "C" __global__ void __launch_bounds__(THREADS, 2)
 fftgen_1048576_fp16_pass1_inverse(const point_t* in, point_t* out, int batch, float scale) {
     extern __shared__ float2 smem[];
     const int thread = threadIdx.x;

@@ -511,7 +511,8 @@ __device__ const float2 pass1_post_twiddles_1[512] = {
     {9.987954497e-01f, 4.906767607e-02f}, {9.993223548e-01f, 3.680722415e-02f}, {9.996988177e-01f, 2.454122901e-02f}, {9.999247193e-01f, 1.227153838e-02f},
 };
 
-extern "C" __global__ void __launch_bounds__(THREADS)
+// at most 64 registers per thread: 4 blocks per SM
+extern "C" __global__ void __launch_bounds__(THREADS, 4)
 fftgen_262144_fp16_pass1_forward(const point_t* in, point_t* out, int batch, float scale) {
     extern __shared__ float2 smem[];
     const int thread = threadIdx.x;
@@ -944,7 +945,8 @@ fftgen_262144_fp16_pass1_forward(const point_t* in, point_t* out, int batch, flo
     }
 }
 
-extern "C" __global__ void __launch_bounds__(THREADS)
+// at most 64 registers per thread: 4 blocks per SM
+extern "C" __global__ void __launch_bounds__(THREADS, 4)
 fftgen_262144_fp16_pass1_inverse(const point_t* in, point_t* out, int batch, float scale) {
     extern __shared__ float2 smem[];
     const int thread = threadIdx.x;

@@ -251,7 +251,8 @@ __device__ const float2 pass1_post_twiddles_1[128] = {
     {9.807852507e-01f, 1.950903237e-01f}, {9.891765118e-01f, 1.467304677e-01f}, {9.951847196e-01f, 9.801714122e-02f}, {9.987954497e-01f, 4.906767607e-02f},
 };
 
-extern "C" __global__ void __launch_bounds__(THREADS)
+// at most 64 registers per thread: 8 blocks per SM
+extern "C" __global__ void __launch_bounds__(THREADS, 8)
 fftgen_32768_fp16_pass1_forward(const point_t* in, point_t* out, int batch, float scale) {
     extern __shared__ float2 smem[];
     const int thread = threadIdx.x;
@@ -560,7 +561,8 @@ fftgen_32768_fp16_pass1_forward(const point_t* in, point_t* out, int batch, floa
     }
 }
 
-extern "C" __global__ void __launch_bounds__(THREADS)
+// at most 64 registers per thread: 8 blocks per SM
+extern "C" __global__ void __launch_bounds__(THREADS, 8)
 fftgen_32768_fp16_pass1_inverse(const point_t* in, point_t* out, int batch, float scale) {
     extern __shared__ float2 smem[];
     const int thread = threadIdx.x;

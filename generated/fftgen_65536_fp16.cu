@@ -315,7 +315,8 @@ __device__ const float2 pass1_post_twiddles_1[256] = {
     {9.951847196e-01f, 9.801714122e-02f}, {9.972904325e-01f, 7.356456667e-02f}, {9.987954497e-01f, 4.906767607e-02f}, {9.996988177e-01f, 2.454122901e-02f},
 };
 
-extern "C" __global__ void __launch_bounds__(THREADS)
+// at most 64 registers per thread: 4 blocks per SM
+extern "C" __global__ void __launch_bounds__(THREADS, 4)
 fftgen_65536_fp16_pass1_forward(const point_t* in, point_t* out, int batch, float scale) {
     extern __shared__ float2 smem[];
     const int thread = threadIdx.x;
@@ -643,7 +644,8 @@ fftgen_65536_fp16_pass1_forward(const point_t* in, point_t* out, int batch, floa
     }
 }
 
-extern "C" __global__ void __launch_bounds__(THREADS)
+// at most 64 registers per thread: 4 blocks per SM
+extern "C" __global__ void __launch_bounds__(THREADS, 4)
 fftgen_65536_fp16_pass1_inverse(const point_t* in, point_t* out, int batch, float scale) {
     extern __shared__ float2 smem[];
     const int thread = threadIdx.x;

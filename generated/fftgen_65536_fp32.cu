@@ -300,7 +300,8 @@ __device__ const float2 pass1_post_twiddles_1[256] = {
     {9.951847196e-01f, 9.801714122e-02f}, {9.972904325e-01f, 7.356456667e-02f}, {9.987954497e-01f, 4.906767607e-02f}, {9.996988177e-01f, 2.454122901e-02f},
 };
 
-extern "C" __global__ void __launch_bounds__(THREADS)
+// at most 64 registers per thread: 4 blocks per SM
+extern "C" __global__ void __launch_bounds__(THREADS, 4)
 fftgen_65536_fp32_pass1_forward(const point_t* in, point_t* out, int batch, float scale) {
     extern __shared__ float2 smem[];
     const int thread = threadIdx.x;
@@ -585,45 +586,51 @@ fftgen_65536_fp32_pass1_forward(const point_t* in, point_t* out, int batch, floa
         // coalesced copy of the tile's results to global memory, from the last stage's registers
         {
             point_t* dst = out + out_tile + (size_t)fft_in_block * OUT_FFT_STRIDE + (size_t)fft_thread * OUT_ELEM_STRIDE;
+            const int column = (int)(member + fft_in_block);
+            const float2 pass_tw0 = scaled(post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, column * fft_thread, POST_TWIDDLE_BITS), scale);
+            const float2 ratio1 = post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, column * 16, POST_TWIDDLE_BITS);
+            const float2 ratio2 = post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, column * 32, POST_TWIDDLE_BITS);
+            const float2 ratio4 = post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, column * 64, POST_TWIDDLE_BITS);
+            const float2 ratio8 = post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, column * 128, POST_TWIDDLE_BITS);
+            const float2 pass_tw1 = twiddle_mul(pass_tw0, ratio1);
+            const float2 pass_tw2 = twiddle_mul(pass_tw0, ratio2);
+            const float2 pass_tw3 = twiddle_mul(pass_tw1, ratio2);
+            const float2 pass_tw4 = twiddle_mul(pass_tw0, ratio4);
+            const float2 pass_tw5 = twiddle_mul(pass_tw1, ratio4);
+            const float2 pass_tw6 = twiddle_mul(pass_tw2, ratio4);
+            const float2 pass_tw7 = twiddle_mul(pass_tw3, ratio4);
+            const float2 pass_tw8 = twiddle_mul(pass_tw0, ratio8);
+            const float2 pass_tw9 = twiddle_mul(pass_tw1, ratio8);
+            const float2 pass_tw10 = twiddle_mul(pass_tw2, ratio8);
+            const float2 pass_tw11 = twiddle_mul(pass_tw3, ratio8);
+            const float2 pass_tw12 = twiddle_mul(pass_tw4, ratio8);
+            const float2 pass_tw13 = twiddle_mul(pass_tw5, ratio8);
+            const float2 pass_tw14 = twiddle_mul(pass_tw6, ratio8);
+            const float2 pass_tw15 = twiddle_mul(pass_tw7, ratio8);
             if (fft_in_block < tile_ffts) {
-                const int q0 = (int)(member + fft_in_block) * (fft_thread);
-                store_point(dst + 0 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul(y[0], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q0, POST_TWIDDLE_BITS)), scale));
-                const int q1 = (int)(member + fft_in_block) * (fft_thread + 16);
-                store_point(dst + 16 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul(y[1], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q1, POST_TWIDDLE_BITS)), scale));
-                const int q2 = (int)(member + fft_in_block) * (fft_thread + 32);
-                store_point(dst + 32 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul(y[2], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q2, POST_TWIDDLE_BITS)), scale));
-                const int q3 = (int)(member + fft_in_block) * (fft_thread + 48);
-                store_point(dst + 48 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul(y[3], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q3, POST_TWIDDLE_BITS)), scale));
-                const int q4 = (int)(member + fft_in_block) * (fft_thread + 64);
-                store_point(dst + 64 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul(y[4], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q4, POST_TWIDDLE_BITS)), scale));
-                const int q5 = (int)(member + fft_in_block) * (fft_thread + 80);
-                store_point(dst + 80 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul(y[5], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q5, POST_TWIDDLE_BITS)), scale));
-                const int q6 = (int)(member + fft_in_block) * (fft_thread + 96);
-                store_point(dst + 96 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul(y[6], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q6, POST_TWIDDLE_BITS)), scale));
-                const int q7 = (int)(member + fft_in_block) * (fft_thread + 112);
-                store_point(dst + 112 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul(y[7], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q7, POST_TWIDDLE_BITS)), scale));
-                const int q8 = (int)(member + fft_in_block) * (fft_thread + 128);
-                store_point(dst + 128 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul(y[8], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q8, POST_TWIDDLE_BITS)), scale));
-                const int q9 = (int)(member + fft_in_block) * (fft_thread + 144);
-                store_point(dst + 144 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul(y[9], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q9, POST_TWIDDLE_BITS)), scale));
-                const int q10 = (int)(member + fft_in_block) * (fft_thread + 160);
-                store_point(dst + 160 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul(y[10], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q10, POST_TWIDDLE_BITS)), scale));
-                const int q11 = (int)(member + fft_in_block) * (fft_thread + 176);
-                store_point(dst + 176 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul(y[11], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q11, POST_TWIDDLE_BITS)), scale));
-                const int q12 = (int)(member + fft_in_block) * (fft_thread + 192);
-                store_point(dst + 192 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul(y[12], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q12, POST_TWIDDLE_BITS)), scale));
-                const int q13 = (int)(member + fft_in_block) * (fft_thread + 208);
-                store_point(dst + 208 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul(y[13], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q13, POST_TWIDDLE_BITS)), scale));
-                const int q14 = (int)(member + fft_in_block) * (fft_thread + 224);
-                store_point(dst + 224 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul(y[14], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q14, POST_TWIDDLE_BITS)), scale));
-                const int q15 = (int)(member + fft_in_block) * (fft_thread + 240);
-                store_point(dst + 240 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul(y[15], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q15, POST_TWIDDLE_BITS)), scale));
+                store_point(dst + 0 * OUT_ELEM_STRIDE, 0, twiddle_mul(y[0], pass_tw0));
+                store_point(dst + 16 * OUT_ELEM_STRIDE, 0, twiddle_mul(y[1], pass_tw1));
+                store_point(dst + 32 * OUT_ELEM_STRIDE, 0, twiddle_mul(y[2], pass_tw2));
+                store_point(dst + 48 * OUT_ELEM_STRIDE, 0, twiddle_mul(y[3], pass_tw3));
+                store_point(dst + 64 * OUT_ELEM_STRIDE, 0, twiddle_mul(y[4], pass_tw4));
+                store_point(dst + 80 * OUT_ELEM_STRIDE, 0, twiddle_mul(y[5], pass_tw5));
+                store_point(dst + 96 * OUT_ELEM_STRIDE, 0, twiddle_mul(y[6], pass_tw6));
+                store_point(dst + 112 * OUT_ELEM_STRIDE, 0, twiddle_mul(y[7], pass_tw7));
+                store_point(dst + 128 * OUT_ELEM_STRIDE, 0, twiddle_mul(y[8], pass_tw8));
+                store_point(dst + 144 * OUT_ELEM_STRIDE, 0, twiddle_mul(y[9], pass_tw9));
+                store_point(dst + 160 * OUT_ELEM_STRIDE, 0, twiddle_mul(y[10], pass_tw10));
+                store_point(dst + 176 * OUT_ELEM_STRIDE, 0, twiddle_mul(y[11], pass_tw11));
+                store_point(dst + 192 * OUT_ELEM_STRIDE, 0, twiddle_mul(y[12], pass_tw12));
+                store_point(dst + 208 * OUT_ELEM_STRIDE, 0, twiddle_mul(y[13], pass_tw13));
+                store_point(dst + 224 * OUT_ELEM_STRIDE, 0, twiddle_mul(y[14], pass_tw14));
+                store_point(dst + 240 * OUT_ELEM_STRIDE, 0, twiddle_mul(y[15], pass_tw15));
             }
         }
     }
 }
 
-extern "C" __global__ void __launch_bounds__(THREADS)
+// at most 64 registers per thread: 4 blocks per SM
+extern "C" __global__ void __launch_bounds__(THREADS, 4)
 fftgen_65536_fp32_pass1_inverse(const point_t* in, point_t* out, int batch, float scale) {
     extern __shared__ float2 smem[];
     const int thread = threadIdx.x;
@@ -908,39 +915,44 @@ fftgen_65536_fp32_pass1_inverse(const point_t* in, point_t* out, int batch, floa
         // coalesced copy of the tile's results to global memory, from the last stage's registers
         {
             point_t* dst = out + out_tile + (size_t)fft_in_block * OUT_FFT_STRIDE + (size_t)fft_thread * OUT_ELEM_STRIDE;
+            const int column = (int)(member + fft_in_block);
+            const float2 pass_tw0 = scaled(post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, column * fft_thread, POST_TWIDDLE_BITS), scale);
+            const float2 ratio1 = post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, column * 16, POST_TWIDDLE_BITS);
+            const float2 ratio2 = post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, column * 32, POST_TWIDDLE_BITS);
+            const float2 ratio4 = post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, column * 64, POST_TWIDDLE_BITS);
+            const float2 ratio8 = post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, column * 128, POST_TWIDDLE_BITS);
+            const float2 pass_tw1 = twiddle_mul(pass_tw0, ratio1);
+            const float2 pass_tw2 = twiddle_mul(pass_tw0, ratio2);
+            const float2 pass_tw3 = twiddle_mul(pass_tw1, ratio2);
+            const float2 pass_tw4 = twiddle_mul(pass_tw0, ratio4);
+            const float2 pass_tw5 = twiddle_mul(pass_tw1, ratio4);
+            const float2 pass_tw6 = twiddle_mul(pass_tw2, ratio4);
+            const float2 pass_tw7 = twiddle_mul(pass_tw3, ratio4);
+            const float2 pass_tw8 = twiddle_mul(pass_tw0, ratio8);
+            const float2 pass_tw9 = twiddle_mul(pass_tw1, ratio8);
+            const float2 pass_tw10 = twiddle_mul(pass_tw2, ratio8);
+            const float2 pass_tw11 = twiddle_mul(pass_tw3, ratio8);
+            const float2 pass_tw12 = twiddle_mul(pass_tw4, ratio8);
+            const float2 pass_tw13 = twiddle_mul(pass_tw5, ratio8);
+            const float2 pass_tw14 = twiddle_mul(pass_tw6, ratio8);
+            const float2 pass_tw15 = twiddle_mul(pass_tw7, ratio8);
             if (fft_in_block < tile_ffts) {
-                const int q0 = (int)(member + fft_in_block) * (fft_thread);
-                store_point(dst + 0 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul_conj(y[0], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q0, POST_TWIDDLE_BITS)), scale));
-                const int q1 = (int)(member + fft_in_block) * (fft_thread + 16);
-                store_point(dst + 16 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul_conj(y[1], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q1, POST_TWIDDLE_BITS)), scale));
-                const int q2 = (int)(member + fft_in_block) * (fft_thread + 32);
-                store_point(dst + 32 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul_conj(y[2], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q2, POST_TWIDDLE_BITS)), scale));
-                const int q3 = (int)(member + fft_in_block) * (fft_thread + 48);
-                store_point(dst + 48 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul_conj(y[3], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q3, POST_TWIDDLE_BITS)), scale));
-                const int q4 = (int)(member + fft_in_block) * (fft_thread + 64);
-                store_point(dst + 64 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul_conj(y[4], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q4, POST_TWIDDLE_BITS)), scale));
-                const int q5 = (int)(member + fft_in_block) * (fft_thread + 80);
-                store_point(dst + 80 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul_conj(y[5], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q5, POST_TWIDDLE_BITS)), scale));
-                const int q6 = (int)(member + fft_in_block) * (fft_thread + 96);
-                store_point(dst + 96 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul_conj(y[6], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q6, POST_TWIDDLE_BITS)), scale));
-                const int q7 = (int)(member + fft_in_block) * (fft_thread + 112);
-                store_point(dst + 112 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul_conj(y[7], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q7, POST_TWIDDLE_BITS)), scale));
-                const int q8 = (int)(member + fft_in_block) * (fft_thread + 128);
-                store_point(dst + 128 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul_conj(y[8], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q8, POST_TWIDDLE_BITS)), scale));
-                const int q9 = (int)(member + fft_in_block) * (fft_thread + 144);
-                store_point(dst + 144 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul_conj(y[9], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q9, POST_TWIDDLE_BITS)), scale));
-                const int q10 = (int)(member + fft_in_block) * (fft_thread + 160);
-                store_point(dst + 160 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul_conj(y[10], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q10, POST_TWIDDLE_BITS)), scale));
-                const int q11 = (int)(member + fft_in_block) * (fft_thread + 176);
-                store_point(dst + 176 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul_conj(y[11], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q11, POST_TWIDDLE_BITS)), scale));
-                const int q12 = (int)(member + fft_in_block) * (fft_thread + 192);
-                store_point(dst + 192 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul_conj(y[12], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q12, POST_TWIDDLE_BITS)), scale));
-                const int q13 = (int)(member + fft_in_block) * (fft_thread + 208);
-                store_point(dst + 208 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul_conj(y[13], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q13, POST_TWIDDLE_BITS)), scale));
-                const int q14 = (int)(member + fft_in_block) * (fft_thread + 224);
-                store_point(dst + 224 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul_conj(y[14], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q14, POST_TWIDDLE_BITS)), scale));
-                const int q15 = (int)(member + fft_in_block) * (fft_thread + 240);
-                store_point(dst + 240 * OUT_ELEM_STRIDE, 0, scaled(twiddle_mul_conj(y[15], post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, q15, POST_TWIDDLE_BITS)), scale));
+                store_point(dst + 0 * OUT_ELEM_STRIDE, 0, twiddle_mul_conj(y[0], pass_tw0));
+                store_point(dst + 16 * OUT_ELEM_STRIDE, 0, twiddle_mul_conj(y[1], pass_tw1));
+                store_point(dst + 32 * OUT_ELEM_STRIDE, 0, twiddle_mul_conj(y[2], pass_tw2));
+                store_point(dst + 48 * OUT_ELEM_STRIDE, 0, twiddle_mul_conj(y[3], pass_tw3));
+                store_point(dst + 64 * OUT_ELEM_STRIDE, 0, twiddle_mul_conj(y[4], pass_tw4));
+                store_point(dst + 80 * OUT_ELEM_STRIDE, 0, twiddle_mul_conj(y[5], pass_tw5));
+                store_point(dst + 96 * OUT_ELEM_STRIDE, 0, twiddle_mul_conj(y[6], pass_tw6));
+                store_point(dst + 112 * OUT_ELEM_STRIDE, 0, twiddle_mul_conj(y[7], pass_tw7));
+                store_point(dst + 128 * OUT_ELEM_STRIDE, 0, twiddle_mul_conj(y[8], pass_tw8));
+                store_point(dst + 144 * OUT_ELEM_STRIDE, 0, twiddle_mul_conj(y[9], pass_tw9));
+                store_point(dst + 160 * OUT_ELEM_STRIDE, 0, twiddle_mul_conj(y[10], pass_tw10));
+                store_point(dst + 176 * OUT_ELEM_STRIDE, 0, twiddle_mul_conj(y[11], pass_tw11));
+                store_point(dst + 192 * OUT_ELEM_STRIDE, 0, twiddle_mul_conj(y[12], pass_tw12));
+                store_point(dst + 208 * OUT_ELEM_STRIDE, 0, twiddle_mul_conj(y[13], pass_tw13));
+                store_point(dst + 224 * OUT_ELEM_STRIDE, 0, twiddle_mul_conj(y[14], pass_tw14));
+                store_point(dst + 240 * OUT_ELEM_STRIDE, 0, twiddle_mul_conj(y[15], pass_tw15));
             }
         }
     }

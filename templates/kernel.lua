@@ -283,11 +283,18 @@ end
 -- about 150 registers (one 256-thread block per SM). Asking for blocks of up to 128 registers per
 -- thread keeps two such blocks resident, for a few spilled bytes.
 local TC_REGISTERS = 128
+-- What a twiddled four-step pass may use: two 512-thread blocks per SM.
+local PASS_REGISTERS = 64
 
 local function cuda_kernel(w, f, p, direction)
   if p.tensor_cores and p.threads * TC_REGISTERS < 65536 then
     w:line("// at most %d registers per thread: %d blocks per SM", TC_REGISTERS, 65536 // (p.threads * TC_REGISTERS))
     w:line("extern \"C\" __global__ void __launch_bounds__(THREADS, %d)", 65536 // (p.threads * TC_REGISTERS))
+  elseif p.post_powers and p.threads * PASS_REGISTERS < 65536 then
+    -- the pass twiddles' powers take registers; left alone ptxas gives 512-thread passes up to 70, so
+    -- only one block per SM
+    w:line("// at most %d registers per thread: %d blocks per SM", PASS_REGISTERS, 65536 // (p.threads * PASS_REGISTERS))
+    w:line("extern \"C\" __global__ void __launch_bounds__(THREADS, %d)", 65536 // (p.threads * PASS_REGISTERS))
   else
     w:line("extern \"C\" __global__ void __launch_bounds__(THREADS)")
   end
@@ -675,9 +682,10 @@ local function prepare(f)
         p.post_tables = (log_n > 20) and 3 or 2
         p.post_bits = (log_n + p.post_tables - 1) // p.post_tables
         p.post_twiddle_call = (f.target == "sim") and ("post_twiddle" .. p.post_tables) or "post_twiddle"
-        -- fp16 stores round far above the few fp32 roundings of a product of powers; fp32 keeps
-        -- one table product per point
-        p.post_powers = (f.precision == "fp16")
+        -- pass twiddles as base * ratio^u: fp16 squares the ratio (its stores round far above the
+        -- few fp32 roundings that adds), fp32 looks each power of two of the ratio up; the split
+        -- precisions keep one table product per point
+        p.post_powers = ({ fp16 = "squared", fp32 = "looked-up" })[f.precision]
       end
     end
   end

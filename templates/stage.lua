@@ -175,15 +175,20 @@ local function emit_tiled_store(w, plan, sign)
   -- output u is point j = fft_thread + u * STEP of group member c = member + fft_in_block
   local step = plan.threads // plan.ffts_per_block
   if plan.twiddle_n > 0 and plan.post_powers then
-    -- exp(-+2*pi*i*c*j/TWIDDLE_N) = base * ratio^u: two table products per thread instead of one
-    -- per point; the scale rides on the base
+    -- exp(-+2*pi*i*c*j/TWIDDLE_N) = base * ratio^u, ratio^u a product of the ratio's powers of two:
+    -- a few table products per thread instead of one per point; the scale rides on the base
     w:line("const int column = (int)(member + fft_in_block);")
     w:line("const float2 pass_tw0 = scaled(%s(%s, column * fft_thread, POST_TWIDDLE_BITS), scale);",
       plan.post_twiddle_call, tables)
     w:line("const float2 ratio1 = %s(%s, column * %d, POST_TWIDDLE_BITS);", plan.post_twiddle_call, tables, step)
     local power = 1
     while power * 2 < plan.radix_max do
-      w:line("const float2 ratio%d = twiddle_mul(ratio%d, ratio%d);", power * 2, power, power)
+      if plan.post_powers == "squared" then
+        w:line("const float2 ratio%d = twiddle_mul(ratio%d, ratio%d);", power * 2, power, power)
+      else
+        w:line("const float2 ratio%d = %s(%s, column * %d, POST_TWIDDLE_BITS);", power * 2, plan.post_twiddle_call,
+          tables, step * power * 2)
+      end
       power = power * 2
     end
     for u = 1, plan.radix_max - 1 do
