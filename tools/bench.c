@@ -7,6 +7,7 @@
 
 #include "cufft_compare.h"
 #include "fftgen.h"
+#include "shape_arg.h"
 
 /* Relative L2 error bounds against cuFFT Z2Z; a transform above them fails the run. */
 #define FP32_BOUND 1e-6
@@ -105,35 +106,6 @@ static const int DEFAULT_SHAPES[][4] = {
     {2, 8192, 8192, 0}, {3, 64, 64, 64}, {3, 128, 128, 128}, {3, 256, 256, 256}, {3, 512, 512, 512},
 };
 
-struct shape {
-    int rank;
-    long long n[3];
-};
-
-static long long shape_points(const struct shape *s)
-{
-    long long points = 1;
-    for (int d = 0; d < s->rank; ++d) points *= s->n[d];
-    return points;
-}
-
-/* "4096" or "512x256" or "64x64x64": powers of two, at most 2^30 points; 0 on success. */
-static int parse_shape(const char *text, struct shape *s)
-{
-    s->rank = 0;
-    const char *at = text;
-    for (;;) {
-        char *end;
-        const long long n = strtoll(at, &end, 10);
-        if (end == at || (*end != '\0' && *end != 'x') || s->rank == 3 || n < 2 || (n & (n - 1)) || n > (1LL << 30))
-            return -1;
-        s->n[s->rank++] = n;
-        if (*end == '\0') break;
-        at = end + 1;
-    }
-    return shape_points(s) <= (1LL << 30) ? 0 : -1;
-}
-
 /* "fp32,split": the precisions to run, in fftgen_precision order; 0 on success. */
 static int parse_precisions(const char *text, int want[PRECISIONS])
 {
@@ -159,7 +131,7 @@ static int parse_precisions(const char *text, int want[PRECISIONS])
 int main(int argc, char **argv)
 {
     long long total = 1LL << 27, fixed_batch = 0;
-    struct shape sizes[64];
+    struct shape_arg sizes[64];
     int runs = 50, want[PRECISIONS] = {1, 1, 0, 0}, inverse = 0, count = 0;
     unsigned plan_flags = 0;
     const char *json = NULL;
@@ -193,7 +165,7 @@ int main(int argc, char **argv)
             }
             inverse = !strcmp(d, "inverse");
         } else if (a[0] != '-' && count < 64) {
-            if (parse_shape(a, &sizes[count]) != 0) {
+            if (shape_arg_parse(a, &sizes[count]) != 0) {
                 fprintf(stderr, "fftgen-bench: '%s' is not a power of two >= 2 or a shape like 512x256 of at most"
                                 " 2^30 points\n", a);
                 return 2;
@@ -212,11 +184,11 @@ int main(int argc, char **argv)
         for (int p = 0; p < PRECISIONS; ++p) want[p] = p == FFTGEN_FP16; /* tensor cores take fp16 */
     }
     if (count == 0 && (plan_flags & FFTGEN_TENSOR_CORES)) {
-        for (long long n = 16; n <= 16384; n *= 2) sizes[count++] = (struct shape){1, {n, 0, 0}};
+        for (long long n = 16; n <= 16384; n *= 2) sizes[count++] = (struct shape_arg){1, {n, 0, 0}};
     } else if (count == 0) {
-        for (long long n = 16; n <= (1LL << 27); n *= 2) sizes[count++] = (struct shape){1, {n, 0, 0}};
+        for (long long n = 16; n <= (1LL << 27); n *= 2) sizes[count++] = (struct shape_arg){1, {n, 0, 0}};
         for (size_t i = 0; i < sizeof DEFAULT_SHAPES / sizeof DEFAULT_SHAPES[0]; ++i)
-            sizes[count++] = (struct shape){DEFAULT_SHAPES[i][0], {DEFAULT_SHAPES[i][1], DEFAULT_SHAPES[i][2],
+            sizes[count++] = (struct shape_arg){DEFAULT_SHAPES[i][0], {DEFAULT_SHAPES[i][1], DEFAULT_SHAPES[i][2],
                                                                    DEFAULT_SHAPES[i][3]}};
     }
 
@@ -241,7 +213,7 @@ int main(int argc, char **argv)
         for (int p = 0; p < PRECISIONS; ++p) {
             if (!want[p]) continue;
             const int fp16 = p == FFTGEN_FP16;
-            const long long points = shape_points(&sizes[s]);
+            const long long points = shape_arg_points(&sizes[s]);
             const long long batch = fixed_batch ? fixed_batch : total / points > 0 ? total / points : 1;
             struct row *row = &rows[done];
             /* the same inputs for every precision of a shape */

@@ -14,6 +14,7 @@
 #include "launch.h"
 #include "plan_choice.h"
 #include "planner.h"
+#include "shape_arg.h"
 #include "wisdom.h"
 
 enum { MAX_CANDIDATES = 64, MAX_TRANSFORMS = 128, WARMUP_RUNS = 3, CHECKED_POINTS = 1 << 20 };
@@ -52,8 +53,7 @@ static void usage(FILE *to)
 
 struct transform {
     fftgen_precision precision;
-    int rank;
-    long long shape[FFTGEN_MAX_RANK];
+    struct shape_arg shape;
 };
 
 struct candidate {
@@ -67,30 +67,6 @@ struct candidate {
 static const char *const PRECISION_NAMES[] = {"fp32", "fp16", "split", "split-papers"};
 static const fftgen_kernel_precision KERNEL_PRECISIONS[] = {FFTGEN_KERNEL_FP32, FFTGEN_KERNEL_FP16,
                                                             FFTGEN_KERNEL_SPLIT, FFTGEN_KERNEL_SPLIT_PAPERS};
-
-static long long points_of(const struct transform *t)
-{
-    long long points = 1;
-    for (int d = 0; d < t->rank; ++d) points *= t->shape[d];
-    return points;
-}
-
-static int parse_shape(const char *text, struct transform *t)
-{
-    t->rank = 0;
-    long long points = 1;
-    for (const char *at = text;;) {
-        char *end;
-        const long long size = strtoll(at, &end, 10);
-        if (end == at || size < 2 || (size & (size - 1)) != 0 || t->rank == FFTGEN_MAX_RANK ||
-            size > (1LL << 30) / points || (*end != '\0' && *end != 'x'))
-            return -1;
-        points *= size;
-        t->shape[t->rank++] = size;
-        if (*end == '\0') return 0;
-        at = end + 1;
-    }
-}
 
 /* The passes the planner makes, for telling candidates apart. */
 static int same_passes(const fftgen_transform_plan *a, const fftgen_transform_plan *b)
@@ -115,13 +91,13 @@ struct candidate_list {
 /* Adds the plan of (mask, tile) unless the planner cannot make it or makes one already listed. */
 static void add_candidate(const struct transform *t, int arch, int mask, int tile, struct candidate_list *list)
 {
-    const long long points = points_of(t);
+    const long long points = shape_arg_points(&t->shape);
     const fftgen_user_layout dense = {1, points, {0}};
     const fftgen_kernel_request request = {points, 0, KERNEL_PRECISIONS[t->precision], arch, mask, tile};
     char why[256];
     fftgen_transform_plan plan;
     if (list->count == MAX_CANDIDATES ||
-        fftgen_plan_shape(&request, t->rank, t->shape, dense, dense, &plan, why, sizeof why) != FFTGEN_PLAN_OK)
+        fftgen_plan_shape(&request, t->shape.rank, t->shape.n, dense, dense, &plan, why, sizeof why) != FFTGEN_PLAN_OK)
         return;
     for (int c = 0; c < list->count; ++c)
         if (same_passes(&list->plans[c], &plan)) return;
@@ -136,13 +112,13 @@ static void add_candidate(const struct transform *t, int arch, int mask, int til
 static int tensor_core_passes(const struct transform *t, int arch)
 {
     if (t->precision != FFTGEN_FP16 || arch < 80) return 0;
-    const long long points = points_of(t);
+    const long long points = shape_arg_points(&t->shape);
     const fftgen_user_layout dense = {1, points, {0}};
     const fftgen_kernel_request every = {points, 0, FFTGEN_KERNEL_FP16, arch, FFTGEN_TENSOR_CORES_EVERY_PASS, 0};
     fftgen_transform_plan plan;
     char why[256];
     int can = 0;
-    if (fftgen_plan_shape(&every, t->rank, t->shape, dense, dense, &plan, why, sizeof why) == FFTGEN_PLAN_OK)
+    if (fftgen_plan_shape(&every, t->shape.rank, t->shape.n, dense, dense, &plan, why, sizeof why) == FFTGEN_PLAN_OK)
         for (int i = 0; i < plan.pass_count; ++i) can |= plan.pass[i].tensor_cores << i;
     return can;
 }
@@ -165,10 +141,10 @@ static void *build_worker(void *arg)
         pthread_mutex_unlock(&q->lock);
         if (i < 0) return NULL;
         struct candidate *c = &q->candidates[i];
-        const long long points = points_of(q->t);
-        const long long *n = q->t->shape;
+        const long long points = shape_arg_points(&q->t->shape);
+        const long long *n = q->t->shape.n;
         /* the first candidate is the planner's default: built-in rules, no wisdom */
-        c->created = fftgen_plan_many_with_choice(&c->plan, q->t->rank, n, NULL, 1, points, NULL, 1, points,
+        c->created = fftgen_plan_many_with_choice(&c->plan, q->t->shape.rank, n, NULL, 1, points, NULL, 1, points,
                                                   q->t->precision, q->batch, FFTGEN_PLANNER_DEFAULTS,
                                                   i == 0 ? NULL : &c->choice);
     }
@@ -357,7 +333,7 @@ static int tune_one(const struct transform *t, int arch, long long total, int ru
     static struct candidate_list list;
     list.count = 0;
     char shape[64];
-    fftgen_shape_text(t->rank, t->shape, shape, sizeof shape);
+    fftgen_shape_text(t->shape.rank, t->shape.n, shape, sizeof shape);
     *measured = 0;
     static const int tiles[] = {0, 8, 4, 2};
     for (size_t k = 0; k < sizeof tiles / sizeof tiles[0]; ++k) add_candidate(t, arch, 0, tiles[k], &list);
@@ -366,7 +342,7 @@ static int tune_one(const struct transform *t, int arch, long long total, int ru
         printf("  %-5s %-12s one plan only: nothing to choose\n", PRECISION_NAMES[t->precision], shape);
         return 0;
     }
-    const long long points = points_of(t);
+    const long long points = shape_arg_points(&t->shape);
     struct measurement m = {t, shape, total / points > 0 ? total / points : 1, 0, 0, NULL, NULL};
     m.values = (size_t)(points * m.batch) * 2;
     m.checked = (size_t)(points * m.batch) < CHECKED_POINTS ? (size_t)(points * m.batch) : CHECKED_POINTS;
@@ -393,8 +369,8 @@ static int tune_one(const struct transform *t, int arch, long long total, int ru
     const int best = list.items[fast].ms <= default_ms * (1 - MIN_GAIN) ? fast : 0;
     memset(entry, 0, sizeof *entry);
     entry->precision = KERNEL_PRECISIONS[t->precision];
-    entry->rank = t->rank;
-    for (int d = 0; d < t->rank; ++d) entry->shape[d] = t->shape[d];
+    entry->rank = t->shape.rank;
+    for (int d = 0; d < t->shape.rank; ++d) entry->shape[d] = t->shape.n[d];
     entry->choice = list.items[best].choice;
     entry->ms = list.items[best].ms;
     entry->default_ms = default_ms;
@@ -467,7 +443,7 @@ int main(int argc, char **argv)
         } else if (a[0] == '-') {
             fprintf(stderr, "fftgen tune: error: unknown option or missing value '%s' (see fftgen tune --help)\n", a);
             return 2;
-        } else if (shape_count == MAX_TRANSFORMS / 4 || parse_shape(a, &shapes[shape_count++]) != 0) {
+        } else if (shape_count == MAX_TRANSFORMS / 4 || shape_arg_parse(a, &shapes[shape_count++].shape) != 0) {
             fprintf(stderr, "fftgen tune: error: '%s' is not a size or shape of powers of two (at most 2^30 points)\n",
                     a);
             return 2;
@@ -480,9 +456,9 @@ int main(int argc, char **argv)
         for (long long n = 16; n <= (1LL << 27); n *= 2) {
             char text[32];
             snprintf(text, sizeof text, "%lld", n);
-            parse_shape(text, &shapes[shape_count++]);
+            shape_arg_parse(text, &shapes[shape_count++].shape);
         }
-        for (size_t s = 0; s < sizeof defaults / sizeof defaults[0]; ++s) parse_shape(defaults[s], &shapes[shape_count++]);
+        for (size_t s = 0; s < sizeof defaults / sizeof defaults[0]; ++s) shape_arg_parse(defaults[s], &shapes[shape_count++].shape);
     }
     int count = 0;
     static const int order[] = {FFTGEN_FP16, FFTGEN_FP32, FFTGEN_SPLIT, FFTGEN_SPLIT_PAPERS}; /* fp16 has the most */
@@ -511,7 +487,7 @@ int main(int argc, char **argv)
     /* three buffers as large as the largest transform's data */
     long long most = 0;
     for (int i = 0; i < count; ++i) {
-        const long long points = points_of(&transforms[i]);
+        const long long points = shape_arg_points(&transforms[i].shape);
         const long long values = (total / points > 0 ? total / points : 1) * points;
         const long long bytes = values * (transforms[i].precision == FFTGEN_FP16 ? 4 : 8);
         if (bytes > most) most = bytes;
