@@ -2,19 +2,18 @@
 # Runs on the GPU machine (see tools/gpu-bundle.sh): Nsight Compute on fftgen's kernels, one
 # fftgen-bench run per transform, so that a slow kernel can be explained by counters (memory
 # throughput, occupancy, stall reasons) rather than guessed. Every kernel of the transform's plan
-# is profiled once (its first launch, the bench's warm-up); cuFFT's kernels are not.
+# is profiled (from the bench's warm-up); cuFFT's kernels are not.
 # Usage: tools/gpu-profile.sh SPEC...
 #   SPEC is PRECISION:SHAPE[:ENV=VALUE,...], e.g. fp16:1048576, fp32:4096x4096 or
 #   fp16:65536:FFTGEN_MAX_TILE=16; PRECISION tc16 means fp16 with FFTGEN_TENSOR_CORES=1.
-# Output: $OUT/profile-PRECISION-SHAPE.txt (the details page), and one summary line per kernel
-# on stdout. ncu runs with --clock-control none (the clocks stay as the driver sets them).
+# Output: $OUT/profile-PRECISION-SHAPE.txt (the details page), and one summary line per profiled
+# launch on stdout. ncu runs with --clock-control none (the clocks stay as the driver sets them).
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 out=${OUT:-$root/.gpu/logs}
 mkdir -p "$out"
-for dir in /usr/local/cuda/lib64 /usr/local/cuda/lib /usr/local/cuda/targets/x86_64-linux/lib; do
-    [ -d "$dir" ] && export LD_LIBRARY_PATH="$dir:${LD_LIBRARY_PATH:-}"
-done
+# shellcheck source=tools/cuda-libs.sh
+. "$root/tools/cuda-libs.sh"
 ncu=$(command -v ncu || ls /opt/nvidia/nsight-compute/*/ncu /usr/local/cuda/bin/ncu 2>/dev/null | head -n 1)
 if [ -z "$ncu" ]; then
     echo "gpu-profile: Nsight Compute (ncu) was not found on this machine" >&2
@@ -33,8 +32,9 @@ for spec in "$@"; do
     bench_args=(--runs 3 --precision "$precision")
     if [ "$precision" = tc16 ]; then bench_args=(--runs 3 --tensor-cores); fi
     log="$out/profile-$precision-$shape${env_list:+-${env_list//[=,]/-}}.txt"
-    # three launches cover the passes of any plan (the warm-up launches the plan first)
-    env "${env_args[@]}" "$ncu" --clock-control none --kernel-name regex:fftgen --launch-count 3 \
+    # the warm-up launches the plan first: five launches cover the passes of any plan (a plan with
+    # fewer passes has its first kernel profiled again)
+    env "${env_args[@]}" "$ncu" --clock-control none --kernel-name regex:fftgen --launch-count 5 \
         "${section_args[@]}" --page details "$root/.gpu/fftgen-bench" "${bench_args[@]}" "$shape" > "$log" 2>&1 ||
         { echo "gpu-profile: ncu failed on $spec (see $log)"; status=1; }
     # one line per kernel: name, duration, DRAM and L1 and L2 throughput, occupancy, registers

@@ -12,10 +12,8 @@ set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 out=${OUT:-$root/.gpu/logs}
 mkdir -p "$out"
-# cuFFT is linked dynamically: find the toolkit's libraries wherever that machine keeps them
-for dir in /usr/local/cuda/lib64 /usr/local/cuda/lib /usr/local/cuda/targets/x86_64-linux/lib; do
-    [ -d "$dir" ] && export LD_LIBRARY_PATH="$dir:${LD_LIBRARY_PATH:-}"
-done
+# shellcheck source=tools/cuda-libs.sh
+. "$root/tools/cuda-libs.sh"
 nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.mem --format=csv | tee "$out/device.txt"
 status=0
 if [ -n "${FFTGEN_GPU_TUNE:-}" ]; then
