@@ -105,7 +105,8 @@ static fftgen_kernel_request planner_request(long long points, int rank, const l
     }
     if (precision == FFTGEN_KERNEL_FP16) request.tensor_cores = choice.tensor_cores;
     if (flags & FFTGEN_TENSOR_CORES) request.tensor_cores = FFTGEN_TENSOR_CORES_EVERY_PASS;
-    request.max_tile = max_tile_override() ? max_tile_override() : choice.max_tile;
+    const int tile_override = max_tile_override();
+    request.max_tile = tile_override ? tile_override : choice.max_tile;
     return request;
 }
 

@@ -166,11 +166,12 @@ local function emit_tiled_store(w, plan, sign)
   w:open("") -- its names stay apart from the stage's that may share the phase
   tiled_prelude(w, plan, plan.out_layout, "dst", "out + out_tile")
   local mul = (sign < 0) and "twiddle_mul" or "twiddle_mul_conj"
-  local tables = {}
+  local tables -- the pass-twiddle tables, as the post_twiddle call's first arguments
   if plan.twiddle_n > 0 then
     assert(plan.out_layout.elem_stride ~= 1, "twiddles only on column stores")
-    for d = 0, plan.post_tables - 1 do tables[#tables + 1] = string.format("%spost_twiddles_%d", plan.prefix, d) end
-    tables = table.concat(tables, ", ")
+    local names = {}
+    for d = 0, plan.post_tables - 1 do names[#names + 1] = string.format("%spost_twiddles_%d", plan.prefix, d) end
+    tables = table.concat(names, ", ")
   end
   -- output u is point j = fft_thread + u * STEP of group member c = member + fft_in_block
   local step = plan.threads // plan.ffts_per_block
