@@ -73,6 +73,12 @@ __device__ __forceinline__ float2 twiddle_mul_conj(float2 a, float2 w) {
 // One pad element every 16 keeps strided shared-memory accesses off a single bank.
 __device__ __forceinline__ int padded(int i) { return i + (i >> 4); }
 
+// The value `mine` of lane ^ 16; `theirs` names it in the partner's registers for the host simulation.
+__device__ __forceinline__ float2 lane_xor16(float2 mine, int theirs) {
+    (void)theirs;
+    return make_float2(__shfl_xor_sync(0xffffffffu, mine.x, 16), __shfl_xor_sync(0xffffffffu, mine.y, 16));
+}
+
 [[maybe_unused]] constexpr int POINTS = 8192; // points per transform
 [[maybe_unused]] constexpr int RADIX_MAX = 16; // points each thread holds in registers
 [[maybe_unused]] constexpr int THREADS_PER_FFT = 512; // threads that share one transform
@@ -2435,7 +2441,8 @@ fftgen_8192_fp16_forward(const point_t* in, point_t* out, int batch, float scale
     __syncthreads();
     {
         // stage 3 of 4: radix 16 on sub-transforms of 4096 points
-        const int src = padded(slot + fft_thread);
+        const int pair_j = (fft_thread >> 5) * 16 + (fft_thread & 15) + ((fft_thread & 16) ? 256 : 0);
+        const int src = padded(slot + pair_j);
         v[0] = smem[src];
         v[1] = smem[src + 544];
         v[2] = smem[src + 1088];
@@ -2452,11 +2459,8 @@ fftgen_8192_fp16_forward(const point_t* in, point_t* out, int batch, float scale
         v[13] = smem[src + 7072];
         v[14] = smem[src + 7616];
         v[15] = smem[src + 8160];
-    }
-    __syncthreads();
-    {
         {
-            const int j = fft_thread;
+            const int j = (fft_thread >> 5) * 16 + (fft_thread & 15) + ((fft_thread & 16) ? 256 : 0);
             const int k = j & 255;
             const float2* tw = twiddles_3 + k;
             v[1] = twiddle_mul(v[1], load_twiddle(tw, 0));
@@ -2555,143 +2559,116 @@ fftgen_8192_fp16_forward(const point_t* in, point_t* out, int batch, float scale
             const float2 t79 = make_float2(-9.238795042e-01f * t58.x - -3.826834261e-01f * t58.y, -9.238795042e-01f * t58.y + -3.826834261e-01f * t58.x);
             const float2 t80 = make_float2(t29.x + t79.x, t29.y + t79.y);
             const float2 t81 = make_float2(t29.x - t79.x, t29.y - t79.y);
-            const int dst = padded(slot + (j - k) * 16 + k);
-            smem[dst] = t59;
-            smem[dst + 272] = t62;
-            smem[dst + 544] = t65;
-            smem[dst + 816] = t68;
-            smem[dst + 1088] = t71;
-            smem[dst + 1360] = t74;
-            smem[dst + 1632] = t77;
-            smem[dst + 1904] = t80;
-            smem[dst + 2176] = t60;
-            smem[dst + 2448] = t63;
-            smem[dst + 2720] = t66;
-            smem[dst + 2992] = t69;
-            smem[dst + 3264] = t72;
-            smem[dst + 3536] = t75;
-            smem[dst + 3808] = t78;
-            smem[dst + 4080] = t81;
+            v[0] = t59;
+            v[1] = t62;
+            v[2] = t65;
+            v[3] = t68;
+            v[4] = t71;
+            v[5] = t74;
+            v[6] = t77;
+            v[7] = t80;
+            v[8] = t60;
+            v[9] = t63;
+            v[10] = t66;
+            v[11] = t69;
+            v[12] = t72;
+            v[13] = t75;
+            v[14] = t78;
+            v[15] = t81;
         }
     }
-    __syncthreads();
     {
-        // stage 4 of 4: radix 2 on sub-transforms of 8192 points
-        const int src = padded(slot + fft_thread);
-        v[0] = smem[src];
-        v[1] = smem[src + 4352];
-        v[2] = smem[src + 544];
-        v[3] = smem[src + 4896];
-        v[4] = smem[src + 1088];
-        v[5] = smem[src + 5440];
-        v[6] = smem[src + 1632];
-        v[7] = smem[src + 5984];
-        v[8] = smem[src + 2176];
-        v[9] = smem[src + 6528];
-        v[10] = smem[src + 2720];
-        v[11] = smem[src + 7072];
-        v[12] = smem[src + 3264];
-        v[13] = smem[src + 7616];
-        v[14] = smem[src + 3808];
-        v[15] = smem[src + 8160];
-    }
-    __syncthreads();
-    {
-        point_t* dst = out + fft_base + fft_thread;
+        // stage 4 of 4: radix 2 on sub-transforms of 8192 points, the pairs swapped between lanes 16 apart
+        const bool upper = (fft_thread & 16) != 0;
+        const int first = (fft_thread >> 5) * 16 + (fft_thread & 15) + (upper ? 2048 : 0);
+        const float2* tw = twiddles_4 + first;
+        point_t* dst = out + fft_base + first;
         {
-            const int j = fft_thread;
-            const int k = j & 4095;
-            const float2* tw = twiddles_4 + k;
-            v[1] = twiddle_mul(v[1], load_twiddle(tw, 0));
-            const float2 t1 = make_float2(v[0].x + v[1].x, v[0].y + v[1].y);
-            const float2 t2 = make_float2(v[0].x - v[1].x, v[0].y - v[1].y);
+            const float2 other = lane_xor16(upper ? v[0] : v[8], upper ? 8 : 0);
+            const float2 a = upper ? other : v[0];
+            const float2 b = twiddle_mul(upper ? v[8] : other, load_twiddle(tw, 0));
+            const float2 t1 = make_float2(a.x + b.x, a.y + b.y);
+            const float2 t2 = make_float2(a.x - b.x, a.y - b.y);
             if (active) {
                 store_point(dst, 0, scaled(t1, scale));
                 store_point(dst, 4096, scaled(t2, scale));
             }
         }
         {
-            const int j = fft_thread + 512;
-            const int k = j & 4095;
-            const float2* tw = twiddles_4 + k;
-            v[3] = twiddle_mul(v[3], load_twiddle(tw, 0));
-            const float2 t3 = make_float2(v[2].x + v[3].x, v[2].y + v[3].y);
-            const float2 t4 = make_float2(v[2].x - v[3].x, v[2].y - v[3].y);
+            const float2 other = lane_xor16(upper ? v[1] : v[9], upper ? 9 : 1);
+            const float2 a = upper ? other : v[1];
+            const float2 b = twiddle_mul(upper ? v[9] : other, load_twiddle(tw, 256));
+            const float2 t3 = make_float2(a.x + b.x, a.y + b.y);
+            const float2 t4 = make_float2(a.x - b.x, a.y - b.y);
             if (active) {
-                store_point(dst, 512, scaled(t3, scale));
-                store_point(dst, 4608, scaled(t4, scale));
+                store_point(dst, 256, scaled(t3, scale));
+                store_point(dst, 4352, scaled(t4, scale));
             }
         }
         {
-            const int j = fft_thread + 1024;
-            const int k = j & 4095;
-            const float2* tw = twiddles_4 + k;
-            v[5] = twiddle_mul(v[5], load_twiddle(tw, 0));
-            const float2 t5 = make_float2(v[4].x + v[5].x, v[4].y + v[5].y);
-            const float2 t6 = make_float2(v[4].x - v[5].x, v[4].y - v[5].y);
+            const float2 other = lane_xor16(upper ? v[2] : v[10], upper ? 10 : 2);
+            const float2 a = upper ? other : v[2];
+            const float2 b = twiddle_mul(upper ? v[10] : other, load_twiddle(tw, 512));
+            const float2 t5 = make_float2(a.x + b.x, a.y + b.y);
+            const float2 t6 = make_float2(a.x - b.x, a.y - b.y);
             if (active) {
-                store_point(dst, 1024, scaled(t5, scale));
-                store_point(dst, 5120, scaled(t6, scale));
+                store_point(dst, 512, scaled(t5, scale));
+                store_point(dst, 4608, scaled(t6, scale));
             }
         }
         {
-            const int j = fft_thread + 1536;
-            const int k = j & 4095;
-            const float2* tw = twiddles_4 + k;
-            v[7] = twiddle_mul(v[7], load_twiddle(tw, 0));
-            const float2 t7 = make_float2(v[6].x + v[7].x, v[6].y + v[7].y);
-            const float2 t8 = make_float2(v[6].x - v[7].x, v[6].y - v[7].y);
+            const float2 other = lane_xor16(upper ? v[3] : v[11], upper ? 11 : 3);
+            const float2 a = upper ? other : v[3];
+            const float2 b = twiddle_mul(upper ? v[11] : other, load_twiddle(tw, 768));
+            const float2 t7 = make_float2(a.x + b.x, a.y + b.y);
+            const float2 t8 = make_float2(a.x - b.x, a.y - b.y);
             if (active) {
-                store_point(dst, 1536, scaled(t7, scale));
-                store_point(dst, 5632, scaled(t8, scale));
+                store_point(dst, 768, scaled(t7, scale));
+                store_point(dst, 4864, scaled(t8, scale));
             }
         }
         {
-            const int j = fft_thread + 2048;
-            const int k = j & 4095;
-            const float2* tw = twiddles_4 + k;
-            v[9] = twiddle_mul(v[9], load_twiddle(tw, 0));
-            const float2 t9 = make_float2(v[8].x + v[9].x, v[8].y + v[9].y);
-            const float2 t10 = make_float2(v[8].x - v[9].x, v[8].y - v[9].y);
+            const float2 other = lane_xor16(upper ? v[4] : v[12], upper ? 12 : 4);
+            const float2 a = upper ? other : v[4];
+            const float2 b = twiddle_mul(upper ? v[12] : other, load_twiddle(tw, 1024));
+            const float2 t9 = make_float2(a.x + b.x, a.y + b.y);
+            const float2 t10 = make_float2(a.x - b.x, a.y - b.y);
             if (active) {
-                store_point(dst, 2048, scaled(t9, scale));
-                store_point(dst, 6144, scaled(t10, scale));
+                store_point(dst, 1024, scaled(t9, scale));
+                store_point(dst, 5120, scaled(t10, scale));
             }
         }
         {
-            const int j = fft_thread + 2560;
-            const int k = j & 4095;
-            const float2* tw = twiddles_4 + k;
-            v[11] = twiddle_mul(v[11], load_twiddle(tw, 0));
-            const float2 t11 = make_float2(v[10].x + v[11].x, v[10].y + v[11].y);
-            const float2 t12 = make_float2(v[10].x - v[11].x, v[10].y - v[11].y);
+            const float2 other = lane_xor16(upper ? v[5] : v[13], upper ? 13 : 5);
+            const float2 a = upper ? other : v[5];
+            const float2 b = twiddle_mul(upper ? v[13] : other, load_twiddle(tw, 1280));
+            const float2 t11 = make_float2(a.x + b.x, a.y + b.y);
+            const float2 t12 = make_float2(a.x - b.x, a.y - b.y);
             if (active) {
-                store_point(dst, 2560, scaled(t11, scale));
-                store_point(dst, 6656, scaled(t12, scale));
+                store_point(dst, 1280, scaled(t11, scale));
+                store_point(dst, 5376, scaled(t12, scale));
             }
         }
         {
-            const int j = fft_thread + 3072;
-            const int k = j & 4095;
-            const float2* tw = twiddles_4 + k;
-            v[13] = twiddle_mul(v[13], load_twiddle(tw, 0));
-            const float2 t13 = make_float2(v[12].x + v[13].x, v[12].y + v[13].y);
-            const float2 t14 = make_float2(v[12].x - v[13].x, v[12].y - v[13].y);
+            const float2 other = lane_xor16(upper ? v[6] : v[14], upper ? 14 : 6);
+            const float2 a = upper ? other : v[6];
+            const float2 b = twiddle_mul(upper ? v[14] : other, load_twiddle(tw, 1536));
+            const float2 t13 = make_float2(a.x + b.x, a.y + b.y);
+            const float2 t14 = make_float2(a.x - b.x, a.y - b.y);
             if (active) {
-                store_point(dst, 3072, scaled(t13, scale));
-                store_point(dst, 7168, scaled(t14, scale));
+                store_point(dst, 1536, scaled(t13, scale));
+                store_point(dst, 5632, scaled(t14, scale));
             }
         }
         {
-            const int j = fft_thread + 3584;
-            const int k = j & 4095;
-            const float2* tw = twiddles_4 + k;
-            v[15] = twiddle_mul(v[15], load_twiddle(tw, 0));
-            const float2 t15 = make_float2(v[14].x + v[15].x, v[14].y + v[15].y);
-            const float2 t16 = make_float2(v[14].x - v[15].x, v[14].y - v[15].y);
+            const float2 other = lane_xor16(upper ? v[7] : v[15], upper ? 15 : 7);
+            const float2 a = upper ? other : v[7];
+            const float2 b = twiddle_mul(upper ? v[15] : other, load_twiddle(tw, 1792));
+            const float2 t15 = make_float2(a.x + b.x, a.y + b.y);
+            const float2 t16 = make_float2(a.x - b.x, a.y - b.y);
             if (active) {
-                store_point(dst, 3584, scaled(t15, scale));
-                store_point(dst, 7680, scaled(t16, scale));
+                store_point(dst, 1792, scaled(t15, scale));
+                store_point(dst, 5888, scaled(t16, scale));
             }
         }
     }
@@ -2994,7 +2971,8 @@ fftgen_8192_fp16_inverse(const point_t* in, point_t* out, int batch, float scale
     __syncthreads();
     {
         // stage 3 of 4: radix 16 on sub-transforms of 4096 points
-        const int src = padded(slot + fft_thread);
+        const int pair_j = (fft_thread >> 5) * 16 + (fft_thread & 15) + ((fft_thread & 16) ? 256 : 0);
+        const int src = padded(slot + pair_j);
         v[0] = smem[src];
         v[1] = smem[src + 544];
         v[2] = smem[src + 1088];
@@ -3011,11 +2989,8 @@ fftgen_8192_fp16_inverse(const point_t* in, point_t* out, int batch, float scale
         v[13] = smem[src + 7072];
         v[14] = smem[src + 7616];
         v[15] = smem[src + 8160];
-    }
-    __syncthreads();
-    {
         {
-            const int j = fft_thread;
+            const int j = (fft_thread >> 5) * 16 + (fft_thread & 15) + ((fft_thread & 16) ? 256 : 0);
             const int k = j & 255;
             const float2* tw = twiddles_3 + k;
             v[1] = twiddle_mul_conj(v[1], load_twiddle(tw, 0));
@@ -3114,143 +3089,116 @@ fftgen_8192_fp16_inverse(const point_t* in, point_t* out, int batch, float scale
             const float2 t79 = make_float2(-9.238795042e-01f * t58.x - 3.826834261e-01f * t58.y, -9.238795042e-01f * t58.y + 3.826834261e-01f * t58.x);
             const float2 t80 = make_float2(t29.x + t79.x, t29.y + t79.y);
             const float2 t81 = make_float2(t29.x - t79.x, t29.y - t79.y);
-            const int dst = padded(slot + (j - k) * 16 + k);
-            smem[dst] = t59;
-            smem[dst + 272] = t62;
-            smem[dst + 544] = t65;
-            smem[dst + 816] = t68;
-            smem[dst + 1088] = t71;
-            smem[dst + 1360] = t74;
-            smem[dst + 1632] = t77;
-            smem[dst + 1904] = t80;
-            smem[dst + 2176] = t60;
-            smem[dst + 2448] = t63;
-            smem[dst + 2720] = t66;
-            smem[dst + 2992] = t69;
-            smem[dst + 3264] = t72;
-            smem[dst + 3536] = t75;
-            smem[dst + 3808] = t78;
-            smem[dst + 4080] = t81;
+            v[0] = t59;
+            v[1] = t62;
+            v[2] = t65;
+            v[3] = t68;
+            v[4] = t71;
+            v[5] = t74;
+            v[6] = t77;
+            v[7] = t80;
+            v[8] = t60;
+            v[9] = t63;
+            v[10] = t66;
+            v[11] = t69;
+            v[12] = t72;
+            v[13] = t75;
+            v[14] = t78;
+            v[15] = t81;
         }
     }
-    __syncthreads();
     {
-        // stage 4 of 4: radix 2 on sub-transforms of 8192 points
-        const int src = padded(slot + fft_thread);
-        v[0] = smem[src];
-        v[1] = smem[src + 4352];
-        v[2] = smem[src + 544];
-        v[3] = smem[src + 4896];
-        v[4] = smem[src + 1088];
-        v[5] = smem[src + 5440];
-        v[6] = smem[src + 1632];
-        v[7] = smem[src + 5984];
-        v[8] = smem[src + 2176];
-        v[9] = smem[src + 6528];
-        v[10] = smem[src + 2720];
-        v[11] = smem[src + 7072];
-        v[12] = smem[src + 3264];
-        v[13] = smem[src + 7616];
-        v[14] = smem[src + 3808];
-        v[15] = smem[src + 8160];
-    }
-    __syncthreads();
-    {
-        point_t* dst = out + fft_base + fft_thread;
+        // stage 4 of 4: radix 2 on sub-transforms of 8192 points, the pairs swapped between lanes 16 apart
+        const bool upper = (fft_thread & 16) != 0;
+        const int first = (fft_thread >> 5) * 16 + (fft_thread & 15) + (upper ? 2048 : 0);
+        const float2* tw = twiddles_4 + first;
+        point_t* dst = out + fft_base + first;
         {
-            const int j = fft_thread;
-            const int k = j & 4095;
-            const float2* tw = twiddles_4 + k;
-            v[1] = twiddle_mul_conj(v[1], load_twiddle(tw, 0));
-            const float2 t1 = make_float2(v[0].x + v[1].x, v[0].y + v[1].y);
-            const float2 t2 = make_float2(v[0].x - v[1].x, v[0].y - v[1].y);
+            const float2 other = lane_xor16(upper ? v[0] : v[8], upper ? 8 : 0);
+            const float2 a = upper ? other : v[0];
+            const float2 b = twiddle_mul_conj(upper ? v[8] : other, load_twiddle(tw, 0));
+            const float2 t1 = make_float2(a.x + b.x, a.y + b.y);
+            const float2 t2 = make_float2(a.x - b.x, a.y - b.y);
             if (active) {
                 store_point(dst, 0, scaled(t1, scale));
                 store_point(dst, 4096, scaled(t2, scale));
             }
         }
         {
-            const int j = fft_thread + 512;
-            const int k = j & 4095;
-            const float2* tw = twiddles_4 + k;
-            v[3] = twiddle_mul_conj(v[3], load_twiddle(tw, 0));
-            const float2 t3 = make_float2(v[2].x + v[3].x, v[2].y + v[3].y);
-            const float2 t4 = make_float2(v[2].x - v[3].x, v[2].y - v[3].y);
+            const float2 other = lane_xor16(upper ? v[1] : v[9], upper ? 9 : 1);
+            const float2 a = upper ? other : v[1];
+            const float2 b = twiddle_mul_conj(upper ? v[9] : other, load_twiddle(tw, 256));
+            const float2 t3 = make_float2(a.x + b.x, a.y + b.y);
+            const float2 t4 = make_float2(a.x - b.x, a.y - b.y);
             if (active) {
-                store_point(dst, 512, scaled(t3, scale));
-                store_point(dst, 4608, scaled(t4, scale));
+                store_point(dst, 256, scaled(t3, scale));
+                store_point(dst, 4352, scaled(t4, scale));
             }
         }
         {
-            const int j = fft_thread + 1024;
-            const int k = j & 4095;
-            const float2* tw = twiddles_4 + k;
-            v[5] = twiddle_mul_conj(v[5], load_twiddle(tw, 0));
-            const float2 t5 = make_float2(v[4].x + v[5].x, v[4].y + v[5].y);
-            const float2 t6 = make_float2(v[4].x - v[5].x, v[4].y - v[5].y);
+            const float2 other = lane_xor16(upper ? v[2] : v[10], upper ? 10 : 2);
+            const float2 a = upper ? other : v[2];
+            const float2 b = twiddle_mul_conj(upper ? v[10] : other, load_twiddle(tw, 512));
+            const float2 t5 = make_float2(a.x + b.x, a.y + b.y);
+            const float2 t6 = make_float2(a.x - b.x, a.y - b.y);
             if (active) {
-                store_point(dst, 1024, scaled(t5, scale));
-                store_point(dst, 5120, scaled(t6, scale));
+                store_point(dst, 512, scaled(t5, scale));
+                store_point(dst, 4608, scaled(t6, scale));
             }
         }
         {
-            const int j = fft_thread + 1536;
-            const int k = j & 4095;
-            const float2* tw = twiddles_4 + k;
-            v[7] = twiddle_mul_conj(v[7], load_twiddle(tw, 0));
-            const float2 t7 = make_float2(v[6].x + v[7].x, v[6].y + v[7].y);
-            const float2 t8 = make_float2(v[6].x - v[7].x, v[6].y - v[7].y);
+            const float2 other = lane_xor16(upper ? v[3] : v[11], upper ? 11 : 3);
+            const float2 a = upper ? other : v[3];
+            const float2 b = twiddle_mul_conj(upper ? v[11] : other, load_twiddle(tw, 768));
+            const float2 t7 = make_float2(a.x + b.x, a.y + b.y);
+            const float2 t8 = make_float2(a.x - b.x, a.y - b.y);
             if (active) {
-                store_point(dst, 1536, scaled(t7, scale));
-                store_point(dst, 5632, scaled(t8, scale));
+                store_point(dst, 768, scaled(t7, scale));
+                store_point(dst, 4864, scaled(t8, scale));
             }
         }
         {
-            const int j = fft_thread + 2048;
-            const int k = j & 4095;
-            const float2* tw = twiddles_4 + k;
-            v[9] = twiddle_mul_conj(v[9], load_twiddle(tw, 0));
-            const float2 t9 = make_float2(v[8].x + v[9].x, v[8].y + v[9].y);
-            const float2 t10 = make_float2(v[8].x - v[9].x, v[8].y - v[9].y);
+            const float2 other = lane_xor16(upper ? v[4] : v[12], upper ? 12 : 4);
+            const float2 a = upper ? other : v[4];
+            const float2 b = twiddle_mul_conj(upper ? v[12] : other, load_twiddle(tw, 1024));
+            const float2 t9 = make_float2(a.x + b.x, a.y + b.y);
+            const float2 t10 = make_float2(a.x - b.x, a.y - b.y);
             if (active) {
-                store_point(dst, 2048, scaled(t9, scale));
-                store_point(dst, 6144, scaled(t10, scale));
+                store_point(dst, 1024, scaled(t9, scale));
+                store_point(dst, 5120, scaled(t10, scale));
             }
         }
         {
-            const int j = fft_thread + 2560;
-            const int k = j & 4095;
-            const float2* tw = twiddles_4 + k;
-            v[11] = twiddle_mul_conj(v[11], load_twiddle(tw, 0));
-            const float2 t11 = make_float2(v[10].x + v[11].x, v[10].y + v[11].y);
-            const float2 t12 = make_float2(v[10].x - v[11].x, v[10].y - v[11].y);
+            const float2 other = lane_xor16(upper ? v[5] : v[13], upper ? 13 : 5);
+            const float2 a = upper ? other : v[5];
+            const float2 b = twiddle_mul_conj(upper ? v[13] : other, load_twiddle(tw, 1280));
+            const float2 t11 = make_float2(a.x + b.x, a.y + b.y);
+            const float2 t12 = make_float2(a.x - b.x, a.y - b.y);
             if (active) {
-                store_point(dst, 2560, scaled(t11, scale));
-                store_point(dst, 6656, scaled(t12, scale));
+                store_point(dst, 1280, scaled(t11, scale));
+                store_point(dst, 5376, scaled(t12, scale));
             }
         }
         {
-            const int j = fft_thread + 3072;
-            const int k = j & 4095;
-            const float2* tw = twiddles_4 + k;
-            v[13] = twiddle_mul_conj(v[13], load_twiddle(tw, 0));
-            const float2 t13 = make_float2(v[12].x + v[13].x, v[12].y + v[13].y);
-            const float2 t14 = make_float2(v[12].x - v[13].x, v[12].y - v[13].y);
+            const float2 other = lane_xor16(upper ? v[6] : v[14], upper ? 14 : 6);
+            const float2 a = upper ? other : v[6];
+            const float2 b = twiddle_mul_conj(upper ? v[14] : other, load_twiddle(tw, 1536));
+            const float2 t13 = make_float2(a.x + b.x, a.y + b.y);
+            const float2 t14 = make_float2(a.x - b.x, a.y - b.y);
             if (active) {
-                store_point(dst, 3072, scaled(t13, scale));
-                store_point(dst, 7168, scaled(t14, scale));
+                store_point(dst, 1536, scaled(t13, scale));
+                store_point(dst, 5632, scaled(t14, scale));
             }
         }
         {
-            const int j = fft_thread + 3584;
-            const int k = j & 4095;
-            const float2* tw = twiddles_4 + k;
-            v[15] = twiddle_mul_conj(v[15], load_twiddle(tw, 0));
-            const float2 t15 = make_float2(v[14].x + v[15].x, v[14].y + v[15].y);
-            const float2 t16 = make_float2(v[14].x - v[15].x, v[14].y - v[15].y);
+            const float2 other = lane_xor16(upper ? v[7] : v[15], upper ? 15 : 7);
+            const float2 a = upper ? other : v[7];
+            const float2 b = twiddle_mul_conj(upper ? v[15] : other, load_twiddle(tw, 1792));
+            const float2 t15 = make_float2(a.x + b.x, a.y + b.y);
+            const float2 t16 = make_float2(a.x - b.x, a.y - b.y);
             if (active) {
-                store_point(dst, 3584, scaled(t15, scale));
-                store_point(dst, 7680, scaled(t16, scale));
+                store_point(dst, 1792, scaled(t15, scale));
+                store_point(dst, 5888, scaled(t16, scale));
             }
         }
     }

@@ -177,12 +177,15 @@ static void explain_pass(const fftgen_kernel_plan *plan, const char *indent)
     for (int s = 0; s < plan->stage_count; ++s) printf("%s%d", s ? " x " : "", plan->radices[s]);
     printf(" (%d stage%s)\n", plan->stage_count, plan->stage_count > 1 ? "s" : "");
     const int points = plan->slice_rows > 0 ? plan->n / plan->slice_rows : plan->n; /* a fused slice's rows */
+    const int shuffle_tail = fftgen_shuffle_tail(plan), last = plan->stage_count - 1;
     int span = 1;
     for (int s = 0; s < plan->stage_count; ++s) {
         span *= plan->radices[s];
         const int staged = plan->staged_io;
         const char *from = s == 0 && !staged ? "global memory" : "shared memory";
-        const char *to = s == plan->stage_count - 1 && !staged ? "global memory" : "shared memory";
+        const char *to = s == last && !staged ? "global memory" : "shared memory";
+        if (shuffle_tail && s == last - 1) to = "registers";
+        if (shuffle_tail && s == last) from = "registers (pairs swapped between lanes 16 apart by warp shuffles)";
         const int tensor_cores = plan->tensor_cores && plan->radices[s] == 16;
         printf("%sstage %d:        radix %d, %d butterflies per transform, sub-transforms of %d points,"
                " %s -> %s%s\n", indent, s + 1, plan->radices[s], points / plan->radices[s], span, from, to,
@@ -192,7 +195,7 @@ static void explain_pass(const fftgen_kernel_plan *plan, const char *indent)
            plan->threads, plan->threads_per_fft, plan->ffts_per_block, plan->ffts_per_block > 1 ? "s" : "",
            plan->radix_max);
     /* a fused slice exchanges once more between its rows and its columns */
-    const int exchanges = plan->stage_count - 1 + (plan->slice_rows > 0 ? plan->col_stage_count : 0);
+    const int exchanges = plan->stage_count - 1 - shuffle_tail + (plan->slice_rows > 0 ? plan->col_stage_count : 0);
     printf("%sshared memory:  %d bytes per block (%d exchange%s through fp32 shared memory%s)\n", indent,
            plan->shared_bytes, exchanges, exchanges == 1 ? "" : "s",
            plan->staged_io ? ", plus coalesced copies in and out" : "");

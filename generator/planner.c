@@ -73,6 +73,13 @@ int fftgen_precision_is_split(fftgen_kernel_precision precision)
     return precision == FFTGEN_KERNEL_SPLIT || precision == FFTGEN_KERNEL_SPLIT_PAPERS;
 }
 
+int fftgen_shuffle_tail(const fftgen_kernel_plan *p)
+{
+    const int last = p->stage_count - 1;
+    return last >= 1 && p->radices[last] == 2 && p->radices[last - 1] == 16 && p->radix_max == 16 &&
+           p->threads_per_fft % 32 == 0 && !p->staged_io && !p->tiled && !p->tensor_cores && p->slice_rows == 0;
+}
+
 static int log2_exact(long long n)
 {
     int k = 0;

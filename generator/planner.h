@@ -164,4 +164,9 @@ int fftgen_precision_parse(const char *name);
 /* A split precision: fp32 storage, radix-16 merges on tensor cores. */
 int fftgen_precision_is_split(fftgen_kernel_precision precision);
 
+/* Whether the pass's last stage, a radix-2 tail after a radix-16 stage of one butterfly per thread,
+ * runs in registers: lanes 16 apart hold the two halves of each pair and swap them with warp
+ * shuffles, so the pass has one shared-memory exchange fewer (untiled direct-I/O passes on CUDA cores). */
+int fftgen_shuffle_tail(const fftgen_kernel_plan *plan);
+
 #endif

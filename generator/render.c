@@ -156,6 +156,8 @@ static void push_pass(lua_State *L, const fftgen_kernel_plan *pass)
     set_int(L, "twiddle_n", pass->twiddle_n);
     lua_pushboolean(L, pass->column_registers);
     lua_setfield(L, -2, "column_registers");
+    lua_pushboolean(L, fftgen_shuffle_tail(pass));
+    lua_setfield(L, -2, "shuffle_tail");
     if (pass->tiled) {
         push_layout(L, "in_layout", &pass->in);
         push_layout(L, "out_layout", &pass->out);

@@ -33,6 +33,12 @@ local function tensor_cores(f)
   end
   return false
 end
+local function shuffle_tail(f)
+  for _, p in ipairs(f.passes) do
+    if p.shuffle_tail then return true end
+  end
+  return false
+end
 local function storage_type(f) return (f.precision == "fp16") and "__half2" or "float2" end
 
 -- Transforms of pass p per transform of the whole file.
@@ -259,6 +265,14 @@ local function cuda_helpers(w, f)
   w:line("")
   w:line("// One pad element every 16 keeps strided shared-memory accesses off a single bank.")
   w:line("__device__ __forceinline__ int padded(int i) { return i + (i >> 4); }")
+  if shuffle_tail(f) then
+    w:line("")
+    w:line("// The value `mine` of lane ^ 16; `theirs` names it in the partner's registers for the host simulation.")
+    w:open("__device__ __forceinline__ float2 lane_xor16(float2 mine, int theirs)")
+    w:line("(void)theirs;")
+    w:line("return make_float2(__shfl_xor_sync(0xffffffffu, mine.x, 16), __shfl_xor_sync(0xffffffffu, mine.y, 16));")
+    w:close()
+  end
   if tensor_cores(f) then tc16.helpers(w, "cuda", "__device__ const float2", f.split) end
   if multi(f) then
     w:line("")
@@ -306,7 +320,7 @@ local function cuda_kernel(w, f, p, direction)
   prologue(w, p, "cuda")
   if p.tensor_cores then tc16.prologue(w, p, SIGN[direction], "cuda") end
   for i, phase in ipairs(stage.phases(p, SIGN[direction])) do
-    if i > 1 then w:line("__syncthreads();") end
+    if i > 1 and not phase.after_warp_exchange then w:line("__syncthreads();") end
     w:open("")
     w:embed(phase)
     for _, steps in ipairs(phase.tensor_cores or {}) do
@@ -523,6 +537,10 @@ local function sim_helpers(w, f)
   w:close()
   w:line("static inline float2 load_twiddle(const float2* tw, int i) { return tw[i]; }")
   w:line("static inline int padded(int i) { return i + (i >> 4); }")
+  if shuffle_tail(f) then
+    w:line("/* a warp shuffle: the partner lane's register `theirs`, kept from the previous phase */")
+    w:line("#define lane_xor16(mine, theirs) ((void)(mine), registers[thread ^ 16][theirs])")
+  end
   if tensor_cores(f) then tc16.helpers(w, "sim", "static const float2", f.split) end
   if multi(f) then
     w:open("static inline float2 post_twiddle2(const float2* t0, const float2* t1, int q, int bits)")

@@ -235,10 +235,19 @@ local function emit_staged_store(w, plan, sign)
   end
 end
 
-local function emit_loads(w, plan, r, from_global)
+-- The shuffle tail (plan.shuffle_tail): the radix-16 stage before the radix-2 tail gives lanes l and
+-- l ^ 16 of a warp its butterflies k and k + THREADS_PER_FFT/2, whose outputs m form the tail's pairs:
+-- point k + m*ns and point k + m*ns + POINTS/2 of the tail's input.
+local function pair_butterfly(plan)
+  return string.format("(fft_thread >> 5) * 16 + (fft_thread & 15) + ((fft_thread & 16) ? %d : 0)",
+    plan.threads_per_fft // 2)
+end
+
+local function emit_loads(w, plan, r, from_global, paired)
   local per_thread = plan.radix_max // r
   local stride = plan.n // r
   if from_global then
+    assert(not paired, "the shuffle tail's radix-16 stage reads shared memory")
     w:line("const point_t* src = in + fft_base + fft_thread;")
     w:open("if (active)")
     for q = 0, per_thread - 1 do
@@ -252,6 +261,10 @@ local function emit_loads(w, plan, r, from_global)
   else
     -- point j of the block's transform f: slot + j, or j * FFTS_PER_BLOCK + f in a tiled pass
     local base, step, bound = "slot + fft_thread", 1, read_bound(plan)
+    if paired then
+      w:line("const int pair_j = %s;", pair_butterfly(plan))
+      base = "slot + pair_j"
+    end
     if plan.transposed_smem then
       base, step, bound = "fft_thread * FFTS_PER_BLOCK + fft_in_block", plan.ffts_per_block, PAD_EVERY - 1
     end
@@ -277,15 +290,19 @@ end
 -- Twiddles, butterfly and stores of the butterflies this thread owns in one stage. to_registers
 -- (the last stage of a tiled pass that stores columns): output m of butterfly q, point
 -- fft_thread + (q + m * per_thread) * THREADS_PER_FFT, goes to y[q + m * per_thread].
-local function emit_butterflies(w, plan, stage_index, r, ns, sign, to_global, to_registers)
+-- paired: the stage before the shuffle tail; its outputs stay in v[] for the tail.
+local function emit_butterflies(w, plan, stage_index, r, ns, sign, to_global, to_registers, paired)
   local per_thread = plan.radix_max // r
+  assert(not paired or per_thread == 1, "the shuffle tail follows one butterfly per thread")
   local last = (ns * r == plan.n)
   if to_global then w:line("point_t* dst = out + fft_base + fft_thread;") end
   if to_registers then w:line("float2 y[RADIX_MAX]; /* the outputs, in the order the tiled store copies them */") end
   for q = 0, per_thread - 1 do
     w:open("")
     -- a single stage that keeps its outputs in registers has no use for j
-    if ns > 1 or not to_registers then
+    if paired then
+      w:line("const int j = %s;", pair_butterfly(plan))
+    elseif ns > 1 or not to_registers then
       w:line("const int j = %s;", code.sum("fft_thread", q * plan.threads_per_fft))
     end
     local out_base
@@ -299,7 +316,9 @@ local function emit_butterflies(w, plan, stage_index, r, ns, sign, to_global, to
     local xs = {}
     for m = 0, r - 1 do xs[#xs + 1] = string.format("v[%d]", q * r + m) end
     local ys = radix.dft(w, xs, sign)
-    if to_global then
+    if paired then
+      for m = 0, r - 1 do w:line("v[%d] = %s;", m, ys[m + 1]) end
+    elseif to_global then
       -- last stage: output m of butterfly j lands at j + m*ns, unit stride across threads
       w:open("if (active)")
       for m = 0, r - 1 do
@@ -322,6 +341,35 @@ local function emit_butterflies(w, plan, stage_index, r, ns, sign, to_global, to
     end
     w:close()
   end
+end
+
+-- The radix-2 tail in registers, after the paired radix-16 stage: lane l (l & 16 clear) keeps
+-- outputs m = 0..7 of its butterfly k and takes outputs 0..7 of butterfly k + THREADS_PER_FFT/2 from
+-- lane l ^ 16, which keeps and takes m = 8..15 the other way. Pair m of k is tail butterfly
+-- k + m*ns, with inputs at k + m*ns and k + m*ns + POINTS/2 and its outputs there.
+-- lane_xor16(mine, theirs) is the shuffle; its second argument names the partner's register for
+-- the host simulation, which runs this as a phase of its own.
+local function emit_shuffle_tail(w, plan, stage_index, ns, sign)
+  local half = plan.n // 2
+  local pair_ns = plan.threads_per_fft // 2 -- the previous stage's sub-transform length
+  local mul = (sign < 0) and "twiddle_mul" or "twiddle_mul_conj"
+  w:line("const bool upper = (fft_thread & 16) != 0;")
+  w:line("const int first = (fft_thread >> 5) * 16 + (fft_thread & 15) + (upper ? %d : 0);", 8 * pair_ns)
+  w:line("const float2* tw = %stwiddles_%d + first;", plan.prefix, stage_index)
+  w:line("point_t* dst = out + fft_base + first;")
+  for i = 0, 7 do
+    w:open("")
+    w:line("const float2 other = lane_xor16(upper ? v[%d] : v[%d], upper ? %d : %d);", i, i + 8, i + 8, i)
+    w:line("const float2 a = upper ? other : v[%d];", i)
+    w:line("const float2 b = %s(upper ? v[%d] : other, load_twiddle(tw, %d));", mul, i + 8, i * pair_ns)
+    local ys = radix.dft(w, { "a", "b" }, sign)
+    w:open("if (active)")
+    w:line("store_point(dst, %d, scaled(%s, scale));", i * pair_ns, ys[1])
+    w:line("store_point(dst, %d, scaled(%s, scale));", i * pair_ns + half, ys[2])
+    w:close()
+    w:close()
+  end
+  assert(ns == half, "the shuffle tail is the last stage")
 end
 
 -- A fused 2D slice of slice_rows x (n / slice_rows) points: its rows, one after another in shared
@@ -395,6 +443,11 @@ function M.phases(plan, sign)
     phases[#phases + 1] = w
     w = code.writer()
   end
+  -- a boundary for the host simulation only: on the GPU, the lanes of a warp exchange by shuffles
+  local function warp_boundary()
+    barrier()
+    w.after_warp_exchange = true
+  end
   -- data_in_smem: the points are already in shared memory; keep_in_smem: leave the results there
   local in_smem = plan.staged_io or plan.data_in_smem
   local out_smem = plan.staged_io or plan.keep_in_smem
@@ -407,8 +460,10 @@ function M.phases(plan, sign)
   end
   local ns = 1
   local count = #plan.radices
+  local tail = plan.shuffle_tail
   for s, r in ipairs(plan.radices) do
     local first, last = (s == 1), (s == count)
+    local paired = tail and s == count - 1
     local from_global = first and not in_smem
     local to_global = last and not out_smem
     local in_registers = first and load_to_registers
@@ -416,21 +471,32 @@ function M.phases(plan, sign)
     local on_tensor_cores = tc16.applies(plan, r, from_global, to_global)
     assert(not (on_tensor_cores and (in_registers or to_registers)), "tensor-core stages are not tiled")
     w:line("// stage %d of %d: radix %d on sub-transforms of %d points%s", s, count, r, ns * r,
-      on_tensor_cores and ", on tensor cores" or "")
+      on_tensor_cores and ", on tensor cores" or
+      ((tail and last) and ", the pairs swapped between lanes 16 apart" or ""))
+    if tail and last then
+      assert(to_global and not on_tensor_cores, "the shuffle tail stores to global memory")
+      emit_shuffle_tail(w, plan, s, ns, sign)
+      break
+    end
     if on_tensor_cores then
       tc16.emit_loads(w, plan)
     elseif not in_registers then
-      emit_loads(w, plan, r, from_global)
+      emit_loads(w, plan, r, from_global, paired)
     end
-    -- every thread must read before any thread overwrites the shared buffer
-    if not from_global and not in_registers then barrier() end
+    -- every thread must read before any thread overwrites the shared buffer (the stage before a
+    -- shuffle tail overwrites none)
+    if not from_global and not in_registers and not paired then barrier() end
     if on_tensor_cores then
       -- a phase of three parts: per thread, per warp, per thread (kernel.lua renders them)
       w.tensor_cores = tc16.emit_butterflies(plan, s, ns, sign)
     else
-      emit_butterflies(w, plan, s, r, ns, sign, to_global, to_registers)
+      emit_butterflies(w, plan, s, r, ns, sign, to_global, to_registers, paired)
     end
-    if not last then barrier() end
+    if paired then
+      warp_boundary()
+    elseif not last then
+      barrier()
+    end
     ns = ns * r
   end
   if plan.staged_io and not plan.keep_in_smem then

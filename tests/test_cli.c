@@ -235,6 +235,14 @@ static void explain_prints_plan(void **state)
     assert_non_null(strstr(output, "a four-step pass of the 65536-point rows (dimension 1), into the work area"));
     assert_int_equal(run_fftgen("--n", "64x64x64", "--explain", NULL), 0);
     assert_non_null(strstr(output, "64 x 64 slices (dimensions 1 and 2) in one block"));
+    /* a radix-2 tail after radix 16 runs in registers, one exchange fewer; not after radix 8 */
+    assert_int_equal(run_fftgen("--n", "8192", "--precision", "fp16", "--explain", NULL), 0);
+    assert_non_null(strstr(output, "sub-transforms of 4096 points, shared memory -> registers\n"));
+    assert_non_null(strstr(output, "registers (pairs swapped between lanes 16 apart by warp shuffles) -> global memory"));
+    assert_non_null(strstr(output, "(2 exchanges through fp32 shared memory)"));
+    assert_int_equal(run_fftgen("--n", "8192", "--radix", "8", "--explain", NULL), 0);
+    assert_null(strstr(output, "warp shuffles"));
+    assert_non_null(strstr(output, "(4 exchanges through fp32 shared memory)"));
 }
 
 static void writes_self_contained_file(void **state)
