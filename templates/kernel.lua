@@ -27,18 +27,15 @@ local function through_work(f)
   end
   return false
 end
-local function tensor_cores(f)
+-- Whether any pass of the file has `field` set (and so needs its helpers).
+local function any_pass(f, field)
   for _, p in ipairs(f.passes) do
-    if p.tensor_cores then return true end
+    if p[field] then return true end
   end
   return false
 end
-local function shuffle_tail(f)
-  for _, p in ipairs(f.passes) do
-    if p.shuffle_tail then return true end
-  end
-  return false
-end
+local function tensor_cores(f) return any_pass(f, "tensor_cores") end
+local function shuffle_tail(f) return any_pass(f, "shuffle_tail") end
 local function storage_type(f) return (f.precision == "fp16") and "__half2" or "float2" end
 
 -- Transforms of pass p per transform of the whole file.

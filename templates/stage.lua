@@ -238,9 +238,10 @@ end
 -- The shuffle tail (plan.shuffle_tail): the radix-16 stage before the radix-2 tail gives lanes l and
 -- l ^ 16 of a warp its butterflies k and k + THREADS_PER_FFT/2, whose outputs m form the tail's pairs:
 -- point k + m*ns and point k + m*ns + POINTS/2 of the tail's input.
+local PAIR_K = "(fft_thread >> 5) * 16 + (fft_thread & 15)" -- k, the same in lanes l and l ^ 16
+
 local function pair_butterfly(plan)
-  return string.format("(fft_thread >> 5) * 16 + (fft_thread & 15) + ((fft_thread & 16) ? %d : 0)",
-    plan.threads_per_fft // 2)
+  return string.format("%s + ((fft_thread & 16) ? %d : 0)", PAIR_K, plan.threads_per_fft // 2)
 end
 
 local function emit_loads(w, plan, r, from_global, paired)
@@ -351,10 +352,11 @@ end
 -- the host simulation, which runs this as a phase of its own.
 local function emit_shuffle_tail(w, plan, stage_index, ns, sign)
   local half = plan.n // 2
+  assert(ns == half, "the shuffle tail is the last stage")
   local pair_ns = plan.threads_per_fft // 2 -- the previous stage's sub-transform length
   local mul = (sign < 0) and "twiddle_mul" or "twiddle_mul_conj"
   w:line("const bool upper = (fft_thread & 16) != 0;")
-  w:line("const int first = (fft_thread >> 5) * 16 + (fft_thread & 15) + (upper ? %d : 0);", 8 * pair_ns)
+  w:line("const int first = %s + (upper ? %d : 0);", PAIR_K, 8 * pair_ns)
   w:line("const float2* tw = %stwiddles_%d + first;", plan.prefix, stage_index)
   w:line("point_t* dst = out + fft_base + first;")
   for i = 0, 7 do
@@ -369,7 +371,6 @@ local function emit_shuffle_tail(w, plan, stage_index, ns, sign)
     w:close()
     w:close()
   end
-  assert(ns == half, "the shuffle tail is the last stage")
 end
 
 -- A fused 2D slice of slice_rows x (n / slice_rows) points: its rows, one after another in shared
