@@ -140,7 +140,7 @@ fftgen_add_sim(fftgen_2048_s2_4099_1_2048_split 2048 split ", 0, 2, 4099, 1, 204
 # 2D and 3D shapes "AxB[xC]": fused slices (the whole shape, or its last two dimensions, in one block),
 # contiguous rows plus tiled columns, three tiled passes with groups, and rows longer than one kernel
 # (two and three four-step passes through the work area); host-simulated against FFTW.
-set(FFTGEN_TEST_SHAPES 2x4 8x16 32x32 64x512 4x2048 4x8x16 32x32x8 8x64x64 16x16x64 4x2x4096 8x16x2048
+set(FFTGEN_TEST_SHAPES 2x4 8x16 32x32 64x512 512x64 4x2048 4x8x16 32x32x8 8x64x64 16x16x64 4x2x4096 8x16x2048
                        4x32768 2x2x131072 2x2097152)
 # Strided shapes "shape:istride:idist:inembed:ostride:odist:onembed" (an embed of 0: the shape's).
 set(FFTGEN_TEST_STRIDED_SHAPES 16x32:2:1100:40:1:512:0 4x8x16:1:512:0:1:900:10x20)
@@ -172,6 +172,10 @@ foreach(shape IN LISTS FFTGEN_TEST_SHAPES)
     fftgen_add_sim(fftgen_${shape}_${p} ${points} ${p} ", 0, 0, 0, 0, 0${fields}" --n ${shape})
   endforeach()
 endforeach()
+# narrower tiles than the planner's (fftgen tune may choose them): the shuffle tail's lane pairs
+# are then fft_thread f and f ^ 4 (fp16, tiles of 4) or f ^ 8 (fp32, tiles of 2)
+fftgen_add_sim(fftgen_262144_t4_fp16 262144 fp16 ", 0, 0, 0, 0, 0" --max-tile 4)
+fftgen_add_sim(fftgen_262144_t2_fp32 262144 fp32 ", 0, 0, 0, 0, 0" --max-tile 2)
 foreach(shape 64x512 8x32x64)
   fftgen_shape_fields(${shape} 0 0 points fields)
   fftgen_add_sim(fftgen_${shape}_split ${points} split ", 0, 0, 0, 0, 0${fields}" --n ${shape})

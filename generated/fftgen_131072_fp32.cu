@@ -68,6 +68,12 @@ __device__ __forceinline__ float2 twiddle_mul_conj(float2 a, float2 w) {
 // One pad element every 16 keeps strided shared-memory accesses off a single bank.
 __device__ __forceinline__ int padded(int i) { return i + (i >> 4); }
 
+// The value `mine` of lane ^ 16; `theirs` names it in the partner's registers for the host simulation.
+__device__ __forceinline__ float2 lane_xor16(float2 mine, int theirs) {
+    (void)theirs;
+    return make_float2(__shfl_xor_sync(0xffffffffu, mine.x, 16), __shfl_xor_sync(0xffffffffu, mine.y, 16));
+}
+
 // exp(-2*pi*i*q/N) as a product of table entries, one per group of `bits` bits of q: a
 // rounding more per table than one full table, and a file thousands of times smaller
 __device__ __forceinline__ float2 post_twiddle(const float2* t0, const float2* t1, int q, int bits) {
@@ -1362,7 +1368,8 @@ fftgen_131072_fp32_pass2_forward(const point_t* in, point_t* out, int batch, flo
     __syncthreads();
     {
         // stage 2 of 3: radix 16 on sub-transforms of 256 points
-        const int src = padded(fft_thread * FFTS_PER_BLOCK + fft_in_block);
+        const int pair_j = (fft_thread >> 1) + ((fft_thread & 1) ? 16 : 0);
+        const int src = padded(pair_j * FFTS_PER_BLOCK + fft_in_block);
         v[0] = smem[src];
         v[1] = smem[src + 544];
         v[2] = smem[src + 1088];
@@ -1379,11 +1386,8 @@ fftgen_131072_fp32_pass2_forward(const point_t* in, point_t* out, int batch, flo
         v[13] = smem[src + 7072];
         v[14] = smem[src + 7616];
         v[15] = smem[src + 8160];
-    }
-    __syncthreads();
-    {
         {
-            const int j = fft_thread;
+            const int j = (fft_thread >> 1) + ((fft_thread & 1) ? 16 : 0);
             const int k = j & 15;
             const float2* tw = pass2_twiddles_2 + k;
             v[1] = twiddle_mul(v[1], load_twiddle(tw, 0));
@@ -1482,149 +1486,122 @@ fftgen_131072_fp32_pass2_forward(const point_t* in, point_t* out, int batch, flo
             const float2 t79 = make_float2(-9.238795042e-01f * t58.x - -3.826834261e-01f * t58.y, -9.238795042e-01f * t58.y + -3.826834261e-01f * t58.x);
             const float2 t80 = make_float2(t29.x + t79.x, t29.y + t79.y);
             const float2 t81 = make_float2(t29.x - t79.x, t29.y - t79.y);
-            const int dst = padded(((j - k) * 16 + k) * FFTS_PER_BLOCK + fft_in_block);
-            smem[dst] = t59;
-            smem[dst + 272] = t62;
-            smem[dst + 544] = t65;
-            smem[dst + 816] = t68;
-            smem[dst + 1088] = t71;
-            smem[dst + 1360] = t74;
-            smem[dst + 1632] = t77;
-            smem[dst + 1904] = t80;
-            smem[dst + 2176] = t60;
-            smem[dst + 2448] = t63;
-            smem[dst + 2720] = t66;
-            smem[dst + 2992] = t69;
-            smem[dst + 3264] = t72;
-            smem[dst + 3536] = t75;
-            smem[dst + 3808] = t78;
-            smem[dst + 4080] = t81;
+            v[0] = t59;
+            v[1] = t62;
+            v[2] = t65;
+            v[3] = t68;
+            v[4] = t71;
+            v[5] = t74;
+            v[6] = t77;
+            v[7] = t80;
+            v[8] = t60;
+            v[9] = t63;
+            v[10] = t66;
+            v[11] = t69;
+            v[12] = t72;
+            v[13] = t75;
+            v[14] = t78;
+            v[15] = t81;
         }
     }
-    __syncthreads();
     {
-        // stage 3 of 3: radix 2 on sub-transforms of 512 points
-        const int src = padded(fft_thread * FFTS_PER_BLOCK + fft_in_block);
-        v[0] = smem[src];
-        v[1] = smem[src + 4352];
-        v[2] = smem[src + 544];
-        v[3] = smem[src + 4896];
-        v[4] = smem[src + 1088];
-        v[5] = smem[src + 5440];
-        v[6] = smem[src + 1632];
-        v[7] = smem[src + 5984];
-        v[8] = smem[src + 2176];
-        v[9] = smem[src + 6528];
-        v[10] = smem[src + 2720];
-        v[11] = smem[src + 7072];
-        v[12] = smem[src + 3264];
-        v[13] = smem[src + 7616];
-        v[14] = smem[src + 3808];
-        v[15] = smem[src + 8160];
-    }
-    __syncthreads();
-    {
+        // stage 3 of 3: radix 2 on sub-transforms of 512 points, the pairs swapped between lanes 16 apart
+        const bool upper = (fft_thread & 1) != 0;
+        const int first = (fft_thread >> 1) + (upper ? 128 : 0);
+        const float2* tw = pass2_twiddles_3 + first;
         float2 y[RADIX_MAX]; /* the outputs, in the order the tiled store copies them */
         {
-            const int j = fft_thread;
-            const int k = j & 255;
-            const float2* tw = pass2_twiddles_3 + k;
-            v[1] = twiddle_mul(v[1], load_twiddle(tw, 0));
-            const float2 t1 = make_float2(v[0].x + v[1].x, v[0].y + v[1].y);
-            const float2 t2 = make_float2(v[0].x - v[1].x, v[0].y - v[1].y);
+            const float2 other = lane_xor16(upper ? v[0] : v[8], upper ? 8 : 0);
+            const float2 a = upper ? other : v[0];
+            const float2 b = twiddle_mul(upper ? v[8] : other, load_twiddle(tw, 0));
+            const float2 t1 = make_float2(a.x + b.x, a.y + b.y);
+            const float2 t2 = make_float2(a.x - b.x, a.y - b.y);
             y[0] = t1;
             y[8] = t2;
         }
         {
-            const int j = fft_thread + 32;
-            const int k = j & 255;
-            const float2* tw = pass2_twiddles_3 + k;
-            v[3] = twiddle_mul(v[3], load_twiddle(tw, 0));
-            const float2 t3 = make_float2(v[2].x + v[3].x, v[2].y + v[3].y);
-            const float2 t4 = make_float2(v[2].x - v[3].x, v[2].y - v[3].y);
+            const float2 other = lane_xor16(upper ? v[1] : v[9], upper ? 9 : 1);
+            const float2 a = upper ? other : v[1];
+            const float2 b = twiddle_mul(upper ? v[9] : other, load_twiddle(tw, 16));
+            const float2 t3 = make_float2(a.x + b.x, a.y + b.y);
+            const float2 t4 = make_float2(a.x - b.x, a.y - b.y);
             y[1] = t3;
             y[9] = t4;
         }
         {
-            const int j = fft_thread + 64;
-            const int k = j & 255;
-            const float2* tw = pass2_twiddles_3 + k;
-            v[5] = twiddle_mul(v[5], load_twiddle(tw, 0));
-            const float2 t5 = make_float2(v[4].x + v[5].x, v[4].y + v[5].y);
-            const float2 t6 = make_float2(v[4].x - v[5].x, v[4].y - v[5].y);
+            const float2 other = lane_xor16(upper ? v[2] : v[10], upper ? 10 : 2);
+            const float2 a = upper ? other : v[2];
+            const float2 b = twiddle_mul(upper ? v[10] : other, load_twiddle(tw, 32));
+            const float2 t5 = make_float2(a.x + b.x, a.y + b.y);
+            const float2 t6 = make_float2(a.x - b.x, a.y - b.y);
             y[2] = t5;
             y[10] = t6;
         }
         {
-            const int j = fft_thread + 96;
-            const int k = j & 255;
-            const float2* tw = pass2_twiddles_3 + k;
-            v[7] = twiddle_mul(v[7], load_twiddle(tw, 0));
-            const float2 t7 = make_float2(v[6].x + v[7].x, v[6].y + v[7].y);
-            const float2 t8 = make_float2(v[6].x - v[7].x, v[6].y - v[7].y);
+            const float2 other = lane_xor16(upper ? v[3] : v[11], upper ? 11 : 3);
+            const float2 a = upper ? other : v[3];
+            const float2 b = twiddle_mul(upper ? v[11] : other, load_twiddle(tw, 48));
+            const float2 t7 = make_float2(a.x + b.x, a.y + b.y);
+            const float2 t8 = make_float2(a.x - b.x, a.y - b.y);
             y[3] = t7;
             y[11] = t8;
         }
         {
-            const int j = fft_thread + 128;
-            const int k = j & 255;
-            const float2* tw = pass2_twiddles_3 + k;
-            v[9] = twiddle_mul(v[9], load_twiddle(tw, 0));
-            const float2 t9 = make_float2(v[8].x + v[9].x, v[8].y + v[9].y);
-            const float2 t10 = make_float2(v[8].x - v[9].x, v[8].y - v[9].y);
+            const float2 other = lane_xor16(upper ? v[4] : v[12], upper ? 12 : 4);
+            const float2 a = upper ? other : v[4];
+            const float2 b = twiddle_mul(upper ? v[12] : other, load_twiddle(tw, 64));
+            const float2 t9 = make_float2(a.x + b.x, a.y + b.y);
+            const float2 t10 = make_float2(a.x - b.x, a.y - b.y);
             y[4] = t9;
             y[12] = t10;
         }
         {
-            const int j = fft_thread + 160;
-            const int k = j & 255;
-            const float2* tw = pass2_twiddles_3 + k;
-            v[11] = twiddle_mul(v[11], load_twiddle(tw, 0));
-            const float2 t11 = make_float2(v[10].x + v[11].x, v[10].y + v[11].y);
-            const float2 t12 = make_float2(v[10].x - v[11].x, v[10].y - v[11].y);
+            const float2 other = lane_xor16(upper ? v[5] : v[13], upper ? 13 : 5);
+            const float2 a = upper ? other : v[5];
+            const float2 b = twiddle_mul(upper ? v[13] : other, load_twiddle(tw, 80));
+            const float2 t11 = make_float2(a.x + b.x, a.y + b.y);
+            const float2 t12 = make_float2(a.x - b.x, a.y - b.y);
             y[5] = t11;
             y[13] = t12;
         }
         {
-            const int j = fft_thread + 192;
-            const int k = j & 255;
-            const float2* tw = pass2_twiddles_3 + k;
-            v[13] = twiddle_mul(v[13], load_twiddle(tw, 0));
-            const float2 t13 = make_float2(v[12].x + v[13].x, v[12].y + v[13].y);
-            const float2 t14 = make_float2(v[12].x - v[13].x, v[12].y - v[13].y);
+            const float2 other = lane_xor16(upper ? v[6] : v[14], upper ? 14 : 6);
+            const float2 a = upper ? other : v[6];
+            const float2 b = twiddle_mul(upper ? v[14] : other, load_twiddle(tw, 96));
+            const float2 t13 = make_float2(a.x + b.x, a.y + b.y);
+            const float2 t14 = make_float2(a.x - b.x, a.y - b.y);
             y[6] = t13;
             y[14] = t14;
         }
         {
-            const int j = fft_thread + 224;
-            const int k = j & 255;
-            const float2* tw = pass2_twiddles_3 + k;
-            v[15] = twiddle_mul(v[15], load_twiddle(tw, 0));
-            const float2 t15 = make_float2(v[14].x + v[15].x, v[14].y + v[15].y);
-            const float2 t16 = make_float2(v[14].x - v[15].x, v[14].y - v[15].y);
+            const float2 other = lane_xor16(upper ? v[7] : v[15], upper ? 15 : 7);
+            const float2 a = upper ? other : v[7];
+            const float2 b = twiddle_mul(upper ? v[15] : other, load_twiddle(tw, 112));
+            const float2 t15 = make_float2(a.x + b.x, a.y + b.y);
+            const float2 t16 = make_float2(a.x - b.x, a.y - b.y);
             y[7] = t15;
             y[15] = t16;
         }
         // coalesced copy of the tile's results to global memory, from the last stage's registers
         {
-            point_t* dst = out + out_tile + (size_t)fft_in_block * OUT_FFT_STRIDE + (size_t)fft_thread * OUT_ELEM_STRIDE;
+            point_t* dst = out + out_tile + (size_t)fft_in_block * OUT_FFT_STRIDE + (size_t)first * OUT_ELEM_STRIDE;
             if (fft_in_block < tile_ffts) {
                 store_point(dst + 0 * OUT_ELEM_STRIDE, 0, scaled(y[0], scale));
-                store_point(dst + 32 * OUT_ELEM_STRIDE, 0, scaled(y[1], scale));
-                store_point(dst + 64 * OUT_ELEM_STRIDE, 0, scaled(y[2], scale));
-                store_point(dst + 96 * OUT_ELEM_STRIDE, 0, scaled(y[3], scale));
-                store_point(dst + 128 * OUT_ELEM_STRIDE, 0, scaled(y[4], scale));
-                store_point(dst + 160 * OUT_ELEM_STRIDE, 0, scaled(y[5], scale));
-                store_point(dst + 192 * OUT_ELEM_STRIDE, 0, scaled(y[6], scale));
-                store_point(dst + 224 * OUT_ELEM_STRIDE, 0, scaled(y[7], scale));
+                store_point(dst + 16 * OUT_ELEM_STRIDE, 0, scaled(y[1], scale));
+                store_point(dst + 32 * OUT_ELEM_STRIDE, 0, scaled(y[2], scale));
+                store_point(dst + 48 * OUT_ELEM_STRIDE, 0, scaled(y[3], scale));
+                store_point(dst + 64 * OUT_ELEM_STRIDE, 0, scaled(y[4], scale));
+                store_point(dst + 80 * OUT_ELEM_STRIDE, 0, scaled(y[5], scale));
+                store_point(dst + 96 * OUT_ELEM_STRIDE, 0, scaled(y[6], scale));
+                store_point(dst + 112 * OUT_ELEM_STRIDE, 0, scaled(y[7], scale));
                 store_point(dst + 256 * OUT_ELEM_STRIDE, 0, scaled(y[8], scale));
-                store_point(dst + 288 * OUT_ELEM_STRIDE, 0, scaled(y[9], scale));
-                store_point(dst + 320 * OUT_ELEM_STRIDE, 0, scaled(y[10], scale));
-                store_point(dst + 352 * OUT_ELEM_STRIDE, 0, scaled(y[11], scale));
-                store_point(dst + 384 * OUT_ELEM_STRIDE, 0, scaled(y[12], scale));
-                store_point(dst + 416 * OUT_ELEM_STRIDE, 0, scaled(y[13], scale));
-                store_point(dst + 448 * OUT_ELEM_STRIDE, 0, scaled(y[14], scale));
-                store_point(dst + 480 * OUT_ELEM_STRIDE, 0, scaled(y[15], scale));
+                store_point(dst + 272 * OUT_ELEM_STRIDE, 0, scaled(y[9], scale));
+                store_point(dst + 288 * OUT_ELEM_STRIDE, 0, scaled(y[10], scale));
+                store_point(dst + 304 * OUT_ELEM_STRIDE, 0, scaled(y[11], scale));
+                store_point(dst + 320 * OUT_ELEM_STRIDE, 0, scaled(y[12], scale));
+                store_point(dst + 336 * OUT_ELEM_STRIDE, 0, scaled(y[13], scale));
+                store_point(dst + 352 * OUT_ELEM_STRIDE, 0, scaled(y[14], scale));
+                store_point(dst + 368 * OUT_ELEM_STRIDE, 0, scaled(y[15], scale));
             }
         }
     }
@@ -1814,7 +1791,8 @@ fftgen_131072_fp32_pass2_inverse(const point_t* in, point_t* out, int batch, flo
     __syncthreads();
     {
         // stage 2 of 3: radix 16 on sub-transforms of 256 points
-        const int src = padded(fft_thread * FFTS_PER_BLOCK + fft_in_block);
+        const int pair_j = (fft_thread >> 1) + ((fft_thread & 1) ? 16 : 0);
+        const int src = padded(pair_j * FFTS_PER_BLOCK + fft_in_block);
         v[0] = smem[src];
         v[1] = smem[src + 544];
         v[2] = smem[src + 1088];
@@ -1831,11 +1809,8 @@ fftgen_131072_fp32_pass2_inverse(const point_t* in, point_t* out, int batch, flo
         v[13] = smem[src + 7072];
         v[14] = smem[src + 7616];
         v[15] = smem[src + 8160];
-    }
-    __syncthreads();
-    {
         {
-            const int j = fft_thread;
+            const int j = (fft_thread >> 1) + ((fft_thread & 1) ? 16 : 0);
             const int k = j & 15;
             const float2* tw = pass2_twiddles_2 + k;
             v[1] = twiddle_mul_conj(v[1], load_twiddle(tw, 0));
@@ -1934,149 +1909,122 @@ fftgen_131072_fp32_pass2_inverse(const point_t* in, point_t* out, int batch, flo
             const float2 t79 = make_float2(-9.238795042e-01f * t58.x - 3.826834261e-01f * t58.y, -9.238795042e-01f * t58.y + 3.826834261e-01f * t58.x);
             const float2 t80 = make_float2(t29.x + t79.x, t29.y + t79.y);
             const float2 t81 = make_float2(t29.x - t79.x, t29.y - t79.y);
-            const int dst = padded(((j - k) * 16 + k) * FFTS_PER_BLOCK + fft_in_block);
-            smem[dst] = t59;
-            smem[dst + 272] = t62;
-            smem[dst + 544] = t65;
-            smem[dst + 816] = t68;
-            smem[dst + 1088] = t71;
-            smem[dst + 1360] = t74;
-            smem[dst + 1632] = t77;
-            smem[dst + 1904] = t80;
-            smem[dst + 2176] = t60;
-            smem[dst + 2448] = t63;
-            smem[dst + 2720] = t66;
-            smem[dst + 2992] = t69;
-            smem[dst + 3264] = t72;
-            smem[dst + 3536] = t75;
-            smem[dst + 3808] = t78;
-            smem[dst + 4080] = t81;
+            v[0] = t59;
+            v[1] = t62;
+            v[2] = t65;
+            v[3] = t68;
+            v[4] = t71;
+            v[5] = t74;
+            v[6] = t77;
+            v[7] = t80;
+            v[8] = t60;
+            v[9] = t63;
+            v[10] = t66;
+            v[11] = t69;
+            v[12] = t72;
+            v[13] = t75;
+            v[14] = t78;
+            v[15] = t81;
         }
     }
-    __syncthreads();
     {
-        // stage 3 of 3: radix 2 on sub-transforms of 512 points
-        const int src = padded(fft_thread * FFTS_PER_BLOCK + fft_in_block);
-        v[0] = smem[src];
-        v[1] = smem[src + 4352];
-        v[2] = smem[src + 544];
-        v[3] = smem[src + 4896];
-        v[4] = smem[src + 1088];
-        v[5] = smem[src + 5440];
-        v[6] = smem[src + 1632];
-        v[7] = smem[src + 5984];
-        v[8] = smem[src + 2176];
-        v[9] = smem[src + 6528];
-        v[10] = smem[src + 2720];
-        v[11] = smem[src + 7072];
-        v[12] = smem[src + 3264];
-        v[13] = smem[src + 7616];
-        v[14] = smem[src + 3808];
-        v[15] = smem[src + 8160];
-    }
-    __syncthreads();
-    {
+        // stage 3 of 3: radix 2 on sub-transforms of 512 points, the pairs swapped between lanes 16 apart
+        const bool upper = (fft_thread & 1) != 0;
+        const int first = (fft_thread >> 1) + (upper ? 128 : 0);
+        const float2* tw = pass2_twiddles_3 + first;
         float2 y[RADIX_MAX]; /* the outputs, in the order the tiled store copies them */
         {
-            const int j = fft_thread;
-            const int k = j & 255;
-            const float2* tw = pass2_twiddles_3 + k;
-            v[1] = twiddle_mul_conj(v[1], load_twiddle(tw, 0));
-            const float2 t1 = make_float2(v[0].x + v[1].x, v[0].y + v[1].y);
-            const float2 t2 = make_float2(v[0].x - v[1].x, v[0].y - v[1].y);
+            const float2 other = lane_xor16(upper ? v[0] : v[8], upper ? 8 : 0);
+            const float2 a = upper ? other : v[0];
+            const float2 b = twiddle_mul_conj(upper ? v[8] : other, load_twiddle(tw, 0));
+            const float2 t1 = make_float2(a.x + b.x, a.y + b.y);
+            const float2 t2 = make_float2(a.x - b.x, a.y - b.y);
             y[0] = t1;
             y[8] = t2;
         }
         {
-            const int j = fft_thread + 32;
-            const int k = j & 255;
-            const float2* tw = pass2_twiddles_3 + k;
-            v[3] = twiddle_mul_conj(v[3], load_twiddle(tw, 0));
-            const float2 t3 = make_float2(v[2].x + v[3].x, v[2].y + v[3].y);
-            const float2 t4 = make_float2(v[2].x - v[3].x, v[2].y - v[3].y);
+            const float2 other = lane_xor16(upper ? v[1] : v[9], upper ? 9 : 1);
+            const float2 a = upper ? other : v[1];
+            const float2 b = twiddle_mul_conj(upper ? v[9] : other, load_twiddle(tw, 16));
+            const float2 t3 = make_float2(a.x + b.x, a.y + b.y);
+            const float2 t4 = make_float2(a.x - b.x, a.y - b.y);
             y[1] = t3;
             y[9] = t4;
         }
         {
-            const int j = fft_thread + 64;
-            const int k = j & 255;
-            const float2* tw = pass2_twiddles_3 + k;
-            v[5] = twiddle_mul_conj(v[5], load_twiddle(tw, 0));
-            const float2 t5 = make_float2(v[4].x + v[5].x, v[4].y + v[5].y);
-            const float2 t6 = make_float2(v[4].x - v[5].x, v[4].y - v[5].y);
+            const float2 other = lane_xor16(upper ? v[2] : v[10], upper ? 10 : 2);
+            const float2 a = upper ? other : v[2];
+            const float2 b = twiddle_mul_conj(upper ? v[10] : other, load_twiddle(tw, 32));
+            const float2 t5 = make_float2(a.x + b.x, a.y + b.y);
+            const float2 t6 = make_float2(a.x - b.x, a.y - b.y);
             y[2] = t5;
             y[10] = t6;
         }
         {
-            const int j = fft_thread + 96;
-            const int k = j & 255;
-            const float2* tw = pass2_twiddles_3 + k;
-            v[7] = twiddle_mul_conj(v[7], load_twiddle(tw, 0));
-            const float2 t7 = make_float2(v[6].x + v[7].x, v[6].y + v[7].y);
-            const float2 t8 = make_float2(v[6].x - v[7].x, v[6].y - v[7].y);
+            const float2 other = lane_xor16(upper ? v[3] : v[11], upper ? 11 : 3);
+            const float2 a = upper ? other : v[3];
+            const float2 b = twiddle_mul_conj(upper ? v[11] : other, load_twiddle(tw, 48));
+            const float2 t7 = make_float2(a.x + b.x, a.y + b.y);
+            const float2 t8 = make_float2(a.x - b.x, a.y - b.y);
             y[3] = t7;
             y[11] = t8;
         }
         {
-            const int j = fft_thread + 128;
-            const int k = j & 255;
-            const float2* tw = pass2_twiddles_3 + k;
-            v[9] = twiddle_mul_conj(v[9], load_twiddle(tw, 0));
-            const float2 t9 = make_float2(v[8].x + v[9].x, v[8].y + v[9].y);
-            const float2 t10 = make_float2(v[8].x - v[9].x, v[8].y - v[9].y);
+            const float2 other = lane_xor16(upper ? v[4] : v[12], upper ? 12 : 4);
+            const float2 a = upper ? other : v[4];
+            const float2 b = twiddle_mul_conj(upper ? v[12] : other, load_twiddle(tw, 64));
+            const float2 t9 = make_float2(a.x + b.x, a.y + b.y);
+            const float2 t10 = make_float2(a.x - b.x, a.y - b.y);
             y[4] = t9;
             y[12] = t10;
         }
         {
-            const int j = fft_thread + 160;
-            const int k = j & 255;
-            const float2* tw = pass2_twiddles_3 + k;
-            v[11] = twiddle_mul_conj(v[11], load_twiddle(tw, 0));
-            const float2 t11 = make_float2(v[10].x + v[11].x, v[10].y + v[11].y);
-            const float2 t12 = make_float2(v[10].x - v[11].x, v[10].y - v[11].y);
+            const float2 other = lane_xor16(upper ? v[5] : v[13], upper ? 13 : 5);
+            const float2 a = upper ? other : v[5];
+            const float2 b = twiddle_mul_conj(upper ? v[13] : other, load_twiddle(tw, 80));
+            const float2 t11 = make_float2(a.x + b.x, a.y + b.y);
+            const float2 t12 = make_float2(a.x - b.x, a.y - b.y);
             y[5] = t11;
             y[13] = t12;
         }
         {
-            const int j = fft_thread + 192;
-            const int k = j & 255;
-            const float2* tw = pass2_twiddles_3 + k;
-            v[13] = twiddle_mul_conj(v[13], load_twiddle(tw, 0));
-            const float2 t13 = make_float2(v[12].x + v[13].x, v[12].y + v[13].y);
-            const float2 t14 = make_float2(v[12].x - v[13].x, v[12].y - v[13].y);
+            const float2 other = lane_xor16(upper ? v[6] : v[14], upper ? 14 : 6);
+            const float2 a = upper ? other : v[6];
+            const float2 b = twiddle_mul_conj(upper ? v[14] : other, load_twiddle(tw, 96));
+            const float2 t13 = make_float2(a.x + b.x, a.y + b.y);
+            const float2 t14 = make_float2(a.x - b.x, a.y - b.y);
             y[6] = t13;
             y[14] = t14;
         }
         {
-            const int j = fft_thread + 224;
-            const int k = j & 255;
-            const float2* tw = pass2_twiddles_3 + k;
-            v[15] = twiddle_mul_conj(v[15], load_twiddle(tw, 0));
-            const float2 t15 = make_float2(v[14].x + v[15].x, v[14].y + v[15].y);
-            const float2 t16 = make_float2(v[14].x - v[15].x, v[14].y - v[15].y);
+            const float2 other = lane_xor16(upper ? v[7] : v[15], upper ? 15 : 7);
+            const float2 a = upper ? other : v[7];
+            const float2 b = twiddle_mul_conj(upper ? v[15] : other, load_twiddle(tw, 112));
+            const float2 t15 = make_float2(a.x + b.x, a.y + b.y);
+            const float2 t16 = make_float2(a.x - b.x, a.y - b.y);
             y[7] = t15;
             y[15] = t16;
         }
         // coalesced copy of the tile's results to global memory, from the last stage's registers
         {
-            point_t* dst = out + out_tile + (size_t)fft_in_block * OUT_FFT_STRIDE + (size_t)fft_thread * OUT_ELEM_STRIDE;
+            point_t* dst = out + out_tile + (size_t)fft_in_block * OUT_FFT_STRIDE + (size_t)first * OUT_ELEM_STRIDE;
             if (fft_in_block < tile_ffts) {
                 store_point(dst + 0 * OUT_ELEM_STRIDE, 0, scaled(y[0], scale));
-                store_point(dst + 32 * OUT_ELEM_STRIDE, 0, scaled(y[1], scale));
-                store_point(dst + 64 * OUT_ELEM_STRIDE, 0, scaled(y[2], scale));
-                store_point(dst + 96 * OUT_ELEM_STRIDE, 0, scaled(y[3], scale));
-                store_point(dst + 128 * OUT_ELEM_STRIDE, 0, scaled(y[4], scale));
-                store_point(dst + 160 * OUT_ELEM_STRIDE, 0, scaled(y[5], scale));
-                store_point(dst + 192 * OUT_ELEM_STRIDE, 0, scaled(y[6], scale));
-                store_point(dst + 224 * OUT_ELEM_STRIDE, 0, scaled(y[7], scale));
+                store_point(dst + 16 * OUT_ELEM_STRIDE, 0, scaled(y[1], scale));
+                store_point(dst + 32 * OUT_ELEM_STRIDE, 0, scaled(y[2], scale));
+                store_point(dst + 48 * OUT_ELEM_STRIDE, 0, scaled(y[3], scale));
+                store_point(dst + 64 * OUT_ELEM_STRIDE, 0, scaled(y[4], scale));
+                store_point(dst + 80 * OUT_ELEM_STRIDE, 0, scaled(y[5], scale));
+                store_point(dst + 96 * OUT_ELEM_STRIDE, 0, scaled(y[6], scale));
+                store_point(dst + 112 * OUT_ELEM_STRIDE, 0, scaled(y[7], scale));
                 store_point(dst + 256 * OUT_ELEM_STRIDE, 0, scaled(y[8], scale));
-                store_point(dst + 288 * OUT_ELEM_STRIDE, 0, scaled(y[9], scale));
-                store_point(dst + 320 * OUT_ELEM_STRIDE, 0, scaled(y[10], scale));
-                store_point(dst + 352 * OUT_ELEM_STRIDE, 0, scaled(y[11], scale));
-                store_point(dst + 384 * OUT_ELEM_STRIDE, 0, scaled(y[12], scale));
-                store_point(dst + 416 * OUT_ELEM_STRIDE, 0, scaled(y[13], scale));
-                store_point(dst + 448 * OUT_ELEM_STRIDE, 0, scaled(y[14], scale));
-                store_point(dst + 480 * OUT_ELEM_STRIDE, 0, scaled(y[15], scale));
+                store_point(dst + 272 * OUT_ELEM_STRIDE, 0, scaled(y[9], scale));
+                store_point(dst + 288 * OUT_ELEM_STRIDE, 0, scaled(y[10], scale));
+                store_point(dst + 304 * OUT_ELEM_STRIDE, 0, scaled(y[11], scale));
+                store_point(dst + 320 * OUT_ELEM_STRIDE, 0, scaled(y[12], scale));
+                store_point(dst + 336 * OUT_ELEM_STRIDE, 0, scaled(y[13], scale));
+                store_point(dst + 352 * OUT_ELEM_STRIDE, 0, scaled(y[14], scale));
+                store_point(dst + 368 * OUT_ELEM_STRIDE, 0, scaled(y[15], scale));
             }
         }
     }

@@ -83,6 +83,12 @@ __device__ __forceinline__ float2 twiddle_mul_conj(float2 a, float2 w) {
 // One pad element every 16 keeps strided shared-memory accesses off a single bank.
 __device__ __forceinline__ int padded(int i) { return i + (i >> 4); }
 
+// The value `mine` of lane ^ 16; `theirs` names it in the partner's registers for the host simulation.
+__device__ __forceinline__ float2 lane_xor16(float2 mine, int theirs) {
+    (void)theirs;
+    return make_float2(__shfl_xor_sync(0xffffffffu, mine.x, 16), __shfl_xor_sync(0xffffffffu, mine.y, 16));
+}
+
 // exp(-2*pi*i*q/N) as a product of table entries, one per group of `bits` bits of q: a
 // rounding more per table than one full table, and a file thousands of times smaller
 __device__ __forceinline__ float2 post_twiddle(const float2* t0, const float2* t1, int q, int bits) {
@@ -656,7 +662,8 @@ fftgen_262144_fp16_pass1_forward(const point_t* in, point_t* out, int batch, flo
     __syncthreads();
     {
         // stage 2 of 3: radix 16 on sub-transforms of 256 points
-        const int src = padded(fft_thread * FFTS_PER_BLOCK + fft_in_block);
+        const int pair_j = (fft_thread >> 2) * 2 + (fft_thread & 1) + ((fft_thread & 2) ? 16 : 0);
+        const int src = padded(pair_j * FFTS_PER_BLOCK + fft_in_block);
         v[0] = smem[src];
         v[1] = smem[src + 272];
         v[2] = smem[src + 544];
@@ -673,11 +680,8 @@ fftgen_262144_fp16_pass1_forward(const point_t* in, point_t* out, int batch, flo
         v[13] = smem[src + 3536];
         v[14] = smem[src + 3808];
         v[15] = smem[src + 4080];
-    }
-    __syncthreads();
-    {
         {
-            const int j = fft_thread;
+            const int j = (fft_thread >> 2) * 2 + (fft_thread & 1) + ((fft_thread & 2) ? 16 : 0);
             const int k = j & 15;
             const float2* tw = pass1_twiddles_2 + k;
             v[1] = twiddle_mul(v[1], load_twiddle(tw, 0));
@@ -776,138 +780,112 @@ fftgen_262144_fp16_pass1_forward(const point_t* in, point_t* out, int batch, flo
             const float2 t79 = make_float2(-9.238795042e-01f * t58.x - -3.826834261e-01f * t58.y, -9.238795042e-01f * t58.y + -3.826834261e-01f * t58.x);
             const float2 t80 = make_float2(t29.x + t79.x, t29.y + t79.y);
             const float2 t81 = make_float2(t29.x - t79.x, t29.y - t79.y);
-            const int dst = padded(((j - k) * 16 + k) * FFTS_PER_BLOCK + fft_in_block);
-            smem[dst] = t59;
-            smem[dst + 136] = t62;
-            smem[dst + 272] = t65;
-            smem[dst + 408] = t68;
-            smem[dst + 544] = t71;
-            smem[dst + 680] = t74;
-            smem[dst + 816] = t77;
-            smem[dst + 952] = t80;
-            smem[dst + 1088] = t60;
-            smem[dst + 1224] = t63;
-            smem[dst + 1360] = t66;
-            smem[dst + 1496] = t69;
-            smem[dst + 1632] = t72;
-            smem[dst + 1768] = t75;
-            smem[dst + 1904] = t78;
-            smem[dst + 2040] = t81;
+            v[0] = t59;
+            v[1] = t62;
+            v[2] = t65;
+            v[3] = t68;
+            v[4] = t71;
+            v[5] = t74;
+            v[6] = t77;
+            v[7] = t80;
+            v[8] = t60;
+            v[9] = t63;
+            v[10] = t66;
+            v[11] = t69;
+            v[12] = t72;
+            v[13] = t75;
+            v[14] = t78;
+            v[15] = t81;
         }
     }
-    __syncthreads();
     {
-        // stage 3 of 3: radix 2 on sub-transforms of 512 points
-        const int src = padded(fft_thread * FFTS_PER_BLOCK + fft_in_block);
-        v[0] = smem[src];
-        v[1] = smem[src + 2176];
-        v[2] = smem[src + 272];
-        v[3] = smem[src + 2448];
-        v[4] = smem[src + 544];
-        v[5] = smem[src + 2720];
-        v[6] = smem[src + 816];
-        v[7] = smem[src + 2992];
-        v[8] = smem[src + 1088];
-        v[9] = smem[src + 3264];
-        v[10] = smem[src + 1360];
-        v[11] = smem[src + 3536];
-        v[12] = smem[src + 1632];
-        v[13] = smem[src + 3808];
-        v[14] = smem[src + 1904];
-        v[15] = smem[src + 4080];
-    }
-    __syncthreads();
-    {
+        // stage 3 of 3: radix 2 on sub-transforms of 512 points, the pairs swapped between lanes 16 apart
+        const bool upper = (fft_thread & 2) != 0;
+        const int first = (fft_thread >> 2) * 2 + (fft_thread & 1) + (upper ? 128 : 0);
+        const float2* tw = pass1_twiddles_3 + first;
         float2 y[RADIX_MAX]; /* the outputs, in the order the tiled store copies them */
         {
-            const int j = fft_thread;
-            const int k = j & 255;
-            const float2* tw = pass1_twiddles_3 + k;
-            v[1] = twiddle_mul(v[1], load_twiddle(tw, 0));
-            const float2 t1 = make_float2(v[0].x + v[1].x, v[0].y + v[1].y);
-            const float2 t2 = make_float2(v[0].x - v[1].x, v[0].y - v[1].y);
+            const float2 other = lane_xor16(upper ? v[0] : v[8], upper ? 8 : 0);
+            const float2 a = upper ? other : v[0];
+            const float2 b = twiddle_mul(upper ? v[8] : other, load_twiddle(tw, 0));
+            const float2 t1 = make_float2(a.x + b.x, a.y + b.y);
+            const float2 t2 = make_float2(a.x - b.x, a.y - b.y);
             y[0] = t1;
             y[8] = t2;
         }
         {
-            const int j = fft_thread + 32;
-            const int k = j & 255;
-            const float2* tw = pass1_twiddles_3 + k;
-            v[3] = twiddle_mul(v[3], load_twiddle(tw, 0));
-            const float2 t3 = make_float2(v[2].x + v[3].x, v[2].y + v[3].y);
-            const float2 t4 = make_float2(v[2].x - v[3].x, v[2].y - v[3].y);
+            const float2 other = lane_xor16(upper ? v[1] : v[9], upper ? 9 : 1);
+            const float2 a = upper ? other : v[1];
+            const float2 b = twiddle_mul(upper ? v[9] : other, load_twiddle(tw, 16));
+            const float2 t3 = make_float2(a.x + b.x, a.y + b.y);
+            const float2 t4 = make_float2(a.x - b.x, a.y - b.y);
             y[1] = t3;
             y[9] = t4;
         }
         {
-            const int j = fft_thread + 64;
-            const int k = j & 255;
-            const float2* tw = pass1_twiddles_3 + k;
-            v[5] = twiddle_mul(v[5], load_twiddle(tw, 0));
-            const float2 t5 = make_float2(v[4].x + v[5].x, v[4].y + v[5].y);
-            const float2 t6 = make_float2(v[4].x - v[5].x, v[4].y - v[5].y);
+            const float2 other = lane_xor16(upper ? v[2] : v[10], upper ? 10 : 2);
+            const float2 a = upper ? other : v[2];
+            const float2 b = twiddle_mul(upper ? v[10] : other, load_twiddle(tw, 32));
+            const float2 t5 = make_float2(a.x + b.x, a.y + b.y);
+            const float2 t6 = make_float2(a.x - b.x, a.y - b.y);
             y[2] = t5;
             y[10] = t6;
         }
         {
-            const int j = fft_thread + 96;
-            const int k = j & 255;
-            const float2* tw = pass1_twiddles_3 + k;
-            v[7] = twiddle_mul(v[7], load_twiddle(tw, 0));
-            const float2 t7 = make_float2(v[6].x + v[7].x, v[6].y + v[7].y);
-            const float2 t8 = make_float2(v[6].x - v[7].x, v[6].y - v[7].y);
+            const float2 other = lane_xor16(upper ? v[3] : v[11], upper ? 11 : 3);
+            const float2 a = upper ? other : v[3];
+            const float2 b = twiddle_mul(upper ? v[11] : other, load_twiddle(tw, 48));
+            const float2 t7 = make_float2(a.x + b.x, a.y + b.y);
+            const float2 t8 = make_float2(a.x - b.x, a.y - b.y);
             y[3] = t7;
             y[11] = t8;
         }
         {
-            const int j = fft_thread + 128;
-            const int k = j & 255;
-            const float2* tw = pass1_twiddles_3 + k;
-            v[9] = twiddle_mul(v[9], load_twiddle(tw, 0));
-            const float2 t9 = make_float2(v[8].x + v[9].x, v[8].y + v[9].y);
-            const float2 t10 = make_float2(v[8].x - v[9].x, v[8].y - v[9].y);
+            const float2 other = lane_xor16(upper ? v[4] : v[12], upper ? 12 : 4);
+            const float2 a = upper ? other : v[4];
+            const float2 b = twiddle_mul(upper ? v[12] : other, load_twiddle(tw, 64));
+            const float2 t9 = make_float2(a.x + b.x, a.y + b.y);
+            const float2 t10 = make_float2(a.x - b.x, a.y - b.y);
             y[4] = t9;
             y[12] = t10;
         }
         {
-            const int j = fft_thread + 160;
-            const int k = j & 255;
-            const float2* tw = pass1_twiddles_3 + k;
-            v[11] = twiddle_mul(v[11], load_twiddle(tw, 0));
-            const float2 t11 = make_float2(v[10].x + v[11].x, v[10].y + v[11].y);
-            const float2 t12 = make_float2(v[10].x - v[11].x, v[10].y - v[11].y);
+            const float2 other = lane_xor16(upper ? v[5] : v[13], upper ? 13 : 5);
+            const float2 a = upper ? other : v[5];
+            const float2 b = twiddle_mul(upper ? v[13] : other, load_twiddle(tw, 80));
+            const float2 t11 = make_float2(a.x + b.x, a.y + b.y);
+            const float2 t12 = make_float2(a.x - b.x, a.y - b.y);
             y[5] = t11;
             y[13] = t12;
         }
         {
-            const int j = fft_thread + 192;
-            const int k = j & 255;
-            const float2* tw = pass1_twiddles_3 + k;
-            v[13] = twiddle_mul(v[13], load_twiddle(tw, 0));
-            const float2 t13 = make_float2(v[12].x + v[13].x, v[12].y + v[13].y);
-            const float2 t14 = make_float2(v[12].x - v[13].x, v[12].y - v[13].y);
+            const float2 other = lane_xor16(upper ? v[6] : v[14], upper ? 14 : 6);
+            const float2 a = upper ? other : v[6];
+            const float2 b = twiddle_mul(upper ? v[14] : other, load_twiddle(tw, 96));
+            const float2 t13 = make_float2(a.x + b.x, a.y + b.y);
+            const float2 t14 = make_float2(a.x - b.x, a.y - b.y);
             y[6] = t13;
             y[14] = t14;
         }
         {
-            const int j = fft_thread + 224;
-            const int k = j & 255;
-            const float2* tw = pass1_twiddles_3 + k;
-            v[15] = twiddle_mul(v[15], load_twiddle(tw, 0));
-            const float2 t15 = make_float2(v[14].x + v[15].x, v[14].y + v[15].y);
-            const float2 t16 = make_float2(v[14].x - v[15].x, v[14].y - v[15].y);
+            const float2 other = lane_xor16(upper ? v[7] : v[15], upper ? 15 : 7);
+            const float2 a = upper ? other : v[7];
+            const float2 b = twiddle_mul(upper ? v[15] : other, load_twiddle(tw, 112));
+            const float2 t15 = make_float2(a.x + b.x, a.y + b.y);
+            const float2 t16 = make_float2(a.x - b.x, a.y - b.y);
             y[7] = t15;
             y[15] = t16;
         }
         // coalesced copy of the tile's results to global memory, from the last stage's registers
         {
-            point_t* dst = out + out_tile + (size_t)fft_in_block * OUT_FFT_STRIDE + (size_t)fft_thread * OUT_ELEM_STRIDE;
+            point_t* dst = out + out_tile + (size_t)fft_in_block * OUT_FFT_STRIDE + (size_t)first * OUT_ELEM_STRIDE;
             const int column = (int)(member + fft_in_block);
-            const float2 pass_tw0 = scaled(post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, column * fft_thread, POST_TWIDDLE_BITS), scale);
-            const float2 ratio1 = post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, column * 32, POST_TWIDDLE_BITS);
+            const float2 pass_tw0 = scaled(post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, column * first, POST_TWIDDLE_BITS), scale);
+            const float2 ratio1 = post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, column * 16, POST_TWIDDLE_BITS);
             const float2 ratio2 = twiddle_mul(ratio1, ratio1);
             const float2 ratio4 = twiddle_mul(ratio2, ratio2);
             const float2 ratio8 = twiddle_mul(ratio4, ratio4);
+            const float2 ratio16 = twiddle_mul(ratio8, ratio8);
             const float2 pass_tw1 = twiddle_mul(pass_tw0, ratio1);
             const float2 pass_tw2 = twiddle_mul(pass_tw0, ratio2);
             const float2 pass_tw3 = twiddle_mul(pass_tw1, ratio2);
@@ -915,31 +893,31 @@ fftgen_262144_fp16_pass1_forward(const point_t* in, point_t* out, int batch, flo
             const float2 pass_tw5 = twiddle_mul(pass_tw1, ratio4);
             const float2 pass_tw6 = twiddle_mul(pass_tw2, ratio4);
             const float2 pass_tw7 = twiddle_mul(pass_tw3, ratio4);
-            const float2 pass_tw8 = twiddle_mul(pass_tw0, ratio8);
-            const float2 pass_tw9 = twiddle_mul(pass_tw1, ratio8);
-            const float2 pass_tw10 = twiddle_mul(pass_tw2, ratio8);
-            const float2 pass_tw11 = twiddle_mul(pass_tw3, ratio8);
-            const float2 pass_tw12 = twiddle_mul(pass_tw4, ratio8);
-            const float2 pass_tw13 = twiddle_mul(pass_tw5, ratio8);
-            const float2 pass_tw14 = twiddle_mul(pass_tw6, ratio8);
-            const float2 pass_tw15 = twiddle_mul(pass_tw7, ratio8);
+            const float2 pass_tw16 = twiddle_mul(pass_tw0, ratio16);
+            const float2 pass_tw17 = twiddle_mul(pass_tw1, ratio16);
+            const float2 pass_tw18 = twiddle_mul(pass_tw2, ratio16);
+            const float2 pass_tw19 = twiddle_mul(pass_tw3, ratio16);
+            const float2 pass_tw20 = twiddle_mul(pass_tw4, ratio16);
+            const float2 pass_tw21 = twiddle_mul(pass_tw5, ratio16);
+            const float2 pass_tw22 = twiddle_mul(pass_tw6, ratio16);
+            const float2 pass_tw23 = twiddle_mul(pass_tw7, ratio16);
             if (fft_in_block < tile_ffts) {
                 store_point(dst + 0 * OUT_ELEM_STRIDE, 0, twiddle_mul(y[0], pass_tw0));
-                store_point(dst + 32 * OUT_ELEM_STRIDE, 0, twiddle_mul(y[1], pass_tw1));
-                store_point(dst + 64 * OUT_ELEM_STRIDE, 0, twiddle_mul(y[2], pass_tw2));
-                store_point(dst + 96 * OUT_ELEM_STRIDE, 0, twiddle_mul(y[3], pass_tw3));
-                store_point(dst + 128 * OUT_ELEM_STRIDE, 0, twiddle_mul(y[4], pass_tw4));
-                store_point(dst + 160 * OUT_ELEM_STRIDE, 0, twiddle_mul(y[5], pass_tw5));
-                store_point(dst + 192 * OUT_ELEM_STRIDE, 0, twiddle_mul(y[6], pass_tw6));
-                store_point(dst + 224 * OUT_ELEM_STRIDE, 0, twiddle_mul(y[7], pass_tw7));
-                store_point(dst + 256 * OUT_ELEM_STRIDE, 0, twiddle_mul(y[8], pass_tw8));
-                store_point(dst + 288 * OUT_ELEM_STRIDE, 0, twiddle_mul(y[9], pass_tw9));
-                store_point(dst + 320 * OUT_ELEM_STRIDE, 0, twiddle_mul(y[10], pass_tw10));
-                store_point(dst + 352 * OUT_ELEM_STRIDE, 0, twiddle_mul(y[11], pass_tw11));
-                store_point(dst + 384 * OUT_ELEM_STRIDE, 0, twiddle_mul(y[12], pass_tw12));
-                store_point(dst + 416 * OUT_ELEM_STRIDE, 0, twiddle_mul(y[13], pass_tw13));
-                store_point(dst + 448 * OUT_ELEM_STRIDE, 0, twiddle_mul(y[14], pass_tw14));
-                store_point(dst + 480 * OUT_ELEM_STRIDE, 0, twiddle_mul(y[15], pass_tw15));
+                store_point(dst + 16 * OUT_ELEM_STRIDE, 0, twiddle_mul(y[1], pass_tw1));
+                store_point(dst + 32 * OUT_ELEM_STRIDE, 0, twiddle_mul(y[2], pass_tw2));
+                store_point(dst + 48 * OUT_ELEM_STRIDE, 0, twiddle_mul(y[3], pass_tw3));
+                store_point(dst + 64 * OUT_ELEM_STRIDE, 0, twiddle_mul(y[4], pass_tw4));
+                store_point(dst + 80 * OUT_ELEM_STRIDE, 0, twiddle_mul(y[5], pass_tw5));
+                store_point(dst + 96 * OUT_ELEM_STRIDE, 0, twiddle_mul(y[6], pass_tw6));
+                store_point(dst + 112 * OUT_ELEM_STRIDE, 0, twiddle_mul(y[7], pass_tw7));
+                store_point(dst + 256 * OUT_ELEM_STRIDE, 0, twiddle_mul(y[8], pass_tw16));
+                store_point(dst + 272 * OUT_ELEM_STRIDE, 0, twiddle_mul(y[9], pass_tw17));
+                store_point(dst + 288 * OUT_ELEM_STRIDE, 0, twiddle_mul(y[10], pass_tw18));
+                store_point(dst + 304 * OUT_ELEM_STRIDE, 0, twiddle_mul(y[11], pass_tw19));
+                store_point(dst + 320 * OUT_ELEM_STRIDE, 0, twiddle_mul(y[12], pass_tw20));
+                store_point(dst + 336 * OUT_ELEM_STRIDE, 0, twiddle_mul(y[13], pass_tw21));
+                store_point(dst + 352 * OUT_ELEM_STRIDE, 0, twiddle_mul(y[14], pass_tw22));
+                store_point(dst + 368 * OUT_ELEM_STRIDE, 0, twiddle_mul(y[15], pass_tw23));
             }
         }
     }
@@ -1090,7 +1068,8 @@ fftgen_262144_fp16_pass1_inverse(const point_t* in, point_t* out, int batch, flo
     __syncthreads();
     {
         // stage 2 of 3: radix 16 on sub-transforms of 256 points
-        const int src = padded(fft_thread * FFTS_PER_BLOCK + fft_in_block);
+        const int pair_j = (fft_thread >> 2) * 2 + (fft_thread & 1) + ((fft_thread & 2) ? 16 : 0);
+        const int src = padded(pair_j * FFTS_PER_BLOCK + fft_in_block);
         v[0] = smem[src];
         v[1] = smem[src + 272];
         v[2] = smem[src + 544];
@@ -1107,11 +1086,8 @@ fftgen_262144_fp16_pass1_inverse(const point_t* in, point_t* out, int batch, flo
         v[13] = smem[src + 3536];
         v[14] = smem[src + 3808];
         v[15] = smem[src + 4080];
-    }
-    __syncthreads();
-    {
         {
-            const int j = fft_thread;
+            const int j = (fft_thread >> 2) * 2 + (fft_thread & 1) + ((fft_thread & 2) ? 16 : 0);
             const int k = j & 15;
             const float2* tw = pass1_twiddles_2 + k;
             v[1] = twiddle_mul_conj(v[1], load_twiddle(tw, 0));
@@ -1210,138 +1186,112 @@ fftgen_262144_fp16_pass1_inverse(const point_t* in, point_t* out, int batch, flo
             const float2 t79 = make_float2(-9.238795042e-01f * t58.x - 3.826834261e-01f * t58.y, -9.238795042e-01f * t58.y + 3.826834261e-01f * t58.x);
             const float2 t80 = make_float2(t29.x + t79.x, t29.y + t79.y);
             const float2 t81 = make_float2(t29.x - t79.x, t29.y - t79.y);
-            const int dst = padded(((j - k) * 16 + k) * FFTS_PER_BLOCK + fft_in_block);
-            smem[dst] = t59;
-            smem[dst + 136] = t62;
-            smem[dst + 272] = t65;
-            smem[dst + 408] = t68;
-            smem[dst + 544] = t71;
-            smem[dst + 680] = t74;
-            smem[dst + 816] = t77;
-            smem[dst + 952] = t80;
-            smem[dst + 1088] = t60;
-            smem[dst + 1224] = t63;
-            smem[dst + 1360] = t66;
-            smem[dst + 1496] = t69;
-            smem[dst + 1632] = t72;
-            smem[dst + 1768] = t75;
-            smem[dst + 1904] = t78;
-            smem[dst + 2040] = t81;
+            v[0] = t59;
+            v[1] = t62;
+            v[2] = t65;
+            v[3] = t68;
+            v[4] = t71;
+            v[5] = t74;
+            v[6] = t77;
+            v[7] = t80;
+            v[8] = t60;
+            v[9] = t63;
+            v[10] = t66;
+            v[11] = t69;
+            v[12] = t72;
+            v[13] = t75;
+            v[14] = t78;
+            v[15] = t81;
         }
     }
-    __syncthreads();
     {
-        // stage 3 of 3: radix 2 on sub-transforms of 512 points
-        const int src = padded(fft_thread * FFTS_PER_BLOCK + fft_in_block);
-        v[0] = smem[src];
-        v[1] = smem[src + 2176];
-        v[2] = smem[src + 272];
-        v[3] = smem[src + 2448];
-        v[4] = smem[src + 544];
-        v[5] = smem[src + 2720];
-        v[6] = smem[src + 816];
-        v[7] = smem[src + 2992];
-        v[8] = smem[src + 1088];
-        v[9] = smem[src + 3264];
-        v[10] = smem[src + 1360];
-        v[11] = smem[src + 3536];
-        v[12] = smem[src + 1632];
-        v[13] = smem[src + 3808];
-        v[14] = smem[src + 1904];
-        v[15] = smem[src + 4080];
-    }
-    __syncthreads();
-    {
+        // stage 3 of 3: radix 2 on sub-transforms of 512 points, the pairs swapped between lanes 16 apart
+        const bool upper = (fft_thread & 2) != 0;
+        const int first = (fft_thread >> 2) * 2 + (fft_thread & 1) + (upper ? 128 : 0);
+        const float2* tw = pass1_twiddles_3 + first;
         float2 y[RADIX_MAX]; /* the outputs, in the order the tiled store copies them */
         {
-            const int j = fft_thread;
-            const int k = j & 255;
-            const float2* tw = pass1_twiddles_3 + k;
-            v[1] = twiddle_mul_conj(v[1], load_twiddle(tw, 0));
-            const float2 t1 = make_float2(v[0].x + v[1].x, v[0].y + v[1].y);
-            const float2 t2 = make_float2(v[0].x - v[1].x, v[0].y - v[1].y);
+            const float2 other = lane_xor16(upper ? v[0] : v[8], upper ? 8 : 0);
+            const float2 a = upper ? other : v[0];
+            const float2 b = twiddle_mul_conj(upper ? v[8] : other, load_twiddle(tw, 0));
+            const float2 t1 = make_float2(a.x + b.x, a.y + b.y);
+            const float2 t2 = make_float2(a.x - b.x, a.y - b.y);
             y[0] = t1;
             y[8] = t2;
         }
         {
-            const int j = fft_thread + 32;
-            const int k = j & 255;
-            const float2* tw = pass1_twiddles_3 + k;
-            v[3] = twiddle_mul_conj(v[3], load_twiddle(tw, 0));
-            const float2 t3 = make_float2(v[2].x + v[3].x, v[2].y + v[3].y);
-            const float2 t4 = make_float2(v[2].x - v[3].x, v[2].y - v[3].y);
+            const float2 other = lane_xor16(upper ? v[1] : v[9], upper ? 9 : 1);
+            const float2 a = upper ? other : v[1];
+            const float2 b = twiddle_mul_conj(upper ? v[9] : other, load_twiddle(tw, 16));
+            const float2 t3 = make_float2(a.x + b.x, a.y + b.y);
+            const float2 t4 = make_float2(a.x - b.x, a.y - b.y);
             y[1] = t3;
             y[9] = t4;
         }
         {
-            const int j = fft_thread + 64;
-            const int k = j & 255;
-            const float2* tw = pass1_twiddles_3 + k;
-            v[5] = twiddle_mul_conj(v[5], load_twiddle(tw, 0));
-            const float2 t5 = make_float2(v[4].x + v[5].x, v[4].y + v[5].y);
-            const float2 t6 = make_float2(v[4].x - v[5].x, v[4].y - v[5].y);
+            const float2 other = lane_xor16(upper ? v[2] : v[10], upper ? 10 : 2);
+            const float2 a = upper ? other : v[2];
+            const float2 b = twiddle_mul_conj(upper ? v[10] : other, load_twiddle(tw, 32));
+            const float2 t5 = make_float2(a.x + b.x, a.y + b.y);
+            const float2 t6 = make_float2(a.x - b.x, a.y - b.y);
             y[2] = t5;
             y[10] = t6;
         }
         {
-            const int j = fft_thread + 96;
-            const int k = j & 255;
-            const float2* tw = pass1_twiddles_3 + k;
-            v[7] = twiddle_mul_conj(v[7], load_twiddle(tw, 0));
-            const float2 t7 = make_float2(v[6].x + v[7].x, v[6].y + v[7].y);
-            const float2 t8 = make_float2(v[6].x - v[7].x, v[6].y - v[7].y);
+            const float2 other = lane_xor16(upper ? v[3] : v[11], upper ? 11 : 3);
+            const float2 a = upper ? other : v[3];
+            const float2 b = twiddle_mul_conj(upper ? v[11] : other, load_twiddle(tw, 48));
+            const float2 t7 = make_float2(a.x + b.x, a.y + b.y);
+            const float2 t8 = make_float2(a.x - b.x, a.y - b.y);
             y[3] = t7;
             y[11] = t8;
         }
         {
-            const int j = fft_thread + 128;
-            const int k = j & 255;
-            const float2* tw = pass1_twiddles_3 + k;
-            v[9] = twiddle_mul_conj(v[9], load_twiddle(tw, 0));
-            const float2 t9 = make_float2(v[8].x + v[9].x, v[8].y + v[9].y);
-            const float2 t10 = make_float2(v[8].x - v[9].x, v[8].y - v[9].y);
+            const float2 other = lane_xor16(upper ? v[4] : v[12], upper ? 12 : 4);
+            const float2 a = upper ? other : v[4];
+            const float2 b = twiddle_mul_conj(upper ? v[12] : other, load_twiddle(tw, 64));
+            const float2 t9 = make_float2(a.x + b.x, a.y + b.y);
+            const float2 t10 = make_float2(a.x - b.x, a.y - b.y);
             y[4] = t9;
             y[12] = t10;
         }
         {
-            const int j = fft_thread + 160;
-            const int k = j & 255;
-            const float2* tw = pass1_twiddles_3 + k;
-            v[11] = twiddle_mul_conj(v[11], load_twiddle(tw, 0));
-            const float2 t11 = make_float2(v[10].x + v[11].x, v[10].y + v[11].y);
-            const float2 t12 = make_float2(v[10].x - v[11].x, v[10].y - v[11].y);
+            const float2 other = lane_xor16(upper ? v[5] : v[13], upper ? 13 : 5);
+            const float2 a = upper ? other : v[5];
+            const float2 b = twiddle_mul_conj(upper ? v[13] : other, load_twiddle(tw, 80));
+            const float2 t11 = make_float2(a.x + b.x, a.y + b.y);
+            const float2 t12 = make_float2(a.x - b.x, a.y - b.y);
             y[5] = t11;
             y[13] = t12;
         }
         {
-            const int j = fft_thread + 192;
-            const int k = j & 255;
-            const float2* tw = pass1_twiddles_3 + k;
-            v[13] = twiddle_mul_conj(v[13], load_twiddle(tw, 0));
-            const float2 t13 = make_float2(v[12].x + v[13].x, v[12].y + v[13].y);
-            const float2 t14 = make_float2(v[12].x - v[13].x, v[12].y - v[13].y);
+            const float2 other = lane_xor16(upper ? v[6] : v[14], upper ? 14 : 6);
+            const float2 a = upper ? other : v[6];
+            const float2 b = twiddle_mul_conj(upper ? v[14] : other, load_twiddle(tw, 96));
+            const float2 t13 = make_float2(a.x + b.x, a.y + b.y);
+            const float2 t14 = make_float2(a.x - b.x, a.y - b.y);
             y[6] = t13;
             y[14] = t14;
         }
         {
-            const int j = fft_thread + 224;
-            const int k = j & 255;
-            const float2* tw = pass1_twiddles_3 + k;
-            v[15] = twiddle_mul_conj(v[15], load_twiddle(tw, 0));
-            const float2 t15 = make_float2(v[14].x + v[15].x, v[14].y + v[15].y);
-            const float2 t16 = make_float2(v[14].x - v[15].x, v[14].y - v[15].y);
+            const float2 other = lane_xor16(upper ? v[7] : v[15], upper ? 15 : 7);
+            const float2 a = upper ? other : v[7];
+            const float2 b = twiddle_mul_conj(upper ? v[15] : other, load_twiddle(tw, 112));
+            const float2 t15 = make_float2(a.x + b.x, a.y + b.y);
+            const float2 t16 = make_float2(a.x - b.x, a.y - b.y);
             y[7] = t15;
             y[15] = t16;
         }
         // coalesced copy of the tile's results to global memory, from the last stage's registers
         {
-            point_t* dst = out + out_tile + (size_t)fft_in_block * OUT_FFT_STRIDE + (size_t)fft_thread * OUT_ELEM_STRIDE;
+            point_t* dst = out + out_tile + (size_t)fft_in_block * OUT_FFT_STRIDE + (size_t)first * OUT_ELEM_STRIDE;
             const int column = (int)(member + fft_in_block);
-            const float2 pass_tw0 = scaled(post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, column * fft_thread, POST_TWIDDLE_BITS), scale);
-            const float2 ratio1 = post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, column * 32, POST_TWIDDLE_BITS);
+            const float2 pass_tw0 = scaled(post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, column * first, POST_TWIDDLE_BITS), scale);
+            const float2 ratio1 = post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, column * 16, POST_TWIDDLE_BITS);
             const float2 ratio2 = twiddle_mul(ratio1, ratio1);
             const float2 ratio4 = twiddle_mul(ratio2, ratio2);
             const float2 ratio8 = twiddle_mul(ratio4, ratio4);
+            const float2 ratio16 = twiddle_mul(ratio8, ratio8);
             const float2 pass_tw1 = twiddle_mul(pass_tw0, ratio1);
             const float2 pass_tw2 = twiddle_mul(pass_tw0, ratio2);
             const float2 pass_tw3 = twiddle_mul(pass_tw1, ratio2);
@@ -1349,31 +1299,31 @@ fftgen_262144_fp16_pass1_inverse(const point_t* in, point_t* out, int batch, flo
             const float2 pass_tw5 = twiddle_mul(pass_tw1, ratio4);
             const float2 pass_tw6 = twiddle_mul(pass_tw2, ratio4);
             const float2 pass_tw7 = twiddle_mul(pass_tw3, ratio4);
-            const float2 pass_tw8 = twiddle_mul(pass_tw0, ratio8);
-            const float2 pass_tw9 = twiddle_mul(pass_tw1, ratio8);
-            const float2 pass_tw10 = twiddle_mul(pass_tw2, ratio8);
-            const float2 pass_tw11 = twiddle_mul(pass_tw3, ratio8);
-            const float2 pass_tw12 = twiddle_mul(pass_tw4, ratio8);
-            const float2 pass_tw13 = twiddle_mul(pass_tw5, ratio8);
-            const float2 pass_tw14 = twiddle_mul(pass_tw6, ratio8);
-            const float2 pass_tw15 = twiddle_mul(pass_tw7, ratio8);
+            const float2 pass_tw16 = twiddle_mul(pass_tw0, ratio16);
+            const float2 pass_tw17 = twiddle_mul(pass_tw1, ratio16);
+            const float2 pass_tw18 = twiddle_mul(pass_tw2, ratio16);
+            const float2 pass_tw19 = twiddle_mul(pass_tw3, ratio16);
+            const float2 pass_tw20 = twiddle_mul(pass_tw4, ratio16);
+            const float2 pass_tw21 = twiddle_mul(pass_tw5, ratio16);
+            const float2 pass_tw22 = twiddle_mul(pass_tw6, ratio16);
+            const float2 pass_tw23 = twiddle_mul(pass_tw7, ratio16);
             if (fft_in_block < tile_ffts) {
                 store_point(dst + 0 * OUT_ELEM_STRIDE, 0, twiddle_mul_conj(y[0], pass_tw0));
-                store_point(dst + 32 * OUT_ELEM_STRIDE, 0, twiddle_mul_conj(y[1], pass_tw1));
-                store_point(dst + 64 * OUT_ELEM_STRIDE, 0, twiddle_mul_conj(y[2], pass_tw2));
-                store_point(dst + 96 * OUT_ELEM_STRIDE, 0, twiddle_mul_conj(y[3], pass_tw3));
-                store_point(dst + 128 * OUT_ELEM_STRIDE, 0, twiddle_mul_conj(y[4], pass_tw4));
-                store_point(dst + 160 * OUT_ELEM_STRIDE, 0, twiddle_mul_conj(y[5], pass_tw5));
-                store_point(dst + 192 * OUT_ELEM_STRIDE, 0, twiddle_mul_conj(y[6], pass_tw6));
-                store_point(dst + 224 * OUT_ELEM_STRIDE, 0, twiddle_mul_conj(y[7], pass_tw7));
-                store_point(dst + 256 * OUT_ELEM_STRIDE, 0, twiddle_mul_conj(y[8], pass_tw8));
-                store_point(dst + 288 * OUT_ELEM_STRIDE, 0, twiddle_mul_conj(y[9], pass_tw9));
-                store_point(dst + 320 * OUT_ELEM_STRIDE, 0, twiddle_mul_conj(y[10], pass_tw10));
-                store_point(dst + 352 * OUT_ELEM_STRIDE, 0, twiddle_mul_conj(y[11], pass_tw11));
-                store_point(dst + 384 * OUT_ELEM_STRIDE, 0, twiddle_mul_conj(y[12], pass_tw12));
-                store_point(dst + 416 * OUT_ELEM_STRIDE, 0, twiddle_mul_conj(y[13], pass_tw13));
-                store_point(dst + 448 * OUT_ELEM_STRIDE, 0, twiddle_mul_conj(y[14], pass_tw14));
-                store_point(dst + 480 * OUT_ELEM_STRIDE, 0, twiddle_mul_conj(y[15], pass_tw15));
+                store_point(dst + 16 * OUT_ELEM_STRIDE, 0, twiddle_mul_conj(y[1], pass_tw1));
+                store_point(dst + 32 * OUT_ELEM_STRIDE, 0, twiddle_mul_conj(y[2], pass_tw2));
+                store_point(dst + 48 * OUT_ELEM_STRIDE, 0, twiddle_mul_conj(y[3], pass_tw3));
+                store_point(dst + 64 * OUT_ELEM_STRIDE, 0, twiddle_mul_conj(y[4], pass_tw4));
+                store_point(dst + 80 * OUT_ELEM_STRIDE, 0, twiddle_mul_conj(y[5], pass_tw5));
+                store_point(dst + 96 * OUT_ELEM_STRIDE, 0, twiddle_mul_conj(y[6], pass_tw6));
+                store_point(dst + 112 * OUT_ELEM_STRIDE, 0, twiddle_mul_conj(y[7], pass_tw7));
+                store_point(dst + 256 * OUT_ELEM_STRIDE, 0, twiddle_mul_conj(y[8], pass_tw16));
+                store_point(dst + 272 * OUT_ELEM_STRIDE, 0, twiddle_mul_conj(y[9], pass_tw17));
+                store_point(dst + 288 * OUT_ELEM_STRIDE, 0, twiddle_mul_conj(y[10], pass_tw18));
+                store_point(dst + 304 * OUT_ELEM_STRIDE, 0, twiddle_mul_conj(y[11], pass_tw19));
+                store_point(dst + 320 * OUT_ELEM_STRIDE, 0, twiddle_mul_conj(y[12], pass_tw20));
+                store_point(dst + 336 * OUT_ELEM_STRIDE, 0, twiddle_mul_conj(y[13], pass_tw21));
+                store_point(dst + 352 * OUT_ELEM_STRIDE, 0, twiddle_mul_conj(y[14], pass_tw22));
+                store_point(dst + 368 * OUT_ELEM_STRIDE, 0, twiddle_mul_conj(y[15], pass_tw23));
             }
         }
     }
@@ -1719,7 +1669,8 @@ fftgen_262144_fp16_pass2_forward(const point_t* in, point_t* out, int batch, flo
     __syncthreads();
     {
         // stage 2 of 3: radix 16 on sub-transforms of 256 points
-        const int src = padded(fft_thread * FFTS_PER_BLOCK + fft_in_block);
+        const int pair_j = (fft_thread >> 2) * 2 + (fft_thread & 1) + ((fft_thread & 2) ? 16 : 0);
+        const int src = padded(pair_j * FFTS_PER_BLOCK + fft_in_block);
         v[0] = smem[src];
         v[1] = smem[src + 272];
         v[2] = smem[src + 544];
@@ -1736,11 +1687,8 @@ fftgen_262144_fp16_pass2_forward(const point_t* in, point_t* out, int batch, flo
         v[13] = smem[src + 3536];
         v[14] = smem[src + 3808];
         v[15] = smem[src + 4080];
-    }
-    __syncthreads();
-    {
         {
-            const int j = fft_thread;
+            const int j = (fft_thread >> 2) * 2 + (fft_thread & 1) + ((fft_thread & 2) ? 16 : 0);
             const int k = j & 15;
             const float2* tw = pass2_twiddles_2 + k;
             v[1] = twiddle_mul(v[1], load_twiddle(tw, 0));
@@ -1839,149 +1787,122 @@ fftgen_262144_fp16_pass2_forward(const point_t* in, point_t* out, int batch, flo
             const float2 t79 = make_float2(-9.238795042e-01f * t58.x - -3.826834261e-01f * t58.y, -9.238795042e-01f * t58.y + -3.826834261e-01f * t58.x);
             const float2 t80 = make_float2(t29.x + t79.x, t29.y + t79.y);
             const float2 t81 = make_float2(t29.x - t79.x, t29.y - t79.y);
-            const int dst = padded(((j - k) * 16 + k) * FFTS_PER_BLOCK + fft_in_block);
-            smem[dst] = t59;
-            smem[dst + 136] = t62;
-            smem[dst + 272] = t65;
-            smem[dst + 408] = t68;
-            smem[dst + 544] = t71;
-            smem[dst + 680] = t74;
-            smem[dst + 816] = t77;
-            smem[dst + 952] = t80;
-            smem[dst + 1088] = t60;
-            smem[dst + 1224] = t63;
-            smem[dst + 1360] = t66;
-            smem[dst + 1496] = t69;
-            smem[dst + 1632] = t72;
-            smem[dst + 1768] = t75;
-            smem[dst + 1904] = t78;
-            smem[dst + 2040] = t81;
+            v[0] = t59;
+            v[1] = t62;
+            v[2] = t65;
+            v[3] = t68;
+            v[4] = t71;
+            v[5] = t74;
+            v[6] = t77;
+            v[7] = t80;
+            v[8] = t60;
+            v[9] = t63;
+            v[10] = t66;
+            v[11] = t69;
+            v[12] = t72;
+            v[13] = t75;
+            v[14] = t78;
+            v[15] = t81;
         }
     }
-    __syncthreads();
     {
-        // stage 3 of 3: radix 2 on sub-transforms of 512 points
-        const int src = padded(fft_thread * FFTS_PER_BLOCK + fft_in_block);
-        v[0] = smem[src];
-        v[1] = smem[src + 2176];
-        v[2] = smem[src + 272];
-        v[3] = smem[src + 2448];
-        v[4] = smem[src + 544];
-        v[5] = smem[src + 2720];
-        v[6] = smem[src + 816];
-        v[7] = smem[src + 2992];
-        v[8] = smem[src + 1088];
-        v[9] = smem[src + 3264];
-        v[10] = smem[src + 1360];
-        v[11] = smem[src + 3536];
-        v[12] = smem[src + 1632];
-        v[13] = smem[src + 3808];
-        v[14] = smem[src + 1904];
-        v[15] = smem[src + 4080];
-    }
-    __syncthreads();
-    {
+        // stage 3 of 3: radix 2 on sub-transforms of 512 points, the pairs swapped between lanes 16 apart
+        const bool upper = (fft_thread & 2) != 0;
+        const int first = (fft_thread >> 2) * 2 + (fft_thread & 1) + (upper ? 128 : 0);
+        const float2* tw = pass2_twiddles_3 + first;
         float2 y[RADIX_MAX]; /* the outputs, in the order the tiled store copies them */
         {
-            const int j = fft_thread;
-            const int k = j & 255;
-            const float2* tw = pass2_twiddles_3 + k;
-            v[1] = twiddle_mul(v[1], load_twiddle(tw, 0));
-            const float2 t1 = make_float2(v[0].x + v[1].x, v[0].y + v[1].y);
-            const float2 t2 = make_float2(v[0].x - v[1].x, v[0].y - v[1].y);
+            const float2 other = lane_xor16(upper ? v[0] : v[8], upper ? 8 : 0);
+            const float2 a = upper ? other : v[0];
+            const float2 b = twiddle_mul(upper ? v[8] : other, load_twiddle(tw, 0));
+            const float2 t1 = make_float2(a.x + b.x, a.y + b.y);
+            const float2 t2 = make_float2(a.x - b.x, a.y - b.y);
             y[0] = t1;
             y[8] = t2;
         }
         {
-            const int j = fft_thread + 32;
-            const int k = j & 255;
-            const float2* tw = pass2_twiddles_3 + k;
-            v[3] = twiddle_mul(v[3], load_twiddle(tw, 0));
-            const float2 t3 = make_float2(v[2].x + v[3].x, v[2].y + v[3].y);
-            const float2 t4 = make_float2(v[2].x - v[3].x, v[2].y - v[3].y);
+            const float2 other = lane_xor16(upper ? v[1] : v[9], upper ? 9 : 1);
+            const float2 a = upper ? other : v[1];
+            const float2 b = twiddle_mul(upper ? v[9] : other, load_twiddle(tw, 16));
+            const float2 t3 = make_float2(a.x + b.x, a.y + b.y);
+            const float2 t4 = make_float2(a.x - b.x, a.y - b.y);
             y[1] = t3;
             y[9] = t4;
         }
         {
-            const int j = fft_thread + 64;
-            const int k = j & 255;
-            const float2* tw = pass2_twiddles_3 + k;
-            v[5] = twiddle_mul(v[5], load_twiddle(tw, 0));
-            const float2 t5 = make_float2(v[4].x + v[5].x, v[4].y + v[5].y);
-            const float2 t6 = make_float2(v[4].x - v[5].x, v[4].y - v[5].y);
+            const float2 other = lane_xor16(upper ? v[2] : v[10], upper ? 10 : 2);
+            const float2 a = upper ? other : v[2];
+            const float2 b = twiddle_mul(upper ? v[10] : other, load_twiddle(tw, 32));
+            const float2 t5 = make_float2(a.x + b.x, a.y + b.y);
+            const float2 t6 = make_float2(a.x - b.x, a.y - b.y);
             y[2] = t5;
             y[10] = t6;
         }
         {
-            const int j = fft_thread + 96;
-            const int k = j & 255;
-            const float2* tw = pass2_twiddles_3 + k;
-            v[7] = twiddle_mul(v[7], load_twiddle(tw, 0));
-            const float2 t7 = make_float2(v[6].x + v[7].x, v[6].y + v[7].y);
-            const float2 t8 = make_float2(v[6].x - v[7].x, v[6].y - v[7].y);
+            const float2 other = lane_xor16(upper ? v[3] : v[11], upper ? 11 : 3);
+            const float2 a = upper ? other : v[3];
+            const float2 b = twiddle_mul(upper ? v[11] : other, load_twiddle(tw, 48));
+            const float2 t7 = make_float2(a.x + b.x, a.y + b.y);
+            const float2 t8 = make_float2(a.x - b.x, a.y - b.y);
             y[3] = t7;
             y[11] = t8;
         }
         {
-            const int j = fft_thread + 128;
-            const int k = j & 255;
-            const float2* tw = pass2_twiddles_3 + k;
-            v[9] = twiddle_mul(v[9], load_twiddle(tw, 0));
-            const float2 t9 = make_float2(v[8].x + v[9].x, v[8].y + v[9].y);
-            const float2 t10 = make_float2(v[8].x - v[9].x, v[8].y - v[9].y);
+            const float2 other = lane_xor16(upper ? v[4] : v[12], upper ? 12 : 4);
+            const float2 a = upper ? other : v[4];
+            const float2 b = twiddle_mul(upper ? v[12] : other, load_twiddle(tw, 64));
+            const float2 t9 = make_float2(a.x + b.x, a.y + b.y);
+            const float2 t10 = make_float2(a.x - b.x, a.y - b.y);
             y[4] = t9;
             y[12] = t10;
         }
         {
-            const int j = fft_thread + 160;
-            const int k = j & 255;
-            const float2* tw = pass2_twiddles_3 + k;
-            v[11] = twiddle_mul(v[11], load_twiddle(tw, 0));
-            const float2 t11 = make_float2(v[10].x + v[11].x, v[10].y + v[11].y);
-            const float2 t12 = make_float2(v[10].x - v[11].x, v[10].y - v[11].y);
+            const float2 other = lane_xor16(upper ? v[5] : v[13], upper ? 13 : 5);
+            const float2 a = upper ? other : v[5];
+            const float2 b = twiddle_mul(upper ? v[13] : other, load_twiddle(tw, 80));
+            const float2 t11 = make_float2(a.x + b.x, a.y + b.y);
+            const float2 t12 = make_float2(a.x - b.x, a.y - b.y);
             y[5] = t11;
             y[13] = t12;
         }
         {
-            const int j = fft_thread + 192;
-            const int k = j & 255;
-            const float2* tw = pass2_twiddles_3 + k;
-            v[13] = twiddle_mul(v[13], load_twiddle(tw, 0));
-            const float2 t13 = make_float2(v[12].x + v[13].x, v[12].y + v[13].y);
-            const float2 t14 = make_float2(v[12].x - v[13].x, v[12].y - v[13].y);
+            const float2 other = lane_xor16(upper ? v[6] : v[14], upper ? 14 : 6);
+            const float2 a = upper ? other : v[6];
+            const float2 b = twiddle_mul(upper ? v[14] : other, load_twiddle(tw, 96));
+            const float2 t13 = make_float2(a.x + b.x, a.y + b.y);
+            const float2 t14 = make_float2(a.x - b.x, a.y - b.y);
             y[6] = t13;
             y[14] = t14;
         }
         {
-            const int j = fft_thread + 224;
-            const int k = j & 255;
-            const float2* tw = pass2_twiddles_3 + k;
-            v[15] = twiddle_mul(v[15], load_twiddle(tw, 0));
-            const float2 t15 = make_float2(v[14].x + v[15].x, v[14].y + v[15].y);
-            const float2 t16 = make_float2(v[14].x - v[15].x, v[14].y - v[15].y);
+            const float2 other = lane_xor16(upper ? v[7] : v[15], upper ? 15 : 7);
+            const float2 a = upper ? other : v[7];
+            const float2 b = twiddle_mul(upper ? v[15] : other, load_twiddle(tw, 112));
+            const float2 t15 = make_float2(a.x + b.x, a.y + b.y);
+            const float2 t16 = make_float2(a.x - b.x, a.y - b.y);
             y[7] = t15;
             y[15] = t16;
         }
         // coalesced copy of the tile's results to global memory, from the last stage's registers
         {
-            point_t* dst = out + out_tile + (size_t)fft_in_block * OUT_FFT_STRIDE + (size_t)fft_thread * OUT_ELEM_STRIDE;
+            point_t* dst = out + out_tile + (size_t)fft_in_block * OUT_FFT_STRIDE + (size_t)first * OUT_ELEM_STRIDE;
             if (fft_in_block < tile_ffts) {
                 store_point(dst + 0 * OUT_ELEM_STRIDE, 0, scaled(y[0], scale));
-                store_point(dst + 32 * OUT_ELEM_STRIDE, 0, scaled(y[1], scale));
-                store_point(dst + 64 * OUT_ELEM_STRIDE, 0, scaled(y[2], scale));
-                store_point(dst + 96 * OUT_ELEM_STRIDE, 0, scaled(y[3], scale));
-                store_point(dst + 128 * OUT_ELEM_STRIDE, 0, scaled(y[4], scale));
-                store_point(dst + 160 * OUT_ELEM_STRIDE, 0, scaled(y[5], scale));
-                store_point(dst + 192 * OUT_ELEM_STRIDE, 0, scaled(y[6], scale));
-                store_point(dst + 224 * OUT_ELEM_STRIDE, 0, scaled(y[7], scale));
+                store_point(dst + 16 * OUT_ELEM_STRIDE, 0, scaled(y[1], scale));
+                store_point(dst + 32 * OUT_ELEM_STRIDE, 0, scaled(y[2], scale));
+                store_point(dst + 48 * OUT_ELEM_STRIDE, 0, scaled(y[3], scale));
+                store_point(dst + 64 * OUT_ELEM_STRIDE, 0, scaled(y[4], scale));
+                store_point(dst + 80 * OUT_ELEM_STRIDE, 0, scaled(y[5], scale));
+                store_point(dst + 96 * OUT_ELEM_STRIDE, 0, scaled(y[6], scale));
+                store_point(dst + 112 * OUT_ELEM_STRIDE, 0, scaled(y[7], scale));
                 store_point(dst + 256 * OUT_ELEM_STRIDE, 0, scaled(y[8], scale));
-                store_point(dst + 288 * OUT_ELEM_STRIDE, 0, scaled(y[9], scale));
-                store_point(dst + 320 * OUT_ELEM_STRIDE, 0, scaled(y[10], scale));
-                store_point(dst + 352 * OUT_ELEM_STRIDE, 0, scaled(y[11], scale));
-                store_point(dst + 384 * OUT_ELEM_STRIDE, 0, scaled(y[12], scale));
-                store_point(dst + 416 * OUT_ELEM_STRIDE, 0, scaled(y[13], scale));
-                store_point(dst + 448 * OUT_ELEM_STRIDE, 0, scaled(y[14], scale));
-                store_point(dst + 480 * OUT_ELEM_STRIDE, 0, scaled(y[15], scale));
+                store_point(dst + 272 * OUT_ELEM_STRIDE, 0, scaled(y[9], scale));
+                store_point(dst + 288 * OUT_ELEM_STRIDE, 0, scaled(y[10], scale));
+                store_point(dst + 304 * OUT_ELEM_STRIDE, 0, scaled(y[11], scale));
+                store_point(dst + 320 * OUT_ELEM_STRIDE, 0, scaled(y[12], scale));
+                store_point(dst + 336 * OUT_ELEM_STRIDE, 0, scaled(y[13], scale));
+                store_point(dst + 352 * OUT_ELEM_STRIDE, 0, scaled(y[14], scale));
+                store_point(dst + 368 * OUT_ELEM_STRIDE, 0, scaled(y[15], scale));
             }
         }
     }
@@ -2171,7 +2092,8 @@ fftgen_262144_fp16_pass2_inverse(const point_t* in, point_t* out, int batch, flo
     __syncthreads();
     {
         // stage 2 of 3: radix 16 on sub-transforms of 256 points
-        const int src = padded(fft_thread * FFTS_PER_BLOCK + fft_in_block);
+        const int pair_j = (fft_thread >> 2) * 2 + (fft_thread & 1) + ((fft_thread & 2) ? 16 : 0);
+        const int src = padded(pair_j * FFTS_PER_BLOCK + fft_in_block);
         v[0] = smem[src];
         v[1] = smem[src + 272];
         v[2] = smem[src + 544];
@@ -2188,11 +2110,8 @@ fftgen_262144_fp16_pass2_inverse(const point_t* in, point_t* out, int batch, flo
         v[13] = smem[src + 3536];
         v[14] = smem[src + 3808];
         v[15] = smem[src + 4080];
-    }
-    __syncthreads();
-    {
         {
-            const int j = fft_thread;
+            const int j = (fft_thread >> 2) * 2 + (fft_thread & 1) + ((fft_thread & 2) ? 16 : 0);
             const int k = j & 15;
             const float2* tw = pass2_twiddles_2 + k;
             v[1] = twiddle_mul_conj(v[1], load_twiddle(tw, 0));
@@ -2291,149 +2210,122 @@ fftgen_262144_fp16_pass2_inverse(const point_t* in, point_t* out, int batch, flo
             const float2 t79 = make_float2(-9.238795042e-01f * t58.x - 3.826834261e-01f * t58.y, -9.238795042e-01f * t58.y + 3.826834261e-01f * t58.x);
             const float2 t80 = make_float2(t29.x + t79.x, t29.y + t79.y);
             const float2 t81 = make_float2(t29.x - t79.x, t29.y - t79.y);
-            const int dst = padded(((j - k) * 16 + k) * FFTS_PER_BLOCK + fft_in_block);
-            smem[dst] = t59;
-            smem[dst + 136] = t62;
-            smem[dst + 272] = t65;
-            smem[dst + 408] = t68;
-            smem[dst + 544] = t71;
-            smem[dst + 680] = t74;
-            smem[dst + 816] = t77;
-            smem[dst + 952] = t80;
-            smem[dst + 1088] = t60;
-            smem[dst + 1224] = t63;
-            smem[dst + 1360] = t66;
-            smem[dst + 1496] = t69;
-            smem[dst + 1632] = t72;
-            smem[dst + 1768] = t75;
-            smem[dst + 1904] = t78;
-            smem[dst + 2040] = t81;
+            v[0] = t59;
+            v[1] = t62;
+            v[2] = t65;
+            v[3] = t68;
+            v[4] = t71;
+            v[5] = t74;
+            v[6] = t77;
+            v[7] = t80;
+            v[8] = t60;
+            v[9] = t63;
+            v[10] = t66;
+            v[11] = t69;
+            v[12] = t72;
+            v[13] = t75;
+            v[14] = t78;
+            v[15] = t81;
         }
     }
-    __syncthreads();
     {
-        // stage 3 of 3: radix 2 on sub-transforms of 512 points
-        const int src = padded(fft_thread * FFTS_PER_BLOCK + fft_in_block);
-        v[0] = smem[src];
-        v[1] = smem[src + 2176];
-        v[2] = smem[src + 272];
-        v[3] = smem[src + 2448];
-        v[4] = smem[src + 544];
-        v[5] = smem[src + 2720];
-        v[6] = smem[src + 816];
-        v[7] = smem[src + 2992];
-        v[8] = smem[src + 1088];
-        v[9] = smem[src + 3264];
-        v[10] = smem[src + 1360];
-        v[11] = smem[src + 3536];
-        v[12] = smem[src + 1632];
-        v[13] = smem[src + 3808];
-        v[14] = smem[src + 1904];
-        v[15] = smem[src + 4080];
-    }
-    __syncthreads();
-    {
+        // stage 3 of 3: radix 2 on sub-transforms of 512 points, the pairs swapped between lanes 16 apart
+        const bool upper = (fft_thread & 2) != 0;
+        const int first = (fft_thread >> 2) * 2 + (fft_thread & 1) + (upper ? 128 : 0);
+        const float2* tw = pass2_twiddles_3 + first;
         float2 y[RADIX_MAX]; /* the outputs, in the order the tiled store copies them */
         {
-            const int j = fft_thread;
-            const int k = j & 255;
-            const float2* tw = pass2_twiddles_3 + k;
-            v[1] = twiddle_mul_conj(v[1], load_twiddle(tw, 0));
-            const float2 t1 = make_float2(v[0].x + v[1].x, v[0].y + v[1].y);
-            const float2 t2 = make_float2(v[0].x - v[1].x, v[0].y - v[1].y);
+            const float2 other = lane_xor16(upper ? v[0] : v[8], upper ? 8 : 0);
+            const float2 a = upper ? other : v[0];
+            const float2 b = twiddle_mul_conj(upper ? v[8] : other, load_twiddle(tw, 0));
+            const float2 t1 = make_float2(a.x + b.x, a.y + b.y);
+            const float2 t2 = make_float2(a.x - b.x, a.y - b.y);
             y[0] = t1;
             y[8] = t2;
         }
         {
-            const int j = fft_thread + 32;
-            const int k = j & 255;
-            const float2* tw = pass2_twiddles_3 + k;
-            v[3] = twiddle_mul_conj(v[3], load_twiddle(tw, 0));
-            const float2 t3 = make_float2(v[2].x + v[3].x, v[2].y + v[3].y);
-            const float2 t4 = make_float2(v[2].x - v[3].x, v[2].y - v[3].y);
+            const float2 other = lane_xor16(upper ? v[1] : v[9], upper ? 9 : 1);
+            const float2 a = upper ? other : v[1];
+            const float2 b = twiddle_mul_conj(upper ? v[9] : other, load_twiddle(tw, 16));
+            const float2 t3 = make_float2(a.x + b.x, a.y + b.y);
+            const float2 t4 = make_float2(a.x - b.x, a.y - b.y);
             y[1] = t3;
             y[9] = t4;
         }
         {
-            const int j = fft_thread + 64;
-            const int k = j & 255;
-            const float2* tw = pass2_twiddles_3 + k;
-            v[5] = twiddle_mul_conj(v[5], load_twiddle(tw, 0));
-            const float2 t5 = make_float2(v[4].x + v[5].x, v[4].y + v[5].y);
-            const float2 t6 = make_float2(v[4].x - v[5].x, v[4].y - v[5].y);
+            const float2 other = lane_xor16(upper ? v[2] : v[10], upper ? 10 : 2);
+            const float2 a = upper ? other : v[2];
+            const float2 b = twiddle_mul_conj(upper ? v[10] : other, load_twiddle(tw, 32));
+            const float2 t5 = make_float2(a.x + b.x, a.y + b.y);
+            const float2 t6 = make_float2(a.x - b.x, a.y - b.y);
             y[2] = t5;
             y[10] = t6;
         }
         {
-            const int j = fft_thread + 96;
-            const int k = j & 255;
-            const float2* tw = pass2_twiddles_3 + k;
-            v[7] = twiddle_mul_conj(v[7], load_twiddle(tw, 0));
-            const float2 t7 = make_float2(v[6].x + v[7].x, v[6].y + v[7].y);
-            const float2 t8 = make_float2(v[6].x - v[7].x, v[6].y - v[7].y);
+            const float2 other = lane_xor16(upper ? v[3] : v[11], upper ? 11 : 3);
+            const float2 a = upper ? other : v[3];
+            const float2 b = twiddle_mul_conj(upper ? v[11] : other, load_twiddle(tw, 48));
+            const float2 t7 = make_float2(a.x + b.x, a.y + b.y);
+            const float2 t8 = make_float2(a.x - b.x, a.y - b.y);
             y[3] = t7;
             y[11] = t8;
         }
         {
-            const int j = fft_thread + 128;
-            const int k = j & 255;
-            const float2* tw = pass2_twiddles_3 + k;
-            v[9] = twiddle_mul_conj(v[9], load_twiddle(tw, 0));
-            const float2 t9 = make_float2(v[8].x + v[9].x, v[8].y + v[9].y);
-            const float2 t10 = make_float2(v[8].x - v[9].x, v[8].y - v[9].y);
+            const float2 other = lane_xor16(upper ? v[4] : v[12], upper ? 12 : 4);
+            const float2 a = upper ? other : v[4];
+            const float2 b = twiddle_mul_conj(upper ? v[12] : other, load_twiddle(tw, 64));
+            const float2 t9 = make_float2(a.x + b.x, a.y + b.y);
+            const float2 t10 = make_float2(a.x - b.x, a.y - b.y);
             y[4] = t9;
             y[12] = t10;
         }
         {
-            const int j = fft_thread + 160;
-            const int k = j & 255;
-            const float2* tw = pass2_twiddles_3 + k;
-            v[11] = twiddle_mul_conj(v[11], load_twiddle(tw, 0));
-            const float2 t11 = make_float2(v[10].x + v[11].x, v[10].y + v[11].y);
-            const float2 t12 = make_float2(v[10].x - v[11].x, v[10].y - v[11].y);
+            const float2 other = lane_xor16(upper ? v[5] : v[13], upper ? 13 : 5);
+            const float2 a = upper ? other : v[5];
+            const float2 b = twiddle_mul_conj(upper ? v[13] : other, load_twiddle(tw, 80));
+            const float2 t11 = make_float2(a.x + b.x, a.y + b.y);
+            const float2 t12 = make_float2(a.x - b.x, a.y - b.y);
             y[5] = t11;
             y[13] = t12;
         }
         {
-            const int j = fft_thread + 192;
-            const int k = j & 255;
-            const float2* tw = pass2_twiddles_3 + k;
-            v[13] = twiddle_mul_conj(v[13], load_twiddle(tw, 0));
-            const float2 t13 = make_float2(v[12].x + v[13].x, v[12].y + v[13].y);
-            const float2 t14 = make_float2(v[12].x - v[13].x, v[12].y - v[13].y);
+            const float2 other = lane_xor16(upper ? v[6] : v[14], upper ? 14 : 6);
+            const float2 a = upper ? other : v[6];
+            const float2 b = twiddle_mul_conj(upper ? v[14] : other, load_twiddle(tw, 96));
+            const float2 t13 = make_float2(a.x + b.x, a.y + b.y);
+            const float2 t14 = make_float2(a.x - b.x, a.y - b.y);
             y[6] = t13;
             y[14] = t14;
         }
         {
-            const int j = fft_thread + 224;
-            const int k = j & 255;
-            const float2* tw = pass2_twiddles_3 + k;
-            v[15] = twiddle_mul_conj(v[15], load_twiddle(tw, 0));
-            const float2 t15 = make_float2(v[14].x + v[15].x, v[14].y + v[15].y);
-            const float2 t16 = make_float2(v[14].x - v[15].x, v[14].y - v[15].y);
+            const float2 other = lane_xor16(upper ? v[7] : v[15], upper ? 15 : 7);
+            const float2 a = upper ? other : v[7];
+            const float2 b = twiddle_mul_conj(upper ? v[15] : other, load_twiddle(tw, 112));
+            const float2 t15 = make_float2(a.x + b.x, a.y + b.y);
+            const float2 t16 = make_float2(a.x - b.x, a.y - b.y);
             y[7] = t15;
             y[15] = t16;
         }
         // coalesced copy of the tile's results to global memory, from the last stage's registers
         {
-            point_t* dst = out + out_tile + (size_t)fft_in_block * OUT_FFT_STRIDE + (size_t)fft_thread * OUT_ELEM_STRIDE;
+            point_t* dst = out + out_tile + (size_t)fft_in_block * OUT_FFT_STRIDE + (size_t)first * OUT_ELEM_STRIDE;
             if (fft_in_block < tile_ffts) {
                 store_point(dst + 0 * OUT_ELEM_STRIDE, 0, scaled(y[0], scale));
-                store_point(dst + 32 * OUT_ELEM_STRIDE, 0, scaled(y[1], scale));
-                store_point(dst + 64 * OUT_ELEM_STRIDE, 0, scaled(y[2], scale));
-                store_point(dst + 96 * OUT_ELEM_STRIDE, 0, scaled(y[3], scale));
-                store_point(dst + 128 * OUT_ELEM_STRIDE, 0, scaled(y[4], scale));
-                store_point(dst + 160 * OUT_ELEM_STRIDE, 0, scaled(y[5], scale));
-                store_point(dst + 192 * OUT_ELEM_STRIDE, 0, scaled(y[6], scale));
-                store_point(dst + 224 * OUT_ELEM_STRIDE, 0, scaled(y[7], scale));
+                store_point(dst + 16 * OUT_ELEM_STRIDE, 0, scaled(y[1], scale));
+                store_point(dst + 32 * OUT_ELEM_STRIDE, 0, scaled(y[2], scale));
+                store_point(dst + 48 * OUT_ELEM_STRIDE, 0, scaled(y[3], scale));
+                store_point(dst + 64 * OUT_ELEM_STRIDE, 0, scaled(y[4], scale));
+                store_point(dst + 80 * OUT_ELEM_STRIDE, 0, scaled(y[5], scale));
+                store_point(dst + 96 * OUT_ELEM_STRIDE, 0, scaled(y[6], scale));
+                store_point(dst + 112 * OUT_ELEM_STRIDE, 0, scaled(y[7], scale));
                 store_point(dst + 256 * OUT_ELEM_STRIDE, 0, scaled(y[8], scale));
-                store_point(dst + 288 * OUT_ELEM_STRIDE, 0, scaled(y[9], scale));
-                store_point(dst + 320 * OUT_ELEM_STRIDE, 0, scaled(y[10], scale));
-                store_point(dst + 352 * OUT_ELEM_STRIDE, 0, scaled(y[11], scale));
-                store_point(dst + 384 * OUT_ELEM_STRIDE, 0, scaled(y[12], scale));
-                store_point(dst + 416 * OUT_ELEM_STRIDE, 0, scaled(y[13], scale));
-                store_point(dst + 448 * OUT_ELEM_STRIDE, 0, scaled(y[14], scale));
-                store_point(dst + 480 * OUT_ELEM_STRIDE, 0, scaled(y[15], scale));
+                store_point(dst + 272 * OUT_ELEM_STRIDE, 0, scaled(y[9], scale));
+                store_point(dst + 288 * OUT_ELEM_STRIDE, 0, scaled(y[10], scale));
+                store_point(dst + 304 * OUT_ELEM_STRIDE, 0, scaled(y[11], scale));
+                store_point(dst + 320 * OUT_ELEM_STRIDE, 0, scaled(y[12], scale));
+                store_point(dst + 336 * OUT_ELEM_STRIDE, 0, scaled(y[13], scale));
+                store_point(dst + 352 * OUT_ELEM_STRIDE, 0, scaled(y[14], scale));
+                store_point(dst + 368 * OUT_ELEM_STRIDE, 0, scaled(y[15], scale));
             }
         }
     }

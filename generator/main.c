@@ -185,7 +185,10 @@ static void explain_pass(const fftgen_kernel_plan *plan, const char *indent)
         const char *from = s == 0 && !staged ? "global memory" : "shared memory";
         const char *to = s == last && !staged ? "global memory" : "shared memory";
         if (shuffle_tail && s == last - 1) to = "registers";
-        if (shuffle_tail && s == last) from = "registers (pairs swapped between lanes 16 apart by warp shuffles)";
+        if (shuffle_tail && s == last) {
+            from = "registers (pairs swapped between lanes 16 apart by warp shuffles)";
+            to = "global memory";
+        }
         const int tensor_cores = plan->tensor_cores && plan->radices[s] == 16;
         printf("%sstage %d:        radix %d, %d butterflies per transform, sub-transforms of %d points,"
                " %s -> %s%s\n", indent, s + 1, plan->radices[s], points / plan->radices[s], span, from, to,

@@ -76,8 +76,15 @@ int fftgen_precision_is_split(fftgen_kernel_precision precision)
 int fftgen_shuffle_tail(const fftgen_kernel_plan *p)
 {
     const int last = p->stage_count - 1;
-    return last >= 1 && p->radices[last] == 2 && p->radices[last - 1] == 16 && p->radix_max == 16 &&
-           p->threads_per_fft % 32 == 0 && !p->staged_io && !p->tiled && !p->tensor_cores && p->slice_rows == 0;
+    if (last < 1 || p->radices[last] != 2 || p->radices[last - 1] != 16 || p->radix_max != 16 || p->tensor_cores ||
+        p->slice_rows != 0)
+        return 0;
+    if (!p->tiled) return p->threads_per_fft % 32 == 0 && !p->staged_io;
+    /* Tiled, threads go transform-fastest: lanes l and l ^ 16 are fft_thread f and f ^ (16 / tile), so a tile
+     * of at most 16 transforms keeps the pairs in one warp. The radix-16 stage reads shared memory (the
+     * first stage's registers come straight from the columns in their own order), and the outputs go
+     * straight from registers to columns. */
+    return last >= 2 && p->ffts_per_block <= 16 && p->threads >= 32 && p->column_registers && p->out.elem_stride != 1;
 }
 
 static int log2_exact(long long n)

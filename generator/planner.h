@@ -166,7 +166,8 @@ int fftgen_precision_is_split(fftgen_kernel_precision precision);
 
 /* Whether the pass's last stage, a radix-2 tail after a radix-16 stage of one butterfly per thread,
  * runs in registers: lanes 16 apart hold the two halves of each pair and swap them with warp
- * shuffles, so the pass has one shared-memory exchange fewer (untiled direct-I/O passes on CUDA cores). */
+ * shuffles, so the pass has one shared-memory exchange fewer (untiled direct-I/O passes on CUDA cores, and
+ * tiled passes that store columns from registers). */
 int fftgen_shuffle_tail(const fftgen_kernel_plan *plan);
 
 #endif

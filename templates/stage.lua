@@ -70,8 +70,44 @@ end
 -- then copy u takes point thread + u * THREADS mod POINTS of transform u * THREADS / POINTS.
 local function rows_split(plan) return plan.threads <= plan.n end
 
--- The per-thread bases of a tiled copy; `pointer` is "src" or "dst", `tile` its tile's address.
-local function tiled_prelude(w, plan, layout, pointer, tile)
+-- The shuffle tail (plan.shuffle_tail): the radix-16 stage before the radix-2 tail gives lanes l and
+-- l ^ 16 of a warp its butterflies k and k + THREADS_PER_FFT/2, whose outputs m form the tail's pairs:
+-- point k + m*ns and point k + m*ns + POINTS/2 of the tail's input.
+-- Lane bit 16 is fft_thread bit 16 in an untiled pass, and bit 16 / FFTS_PER_BLOCK in a tiled one
+-- (threads transform-fastest). That bit of fft_thread picks k or k + THREADS_PER_FFT/2; the bits
+-- below and above it make k, so a half-warp still reads 16 consecutive points.
+local function pair_bit(plan)
+  return plan.tiled and 16 // plan.ffts_per_block or 16
+end
+
+local function pair_k(plan) -- k, the same in lanes l and l ^ 16
+  local bit = pair_bit(plan)
+  if bit == 1 then return "(fft_thread >> 1)" end
+  local shift = math.floor(math.log(bit, 2) + 0.5) + 1
+  return string.format("(fft_thread >> %d) * %d + (fft_thread & %d)", shift, bit, bit - 1)
+end
+
+local function pair_upper(plan)
+  return string.format("(fft_thread & %d)", pair_bit(plan))
+end
+
+local function pair_butterfly(plan)
+  return string.format("%s + (%s ? %d : 0)", pair_k(plan), pair_upper(plan), plan.threads_per_fft // 2)
+end
+
+-- Output u of a tiled store is point row + step * exponent(u) of its transform, and the pass twiddle's
+-- power `exponent(u)` of exp(-+2*pi*i*c*step/TWIDDLE_N) times the one of `row`. After a shuffle tail,
+-- outputs u and u + 8 of a lane are its tail butterfly u's, POINTS/2 = 16 steps apart.
+local function tiled_outputs(plan)
+  if plan.shuffle_tail then
+    return { row = "first", step = plan.threads_per_fft // 2, exponent = function(u) return u % 8 + 16 * (u // 8) end }
+  end
+  return { row = "fft_thread", step = plan.threads // plan.ffts_per_block, exponent = function(u) return u end }
+end
+
+-- The per-thread bases of a tiled copy; `pointer` is "src" or "dst", `tile` its tile's address,
+-- `row` the thread's first point in a column copy.
+local function tiled_prelude(w, plan, layout, pointer, tile, row)
   local const = (pointer == "src") and "const " or ""
   if layout.elem_stride == 1 then
     if rows_split(plan) then
@@ -87,8 +123,8 @@ local function tiled_prelude(w, plan, layout, pointer, tile)
     end
     return
   end
-  w:line("%spoint_t* %s = %s + (size_t)fft_in_block * %s_FFT_STRIDE + (size_t)fft_thread * %s_ELEM_STRIDE;", const,
-    pointer, tile, layout.name, layout.name)
+  w:line("%spoint_t* %s = %s + (size_t)fft_in_block * %s_FFT_STRIDE + (size_t)%s * %s_ELEM_STRIDE;", const,
+    pointer, tile, layout.name, row or "fft_thread", layout.name)
   if not column_side(plan, layout) then w:line("const int element = padded(thread);") end
 end
 
@@ -98,8 +134,9 @@ local function fft_offset(layout, fft)
   return string.format("%d * (long long)%s_FFT_STRIDE", fft, layout.name)
 end
 
--- Copy u of a tiled side: its address, its shared-memory slot and its transform in the tile.
-local function tiled_side(plan, layout, pointer, u)
+-- Copy u of a tiled side: its address, its shared-memory slot and its transform in the tile;
+-- `rows`, where given, the points from the thread's first (a column store's outputs).
+local function tiled_side(plan, layout, pointer, u, rows)
   local c = u * plan.threads
   if layout.elem_stride == 1 then
     if rows_split(plan) then
@@ -116,7 +153,7 @@ local function tiled_side(plan, layout, pointer, u)
   end
   -- thread i handles transform i % FFTS_PER_BLOCK, point i / FFTS_PER_BLOCK: side by side when the
   -- transforms are (fft_stride 1), so a warp's accesses form runs of FFTS_PER_BLOCK elements
-  local rows = c // plan.ffts_per_block
+  rows = rows or c // plan.ffts_per_block
   return string.format("%s + %d * %s_ELEM_STRIDE", pointer, rows, layout.name),
     code.sum("element", c + c // PAD_EVERY), "fft_in_block"
 end
@@ -164,7 +201,8 @@ local function emit_tiled_store(w, plan, sign)
   w:line("// coalesced copy of the tile's results to global memory%s",
     column_side(plan, plan.out_layout) and ", from the last stage's registers" or "")
   w:open("") -- its names stay apart from the stage's that may share the phase
-  tiled_prelude(w, plan, plan.out_layout, "dst", "out + out_tile")
+  local outs = tiled_outputs(plan)
+  tiled_prelude(w, plan, plan.out_layout, "dst", "out + out_tile", outs.row)
   local mul = (sign < 0) and "twiddle_mul" or "twiddle_mul_conj"
   local tables -- the pass-twiddle tables, as the post_twiddle call's first arguments
   if plan.twiddle_n > 0 then
@@ -173,46 +211,59 @@ local function emit_tiled_store(w, plan, sign)
     for d = 0, plan.post_tables - 1 do names[#names + 1] = string.format("%spost_twiddles_%d", plan.prefix, d) end
     tables = table.concat(names, ", ")
   end
-  -- output u is point j = fft_thread + u * STEP of group member c = member + fft_in_block
-  local step = plan.threads // plan.ffts_per_block
+  -- output u is point j = row + exponent(u) * step of group member c = member + fft_in_block
+  local step = outs.step
+  local function highest_power(e)
+    local high = 1
+    while high * 2 <= e do high = high * 2 end
+    return high
+  end
   if plan.twiddle_n > 0 and plan.post_powers then
-    -- exp(-+2*pi*i*c*j/TWIDDLE_N) = base * ratio^u, ratio^u a product of the ratio's powers of two:
+    -- exp(-+2*pi*i*c*j/TWIDDLE_N) = base * ratio^e, ratio^e a product of the ratio's powers of two:
     -- a few table products per thread instead of one per point; the scale rides on the base
     w:line("const int column = (int)(member + fft_in_block);")
-    w:line("const float2 pass_tw0 = scaled(%s(%s, column * fft_thread, POST_TWIDDLE_BITS), scale);",
-      plan.post_twiddle_call, tables)
+    w:line("const float2 pass_tw0 = scaled(%s(%s, column * %s, POST_TWIDDLE_BITS), scale);",
+      plan.post_twiddle_call, tables, outs.row)
+    local needed, top = {}, 1
+    for u = 1, plan.radix_max - 1 do
+      local high = highest_power(outs.exponent(u))
+      needed[high] = true
+      top = math.max(top, high)
+    end
     w:line("const float2 ratio1 = %s(%s, column * %d, POST_TWIDDLE_BITS);", plan.post_twiddle_call, tables, step)
     local power = 1
-    while power * 2 < plan.radix_max do
+    while power < top do
       if plan.post_powers == "squared" then
         w:line("const float2 ratio%d = twiddle_mul(ratio%d, ratio%d);", power * 2, power, power)
-      else
+      elseif needed[power * 2] then
         w:line("const float2 ratio%d = %s(%s, column * %d, POST_TWIDDLE_BITS);", power * 2, plan.post_twiddle_call,
           tables, step * power * 2)
       end
       power = power * 2
     end
     for u = 1, plan.radix_max - 1 do
-      local high = 1
-      while high * 2 <= u do high = high * 2 end
-      w:line("const float2 pass_tw%d = twiddle_mul(pass_tw%d, ratio%d);", u, u - high, high)
+      local e = outs.exponent(u)
+      local high = highest_power(e)
+      w:line("const float2 pass_tw%d = twiddle_mul(pass_tw%d, ratio%d);", e, e - high, high)
     end
   end
   local guard
   for u = 0, plan.radix_max - 1 do
-    local address, source, fft = tiled_side(plan, plan.out_layout, "dst", u)
+    local e = outs.exponent(u)
+    local on_registers = column_side(plan, plan.out_layout)
+    local address, source, fft = tiled_side(plan, plan.out_layout, "dst", u, on_registers and e * step or nil)
     if fft ~= guard then
       if guard then w:close() end
       w:open("if (%s < tile_ffts)", fft)
       guard = fft
     end
-    local value = column_side(plan, plan.out_layout) and string.format("y[%d]", u) or string.format("smem[%s]", source)
+    local value = on_registers and string.format("y[%d]", u) or string.format("smem[%s]", source)
     if plan.twiddle_n > 0 and plan.post_powers then
-      w:line("store_point(%s, 0, %s(%s, pass_tw%d));", address, mul, value, u)
+      w:line("store_point(%s, 0, %s(%s, pass_tw%d));", address, mul, value, e)
     else
       if plan.twiddle_n > 0 then
         -- times exp(-+2*pi*i*c*j/TWIDDLE_N), one table product per point
-        w:line("const int q%d = (int)(member + fft_in_block) * (%s);", u, code.sum("fft_thread", u * step))
+        w:line("const int q%d = (int)(member + fft_in_block) * (%s);", u, code.sum(outs.row, e * step))
         value = string.format("%s(%s, %s(%s, q%d, POST_TWIDDLE_BITS))", mul, value, plan.post_twiddle_call, tables, u)
       end
       w:line("store_point(%s, 0, scaled(%s, scale));", address, value)
@@ -235,14 +286,6 @@ local function emit_staged_store(w, plan, sign)
   end
 end
 
--- The shuffle tail (plan.shuffle_tail): the radix-16 stage before the radix-2 tail gives lanes l and
--- l ^ 16 of a warp its butterflies k and k + THREADS_PER_FFT/2, whose outputs m form the tail's pairs:
--- point k + m*ns and point k + m*ns + POINTS/2 of the tail's input.
-local PAIR_K = "(fft_thread >> 5) * 16 + (fft_thread & 15)" -- k, the same in lanes l and l ^ 16
-
-local function pair_butterfly(plan)
-  return string.format("%s + ((fft_thread & 16) ? %d : 0)", PAIR_K, plan.threads_per_fft // 2)
-end
 
 local function emit_loads(w, plan, r, from_global, paired)
   local per_thread = plan.radix_max // r
@@ -261,13 +304,14 @@ local function emit_loads(w, plan, r, from_global, paired)
     w:close()
   else
     -- point j of the block's transform f: slot + j, or j * FFTS_PER_BLOCK + f in a tiled pass
-    local base, step, bound = "slot + fft_thread", 1, read_bound(plan)
+    local j = "fft_thread"
     if paired then
       w:line("const int pair_j = %s;", pair_butterfly(plan))
-      base = "slot + pair_j"
+      j = "pair_j"
     end
+    local base, step, bound = "slot + " .. j, 1, read_bound(plan)
     if plan.transposed_smem then
-      base, step, bound = "fft_thread * FFTS_PER_BLOCK + fft_in_block", plan.ffts_per_block, PAD_EVERY - 1
+      base, step, bound = j .. " * FFTS_PER_BLOCK + fft_in_block", plan.ffts_per_block, PAD_EVERY - 1
     end
     w:line("const int src = padded(%s);", base)
     for q = 0, per_thread - 1 do
@@ -349,26 +393,36 @@ end
 -- lane l ^ 16, which keeps and takes m = 8..15 the other way. Pair m of k is tail butterfly
 -- k + m*ns, with inputs at k + m*ns and k + m*ns + POINTS/2 and its outputs there.
 -- lane_xor16(mine, theirs) is the shuffle; its second argument names the partner's register for
--- the host simulation, which runs this as a phase of its own.
-local function emit_shuffle_tail(w, plan, stage_index, ns, sign)
+-- the host simulation, which runs this as a phase of its own. to_registers (a tiled pass): the
+-- outputs go to y[] for the tiled store, tail butterfly i's to y[i] and y[i + 8].
+local function emit_shuffle_tail(w, plan, stage_index, ns, sign, to_registers)
   local half = plan.n // 2
   assert(ns == half, "the shuffle tail is the last stage")
   local pair_ns = plan.threads_per_fft // 2 -- the previous stage's sub-transform length
   local mul = (sign < 0) and "twiddle_mul" or "twiddle_mul_conj"
-  w:line("const bool upper = (fft_thread & 16) != 0;")
-  w:line("const int first = %s + (upper ? %d : 0);", PAIR_K, 8 * pair_ns)
+  w:line("const bool upper = %s != 0;", pair_upper(plan))
+  w:line("const int first = %s + (upper ? %d : 0);", pair_k(plan), 8 * pair_ns)
   w:line("const float2* tw = %stwiddles_%d + first;", plan.prefix, stage_index)
-  w:line("point_t* dst = out + fft_base + first;")
+  if to_registers then
+    w:line("float2 y[RADIX_MAX]; /* the outputs, in the order the tiled store copies them */")
+  else
+    w:line("point_t* dst = out + fft_base + first;")
+  end
   for i = 0, 7 do
     w:open("")
     w:line("const float2 other = lane_xor16(upper ? v[%d] : v[%d], upper ? %d : %d);", i, i + 8, i + 8, i)
     w:line("const float2 a = upper ? other : v[%d];", i)
     w:line("const float2 b = %s(upper ? v[%d] : other, load_twiddle(tw, %d));", mul, i + 8, i * pair_ns)
     local ys = radix.dft(w, { "a", "b" }, sign)
-    w:open("if (active)")
-    w:line("store_point(dst, %d, scaled(%s, scale));", i * pair_ns, ys[1])
-    w:line("store_point(dst, %d, scaled(%s, scale));", i * pair_ns + half, ys[2])
-    w:close()
+    if to_registers then
+      w:line("y[%d] = %s;", i, ys[1])
+      w:line("y[%d] = %s;", i + 8, ys[2])
+    else
+      w:open("if (active)")
+      w:line("store_point(dst, %d, scaled(%s, scale));", i * pair_ns, ys[1])
+      w:line("store_point(dst, %d, scaled(%s, scale));", i * pair_ns + half, ys[2])
+      w:close()
+    end
     w:close()
   end
 end
@@ -475,8 +529,8 @@ function M.phases(plan, sign)
       on_tensor_cores and ", on tensor cores" or
       ((tail and last) and ", the pairs swapped between lanes 16 apart" or ""))
     if tail and last then
-      assert(to_global and not on_tensor_cores, "the shuffle tail stores to global memory")
-      emit_shuffle_tail(w, plan, s, ns, sign)
+      assert((to_global or to_registers) and not on_tensor_cores, "the shuffle tail stores from registers")
+      emit_shuffle_tail(w, plan, s, ns, sign, to_registers)
       break
     end
     if on_tensor_cores then

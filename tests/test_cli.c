@@ -243,6 +243,17 @@ static void explain_prints_plan(void **state)
     assert_int_equal(run_fftgen("--n", "8192", "--radix", "8", "--explain", NULL), 0);
     assert_null(strstr(output, "warp shuffles"));
     assert_non_null(strstr(output, "(4 exchanges through fp32 shared memory)"));
+    /* strided 512-point passes that store columns from registers have it too */
+    assert_int_equal(run_fftgen("--n", "512x512", "--precision", "fp16", "--explain", NULL), 0);
+    assert_non_null(strstr(output, "pass 2: FFTs of 512 points along dimension 0, columns in tiles side by side\n"
+                                   "    radix chain:    16 x 16 x 2 (3 stages)\n"
+                                   "    stage 1:        radix 16, 32 butterflies per transform, sub-transforms of 16"
+                                   " points, shared memory -> shared memory\n"
+                                   "    stage 2:        radix 16, 32 butterflies per transform, sub-transforms of 256"
+                                   " points, shared memory -> registers\n"
+                                   "    stage 3:        radix 2, 256 butterflies per transform, sub-transforms of 512"
+                                   " points, registers (pairs swapped between lanes 16 apart by warp shuffles) ->"
+                                   " global memory\n"));
 }
 
 static void writes_self_contained_file(void **state)
