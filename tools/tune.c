@@ -335,7 +335,8 @@ static int tune_one(const struct transform *t, int arch, long long total, int ru
     char shape[64];
     fftgen_shape_text(t->shape.rank, t->shape.n, shape, sizeof shape);
     *measured = 0;
-    static const int tiles[] = {0, 8, 4, 2};
+    /* 16 is wider than the planner's default for fp16 four-step passes of more than 256 points */
+    static const int tiles[] = {0, 16, 8, 4, 2};
     for (size_t k = 0; k < sizeof tiles / sizeof tiles[0]; ++k) add_candidate(t, arch, 0, tiles[k], &list);
     const int can = tensor_core_passes(t, arch);
     if (list.count < 2 && can == 0) {
