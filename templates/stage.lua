@@ -100,6 +100,7 @@ end
 -- outputs u and u + 8 of a lane are its tail butterfly u's, POINTS/2 = 16 steps apart.
 local function tiled_outputs(plan)
   if plan.shuffle_tail then
+    assert(column_side(plan, plan.out_layout), "the shuffle tail of a tiled pass stores columns from registers")
     return { row = "first", step = plan.threads_per_fft // 2, exponent = function(u) return u % 8 + 16 * (u // 8) end }
   end
   return { row = "fft_thread", step = plan.threads // plan.ffts_per_block, exponent = function(u) return u end }
@@ -248,9 +249,9 @@ local function emit_tiled_store(w, plan, sign)
     end
   end
   local guard
+  local on_registers = column_side(plan, plan.out_layout)
   for u = 0, plan.radix_max - 1 do
     local e = outs.exponent(u)
-    local on_registers = column_side(plan, plan.out_layout)
     local address, source, fft = tiled_side(plan, plan.out_layout, "dst", u, on_registers and e * step or nil)
     if fft ~= guard then
       if guard then w:close() end
@@ -285,7 +286,6 @@ local function emit_staged_store(w, plan, sign)
     w:close()
   end
 end
-
 
 local function emit_loads(w, plan, r, from_global, paired)
   local per_thread = plan.radix_max // r
