@@ -81,10 +81,11 @@ int fftgen_shuffle_tail(const fftgen_kernel_plan *p)
         return 0;
     if (!p->tiled) return p->threads_per_fft % 32 == 0 && !p->staged_io;
     /* Tiled, threads go transform-fastest: lanes l and l ^ 16 are fft_thread f and f ^ (16 / tile), so a tile
-     * of at most 16 transforms keeps the pairs in one warp. The radix-16 stage reads shared memory (the
-     * first stage's registers come straight from the columns in their own order), and the outputs go
-     * straight from registers to columns. */
-    return last >= 2 && p->ffts_per_block <= 16 && p->threads >= 32 && p->column_registers && p->out.elem_stride != 1;
+     * of at most 16 transforms keeps the pairs in one warp (a chain of three stages or more is at least 512
+     * points: 32 threads per transform). The radix-16 stage reads shared memory (the first stage's registers
+     * come straight from the columns in their own order), and the outputs go straight from registers to
+     * columns. */
+    return last >= 2 && p->ffts_per_block <= 16 && p->column_registers && p->out.elem_stride != 1;
 }
 
 static int log2_exact(long long n)

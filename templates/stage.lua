@@ -103,7 +103,7 @@ local function tiled_outputs(plan)
     assert(column_side(plan, plan.out_layout), "the shuffle tail of a tiled pass stores columns from registers")
     return { row = "first", step = plan.threads_per_fft // 2, exponent = function(u) return u % 8 + 16 * (u // 8) end }
   end
-  return { row = "fft_thread", step = plan.threads // plan.ffts_per_block, exponent = function(u) return u end }
+  return { row = "fft_thread", step = plan.threads_per_fft, exponent = function(u) return u end }
 end
 
 -- The per-thread bases of a tiled copy; `pointer` is "src" or "dst", `tile` its tile's address,

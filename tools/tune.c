@@ -459,7 +459,8 @@ int main(int argc, char **argv)
             snprintf(text, sizeof text, "%lld", n);
             shape_arg_parse(text, &shapes[shape_count++].shape);
         }
-        for (size_t s = 0; s < sizeof defaults / sizeof defaults[0]; ++s) shape_arg_parse(defaults[s], &shapes[shape_count++].shape);
+        for (size_t s = 0; s < sizeof defaults / sizeof defaults[0]; ++s)
+            shape_arg_parse(defaults[s], &shapes[shape_count++].shape);
     }
     int count = 0;
     static const int order[] = {FFTGEN_FP16, FFTGEN_FP32, FFTGEN_SPLIT, FFTGEN_SPLIT_PAPERS}; /* fp16 has the most */
