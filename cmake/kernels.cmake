@@ -20,6 +20,7 @@ function(fftgen_add_sim name n precision row)
   else()
     string(APPEND row ", 0")
   endif()
+  string(APPEND row ", \"${name}\"")
   add_custom_command(OUTPUT ${sim}
     COMMAND ${CMAKE_COMMAND} -E make_directory ${CMAKE_BINARY_DIR}/sim
     COMMAND fftgen --n ${n} --precision ${precision} ${ARGN} --target sim --name ${name} -o ${sim}

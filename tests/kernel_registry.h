@@ -18,6 +18,7 @@ struct sim_kernel {
     int shape[3];
     long long inembed[3], onembed[3];         /* strided shapes: the embeds (0: the shape's) */
     int tensor_cores;                         /* radix-16 stages on tensor cores */
+    const char *name;                         /* as cmake/kernels.cmake names it, e.g. fftgen_32768_t0_8_fp16 */
 };
 
 struct gpu_kernel {

@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <cmocka.h>
 
@@ -31,25 +32,13 @@ static struct fft_shape shape_of(const struct sim_kernel *k)
     return shape;
 }
 
-/* The test's name: sim_<size or shape>[_radixR | _strided...][_tensor_cores]_<precision>. */
+/* The test's name: sim_ and the kernel's name without its fftgen_ prefix, e.g. sim_32768_t0_8_fp16
+ * (unique: cmake/kernels.cmake names each generated file after it). */
 static void test_name(const struct sim_kernel *k, char *name, size_t len)
 {
-    char precision[32];
-    snprintf(precision, sizeof precision, "%s%s", k->tensor_cores ? "tensor_cores_" : "", precision_label(k->precision));
-    if (k->rank > 1) {
-        int used = snprintf(name, len, "sim_%d", k->shape[0]);
-        for (int d = 1; d < k->rank && used > 0 && (size_t)used < len; ++d)
-            used += snprintf(name + used, len - (size_t)used, "x%d", k->shape[d]);
-        if (used > 0 && (size_t)used < len)
-            snprintf(name + used, len - (size_t)used, "%s_%s", k->istride ? "_strided" : "", precision);
-    } else if (k->istride) {
-        snprintf(name, len, "sim_%d_strided_%lld_%lld_%lld_%lld_%s", k->n, k->istride, k->idist, k->ostride,
-                 k->odist, precision);
-    } else if (k->radix && !k->tensor_cores) {
-        snprintf(name, len, "sim_%d_radix%d_%s", k->n, k->radix, precision);
-    } else {
-        snprintf(name, len, "sim_%d_%s", k->n, precision);
-    }
+    const char *prefix = "fftgen_";
+    const size_t skip = strncmp(k->name, prefix, strlen(prefix)) == 0 ? strlen(prefix) : 0;
+    snprintf(name, len, "sim_%s", k->name + skip);
 }
 
 /* A 2D or 3D shape: batch 1 and 3, both directions, the inverse scaled too; a strided one with
