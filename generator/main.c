@@ -45,8 +45,10 @@ static void usage(FILE *to)
             "                        input split into hi + lo, fp32 sums) in every pass that has them, or in\n"
             "                        the passes listed (numbered from 1, as --explain shows); fp16 storage,\n"
             "                        sm_80 or newer. Off by default (libfftgen chooses from measurements)\n"
-            "  --max-tile T          strided passes read at most T transforms side by side (1, 2, 4, 8 or\n"
-            "                        16; default: as many as the planner's limits allow)\n"
+            "  --max-tile T[,T..]    strided passes read at most T transforms side by side (1, 2, 4, 8 or\n"
+            "                        16; 0: as many as the planner's limits allow, the default); a list\n"
+            "                        gives pass by pass (as --explain numbers them), the last value for\n"
+            "                        the passes after it\n"
             "  --direction D         forward, inverse or both (default both)\n"
             "  --arch sm_XY          target architecture, which sets the shared-memory limit (default\n"
             "                        sm_%d; known: %s)\n"
@@ -303,7 +305,7 @@ int main(int argc, char **argv)
     };
     if (argc > 1 && strcmp(argv[1], "pack") == 0) return fftgen_pack_command(argc - 1, argv + 1);
     if (argc > 1 && strcmp(argv[1], "tune") == 0) return run_tune(argv + 1);
-    fftgen_kernel_request request = {0, 0, FFTGEN_KERNEL_FP32, FFTGEN_DEFAULT_ARCH, 0, 0};
+    fftgen_kernel_request request = {0, 0, FFTGEN_KERNEL_FP32, FFTGEN_DEFAULT_ARCH, 0, {{0}}};
     int have_n = 0, explain_only = 0, directions = FFTGEN_RENDER_BOTH;
     const char *output = NULL, *name = NULL, *templates_dir = NULL;
     fftgen_target target = FFTGEN_TARGET_CUDA;
@@ -358,13 +360,11 @@ int main(int argc, char **argv)
         case OPT_TENSOR_CORES:
             request.tensor_cores = parse_passes(optarg);
             break;
-        case OPT_MAX_TILE: {
-            const long long tile = parse_integer("--max-tile", optarg);
-            if (tile < 1 || tile > 16 || (tile & (tile - 1)) != 0)
-                fail(EXIT_USAGE, "--max-tile must be 1, 2, 4, 8 or 16, got %s", optarg);
-            request.max_tile = (int)tile;
+        case OPT_MAX_TILE:
+            if (fftgen_tile_caps_parse(optarg, &request.max_tile) != 0)
+                fail(EXIT_USAGE, "--max-tile takes 0, 1, 2, 4, 8 or 16, or a comma-separated list of them (one per"
+                     " pass), got '%s'", optarg);
             break;
-        }
         case OPT_NAME:
             if (!is_identifier(optarg)) fail(EXIT_USAGE, "--name '%s' is not a C identifier", optarg);
             if (strlen(optarg) > 64) fail(EXIT_USAGE, "--name '%s' is longer than 64 characters", optarg);

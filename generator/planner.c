@@ -1,6 +1,8 @@
 #include "planner.h"
 
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* Threads a block should have at least: several transforms share a block when they are small. */
@@ -71,6 +73,48 @@ int fftgen_precision_parse(const char *name)
 int fftgen_precision_is_split(fftgen_kernel_precision precision)
 {
     return precision == FFTGEN_KERNEL_SPLIT || precision == FFTGEN_KERNEL_SPLIT_PAPERS;
+}
+
+int fftgen_tile_caps_parse(const char *text, fftgen_tile_caps *caps)
+{
+    fftgen_tile_caps parsed = {{0}};
+    int count = 0;
+    for (const char *at = text;; at++) {
+        char *end;
+        errno = 0;
+        const long tile = strtol(at, &end, 10);
+        const int allowed = tile == 0 || tile == 1 || tile == 2 || tile == 4 || tile == 8 || tile == 16;
+        if (end == at || *at == '-' || *at == '+' || errno == ERANGE || !allowed || count == FFTGEN_MAX_PASSES ||
+            (*end != '\0' && *end != ','))
+            return -1;
+        parsed.pass[count++] = (int)tile;
+        at = end;
+        if (*at == '\0') break;
+    }
+    for (int i = count; i < FFTGEN_MAX_PASSES; ++i) parsed.pass[i] = parsed.pass[count - 1];
+    *caps = parsed;
+    return 0;
+}
+
+void fftgen_tile_caps_text(const fftgen_tile_caps *caps, char *out, size_t len)
+{
+    /* the passes up to the last one that differs from those after it */
+    int shown = FFTGEN_MAX_PASSES;
+    while (shown > 1 && caps->pass[shown - 1] == caps->pass[shown - 2]) --shown;
+    size_t used = 0;
+    out[0] = '\0';
+    for (int i = 0; i < shown && used < len; ++i) {
+        const int written = snprintf(out + used, len - used, "%s%d", i ? "," : "", caps->pass[i]);
+        if (written < 0) break;
+        used += (size_t)written;
+    }
+}
+
+int fftgen_tile_caps_any(const fftgen_tile_caps *caps)
+{
+    for (int i = 0; i < FFTGEN_MAX_PASSES; ++i)
+        if (caps->pass[i] > 0) return 1;
+    return 0;
 }
 
 int fftgen_shuffle_tail(const fftgen_kernel_plan *p)
@@ -350,12 +394,12 @@ static int min_sector_tile(fftgen_kernel_precision precision)
     return MIN_RUN_BYTES / storage_bytes(precision);
 }
 
-/* The widest tile tried for transforms of n points in a strided pass: TILE_FFTS, fewer where the
- * block would pass its points (but not below a sector's run), or the request's limit (a tuning
- * knob, FFTGEN_MAX_TILE). */
-static int tile_limit(const fftgen_kernel_request *request, long long n, int four_step)
+/* The widest tile tried for transforms of n points in strided pass `pass`: TILE_FFTS, fewer where
+ * the block would pass its points (but not below a sector's run), or the request's cap for the pass
+ * (measured by `fftgen tune`; FFTGEN_MAX_TILE). */
+static int tile_limit(const fftgen_kernel_request *request, int pass, long long n, int four_step)
 {
-    if (request->max_tile > 0) return request->max_tile;
+    if (request->max_tile.pass[pass] > 0) return request->max_tile.pass[pass];
     const long long points =
         four_step && request->precision == FFTGEN_KERNEL_FP16 ? TILE_POINTS_FOUR_STEP_FP16 : TILE_POINTS;
     int tile = TILE_FFTS;
@@ -378,11 +422,11 @@ static fftgen_plan_status plan_widest_tile(long long n, int widest, int narrowes
 }
 
 /* A tiled pass of a 1D split; `sector_runs`: no tile narrower than a sector's run (else down to 1). */
-static fftgen_plan_status plan_tiled_pass(const fftgen_kernel_request *request, int sector_runs, long long n,
-                                          fftgen_layout in, fftgen_layout out, long long twiddle_n,
+static fftgen_plan_status plan_tiled_pass(const fftgen_kernel_request *request, int pass, int sector_runs,
+                                          long long n, fftgen_layout in, fftgen_layout out, long long twiddle_n,
                                           fftgen_kernel_plan *p)
 {
-    const int widest = tile_limit(request, n, 1);
+    const int widest = tile_limit(request, pass, n, 1);
     const int sector = min_sector_tile(request->precision);
     int narrowest = 1;
     if (sector_runs) narrowest = sector < widest ? sector : widest;
@@ -400,8 +444,8 @@ static fftgen_plan_status plan_two_pass_split(const fftgen_kernel_request *reque
     /* pass 2: n1 rows of n2 points (contiguous), written transposed: X[k1 + n1*k2] */
     const fftgen_layout rows = {1, n2, n1, 1, 0, n};
     const fftgen_layout transposed = {n1, 1, n1, 1, 0, n};
-    fftgen_plan_status status = plan_tiled_pass(request, 1, n1, columns, columns, n, &plan->pass[0]);
-    if (status == FFTGEN_PLAN_OK) status = plan_tiled_pass(request, 1, n2, rows, transposed, 0, &plan->pass[1]);
+    fftgen_plan_status status = plan_tiled_pass(request, 0, 1, n1, columns, columns, n, &plan->pass[0]);
+    if (status == FFTGEN_PLAN_OK) status = plan_tiled_pass(request, 1, 1, n2, rows, transposed, 0, &plan->pass[1]);
     plan->pass_count = 2;
     return status;
 }
@@ -447,9 +491,9 @@ static fftgen_plan_status plan_three_passes(const fftgen_kernel_request *request
     const fftgen_layout rows = {1, m, n1, n2, n3, n};
     const fftgen_layout transposed = {n1 * n2, 1, n1, n2, n1, n};
     /* the last resort: narrower tiles where shared memory is small (sm_75) */
-    fftgen_plan_status status = plan_tiled_pass(request, 0, n1, columns1, columns1, n, &plan->pass[0]);
-    if (status == FFTGEN_PLAN_OK) status = plan_tiled_pass(request, 0, n2, columns2, columns2, m, &plan->pass[1]);
-    if (status == FFTGEN_PLAN_OK) status = plan_tiled_pass(request, 0, n3, rows, transposed, 0, &plan->pass[2]);
+    fftgen_plan_status status = plan_tiled_pass(request, 0, 0, n1, columns1, columns1, n, &plan->pass[0]);
+    if (status == FFTGEN_PLAN_OK) status = plan_tiled_pass(request, 1, 0, n2, columns2, columns2, m, &plan->pass[1]);
+    if (status == FFTGEN_PLAN_OK) status = plan_tiled_pass(request, 2, 0, n3, rows, transposed, 0, &plan->pass[2]);
     plan->pass_count = 3;
     return status;
 }
@@ -522,7 +566,7 @@ long long fftgen_transform_limit(fftgen_kernel_precision precision, int arch)
     if (fftgen_arch_shared_limit(arch) < 0) return 0;
     long long best = 0;
     for (long long n = 2; n <= (1LL << 30); n *= 2) {
-        const fftgen_kernel_request request = {n, 0, precision, arch, 0, 0};
+        const fftgen_kernel_request request = {n, 0, precision, arch, 0, {{0}}};
         fftgen_transform_plan plan;
         if (plan_transform_quietly(&request, &plan) != FFTGEN_PLAN_OK) break;
         best = n;
@@ -561,7 +605,7 @@ fftgen_plan_status fftgen_plan_strided(const fftgen_kernel_request *asked, fftge
     }
     if (plan->pass_count == 1) {
         /* one tiled pass: as many transforms per tile as threads and shared memory allow, up to 16 */
-        for (int tile = tile_limit(request, n, 0); tile >= 1; tile /= 2) {
+        for (int tile = tile_limit(request, 0, n, 0); tile >= 1; tile /= 2) {
             fftgen_transform_plan p = {0};
             p.n = n;
             p.rank = 1;
@@ -646,10 +690,10 @@ static fftgen_layout dimension_layout(const fftgen_user_layout *layout, int rank
 /* Dimension d in tiles, as wide as threads and shared memory allow (a tile stays within a group). */
 static fftgen_plan_status plan_dimension(const fftgen_kernel_request *request, int rank, const long long *shape,
                                          int d, const fftgen_user_layout *in, const fftgen_user_layout *out,
-                                         fftgen_kernel_plan *pass)
+                                         int index, fftgen_kernel_plan *pass)
 {
     const fftgen_layout from = dimension_layout(in, rank, shape, d), to = dimension_layout(out, rank, shape, d);
-    int widest = tile_limit(request, shape[d], 0);
+    int widest = tile_limit(request, index, shape[d], 0);
     while (widest > from.group_size) widest /= 2;
     const fftgen_plan_status status =
         plan_widest_tile(shape[d], widest, 1, request->precision, request->arch, from, to, 0, pass);
@@ -771,7 +815,7 @@ fftgen_plan_status fftgen_plan_shape(const fftgen_kernel_request *asked, int ran
         for (int i = 0; i < row_plan.pass_count; ++i) p.pass[i] = row_plan.pass[i];
         p.pass_count = row_plan.pass_count;
     } else {
-        status = plan_dimension(request, rank, shape, rank - 1, &in, &out, &p.pass[0]);
+        status = plan_dimension(request, rank, shape, rank - 1, &in, &out, 0, &p.pass[0]);
     }
     for (int i = 0; i < p.pass_count; ++i) p.pass[i].dimension = rank - 1;
     if (p.pass_count == 1) {
@@ -779,8 +823,9 @@ fftgen_plan_status fftgen_plan_shape(const fftgen_kernel_request *asked, int ran
         p.pass[0].target = FFTGEN_BUFFER_OUTPUT;
     }
     for (int d = next; d >= 0 && status == FFTGEN_PLAN_OK; --d) {
-        fftgen_kernel_plan *column = &p.pass[p.pass_count++];
-        status = plan_dimension(request, rank, shape, d, &out, &out, column);
+        const int index = p.pass_count++;
+        fftgen_kernel_plan *column = &p.pass[index];
+        status = plan_dimension(request, rank, shape, d, &out, &out, index, column);
         column->source = column->target = FFTGEN_BUFFER_OUTPUT; /* in place */
         column->dimension = d;
     }

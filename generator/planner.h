@@ -8,6 +8,7 @@
 #define FFTGEN_MAX_STAGES 32
 #define FFTGEN_MAX_THREADS_PER_BLOCK 1024
 #define FFTGEN_DEFAULT_ARCH 90
+#define FFTGEN_MAX_PASSES 5 /* 3D with rows of three passes */
 
 /* fp32 and fp16: the storage (fp32 arithmetic in both). The split precisions store fp32 and run the
  * radix-16 merges on tensor cores, each fp32 operand split into a scaled fp16 high and low part
@@ -24,6 +25,19 @@ typedef enum {
 
 #define FFTGEN_KERNEL_PRECISION_COUNT 4
 
+/* Caps on the transforms a strided pass reads side by side, pass by pass (0: the planner's default).
+ * Wider tiles make longer runs in global memory and take more shared memory; which wins depends on
+ * the pass (measured by `fftgen tune`). */
+typedef struct {
+    int pass[FFTGEN_MAX_PASSES];
+} fftgen_tile_caps;
+
+/* Text form: "8" caps every pass; "16,16,8" caps pass by pass, the last value applying to the passes
+ * after it. Values: 0 (the default), 1, 2, 4, 8 or 16. Parse: 0, or -1 for anything else. */
+int fftgen_tile_caps_parse(const char *text, fftgen_tile_caps *caps);
+void fftgen_tile_caps_text(const fftgen_tile_caps *caps, char *out, size_t len);
+int fftgen_tile_caps_any(const fftgen_tile_caps *caps); /* whether any pass has a cap */
+
 typedef enum { FFTGEN_BUFFER_INPUT, FFTGEN_BUFFER_OUTPUT, FFTGEN_BUFFER_WORK } fftgen_buffer;
 
 typedef struct {
@@ -34,7 +48,7 @@ typedef struct {
     int tensor_cores;     /* fp16: bit i puts pass i's radix-16 stages on tensor cores where the pass
                              has them (sm_80 and newer); FFTGEN_TENSOR_CORES_EVERY_PASS: all passes.
                              An error if no pass takes them. Split plans use them in every pass. */
-    int max_tile;         /* strided passes: at most this many transforms side by side; 0: the default */
+    fftgen_tile_caps max_tile; /* strided passes: at most this many transforms side by side */
 } fftgen_kernel_request;
 
 /* Where a pass finds its data: transform f is member c = f mod group_size of group
@@ -78,7 +92,6 @@ typedef struct {
     int dimension; /* 2D and 3D: the dimension it transforms (a fused slice: the last) */
 } fftgen_kernel_plan;
 
-#define FFTGEN_MAX_PASSES 5 /* 3D with rows of three passes */
 #define FFTGEN_TENSOR_CORES_EVERY_PASS ((1 << FFTGEN_MAX_PASSES) - 1)
 #define FFTGEN_MAX_RANK 3
 
@@ -102,7 +115,7 @@ typedef struct {
     int pass_count;
     fftgen_kernel_plan pass[FFTGEN_MAX_PASSES];
     fftgen_user_layout in, out; /* the data's layouts */
-    int max_tile;               /* the request's cap on tile widths (0: none), for the command line */
+    fftgen_tile_caps max_tile;  /* the request's caps on tile widths, for the command line */
 } fftgen_transform_plan;
 
 typedef enum {

@@ -78,12 +78,14 @@ void fftgen_plan_command(const fftgen_transform_plan *plan, int directions, cons
                          size_t len)
 {
     const fftgen_kernel_plan *first = &plan->pass[0];
-    char radix[32] = "", shape[64], choices[64] = "";
+    char radix[32] = "", shape[64], choices[96] = "";
     if (plan->pass_count == 1 && plan->rank == 1) snprintf(radix, sizeof radix, " --radix %d", first->radix_max);
     tensor_core_option(plan, choices, sizeof choices);
-    if (plan->max_tile > 0) {
+    if (fftgen_tile_caps_any(&plan->max_tile)) {
+        char tiles[32];
+        fftgen_tile_caps_text(&plan->max_tile, tiles, sizeof tiles);
         const size_t at = strlen(choices);
-        snprintf(choices + at, sizeof choices - at, " --max-tile %d", plan->max_tile);
+        snprintf(choices + at, sizeof choices - at, " --max-tile %s", tiles);
     }
     fftgen_shape_text(plan->rank, plan->shape, shape, sizeof shape);
     int used = snprintf(out, len, "fftgen --n %s%s%s --precision %s --direction %s", shape, radix, choices,

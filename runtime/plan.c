@@ -74,15 +74,15 @@ static int same_layout(const fftgen_user_layout *a, const fftgen_user_layout *b,
     return 1;
 }
 
-/* FFTGEN_MAX_TILE=T caps the transforms a strided pass reads side by side (1 to 16), for measuring
- * tile widths with fftgen-bench; unset, empty or out of range: the planner's default. */
-static int max_tile_override(void)
+/* FFTGEN_MAX_TILE caps the transforms a strided pass reads side by side, as fftgen's --max-tile
+ * ("8", or pass by pass "16,16,8"), for measuring tile widths with fftgen-bench; unset, empty or
+ * not such a list: no override. */
+static fftgen_tile_caps max_tile_override(void)
 {
+    fftgen_tile_caps caps = {{0}};
     const char *text = getenv("FFTGEN_MAX_TILE");
-    if (text == NULL || *text == '\0') return 0;
-    char *end;
-    const long tile = strtol(text, &end, 10);
-    return *end == '\0' && tile >= 1 && tile <= 16 ? (int)tile : 0;
+    if (text != NULL) fftgen_tile_caps_parse(text, &caps); /* leaves caps as they were if not a list */
+    return caps;
 }
 
 /* The planner's request for this device: FFTGEN_TENSOR_CORES asks for tensor cores in every pass
@@ -92,8 +92,8 @@ static fftgen_kernel_request planner_request(long long points, int rank, const l
                                             fftgen_kernel_precision precision, int device, int arch, unsigned flags,
                                             const fftgen_choice *forced)
 {
-    fftgen_kernel_request request = {points, 0, precision, arch, 0, 0};
-    fftgen_choice choice = {0, 0};
+    fftgen_kernel_request request = {points, 0, precision, arch, 0, {{0}}};
+    fftgen_choice choice = {0, {{0}}};
     if (forced != NULL) {
         choice = *forced;
     } else if (!(flags & FFTGEN_PLANNER_DEFAULTS)) {
@@ -105,8 +105,8 @@ static fftgen_kernel_request planner_request(long long points, int rank, const l
     }
     if (precision == FFTGEN_KERNEL_FP16) request.tensor_cores = choice.tensor_cores;
     if (flags & FFTGEN_TENSOR_CORES) request.tensor_cores = FFTGEN_TENSOR_CORES_EVERY_PASS;
-    const int tile_override = max_tile_override();
-    request.max_tile = tile_override ? tile_override : choice.max_tile;
+    const fftgen_tile_caps tile_override = max_tile_override();
+    request.max_tile = fftgen_tile_caps_any(&tile_override) ? tile_override : choice.max_tile;
     return request;
 }
 
@@ -169,7 +169,7 @@ fftgen_result fftgen_plan_many_with_choice(fftgen_plan *plan, int rank, const lo
     const fftgen_user_layout in = user_layout(rank, inembed, istride, idist, points);
     const fftgen_user_layout out = user_layout(rank, onembed, ostride, odist, points);
     fftgen_plan_status planned = fftgen_plan_shape(&request, rank, n, in, out, &p->transform, why, sizeof why);
-    if (planned != FFTGEN_PLAN_OK && choice == NULL && !tensor_cores && (request.tensor_cores || request.max_tile)) {
+    if (planned != FFTGEN_PLAN_OK && choice == NULL && !tensor_cores && (request.tensor_cores || fftgen_tile_caps_any(&request.max_tile))) {
         /* a measured choice that does not fit this layout: the planner's own plan instead */
         const fftgen_kernel_request plain = {points, 0, kernel_precision, arch, 0, max_tile_override()};
         planned = fftgen_plan_shape(&plain, rank, n, in, out, &p->transform, why, sizeof why);

@@ -114,10 +114,7 @@ static int parse_entry(char *line, fftgen_wisdom_entry *entry, char *why, size_t
             bad = entry->choice.tensor_cores < 0;
             seen |= 1;
         } else if (strcmp(word, "max-tile") == 0) {
-            char *end;
-            const long tile = strtol(value, &end, 10);
-            bad = end == value || *end != '\0' || !(tile == 0 || (is_power_of_two(tile) && tile <= 16) || tile == 1);
-            entry->choice.max_tile = (int)tile;
+            bad = fftgen_tile_caps_parse(value, &entry->choice.max_tile);
             seen |= 2;
         } else if (strcmp(word, "ms") == 0) {
             bad = parse_time(value, &entry->ms);
@@ -380,7 +377,9 @@ void fftgen_choice_text(const fftgen_choice *choice, char *out, size_t len)
             const size_t at = strlen(passes);
             snprintf(passes + at, sizeof passes - at, "%s%d", at ? "," : "", i + 1);
         }
-    snprintf(out, len, "tensor-cores=%s max-tile=%d", passes[0] ? passes : "none", choice->max_tile);
+    char tiles[32];
+    fftgen_tile_caps_text(&choice->max_tile, tiles, sizeof tiles);
+    snprintf(out, len, "tensor-cores=%s max-tile=%s", passes[0] ? passes : "none", tiles);
 }
 
 /* Appends printf output to a growing buffer; -1 when out of memory. */

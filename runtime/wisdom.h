@@ -6,7 +6,8 @@
  * and holding one line per measured transform:
  *   fp16 65536 tensor-cores=2 max-tile=8 ms=0.412 default-ms=0.450
  * (tensor-cores: the passes, numbered from 1, whose radix-16 stages run on tensor cores, or "none";
- * max-tile: the widest tile of the strided passes, 0 for the planner's default; the times are what
+ * max-tile: the widest tile of the strided passes, 0 for the planner's default, or pass by pass as
+ * in "max-tile=16,16,8" (the last value for the passes after it); the times are what
  * tune measured, for the reader). '#' starts a comment; blank lines are skipped.
  *
  * libfftgen uses a user's section only where the device, driver and fftgen version all match; the
@@ -24,7 +25,7 @@
 /* What a measured choice sets in the planner's request. */
 typedef struct {
     int tensor_cores; /* the request's pass mask (fp16) */
-    int max_tile;     /* 0: the planner's default */
+    fftgen_tile_caps max_tile; /* pass by pass; 0: the planner's default */
 } fftgen_choice;
 
 /* The device a section was measured on. */

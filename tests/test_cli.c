@@ -119,8 +119,11 @@ static void bad_options(void **state)
     (void)state;
     expect_rejected("--tensor-cores=6: expected pass numbers from 1 to 5", "4096", "--tensor-cores=6", NULL);
     expect_rejected("--tensor-cores=1,x: expected pass numbers", "4096", "--tensor-cores=1,x", NULL);
-    expect_rejected("--max-tile must be 1, 2, 4, 8 or 16, got 3", "65536", "--max-tile", "3");
-    expect_rejected("--max-tile 'wide' is not a number", "65536", "--max-tile", "wide");
+    expect_rejected("--max-tile takes 0, 1, 2, 4, 8 or 16, or a comma-separated list of them (one per pass), got"
+                    " '3'", "65536", "--max-tile", "3");
+    expect_rejected("got 'wide'", "65536", "--max-tile", "wide");
+    expect_rejected("got '16,'", "65536", "--max-tile", "16,");
+    expect_rejected("got '1,2,4,8,16,2'", "65536", "--max-tile", "1,2,4,8,16,2"); /* more than 5 passes */
     /* fftgen tune checks its arguments before it looks for a GPU */
     assert_int_equal(run_fftgen("tune", "--help", NULL), 0);
     assert_non_null(strstr(output, "Usage: fftgen tune [options] [SHAPE...]"));
@@ -220,6 +223,15 @@ static void explain_prints_plan(void **state)
     assert_non_null(strstr(output, "threads/block:  64 (16 per transform, 4 transforms per block"));
     assert_int_equal(run_fftgen("--n", "65536", "--precision", "fp16", "--tensor-cores=2", "--max-tile", "4", NULL), 0);
     assert_non_null(strstr(output, "fftgen --n 65536 --tensor-cores=2 --max-tile 4 --precision fp16"));
+    /* tiles pass by pass, the last value for the passes after it: wide columns, the rows at 8 */
+    assert_int_equal(run_fftgen("--n", "134217728", "--precision", "fp16", "--max-tile", "16,16,8", "--explain",
+                                NULL), 0);
+    const char *third = strstr(output, "  pass 3:");
+    assert_non_null(third);
+    assert_non_null(strstr(output, "threads/block:  512 (32 per transform, 16 transforms per block"));
+    assert_non_null(strstr(third, "threads/block:  256 (32 per transform, 8 transforms per block"));
+    assert_int_equal(run_fftgen("--n", "134217728", "--precision", "fp16", "--max-tile", "16,16,8,8", NULL), 0);
+    assert_non_null(strstr(output, "fftgen --n 134217728 --max-tile 16,16,8 --precision fp16"));
     assert_int_equal(run_fftgen("--n", "512x256", "--precision", "fp16", "--tensor-cores", "--explain", NULL), 0);
     assert_non_null(strstr(output, "FFTs of 256 points along dimension 1, contiguous rows"));
     /* split: every pass's radix-16 stages on tensor cores, tiled ones too; no fused 2D slices */

@@ -28,6 +28,7 @@ static const char TWO_DEVICES[] = "fftgen-wisdom 1\n"
                                   "device \"NVIDIA H100 80GB HBM3\" sm_90 driver 580.159.04 fftgen 0.1.0\n"
                                   "fp16 65536 tensor-cores=2 max-tile=8 ms=0.5 default-ms=0.6\n"
                                   "fp32 512x256 tensor-cores=none max-tile=4   # narrower columns\n"
+                                  "fp16 134217728 tensor-cores=none max-tile=16,16,8\n"
                                   "\n"
                                   "device \"NVIDIA H200\" sm_90 driver 580.159.04 fftgen 0.1.0\n"
                                   "fp16 65536 tensor-cores=1,2 max-tile=0\n";
@@ -42,6 +43,20 @@ static int find(const fftgen_device_key *key, fftgen_kernel_precision precision,
 {
     const long long shape[3] = {a, b, 0};
     return fftgen_wisdom_find(key, precision, rank, shape, choice);
+}
+
+static void assert_caps(const fftgen_tile_caps *caps, int first, int second, int third)
+{
+    assert_int_equal(caps->pass[0], first);
+    assert_int_equal(caps->pass[1], second);
+    assert_int_equal(caps->pass[2], third);
+}
+
+static fftgen_tile_caps caps_of(const char *text)
+{
+    fftgen_tile_caps caps;
+    assert_int_equal(fftgen_tile_caps_parse(text, &caps), 0);
+    return caps;
 }
 
 static int teardown(void **state)
@@ -59,10 +74,14 @@ static void users_section_is_for_its_device_only(void **state)
     assert_int_equal(add(TWO_DEVICES, &H100, 0, why, sizeof why), FFTGEN_SUCCESS);
     assert_true(find(&H100, FFTGEN_KERNEL_FP16, 1, 65536, 0, &choice));
     assert_int_equal(choice.tensor_cores, 2);
-    assert_int_equal(choice.max_tile, 8);
+    assert_caps(&choice.max_tile, 8, 8, 8);
     assert_true(find(&H100, FFTGEN_KERNEL_FP32, 2, 512, 256, &choice));
     assert_int_equal(choice.tensor_cores, 0);
-    assert_int_equal(choice.max_tile, 4);
+    assert_caps(&choice.max_tile, 4, 4, 4);
+    /* pass by pass, the last value for the passes after it */
+    assert_true(find(&H100, FFTGEN_KERNEL_FP16, 1, 1LL << 27, 0, &choice));
+    assert_caps(&choice.max_tile, 16, 16, 8);
+    assert_int_equal(choice.max_tile.pass[FFTGEN_MAX_PASSES - 1], 8);
     assert_false(find(&H100, FFTGEN_KERNEL_FP32, 1, 65536, 0, &choice)); /* not measured */
     assert_false(find(&H100, FFTGEN_KERNEL_FP32, 2, 256, 512, &choice)); /* another shape */
     /* another driver or fftgen version: the section is not this device's */
@@ -92,7 +111,7 @@ static void shipped_table_is_per_architecture_and_comes_second(void **state)
     assert_int_equal(add(mine, &other, 0, why, sizeof why), FFTGEN_SUCCESS);
     assert_true(find(&other, FFTGEN_KERNEL_FP16, 1, 65536, 0, &choice));
     assert_int_equal(choice.tensor_cores, 0);
-    assert_int_equal(choice.max_tile, 2);
+    assert_caps(&choice.max_tile, 2, 2, 2);
 }
 
 static void damaged_files_are_refused_whole(void **state)
@@ -116,6 +135,12 @@ static void damaged_files_are_refused_whole(void **state)
          "line 3: bad value '6' for tensor-cores"},
         {"fftgen-wisdom 1\ndevice \"X\" sm_90 driver 1 fftgen 0.1.0\nfp16 64 tensor-cores=1 max-tile=3\n",
          "line 3: bad value '3' for max-tile"},
+        {"fftgen-wisdom 1\ndevice \"X\" sm_90 driver 1 fftgen 0.1.0\nfp16 64 tensor-cores=1 max-tile=16,32\n",
+         "line 3: bad value '16,32' for max-tile"},
+        {"fftgen-wisdom 1\ndevice \"X\" sm_90 driver 1 fftgen 0.1.0\nfp16 64 tensor-cores=1 max-tile=8,\n",
+         "line 3: bad value '8,' for max-tile"},
+        {"fftgen-wisdom 1\ndevice \"X\" sm_90 driver 1 fftgen 0.1.0\nfp16 64 tensor-cores=1 max-tile=1,2,4,8,16,8\n",
+         "line 3: bad value '1,2,4,8,16,8' for max-tile"},
         {"fftgen-wisdom 1\ndevice \"X\" sm_90 driver 1 fftgen 0.1.0\nfp16 64 max-tile=0\n",
          "line 3: an entry needs"},
         {"fftgen-wisdom 1\ndevice \"X\" sm_90 driver 1 fftgen 0.1.0\nfp16 64 tensor-cores=1 max-tile=0 speed=9\n",
@@ -172,13 +197,15 @@ static void writing_keeps_what_it_does_not_replace(void **state)
     close(fd);
     /* measure 65536 fp16 again on the H100, and 4096 fp16 for the first time */
     const fftgen_wisdom_entry entries[] = {
-        {FFTGEN_KERNEL_FP16, 1, {65536}, {0, 4}, 0.45, 0.6},
-        {FFTGEN_KERNEL_FP16, 1, {4096}, {1, 0}, 0.2, 0.3},
+        {FFTGEN_KERNEL_FP16, 1, {65536}, {0, caps_of("4")}, 0.45, 0.6},
+        {FFTGEN_KERNEL_FP16, 1, {4096}, {1, caps_of("0")}, 0.2, 0.3},
+        {FFTGEN_KERNEL_FP16, 1, {1LL << 26}, {0, caps_of("16,8,8,8")}, 1.2, 1.3},
     };
-    assert_int_equal(fftgen_wisdom_write(path, &H100, entries, 2, why, sizeof why), FFTGEN_SUCCESS);
+    assert_int_equal(fftgen_wisdom_write(path, &H100, entries, 3, why, sizeof why), FFTGEN_SUCCESS);
     const char *text = slurp(path);
     assert_non_null(strstr(text, "fp16 65536 tensor-cores=none max-tile=4 ms=0.4500 default-ms=0.6000"));
     assert_non_null(strstr(text, "fp16 4096 tensor-cores=1 max-tile=0"));
+    assert_non_null(strstr(text, "fp16 67108864 tensor-cores=none max-tile=16,8 ms=1.2000")); /* shortest form */
     assert_null(strstr(text, "fp16 65536 tensor-cores=2 max-tile=8"));      /* replaced */
     assert_non_null(strstr(text, "fp32 512x256 tensor-cores=none max-tile=4")); /* kept */
     assert_non_null(strstr(text, "device \"NVIDIA H200\""));
@@ -187,14 +214,16 @@ static void writing_keeps_what_it_does_not_replace(void **state)
     /* writing again changes nothing: the header comment is not repeated */
     char first[8192];
     snprintf(first, sizeof first, "%s", text);
-    assert_int_equal(fftgen_wisdom_write(path, &H100, entries, 2, why, sizeof why), FFTGEN_SUCCESS);
+    assert_int_equal(fftgen_wisdom_write(path, &H100, entries, 3, why, sizeof why), FFTGEN_SUCCESS);
     assert_string_equal(slurp(path), first);
     /* and it reads back */
     fftgen_choice choice;
     assert_int_equal(fftgen_wisdom_add_file(path, &H100, why, sizeof why), FFTGEN_SUCCESS);
     assert_true(find(&H100, FFTGEN_KERNEL_FP16, 1, 65536, 0, &choice));
     assert_int_equal(choice.tensor_cores, 0);
-    assert_int_equal(choice.max_tile, 4);
+    assert_caps(&choice.max_tile, 4, 4, 4);
+    assert_true(find(&H100, FFTGEN_KERNEL_FP16, 1, 1LL << 26, 0, &choice));
+    assert_caps(&choice.max_tile, 16, 8, 8);
     assert_true(find(&H100, FFTGEN_KERNEL_FP32, 2, 512, 256, &choice));
     /* a damaged file is left as it was */
     FILE *f = fopen(path, "w");
@@ -254,28 +283,44 @@ static void planner_follows_a_choice(void **state)
     (void)state;
     char why[256];
     fftgen_transform_plan plan;
-    const fftgen_kernel_request second = {1 << 20, 0, FFTGEN_KERNEL_FP16, 90, 2, 4};
+    const fftgen_kernel_request second = {1 << 20, 0, FFTGEN_KERNEL_FP16, 90, 2, caps_of("4")};
     assert_int_equal(fftgen_plan_transform(&second, &plan, why, sizeof why), FFTGEN_PLAN_OK);
     assert_int_equal(plan.pass_count, 2);
     assert_false(plan.pass[0].tensor_cores);
     assert_true(plan.pass[1].tensor_cores);
     assert_int_equal(plan.pass[0].ffts_per_block, 4);
-    assert_int_equal(plan.max_tile, 4);
+    assert_int_equal(plan.pass[1].ffts_per_block, 4);
+    assert_caps(&plan.max_tile, 4, 4, 4);
+    /* tiles pass by pass: the columns wide, the rows at the planner's default (8 for 512 fp16 points) */
+    const fftgen_kernel_request per_pass = {1LL << 27, 0, FFTGEN_KERNEL_FP16, 90, 0, caps_of("16,16,0")};
+    assert_int_equal(fftgen_plan_transform(&per_pass, &plan, why, sizeof why), FFTGEN_PLAN_OK);
+    assert_int_equal(plan.pass_count, 3);
+    assert_int_equal(plan.pass[0].ffts_per_block, 16);
+    assert_int_equal(plan.pass[1].ffts_per_block, 16);
+    assert_int_equal(plan.pass[2].ffts_per_block, 8);
+    /* 3D: the pass numbers are the plan's (the fused 64x64 slices first, then the 64-point columns) */
+    const long long cube[3] = {64, 64, 64};
+    const fftgen_user_layout dense_cube = {1, 1 << 18, {0}};
+    const fftgen_kernel_request columns = {1 << 18, 0, FFTGEN_KERNEL_FP16, 90, 0, caps_of("0,4")};
+    assert_int_equal(fftgen_plan_shape(&columns, 3, cube, dense_cube, dense_cube, &plan, why, sizeof why),
+                     FFTGEN_PLAN_OK);
+    assert_int_equal(plan.pass_count, 2);
+    assert_int_equal(plan.pass[1].ffts_per_block, 4);
     /* fp32 cannot take tensor cores; 8 points have no radix-16 stage; sm_75 has no mma.m16n8k16 */
-    const fftgen_kernel_request fp32 = {4096, 0, FFTGEN_KERNEL_FP32, 90, 1, 0};
+    const fftgen_kernel_request fp32 = {4096, 0, FFTGEN_KERNEL_FP32, 90, 1, {{0}}};
     assert_int_equal(fftgen_plan_transform(&fp32, &plan, why, sizeof why), FFTGEN_PLAN_BAD_RADIX);
-    const fftgen_kernel_request tiny = {8, 0, FFTGEN_KERNEL_FP16, 90, 1, 0};
+    const fftgen_kernel_request tiny = {8, 0, FFTGEN_KERNEL_FP16, 90, 1, {{0}}};
     assert_int_equal(fftgen_plan_transform(&tiny, &plan, why, sizeof why), FFTGEN_PLAN_BAD_RADIX);
-    const fftgen_kernel_request turing = {4096, 0, FFTGEN_KERNEL_FP16, 75, 1, 0};
+    const fftgen_kernel_request turing = {4096, 0, FFTGEN_KERNEL_FP16, 75, 1, {{0}}};
     assert_int_equal(fftgen_plan_transform(&turing, &plan, why, sizeof why), FFTGEN_PLAN_BAD_ARCH);
     /* a 2D shape whose first pass asks for tensor cores is not fused */
     const long long shape[2] = {64, 64};
     const fftgen_user_layout dense = {1, 4096, {0}};
-    const fftgen_kernel_request all = {4096, 0, FFTGEN_KERNEL_FP16, 90, FFTGEN_TENSOR_CORES_EVERY_PASS, 0};
+    const fftgen_kernel_request all = {4096, 0, FFTGEN_KERNEL_FP16, 90, FFTGEN_TENSOR_CORES_EVERY_PASS, {{0}}};
     assert_int_equal(fftgen_plan_shape(&all, 2, shape, dense, dense, &plan, why, sizeof why), FFTGEN_PLAN_OK);
     assert_int_equal(plan.pass_count, 2);
     assert_true(plan.pass[0].tensor_cores && plan.pass[1].tensor_cores);
-    const fftgen_kernel_request none = {4096, 0, FFTGEN_KERNEL_FP16, 90, 0, 0};
+    const fftgen_kernel_request none = {4096, 0, FFTGEN_KERNEL_FP16, 90, 0, {{0}}};
     assert_int_equal(fftgen_plan_shape(&none, 2, shape, dense, dense, &plan, why, sizeof why), FFTGEN_PLAN_OK);
     assert_int_equal(plan.pass_count, 1);
     assert_true(plan.pass[0].slice_rows > 0);

@@ -4,8 +4,9 @@
 # throughput, occupancy, stall reasons) rather than guessed. Every kernel of the transform's plan
 # is profiled (from the bench's warm-up); cuFFT's kernels are not.
 # Usage: tools/gpu-profile.sh SPEC...
-#   SPEC is PRECISION:SHAPE[:ENV=VALUE,...], e.g. fp16:1048576, fp32:4096x4096 or
-#   fp16:65536:FFTGEN_MAX_TILE=16; PRECISION tc16 means fp16 with FFTGEN_TENSOR_CORES=1.
+#   SPEC is PRECISION:SHAPE[:ENV=VALUE...] (settings separated by colons), e.g. fp16:1048576,
+#   fp32:4096x4096 or fp16:134217728:FFTGEN_MAX_TILE=16,16,8; PRECISION tc16 means fp16 with
+#   FFTGEN_TENSOR_CORES=1.
 # Output: $OUT/profile-PRECISION-SHAPE.txt (the details page), and one summary line per profiled
 # launch on stdout. ncu runs with --clock-control none (the clocks stay as the driver sets them).
 set -uo pipefail
@@ -19,7 +20,7 @@ if [ -z "$ncu" ]; then
     echo "gpu-profile: Nsight Compute (ncu) was not found on this machine" >&2
     exit 1
 fi
-[ $# -gt 0 ] || { echo "usage: tools/gpu-profile.sh PRECISION:SHAPE[:ENV=VALUE,...]..." >&2; exit 2; }
+[ $# -gt 0 ] || { echo "usage: tools/gpu-profile.sh PRECISION:SHAPE[:ENV=VALUE...]..." >&2; exit 2; }
 sections=(SpeedOfLight MemoryWorkloadAnalysis MemoryWorkloadAnalysis_Tables Occupancy LaunchStats
           WarpStateStats SchedulerStats ComputeWorkloadAnalysis)
 section_args=()
@@ -28,10 +29,10 @@ status=0
 for spec in "$@"; do
     IFS=: read -r precision shape env_list <<< "$spec"
     env_args=()
-    [ -n "${env_list:-}" ] && IFS=, read -r -a env_args <<< "$env_list"
+    [ -n "${env_list:-}" ] && IFS=: read -r -a env_args <<< "$env_list"
     bench_args=(--runs 3 --precision "$precision")
     if [ "$precision" = tc16 ]; then bench_args=(--runs 3 --tensor-cores); fi
-    log="$out/profile-$precision-$shape${env_list:+-${env_list//[=,]/-}}.txt"
+    log="$out/profile-$precision-$shape${env_list:+-${env_list//[=,:]/-}}.txt"
     # the warm-up launches the plan first: five launches cover the passes of any plan (a plan with
     # fewer passes has its first kernel profiled again)
     env "${env_args[@]}" "$ncu" --clock-control none --kernel-name regex:fftgen --launch-count 5 \

@@ -30,9 +30,10 @@ static void usage(FILE *to)
             "Usage: fftgen tune [options] [SHAPE...]\n"
             "Measures, on this GPU, each kernel choice the planner can make for each transform (radix-16\n"
             "stages on tensor cores or on CUDA cores, pass by pass, for fp16; how many transforms the\n"
-            "strided passes read side by side) and saves the fastest in the wisdom file that libfftgen\n"
-            "reads, keyed by the device, the driver and the fftgen version. A choice is saved only where it\n"
-            "beats the planner's default by %.0f%% or more; every candidate must match the default's output.\n"
+            "strided passes read side by side, for every pass and then pass by pass) and saves the fastest\n"
+            "in the wisdom file that libfftgen reads, keyed by the device, the driver and the fftgen\n"
+            "version. A choice is saved only where it beats the planner's default by %.0f%% or more; every\n"
+            "candidate must match the default's output.\n"
             "Batched forward transforms, out of place, CUDA events, the median of many runs.\n"
             "\n"
             "  SHAPE...           1D sizes (powers of two) and 2D or 3D shapes such as 512x256; default 16\n"
@@ -88,24 +89,37 @@ struct candidate_list {
     int count;
 };
 
-/* Adds the plan of (mask, tile) unless the planner cannot make it or makes one already listed. */
-static void add_candidate(const struct transform *t, int arch, int mask, int tile, struct candidate_list *list)
+/* Adds the plan of (mask, tiles) unless the planner cannot make it or makes one already listed; 1 if
+ * added. */
+static int add_candidate(const struct transform *t, int arch, int mask, fftgen_tile_caps tiles,
+                         struct candidate_list *list)
 {
     const long long points = shape_arg_points(&t->shape);
     const fftgen_user_layout dense = {1, points, {0}};
-    const fftgen_kernel_request request = {points, 0, KERNEL_PRECISIONS[t->precision], arch, mask, tile};
+    const fftgen_kernel_request request = {points, 0, KERNEL_PRECISIONS[t->precision], arch, mask, tiles};
     char why[256];
     fftgen_transform_plan plan;
     if (list->count == MAX_CANDIDATES ||
         fftgen_plan_shape(&request, t->shape.rank, t->shape.n, dense, dense, &plan, why, sizeof why) != FFTGEN_PLAN_OK)
-        return;
+        return 0;
     for (int c = 0; c < list->count; ++c)
-        if (same_passes(&list->plans[c], &plan)) return;
+        if (same_passes(&list->plans[c], &plan)) return 0;
     struct candidate *k = &list->items[list->count];
     memset(k, 0, sizeof *k);
     k->choice.tensor_cores = mask;
-    k->choice.max_tile = tile;
+    k->choice.max_tile = tiles;
+    /* the passes the plan does not have take its last pass's cap: the shortest text in the wisdom */
+    for (int i = plan.pass_count; i < FFTGEN_MAX_PASSES; ++i)
+        k->choice.max_tile.pass[i] = tiles.pass[plan.pass_count - 1];
     list->plans[list->count++] = plan;
+    return 1;
+}
+
+static fftgen_tile_caps every_pass(int tile)
+{
+    fftgen_tile_caps caps;
+    for (int i = 0; i < FFTGEN_MAX_PASSES; ++i) caps.pass[i] = tile;
+    return caps;
 }
 
 /* The passes that can take tensor cores (fp16, sm_80 and newer), as a mask. */
@@ -114,7 +128,7 @@ static int tensor_core_passes(const struct transform *t, int arch)
     if (t->precision != FFTGEN_FP16 || arch < 80) return 0;
     const long long points = shape_arg_points(&t->shape);
     const fftgen_user_layout dense = {1, points, {0}};
-    const fftgen_kernel_request every = {points, 0, FFTGEN_KERNEL_FP16, arch, FFTGEN_TENSOR_CORES_EVERY_PASS, 0};
+    const fftgen_kernel_request every = {points, 0, FFTGEN_KERNEL_FP16, arch, FFTGEN_TENSOR_CORES_EVERY_PASS, {{0}}};
     fftgen_transform_plan plan;
     char why[256];
     int can = 0;
@@ -324,9 +338,44 @@ static int fastest(const struct candidate_list *list)
     return best;
 }
 
-/* Measures one transform in two rounds: the tile caps on CUDA cores, then (fp16) the tensor-core
- * pass masks with the best tile. Fills `entry` (the default choice unless one is MIN_GAIN faster).
- * -1 when a measurement failed. */
+/* Tiles pass by pass: each tiled pass's cap varied alone around the fastest candidate so far, then
+ * every pass's fastest cap together (the passes run one after another, so their times add up, and
+ * a column pass may want wider tiles than the row pass). 0, or -1 when a measurement failed. */
+static int refine_pass_tiles(struct measurement *m, int arch, int runs, int jobs, struct buffers *b,
+                             struct candidate_list *list)
+{
+    static const int tiles[] = {16, 8, 4, 2};
+    const int base = fastest(list), first = list->count;
+    const fftgen_choice start = list->items[base].choice;
+    const fftgen_transform_plan *plan = &list->plans[base];
+    int varied[MAX_CANDIDATES]; /* the pass each new candidate varies */
+    for (int i = 0; i < plan->pass_count; ++i)
+        for (size_t k = 0; k < sizeof tiles / sizeof tiles[0] && plan->pass[i].tiled; ++k) {
+            fftgen_tile_caps caps = start.max_tile;
+            caps.pass[i] = tiles[k];
+            if (add_candidate(m->t, arch, start.tensor_cores, caps, list)) varied[list->count - 1] = i;
+        }
+    if (list->count == first) return 0;
+    if (measure(m, list, first, runs, jobs, b) != 0) return -1;
+    fftgen_tile_caps together = start.max_tile;
+    int changed = 0;
+    for (int i = 0; i < plan->pass_count; ++i) {
+        float best = list->items[base].ms;
+        for (int c = first; c < list->count; ++c)
+            if (varied[c] == i && list->items[c].ms < best) {
+                best = list->items[c].ms;
+                together.pass[i] = list->items[c].choice.max_tile.pass[i];
+            }
+        changed += together.pass[i] != start.max_tile.pass[i];
+    }
+    const int last = list->count;
+    if (changed < 2 || !add_candidate(m->t, arch, start.tensor_cores, together, list)) return 0;
+    return measure(m, list, last, runs, jobs, b);
+}
+
+/* Measures one transform in three rounds: the tile caps on CUDA cores, the same for every pass and
+ * then pass by pass, and (fp16) the tensor-core pass masks with the best tiles. Fills `entry` (the
+ * default choice unless one is MIN_GAIN faster). -1 when a measurement failed. */
 static int tune_one(const struct transform *t, int arch, long long total, int runs, int jobs, struct buffers *b,
                     fftgen_wisdom_entry *entry, int *measured)
 {
@@ -337,7 +386,7 @@ static int tune_one(const struct transform *t, int arch, long long total, int ru
     *measured = 0;
     /* 16 is wider than the planner's default for fp16 four-step passes of more than 256 points */
     static const int tiles[] = {0, 16, 8, 4, 2};
-    for (size_t k = 0; k < sizeof tiles / sizeof tiles[0]; ++k) add_candidate(t, arch, 0, tiles[k], &list);
+    for (size_t k = 0; k < sizeof tiles / sizeof tiles[0]; ++k) add_candidate(t, arch, 0, every_pass(tiles[k]), &list);
     const int can = tensor_core_passes(t, arch);
     if (list.count < 2 && can == 0) {
         printf("  %-5s %-12s one plan only: nothing to choose\n", PRECISION_NAMES[t->precision], shape);
@@ -352,8 +401,9 @@ static int tune_one(const struct transform *t, int arch, long long total, int ru
     int failed = m.reference == NULL || m.output == NULL ||
                  fill_random(b->in, t->precision == FFTGEN_FP16, m.values, (unsigned long long)points) != 0 ||
                  measure(&m, &list, 0, runs, jobs, b) != 0;
+    if (!failed) failed = refine_pass_tiles(&m, arch, runs, jobs, b, &list) != 0;
     if (!failed && can != 0) {
-        const int tile = list.items[fastest(&list)].choice.max_tile;
+        const fftgen_tile_caps tile = list.items[fastest(&list)].choice.max_tile;
         const int first = list.count;
         for (int mask = 1; mask <= can; ++mask)
             if ((mask & ~can) == 0) add_candidate(t, arch, mask, tile, &list);
@@ -375,7 +425,7 @@ static int tune_one(const struct transform *t, int arch, long long total, int ru
     entry->choice = list.items[best].choice;
     entry->ms = list.items[best].ms;
     entry->default_ms = default_ms;
-    char choice[64], runner_up[64];
+    char choice[96], runner_up[96];
     fftgen_choice_text(&entry->choice, choice, sizeof choice);
     fftgen_choice_text(&list.items[fast].choice, runner_up, sizeof runner_up);
     printf("  %-5s %-12s %2d candidates, default %.4f ms; fastest %s %.4f ms (%.3fx): %s\n",
