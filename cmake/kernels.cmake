@@ -185,6 +185,16 @@ foreach(shape 64x512 8x32x64)
   fftgen_shape_fields(${shape} 0 0 points fields)
   fftgen_add_sim(fftgen_${shape}_split ${points} split ", 0, 0, 0, 0, 0${fields}" --n ${shape})
 endforeach()
+# columns split in two passes through the work area (dense data, twiddled by the tile's group):
+# 8192-point columns, whose one-pass tiles would hold two transforms (in 2D, in 3D, and in a split
+# precision's per-point twiddles), and columns longer than one kernel
+foreach(case fp16:8192x4 fp32:8192x4 fp16:8192x2x4 split:8192x4 fp32:32768x2)
+  string(REPLACE ":" ";" case ${case})
+  list(GET case 0 p)
+  list(GET case 1 shape)
+  fftgen_shape_fields(${shape} 0 0 points fields)
+  fftgen_add_sim(fftgen_${shape}_${p} ${points} ${p} ", 0, 0, 0, 0, 0${fields}" --n ${shape})
+endforeach()
 # fp16 with tensor cores in tiled passes, chosen pass by pass (--tensor-cores=P: what libfftgen's
 # measured choices can ask for): two passes, one of two, a strided layout, a 2D shape whose columns
 # alone use them, and a 3D shape.

@@ -221,6 +221,12 @@ static void explain_shape(const fftgen_transform_plan *plan)
                    " the columns (radix ", i + 1, p->slice_rows, p->n / p->slice_rows, p->dimension - 1, p->dimension);
             for (int s = 0; s < p->col_stage_count; ++s) printf("%s%d", s ? " x " : "", p->col_radices[s]);
             printf(") through shared memory\n");
+        } else if ((p->source == FFTGEN_BUFFER_WORK || p->target == FFTGEN_BUFFER_WORK) &&
+                   p->dimension < plan->rank - 1) {
+            printf("  pass %d: FFTs of %d points, a four-step pass of the %lld-point columns (dimension %d) in tiles"
+                   " side by side, %s the work area%s\n", i + 1, p->n, plan->shape[p->dimension], p->dimension,
+                   p->target == FFTGEN_BUFFER_WORK ? "into" : "from",
+                   p->twiddle_by_group ? ", times the four-step twiddles" : "");
         } else if (p->source == FFTGEN_BUFFER_WORK || p->target == FFTGEN_BUFFER_WORK) {
             printf("  pass %d: FFTs of %d points, a four-step pass of the %lld-point rows (dimension %d), %s the"
                    " work area\n", i + 1, p->n, plan->shape[plan->rank - 1], p->dimension,

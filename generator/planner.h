@@ -76,6 +76,8 @@ typedef struct {
     int tiled;
     fftgen_layout in, out;
     long long twiddle_n; /* > 0: output j of group member c is multiplied by exp(-2*pi*i*c*j/twiddle_n) */
+    int twiddle_by_group; /* c is the transform's group, not its member (a column split in two passes,
+                             whose members are the columns side by side) */
     int column_registers; /* tiled columns load into and store from the stages' registers, not shared memory */
     /* A fused 2D slice (slice_rows > 0): each transform is slice_rows rows of n / slice_rows points,
      * contiguous. The block transforms the rows (chain `radices`), then the columns (chain
@@ -147,7 +149,8 @@ fftgen_plan_status fftgen_plan_strided(const fftgen_kernel_request *request, fft
 
 /* Plans a transform of rank 1, 2 or 3 of the given shape (row-major, shape[rank - 1] fastest), for
  * data in the given layouts; request->n is ignored and request->max_radix must be 0 above rank 1.
- * Rank 1 is fftgen_plan_strided. Above, every dimension must fit one kernel. */
+ * Rank 1 is fftgen_plan_strided. Above, in strided layouts every dimension must fit one kernel;
+ * dense data take longer rows as 1D passes and split long columns into two passes. */
 fftgen_plan_status fftgen_plan_shape(const fftgen_kernel_request *request, int rank, const long long *shape,
                                      fftgen_user_layout in, fftgen_user_layout out, fftgen_transform_plan *plan,
                                      char *why, size_t why_len);

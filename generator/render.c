@@ -156,6 +156,8 @@ static void push_pass(lua_State *L, const fftgen_kernel_plan *pass)
     set_string(L, "target", buffers[pass->target]);
     set_int(L, "dimension", pass->dimension);
     set_int(L, "twiddle_n", pass->twiddle_n);
+    lua_pushboolean(L, pass->twiddle_by_group);
+    lua_setfield(L, -2, "twiddle_by_group");
     lua_pushboolean(L, pass->column_registers);
     lua_setfield(L, -2, "column_registers");
     lua_pushboolean(L, fftgen_shuffle_tail(pass));

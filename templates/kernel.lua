@@ -105,6 +105,11 @@ local function header(w, f, title, body)
       if fused(p) then
         w:line(" *   %d. %d x %d slices in one block: rows (radix %s), then columns (radix %s)", p.index,
           p.slice_rows, p.n // p.slice_rows, chain_text(p), table.concat(p.col_radices, " x "))
+      elseif (p.source == "work" or p.target == "work") and p.dimension < f.rank - 1 then
+        w:line(" *   %d. FFTs of %d points (radix %s), a four-step pass of the %d-point columns (dimension %d)",
+          p.index, p.n, chain_text(p), f.shape[p.dimension + 1], p.dimension)
+        w:line(" *      in tiles of %d side by side, %s `work`%s", p.ffts_per_block, (p.target == "work") and "into" or "from",
+          p.twiddle_by_group and ", times exp(-2*pi*i*r2*k1/N) (r2 the tile's group)" or "")
       elseif p.source == "work" or p.target == "work" then
         w:line(" *   %d. FFTs of %d points (radix %s), a four-step pass of the %d-point rows (dimension %d),",
           p.index, p.n, chain_text(p), f.shape[f.rank], p.dimension)

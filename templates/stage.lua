@@ -198,6 +198,13 @@ end
 
 -- The tiled store, with the twiddle of the strided pass and the scale. Copies of the same
 -- transform share one test of the batch.
+-- The c of a pass twiddle exp(-+2*pi*i*c*j/TWIDDLE_N): the transform's group member, or, where the
+-- members are columns side by side (a column split in two passes), its group.
+local function twiddle_column(plan)
+  if plan.twiddle_by_group then return "(int)tile_group" end
+  return "(int)(member + fft_in_block)"
+end
+
 local function emit_tiled_store(w, plan, sign)
   w:line("// coalesced copy of the tile's results to global memory%s",
     column_side(plan, plan.out_layout) and ", from the last stage's registers" or "")
@@ -212,7 +219,7 @@ local function emit_tiled_store(w, plan, sign)
     for d = 0, plan.post_tables - 1 do names[#names + 1] = string.format("%spost_twiddles_%d", plan.prefix, d) end
     tables = table.concat(names, ", ")
   end
-  -- output u is point j = row + exponent(u) * step of group member c = member + fft_in_block
+  -- output u is point j = row + exponent(u) * step of transform c (twiddle_column)
   local step = outs.step
   local function highest_power(e)
     local high = 1
@@ -222,7 +229,7 @@ local function emit_tiled_store(w, plan, sign)
   if plan.twiddle_n > 0 and plan.post_powers then
     -- exp(-+2*pi*i*c*j/TWIDDLE_N) = base * ratio^e, ratio^e a product of the ratio's powers of two:
     -- a few table products per thread instead of one per point; the scale rides on the base
-    w:line("const int column = (int)(member + fft_in_block);")
+    w:line("const int column = %s;", twiddle_column(plan))
     w:line("const float2 pass_tw0 = scaled(%s(%s, column * %s, POST_TWIDDLE_BITS), scale);",
       plan.post_twiddle_call, tables, outs.row)
     local needed, top = {}, 1
@@ -264,7 +271,7 @@ local function emit_tiled_store(w, plan, sign)
     else
       if plan.twiddle_n > 0 then
         -- times exp(-+2*pi*i*c*j/TWIDDLE_N), one table product per point
-        w:line("const int q%d = (int)(member + fft_in_block) * (%s);", u, code.sum(outs.row, e * step))
+        w:line("const int q%d = %s * (%s);", u, twiddle_column(plan), code.sum(outs.row, e * step))
         value = string.format("%s(%s, %s(%s, q%d, POST_TWIDDLE_BITS))", mul, value, plan.post_twiddle_call, tables, u)
       end
       w:line("store_point(%s, 0, scaled(%s, scale));", address, value)

@@ -94,8 +94,9 @@ static void bad_sizes(void **state)
     expect_rejected("size 1000 of dimension 1 is not a power of two", "512x1000", NULL, NULL);
     expect_rejected("more than 3 dimensions", "2x2x2x2", NULL, NULL);
     expect_rejected("more than 2^30 points", "65536x65536", NULL, NULL);
-    expect_rejected("every dimension of a 2D or 3D transform but the last must fit one kernel", "32768x2", NULL, NULL);
-    expect_rejected("and the last too unless the data are dense", "2x32768", "--istride", "2");
+    expect_rejected("in strided layouts every dimension of a 2D or 3D transform must fit one kernel", "32768x2",
+                    "--ostride", "2"); /* the columns run on the output: a strided input is no matter */
+    expect_rejected("only dense data split longer dimensions into passes", "2x32768", "--istride", "2");
     expect_rejected("a radix can be chosen for 1D", "64x64", "--radix", "16");
     expect_rejected("input embed 8 of dimension 1 is smaller than its size 64", "64x64", "--inembed", "8");
     expect_rejected("--onembed needs 2 sizes for a 3D shape", "8x8x8", "--onembed", "8");
@@ -245,6 +246,17 @@ static void explain_prints_plan(void **state)
     assert_non_null(strstr(output, "x = s1*hi + s2*lo"));
     assert_int_equal(run_fftgen("--n", "8x65536", "--explain", NULL), 0);
     assert_non_null(strstr(output, "a four-step pass of the 65536-point rows (dimension 1), into the work area"));
+    /* dense columns too long for one block, or whose tiles would not fill a sector: two passes */
+    assert_int_equal(run_fftgen("--n", "32768x2", "--explain", NULL), 0);
+    assert_non_null(strstr(output, "32768x2 2D fp32 FFT for sm_90, 3 passes"));
+    assert_non_null(strstr(output, "pass 2: FFTs of 128 points, a four-step pass of the 32768-point columns (dimension 0)"
+                                   " in tiles side by side, into the work area, times the four-step twiddles"));
+    assert_non_null(strstr(output, "pass 3: FFTs of 256 points, a four-step pass of the 32768-point columns (dimension 0)"
+                                   " in tiles side by side, from the work area"));
+    assert_int_equal(run_fftgen("--n", "8192x8192", "--explain", NULL), 0);
+    assert_non_null(strstr(output, "8192x8192 2D fp32 FFT for sm_90, 3 passes"));
+    assert_int_equal(run_fftgen("--n", "4096x4096", "--precision", "fp16", "--explain", NULL), 0); /* tiles of 4 */
+    assert_non_null(strstr(output, "4096x4096 2D fp16 FFT for sm_90, 2 passes"));
     assert_int_equal(run_fftgen("--n", "64x64x64", "--explain", NULL), 0);
     assert_non_null(strstr(output, "64 x 64 slices (dimensions 1 and 2) in one block"));
     /* a radix-2 tail after radix 16 runs in registers, one exchange fewer; not after radix 8 */
