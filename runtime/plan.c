@@ -169,7 +169,8 @@ fftgen_result fftgen_plan_many_with_choice(fftgen_plan *plan, int rank, const lo
     const fftgen_user_layout in = user_layout(rank, inembed, istride, idist, points);
     const fftgen_user_layout out = user_layout(rank, onembed, ostride, odist, points);
     fftgen_plan_status planned = fftgen_plan_shape(&request, rank, n, in, out, &p->transform, why, sizeof why);
-    if (planned != FFTGEN_PLAN_OK && choice == NULL && !tensor_cores && (request.tensor_cores || fftgen_tile_caps_any(&request.max_tile))) {
+    if (planned != FFTGEN_PLAN_OK && choice == NULL && !tensor_cores &&
+        (request.tensor_cores || fftgen_tile_caps_any(&request.max_tile))) {
         /* a measured choice that does not fit this layout: the planner's own plan instead */
         const fftgen_kernel_request plain = {points, 0, kernel_precision, arch, 0, max_tile_override()};
         planned = fftgen_plan_shape(&plain, rank, n, in, out, &p->transform, why, sizeof why);

@@ -249,13 +249,15 @@ static void explain_prints_plan(void **state)
     /* dense columns too long for one block, or whose tiles would not fill a sector: two passes */
     assert_int_equal(run_fftgen("--n", "32768x2", "--explain", NULL), 0);
     assert_non_null(strstr(output, "32768x2 2D fp32 FFT for sm_90, 3 passes"));
-    assert_non_null(strstr(output, "pass 2: FFTs of 128 points, a four-step pass of the 32768-point columns (dimension 0)"
-                                   " in tiles side by side, into the work area, times the four-step twiddles"));
-    assert_non_null(strstr(output, "pass 3: FFTs of 256 points, a four-step pass of the 32768-point columns (dimension 0)"
-                                   " in tiles side by side, from the work area"));
+    assert_non_null(strstr(output, "pass 2: FFTs of 128 points, a four-step pass of the 32768-point columns"
+                                   " (dimension 0) in tiles side by side, into the work area, times the four-step"
+                                   " twiddles"));
+    assert_non_null(strstr(output, "pass 3: FFTs of 256 points, a four-step pass of the 32768-point columns"
+                                   " (dimension 0) in tiles side by side, from the work area"));
     assert_int_equal(run_fftgen("--n", "8192x8192", "--explain", NULL), 0);
     assert_non_null(strstr(output, "8192x8192 2D fp32 FFT for sm_90, 3 passes"));
-    assert_int_equal(run_fftgen("--n", "4096x4096", "--precision", "fp16", "--explain", NULL), 0); /* tiles of 4 */
+    /* tiles of 4: one pass */
+    assert_int_equal(run_fftgen("--n", "4096x4096", "--precision", "fp16", "--explain", NULL), 0);
     assert_non_null(strstr(output, "4096x4096 2D fp16 FFT for sm_90, 2 passes"));
     assert_int_equal(run_fftgen("--n", "64x64x64", "--explain", NULL), 0);
     assert_non_null(strstr(output, "64 x 64 slices (dimensions 1 and 2) in one block"));
