@@ -85,13 +85,12 @@ int fftgen_tile_caps_parse(const char *text, fftgen_tile_caps *caps)
     fftgen_tile_caps parsed = {{0}};
     int count = 0;
     for (const char *at = text;; at++) {
+        if (*at < '0' || *at > '9' || count == FFTGEN_MAX_PASSES) return -1; /* no sign, no space */
         char *end;
         errno = 0;
         const long tile = strtol(at, &end, 10);
         const int allowed = tile == 0 || tile == 1 || tile == 2 || tile == 4 || tile == 8 || tile == 16;
-        if (end == at || *at == '-' || *at == '+' || errno == ERANGE || !allowed || count == FFTGEN_MAX_PASSES ||
-            (*end != '\0' && *end != ','))
-            return -1;
+        if (errno == ERANGE || !allowed || (*end != '\0' && *end != ',')) return -1;
         parsed.pass[count++] = (int)tile;
         at = end;
         if (*at == '\0') break;
@@ -666,6 +665,17 @@ static long long dimension_step(const fftgen_user_layout *layout, int rank, cons
     return step;
 }
 
+/* Pass `index`: columns of n points side by side, as many per tile as the request's cap, threads and
+ * shared memory allow, and no more than there are (`columns`: a tile stays within a group). */
+static fftgen_plan_status plan_columns(const fftgen_kernel_request *request, int index, long long n,
+                                       long long columns, fftgen_layout in, fftgen_layout out, long long twiddle_n,
+                                       fftgen_kernel_plan *pass)
+{
+    int widest = tile_limit(request, index, n, 0);
+    while (widest > columns) widest /= 2;
+    return plan_widest_tile(n, widest, 1, request->precision, request->arch, in, out, twiddle_n, pass);
+}
+
 /* Dimension d of dense data in two tiled passes, the four-step way, when its columns are too long for
  * one block or would be read in tiles narrower than SPLIT_COLUMN_TILE: with n0 = n1 * n2 points along d and
  * `inner` points after it, the n1-point columns (rows r2 + n2*r1) into the work area, each output k1
@@ -682,12 +692,8 @@ static fftgen_plan_status plan_split_column(const fftgen_kernel_request *request
     const fftgen_layout second_in = {inner, 1, inner, n1, n2 * inner, entry};
     const fftgen_layout second_out = {n1 * inner, 1, inner, n1, inner, entry};
     for (int i = 0; i < 2; ++i) {
-        const long long n = i ? n2 : n1;
-        int widest = tile_limit(request, index + i, n, 0);
-        while (widest > inner) widest /= 2;
-        const fftgen_plan_status status =
-            plan_widest_tile(n, widest, 1, request->precision, request->arch, i ? second_in : first,
-                             i ? second_out : first, i ? 0 : n0, &pass[i]);
+        const fftgen_plan_status status = plan_columns(request, index + i, i ? n2 : n1, inner, i ? second_in : first,
+                                                       i ? second_out : first, i ? 0 : n0, &pass[i]);
         if (status != FFTGEN_PLAN_OK) return status;
         pass[i].dimension = d;
     }
@@ -735,10 +741,7 @@ static fftgen_plan_status plan_dimension(const fftgen_kernel_request *request, i
                                          int index, fftgen_kernel_plan *pass)
 {
     const fftgen_layout from = dimension_layout(in, rank, shape, d), to = dimension_layout(out, rank, shape, d);
-    int widest = tile_limit(request, index, shape[d], 0);
-    while (widest > from.group_size) widest /= 2;
-    const fftgen_plan_status status =
-        plan_widest_tile(shape[d], widest, 1, request->precision, request->arch, from, to, 0, pass);
+    const fftgen_plan_status status = plan_columns(request, index, shape[d], from.group_size, from, to, 0, pass);
     /* short columns of 2D and 3D shapes measured faster through shared memory (H100: 256x256 fp16
      * 48.2% of copy bandwidth against 45.0%, 64^3 41.8% against 39.9%); longer ones, and every
      * four-step pass, faster straight from registers (1024x1024 fp16 42.1% against 38.4%) */

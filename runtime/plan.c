@@ -90,7 +90,7 @@ static fftgen_tile_caps max_tile_override(void)
  * FFTGEN_PLANNER_DEFAULTS; FFTGEN_MAX_TILE overrides the tile either way. */
 static fftgen_kernel_request planner_request(long long points, int rank, const long long *n,
                                             fftgen_kernel_precision precision, int device, int arch, unsigned flags,
-                                            const fftgen_choice *forced)
+                                            const fftgen_choice *forced, const fftgen_tile_caps *tile_override)
 {
     fftgen_kernel_request request = {points, 0, precision, arch, 0, {{0}}};
     fftgen_choice choice = {0, {{0}}};
@@ -105,8 +105,7 @@ static fftgen_kernel_request planner_request(long long points, int rank, const l
     }
     if (precision == FFTGEN_KERNEL_FP16) request.tensor_cores = choice.tensor_cores;
     if (flags & FFTGEN_TENSOR_CORES) request.tensor_cores = FFTGEN_TENSOR_CORES_EVERY_PASS;
-    const fftgen_tile_caps tile_override = max_tile_override();
-    request.max_tile = fftgen_tile_caps_any(&tile_override) ? tile_override : choice.max_tile;
+    request.max_tile = fftgen_tile_caps_any(tile_override) ? *tile_override : choice.max_tile;
     return request;
 }
 
@@ -164,15 +163,16 @@ fftgen_result fftgen_plan_many_with_choice(fftgen_plan *plan, int rank, const lo
     struct fftgen_plan_s *p = calloc(1, sizeof *p);
     if (p == NULL) return FFTGEN_OUT_OF_MEMORY;
     char why[512];
+    const fftgen_tile_caps tile_override = max_tile_override(); /* read once: the fallback below uses it too */
     const fftgen_kernel_request request =
-        planner_request(points, rank, n, kernel_precision, device, arch, flags, choice);
+        planner_request(points, rank, n, kernel_precision, device, arch, flags, choice, &tile_override);
     const fftgen_user_layout in = user_layout(rank, inembed, istride, idist, points);
     const fftgen_user_layout out = user_layout(rank, onembed, ostride, odist, points);
     fftgen_plan_status planned = fftgen_plan_shape(&request, rank, n, in, out, &p->transform, why, sizeof why);
     if (planned != FFTGEN_PLAN_OK && choice == NULL && !tensor_cores &&
         (request.tensor_cores || fftgen_tile_caps_any(&request.max_tile))) {
         /* a measured choice that does not fit this layout: the planner's own plan instead */
-        const fftgen_kernel_request plain = {points, 0, kernel_precision, arch, 0, max_tile_override()};
+        const fftgen_kernel_request plain = {points, 0, kernel_precision, arch, 0, tile_override};
         planned = fftgen_plan_shape(&plain, rank, n, in, out, &p->transform, why, sizeof why);
     }
     if (planned != FFTGEN_PLAN_OK) {

@@ -196,8 +196,6 @@ local function emit_staged_load(w, plan)
   w:close()
 end
 
--- The tiled store, with the twiddle of the strided pass and the scale. Copies of the same
--- transform share one test of the batch.
 -- The c of a pass twiddle exp(-+2*pi*i*c*j/TWIDDLE_N): the transform's group member, or, where the
 -- members are columns side by side (a column split in two passes), its group.
 local function twiddle_column(plan)
@@ -205,6 +203,8 @@ local function twiddle_column(plan)
   return "(int)(member + fft_in_block)"
 end
 
+-- The tiled store, with the twiddle of the strided pass and the scale. Copies of the same
+-- transform share one test of the batch.
 local function emit_tiled_store(w, plan, sign)
   w:line("// coalesced copy of the tile's results to global memory%s",
     column_side(plan, plan.out_layout) and ", from the last stage's registers" or "")
