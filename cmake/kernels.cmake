@@ -181,6 +181,10 @@ fftgen_add_sim(fftgen_262144_t2_fp32 262144 fp32 ", 0, 0, 0, 0, 0" --max-tile 2)
 fftgen_add_sim(fftgen_32768_t0_8_fp16 32768 fp16 ", 0, 0, 0, 0, 0" --max-tile 0,8)
 fftgen_add_sim(fftgen_524288_t16_0_fp16 524288 fp16 ", 0, 0, 0, 0, 0" --max-tile 16,0)
 fftgen_add_sim(fftgen_8388608_t16_16_8_fp16 8388608 fp16 ", 0, 0, 0, 0, 0" --max-tile 16,16,8)
+# one pass on thread-block clusters of 2, 4 and 8 blocks (distributed shared memory emulated)
+fftgen_add_sim(fftgen_32768_c2_fp32 32768 fp32 ", 0, 0, 0, 0, 0" --cluster 2)
+fftgen_add_sim(fftgen_32768_c4_fp16 32768 fp16 ", 0, 0, 0, 0, 0" --cluster 4)
+fftgen_add_sim(fftgen_131072_c8_fp16 131072 fp16 ", 0, 0, 0, 0, 0" --cluster 8)
 foreach(shape 64x512 8x32x64)
   fftgen_shape_fields(${shape} 0 0 points fields)
   fftgen_add_sim(fftgen_${shape}_split ${points} split ", 0, 0, 0, 0, 0${fields}" --n ${shape})
@@ -247,7 +251,7 @@ add_library(fftgen_sim_kernels STATIC ${FFTGEN_SIM_SOURCES})
 target_compile_options(fftgen_sim_kernels PRIVATE -O2 -Wno-unused-variable -Wno-unused-but-set-variable)
 
 # Multi-pass, strided and 2D/3D files, compiled with nvcc too: their host launch functions exist only there.
-foreach(spec "65536;fp32" "2097152;fp16" "64;fp32;--istride;3;--idist;200" "65536;fp16;--ostride;2;--odist;131072"
+foreach(spec "65536;fp32;--cluster;1" "2097152;fp16" "64;fp32;--istride;3;--idist;200" "65536;fp16;--ostride;2;--odist;131072"
              "512x256;fp16" "64x64x64;fp32" "16x32;fp32;--istride;2;--idist;1100;--inembed;40")
   list(GET spec 0 n)
   list(GET spec 1 p)
@@ -266,11 +270,24 @@ foreach(spec "65536;fp32" "2097152;fp16" "64;fp32;--istride;3;--idist;200" "6553
   list(APPEND FFTGEN_CUDA_SOURCES_SM80_UP ${cu})
 endforeach()
 
+# One pass on thread-block clusters (the planner's default for fp32 2^15 and 2^16 on sm_90): sm_90 only.
+set(FFTGEN_CUDA_SOURCES_SM90_UP)
+foreach(n 32768 65536)
+  set(cu ${CMAKE_BINARY_DIR}/kernels/cluster_${n}_fp32.cu)
+  add_custom_command(OUTPUT ${cu}
+    COMMAND ${CMAKE_COMMAND} -E make_directory ${CMAKE_BINARY_DIR}/kernels
+    COMMAND fftgen --n ${n} --precision fp32 --name cluster_${n}_fp32 -o ${cu}
+    DEPENDS fftgen VERBATIM)
+  list(APPEND FFTGEN_CUDA_SOURCES_SM90_UP ${cu})
+endforeach()
+
 add_library(fftgen_cuda_kernels_all STATIC ${FFTGEN_CUDA_SOURCES_ALL_ARCHS})
 set_target_properties(fftgen_cuda_kernels_all PROPERTIES CUDA_ARCHITECTURES "75;80;90")
 add_library(fftgen_cuda_kernels_sm80 STATIC ${FFTGEN_CUDA_SOURCES_SM80_UP})
 set_target_properties(fftgen_cuda_kernels_sm80 PROPERTIES CUDA_ARCHITECTURES "80;90")
-foreach(lib fftgen_cuda_kernels_all fftgen_cuda_kernels_sm80)
+add_library(fftgen_cuda_kernels_sm90 STATIC ${FFTGEN_CUDA_SOURCES_SM90_UP})
+set_target_properties(fftgen_cuda_kernels_sm90 PROPERTIES CUDA_ARCHITECTURES "90")
+foreach(lib fftgen_cuda_kernels_all fftgen_cuda_kernels_sm80 fftgen_cuda_kernels_sm90)
   # -Werror: a kernel that spills or warns is a generator bug worth failing the build on
   target_compile_options(${lib} PRIVATE "SHELL:-Werror all-warnings")
   target_link_libraries(${lib} PUBLIC CUDA::cudart_static)

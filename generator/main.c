@@ -49,6 +49,10 @@ static void usage(FILE *to)
             "                        16; 0: as many as the planner's limits allow, the default); a list\n"
             "                        gives pass by pass (as --explain numbers them), the last value for\n"
             "                        the passes after it\n"
+            "  --cluster C           dense 1D sizes above one block, sm_90 and newer: one pass on thread-\n"
+            "                        block clusters of C blocks (2, 4 or 8) where n / C points fit a block,\n"
+            "                        or 1 for passes over global memory; 0: the planner's choice (the\n"
+            "                        default: fp32 2^15 and 2^16 on clusters)\n"
             "  --direction D         forward, inverse or both (default both)\n"
             "  --arch sm_XY          target architecture, which sets the shared-memory limit (default\n"
             "                        sm_%d; known: %s)\n"
@@ -185,7 +189,7 @@ static void explain_pass(const fftgen_kernel_plan *plan, const char *indent)
         span *= plan->radices[s];
         const int staged = plan->staged_io;
         const char *from = s == 0 && !staged ? "global memory" : "shared memory";
-        const char *to = s == last && !staged ? "global memory" : "shared memory";
+        const char *to = s == last && !staged && plan->cluster < 2 ? "global memory" : "shared memory";
         if (shuffle_tail && s == last - 1) to = "registers";
         if (shuffle_tail && s == last) {
             from = "registers (pairs swapped between lanes 16 apart by warp shuffles)";
@@ -196,14 +200,24 @@ static void explain_pass(const fftgen_kernel_plan *plan, const char *indent)
                " %s -> %s%s\n", indent, s + 1, plan->radices[s], points / plan->radices[s], span, from, to,
                tensor_cores ? ", on tensor cores (mma.sync m16n8k16)" : "");
     }
-    printf("%sthreads/block:  %d (%d per transform, %d transform%s per block, %d points per thread)\n", indent,
-           plan->threads, plan->threads_per_fft, plan->ffts_per_block, plan->ffts_per_block > 1 ? "s" : "",
-           plan->radix_max);
-    /* a fused slice exchanges once more between its rows and its columns */
-    const int exchanges = plan->stage_count - 1 - shuffle_tail + (plan->slice_rows > 0 ? plan->col_stage_count : 0);
+    if (plan->cluster > 1)
+        printf("%sstage %d:        radix %d across the cluster's blocks, %d butterflies per transform, through"
+               " distributed shared memory -> global memory\n", indent, plan->stage_count + 1, plan->cluster,
+               plan->n);
+    if (plan->cluster > 1)
+        printf("%sthreads/block:  %d (%d blocks per transform, %d points per thread)\n", indent, plan->threads,
+               plan->cluster, plan->radix_max);
+    else
+        printf("%sthreads/block:  %d (%d per transform, %d transform%s per block, %d points per thread)\n", indent,
+               plan->threads, plan->threads_per_fft, plan->ffts_per_block, plan->ffts_per_block > 1 ? "s" : "",
+               plan->radix_max);
+    /* a fused slice exchanges once more between its rows and its columns, a cluster before its last stage */
+    const int exchanges = plan->stage_count - 1 - shuffle_tail + (plan->slice_rows > 0 ? plan->col_stage_count : 0) +
+                          (plan->cluster > 1);
     printf("%sshared memory:  %d bytes per block (%d exchange%s through fp32 shared memory%s)\n", indent,
            plan->shared_bytes, exchanges, exchanges == 1 ? "" : "s",
-           plan->staged_io ? ", plus coalesced copies in and out" : "");
+           plan->staged_io ? ", plus coalesced copies in and out"
+                           : (plan->cluster > 1 ? ", the last one across the cluster" : ""));
 }
 
 static void explain_shape(const fftgen_transform_plan *plan)
@@ -261,6 +275,14 @@ static void explain(const fftgen_transform_plan *plan)
         explain_split(first->precision);
         return;
     }
+    if (plan->pass_count == 1 && first->cluster > 1) {
+        printf("fftgen plan: %lld-point %s FFT for sm_%d, one kernel (one pass over global memory) on thread-block"
+               " clusters of %d blocks: block c transforms the %d points c + %d*j, then a radix-%d stage across the"
+               " blocks\n", plan->n, fftgen_precision_name(first->precision), first->arch, first->cluster, first->n,
+               first->cluster, first->cluster);
+        explain_pass(first, "  ");
+        return;
+    }
     if (plan->pass_count == 1) {
         printf("fftgen plan: %lld-point %s FFT for sm_%d, one kernel (one pass over global memory)\n", plan->n,
                fftgen_precision_name(first->precision), first->arch);
@@ -285,7 +307,7 @@ int main(int argc, char **argv)
 {
     enum { OPT_N = 256, OPT_RADIX, OPT_PRECISION, OPT_DIRECTION, OPT_ARCH, OPT_EXPLAIN, OPT_NAME, OPT_TARGET,
            OPT_TEMPLATES, OPT_ISTRIDE, OPT_IDIST, OPT_OSTRIDE, OPT_ODIST, OPT_INEMBED, OPT_ONEMBED, OPT_TENSOR_CORES,
-           OPT_MAX_TILE };
+           OPT_MAX_TILE, OPT_CLUSTER };
     static const struct option options[] = {
         {"n", required_argument, 0, OPT_N},
         {"radix", required_argument, 0, OPT_RADIX},
@@ -305,13 +327,14 @@ int main(int argc, char **argv)
         {"onembed", required_argument, 0, OPT_ONEMBED},
         {"tensor-cores", optional_argument, 0, OPT_TENSOR_CORES},
         {"max-tile", required_argument, 0, OPT_MAX_TILE},
+        {"cluster", required_argument, 0, OPT_CLUSTER},
         {"help", no_argument, 0, 'h'},
         {"version", no_argument, 0, 'V'},
         {0, 0, 0, 0},
     };
     if (argc > 1 && strcmp(argv[1], "pack") == 0) return fftgen_pack_command(argc - 1, argv + 1);
     if (argc > 1 && strcmp(argv[1], "tune") == 0) return run_tune(argv + 1);
-    fftgen_kernel_request request = {0, 0, FFTGEN_KERNEL_FP32, FFTGEN_DEFAULT_ARCH, 0, {{0}}};
+    fftgen_kernel_request request = {0, 0, FFTGEN_KERNEL_FP32, FFTGEN_DEFAULT_ARCH, 0, {{0}}, 0};
     int have_n = 0, explain_only = 0, directions = FFTGEN_RENDER_BOTH;
     const char *output = NULL, *name = NULL, *templates_dir = NULL;
     fftgen_target target = FFTGEN_TARGET_CUDA;
@@ -370,6 +393,10 @@ int main(int argc, char **argv)
             if (fftgen_tile_caps_parse(optarg, &request.max_tile) != 0)
                 fail(EXIT_USAGE, "--max-tile takes 0, 1, 2, 4, 8 or 16, or a comma-separated list of them (one per"
                      " pass), got '%s'", optarg);
+            break;
+        case OPT_CLUSTER:
+            request.cluster = fftgen_cluster_parse(optarg);
+            if (request.cluster < 0) fail(EXIT_USAGE, "--cluster takes 0, 1, 2, 4 or 8, got '%s'", optarg);
             break;
         case OPT_NAME:
             if (!is_identifier(optarg)) fail(EXIT_USAGE, "--name '%s' is not a C identifier", optarg);

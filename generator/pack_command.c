@@ -288,8 +288,15 @@ int fftgen_pack_command(int argc, char **argv)
                 fail("cannot read '%s'%s", path, "");
                 return 2;
             }
-            for (int a = 0; a < arch_count; ++a)
-                if (add_job(names[i], a == 0 ? source : strdup(source), archs[a], NULL) != 0) return 2;
+            /* kernels on thread-block clusters exist from sm_90 on; the planner gives older devices
+             * passes instead, so their sources are never asked for there */
+            const int cluster_only = strstr(source, "__cluster_dims__") != NULL;
+            int added = 0;
+            for (int a = 0; a < arch_count; ++a) {
+                if (cluster_only && archs[a] < FFTGEN_CLUSTER_ARCH) continue;
+                if (add_job(names[i], added++ == 0 ? source : strdup(source), archs[a], NULL) != 0) return 2;
+            }
+            if (added == 0) free(source);
             free(names[i]);
         }
     } else {
@@ -301,7 +308,7 @@ int fftgen_pack_command(int argc, char **argv)
                 if (!wanted[p]) continue;
                 for (int a = 0; a < arch_count; ++a) {
                     const fftgen_kernel_request request = {sizes[s], 0, (fftgen_kernel_precision)p, archs[a],
-                                                           tensor_cores, {{0}}};
+                                                           tensor_cores, {{0}}, 0};
                     fftgen_transform_plan plan;
                     if (fftgen_plan_transform(&request, &plan, why, sizeof why) != FFTGEN_PLAN_OK) {
                         fail("%s%s", why, "");

@@ -36,6 +36,8 @@ enum { SPLIT_COLUMN_TILE = 4 };
  * registers for the tensor-core fragments and spills (H100: 16384 points in one kernel 12.6% of
  * copy bandwidth, 32768 in two passes 37.2%). */
 enum { SPLIT_MAX_THREADS = 512 };
+/* Thread-block clusters: at most 8 blocks (the portable limit). */
+enum { MAX_CLUSTER = 8 };
 
 struct arch_limit {
     int arch;
@@ -125,7 +127,7 @@ int fftgen_shuffle_tail(const fftgen_kernel_plan *p)
 {
     const int last = p->stage_count - 1;
     if (last < 1 || p->radices[last] != 2 || p->radices[last - 1] != 16 || p->radix_max != 16 || p->tensor_cores ||
-        p->slice_rows != 0)
+        p->slice_rows != 0 || p->cluster > 1)
         return 0;
     if (!p->tiled) return p->threads_per_fft % 32 == 0 && !p->staged_io;
     /* Tiled, threads go transform-fastest: lanes l and l ^ 16 are fft_thread f and f ^ (16 / tile), so a tile
@@ -518,6 +520,45 @@ int fftgen_plan_needs_work(const fftgen_transform_plan *plan)
     return 0;
 }
 
+int fftgen_cluster_parse(const char *text)
+{
+    if (text == NULL || text[0] < '0' || text[0] > '9' || text[1] != '\0') return -1;
+    const int size = text[0] - '0';
+    return size <= MAX_CLUSTER && (size & (size - 1)) == 0 ? size : -1; /* 0, 1, 2, 4, 8 */
+}
+
+/* The cluster size a 1D transform too large for one block takes by default; 1: passes instead.
+ * H100, 2^27 points, % of copy bandwidth against two passes: fp32 2^15 69.4% with 4 blocks of 8192
+ * points (63.6% with 2 of 16384, passes 49.2%), 2^16 53.7% with 8 (passes 49.8%), 2^17 38.4% with 8
+ * (passes 49.0%). fp16 stays in passes: 2^15 42.6% with 4 against 48.1%, 2^16 35.0% with 8 against
+ * 47.9% (its blocks are bound by instructions and latency, not by memory; results/notes.md). */
+static int default_cluster(const fftgen_kernel_request *request)
+{
+    if (request->precision != FFTGEN_KERNEL_FP32) return 1;
+    if (request->n == (1 << 15)) return 4;
+    if (request->n == (1 << 16)) return 8;
+    return 1;
+}
+
+/* One pass on a thread-block cluster (see fftgen_kernel_plan.cluster): each block holds n / size
+ * points, one transform per block, loaded straight from global memory. */
+static fftgen_plan_status plan_cluster(const fftgen_kernel_request *request, fftgen_kernel_plan *p)
+{
+    const int size = request->cluster != 0 ? request->cluster : default_cluster(request);
+    if (size < 2 || size > MAX_CLUSTER || (size & (size - 1)) != 0 || request->arch < FFTGEN_CLUSTER_ARCH ||
+        request->tensor_cores != 0 || fftgen_precision_is_split(request->precision))
+        return FFTGEN_PLAN_TOO_LARGE;
+    fftgen_kernel_plan k;
+    const fftgen_plan_status status = build_plan(request->n / size, 0, request->precision, request->arch, &k);
+    if (status != FFTGEN_PLAN_OK) return status;
+    /* the last stage gives each thread radix_max / size of the block's outputs' columns */
+    if (k.ffts_per_block != 1 || k.staged_io || k.stage_count < 2 || k.radix_max % size != 0)
+        return FFTGEN_PLAN_TOO_LARGE;
+    k.cluster = size;
+    *p = k;
+    return FFTGEN_PLAN_OK;
+}
+
 /* The whole-transform decision, without messages. */
 static fftgen_plan_status plan_transform_quietly(const fftgen_kernel_request *request, fftgen_transform_plan *plan)
 {
@@ -535,8 +576,10 @@ static fftgen_plan_status plan_transform_quietly(const fftgen_kernel_request *re
     if (status == FFTGEN_PLAN_OK) {
         p.pass_count = 1;
     } else if (status == FFTGEN_PLAN_TOO_LARGE && request->max_radix == 0) {
-        /* the fewest passes that fit */
-        status = plan_two_passes(request, &p);
+        /* one pass on a cluster, else the fewest passes that fit */
+        status = plan_cluster(request, &p.pass[0]);
+        if (status == FFTGEN_PLAN_OK) p.pass_count = 1;
+        if (status != FFTGEN_PLAN_OK) status = plan_two_passes(request, &p);
         if (status != FFTGEN_PLAN_OK && request->n <= (1LL << 30)) status = plan_three_passes(request, &p);
     }
     if (status == FFTGEN_PLAN_OK) status = place_on_tensor_cores(request, &p);
@@ -562,6 +605,7 @@ fftgen_plan_status fftgen_plan_transform(const fftgen_kernel_request *asked, fft
                  fftgen_precision_name(request->precision), request->arch);
     if (status == FFTGEN_PLAN_OK) status = check_tensor_cores_placed(request, plan, why, why_len);
     plan->max_tile = request->max_tile;
+    plan->cluster = request->cluster;
     return status;
 }
 
@@ -570,7 +614,7 @@ long long fftgen_transform_limit(fftgen_kernel_precision precision, int arch)
     if (fftgen_arch_shared_limit(arch) < 0) return 0;
     long long best = 0;
     for (long long n = 2; n <= (1LL << 30); n *= 2) {
-        const fftgen_kernel_request request = {n, 0, precision, arch, 0, {{0}}};
+        const fftgen_kernel_request request = {n, 0, precision, arch, 0, {{0}}, 0};
         fftgen_transform_plan plan;
         if (plan_transform_quietly(&request, &plan) != FFTGEN_PLAN_OK) break;
         best = n;
@@ -598,10 +642,13 @@ fftgen_plan_status fftgen_plan_strided(const fftgen_kernel_request *asked, fftge
                                        fftgen_user_layout out, fftgen_transform_plan *plan, char *why,
                                        size_t why_len)
 {
-    const fftgen_kernel_request normal = normalized(asked), *request = &normal;
+    fftgen_kernel_request normal = normalized(asked);
+    const fftgen_kernel_request *request = &normal;
     const long long n = request->n;
     const int contiguous = in.stride == 1 && in.dist == n && out.stride == 1 && out.dist == n;
+    if (!contiguous) normal.cluster = 1; /* a cluster's blocks read and write dense transforms */
     fftgen_plan_status status = fftgen_plan_transform(request, plan, why, why_len);
+    plan->cluster = asked->cluster;
     if (status != FFTGEN_PLAN_OK || contiguous) return status;
     if (in.stride < 1 || in.dist < 1 || out.stride < 1 || out.dist < 1) {
         snprintf(why, why_len, "strides and distances must be >= 1");
@@ -845,7 +892,7 @@ fftgen_plan_status fftgen_plan_shape(const fftgen_kernel_request *asked, int ran
     /* The first pass reads the input and writes the output; dense data on both sides take the
      * untiled kernels: the last two dimensions fused when a slice fits a block, else the rows. */
     const int dense = is_contiguous(&in, rank, shape, points) && is_contiguous(&out, rank, shape, points);
-    const fftgen_kernel_request rows = {shape[rank - 1], 0, request->precision, request->arch, 0, request->max_tile};
+    const fftgen_kernel_request rows = {shape[rank - 1], 0, request->precision, request->arch, 0, request->max_tile, 1};
     fftgen_transform_plan row_plan;
     int next = rank - 2; /* the highest dimension still to transform */
     p.pass_count = 1;

@@ -9,6 +9,7 @@
 #define FFTGEN_MAX_THREADS_PER_BLOCK 1024
 #define FFTGEN_DEFAULT_ARCH 90
 #define FFTGEN_MAX_PASSES 5 /* 3D with rows of three passes */
+#define FFTGEN_CLUSTER_ARCH 90 /* thread-block clusters (and distributed shared memory) from sm_90 on */
 
 /* fp32 and fp16: the storage (fp32 arithmetic in both). The split precisions store fp32 and run the
  * radix-16 merges on tensor cores, each fp32 operand split into a scaled fp16 high and low part
@@ -38,6 +39,9 @@ int fftgen_tile_caps_parse(const char *text, fftgen_tile_caps *caps);
 void fftgen_tile_caps_text(const fftgen_tile_caps *caps, char *out, size_t len);
 int fftgen_tile_caps_any(const fftgen_tile_caps *caps); /* whether any pass has a cap */
 
+/* A cluster size as text: "0", "1", "2", "4" or "8"; -1 for anything else. */
+int fftgen_cluster_parse(const char *text);
+
 typedef enum { FFTGEN_BUFFER_INPUT, FFTGEN_BUFFER_OUTPUT, FFTGEN_BUFFER_WORK } fftgen_buffer;
 
 typedef struct {
@@ -49,6 +53,9 @@ typedef struct {
                              has them (sm_80 and newer); FFTGEN_TENSOR_CORES_EVERY_PASS: all passes.
                              An error if no pass takes them. Split plans use them in every pass. */
     fftgen_tile_caps max_tile; /* strided passes: at most this many transforms side by side */
+    int cluster;          /* 1D sizes above one block on sm_90 and newer: the thread-block cluster size
+                             (2, 4 or 8) of a one-pass plan, 1 for passes instead, 0 the planner's
+                             default (FFTGEN_DEFAULT_CLUSTER) */
 } fftgen_kernel_request;
 
 /* Where a pass finds its data: transform f is member c = f mod group_size of group
@@ -92,6 +99,11 @@ typedef struct {
     /* Where the pass reads and writes: the user's input or output, or the plan's work area. */
     fftgen_buffer source, target;
     int dimension; /* 2D and 3D: the dimension it transforms (a fused slice: the last) */
+    /* A transform of cluster * n points on one thread-block cluster (cluster > 1, sm_90): block c
+     * of the cluster transforms the n points c + cluster*j in its shared memory, then each block
+     * reads every block's results at its share of the outputs (distributed shared memory) for the
+     * last radix-`cluster` stage. */
+    int cluster;
 } fftgen_kernel_plan;
 
 #define FFTGEN_TENSOR_CORES_EVERY_PASS ((1 << FFTGEN_MAX_PASSES) - 1)
@@ -118,6 +130,7 @@ typedef struct {
     fftgen_kernel_plan pass[FFTGEN_MAX_PASSES];
     fftgen_user_layout in, out; /* the data's layouts */
     fftgen_tile_caps max_tile;  /* the request's caps on tile widths, for the command line */
+    int cluster;                /* the request's cluster size (0: the default), for the command line */
 } fftgen_transform_plan;
 
 typedef enum {

@@ -79,7 +79,12 @@ void fftgen_plan_command(const fftgen_transform_plan *plan, int directions, cons
 {
     const fftgen_kernel_plan *first = &plan->pass[0];
     char radix[32] = "", shape[64], choices[96] = "";
-    if (plan->pass_count == 1 && plan->rank == 1) snprintf(radix, sizeof radix, " --radix %d", first->radix_max);
+    if (plan->pass_count == 1 && plan->rank == 1 && first->cluster > 1)
+        snprintf(radix, sizeof radix, " --cluster %d", first->cluster); /* a cluster's chain is the default's */
+    else if (plan->pass_count == 1 && plan->rank == 1)
+        snprintf(radix, sizeof radix, " --radix %d", first->radix_max);
+    else if (plan->rank == 1 && plan->cluster == 1)
+        snprintf(radix, sizeof radix, " --cluster 1");
     tensor_core_option(plan, choices, sizeof choices);
     if (fftgen_tile_caps_any(&plan->max_tile)) {
         char tiles[32];
@@ -155,6 +160,7 @@ static void push_pass(lua_State *L, const fftgen_kernel_plan *pass)
     set_string(L, "source", buffers[pass->source]);
     set_string(L, "target", buffers[pass->target]);
     set_int(L, "dimension", pass->dimension);
+    set_int(L, "cluster", pass->cluster > 1 ? pass->cluster : 1);
     set_int(L, "twiddle_n", pass->twiddle_n);
     lua_pushboolean(L, pass->twiddle_by_group);
     lua_setfield(L, -2, "twiddle_by_group");

@@ -92,7 +92,7 @@ static fftgen_kernel_request planner_request(long long points, int rank, const l
                                             fftgen_kernel_precision precision, int device, int arch, unsigned flags,
                                             const fftgen_choice *forced, const fftgen_tile_caps *tile_override)
 {
-    fftgen_kernel_request request = {points, 0, precision, arch, 0, {{0}}};
+    fftgen_kernel_request request = {points, 0, precision, arch, 0, {{0}}, 0};
     fftgen_choice choice = {0, {{0}}};
     if (forced != NULL) {
         choice = *forced;
@@ -106,6 +106,9 @@ static fftgen_kernel_request planner_request(long long points, int rank, const l
     if (precision == FFTGEN_KERNEL_FP16) request.tensor_cores = choice.tensor_cores;
     if (flags & FFTGEN_TENSOR_CORES) request.tensor_cores = FFTGEN_TENSOR_CORES_EVERY_PASS;
     request.max_tile = fftgen_tile_caps_any(tile_override) ? *tile_override : choice.max_tile;
+    /* FFTGEN_CLUSTER: a cluster size to measure ("1": passes), as fftgen's --cluster */
+    const char *cluster = getenv("FFTGEN_CLUSTER");
+    if (cluster != NULL && fftgen_cluster_parse(cluster) >= 0) request.cluster = fftgen_cluster_parse(cluster);
     return request;
 }
 
@@ -172,7 +175,7 @@ fftgen_result fftgen_plan_many_with_choice(fftgen_plan *plan, int rank, const lo
     if (planned != FFTGEN_PLAN_OK && choice == NULL && !tensor_cores &&
         (request.tensor_cores || fftgen_tile_caps_any(&request.max_tile))) {
         /* a measured choice that does not fit this layout: the planner's own plan instead */
-        const fftgen_kernel_request plain = {points, 0, kernel_precision, arch, 0, tile_override};
+        const fftgen_kernel_request plain = {points, 0, kernel_precision, arch, 0, tile_override, 0};
         planned = fftgen_plan_shape(&plain, rank, n, in, out, &p->transform, why, sizeof why);
     }
     if (planned != FFTGEN_PLAN_OK) {

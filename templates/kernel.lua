@@ -20,6 +20,7 @@ end
 local function uses_shared(p) return p.shared_bytes > 0 end
 local function multi(f) return #f.passes > 1 end
 local function fused(p) return p.slice_rows > 0 end
+local function clustered(p) return p.cluster > 1 end
 -- Passes of 1D transforms (and of long 2D/3D rows) go through a work area; the planner says
 local function through_work(f)
   for _, p in ipairs(f.passes) do
@@ -35,6 +36,10 @@ local function any_pass(f, field)
   return false
 end
 local function tensor_cores(f) return any_pass(f, "tensor_cores") end
+local function on_cluster(f) return clustered(f.passes[1]) end
+-- Files whose kernels' `batch` counts something else than the file's transforms: passes, and a
+-- cluster's blocks (one each of the CLUSTER parts of a transform)
+local function per_block_batch(f) return multi(f) or on_cluster(f) end
 local function shuffle_tail(f) return any_pass(f, "shuffle_tail") end
 local function storage_type(f) return (f.precision == "fp16") and "__half2" or "float2" end
 
@@ -132,6 +137,14 @@ local function header(w, f, title, body)
       end
       w:line(" *   %d. %d FFTs of %d points (radix %s) per transform: %s", p.index, groups(f, p), p.n, chain_text(p), what)
     end
+  elseif on_cluster(f) then
+    local p = f.passes[1]
+    w:line(" * One pass on thread-block clusters of %d blocks (sm_90 and newer), one transform per cluster:", p.cluster)
+    w:line(" *   block c transforms the %d points c + %d*j in its shared memory (radix %s, Stockham", p.n,
+      p.cluster, chain_text(p))
+    w:line(" *   stages, fully unrolled), then each block reads all blocks' results through distributed")
+    w:line(" *   shared memory for the last stage, radix %d, and writes its %d of the outputs.", p.cluster,
+      p.n)
   else
     w:line(" * Radix chain: %s (self-sorting Stockham stages, fully unrolled)", chain_text(f.passes[1]))
   end
@@ -170,6 +183,11 @@ local function pass_constants(p, target)
     if rows_side(p) then add("LOG_POINTS", code.log2(p.n), "log2(POINTS)") end
     if p.twiddle_n > 0 then add("POST_TWIDDLE_BITS", p.post_bits, "exponent bits per pass-twiddle table") end
   end
+  if clustered(p) then
+    add("CLUSTER", p.cluster, "blocks of a thread-block cluster, one transform per cluster")
+    add("TRANSFORM_POINTS", p.cluster * p.n, "points per transform: CLUSTER * POINTS")
+    add("CLUSTER_TWIDDLE_BITS", p.post_bits, "exponent bits per twiddle table of the cluster's last stage")
+  end
   return constants
 end
 
@@ -200,6 +218,11 @@ local function prologue(w, p, target)
     w:line("const size_t block_base = (size_t)block * FFTS_PER_BLOCK * POINTS;")
     w:line("const long long block_ffts = batch - block * FFTS_PER_BLOCK;")
     w:line("const int block_points = (int)(block_ffts < FFTS_PER_BLOCK ? block_ffts : FFTS_PER_BLOCK) * POINTS;")
+  elseif clustered(p) then
+    w:line("const long long fft = block; // one part of a transform per block")
+    w:line("const bool active = fft < batch;")
+    w:line("const int rank = (int)(block %% CLUSTER); // the block's place in its (one-dimensional) cluster")
+    w:line("const size_t fft_base = (size_t)(block / CLUSTER) * TRANSFORM_POINTS;")
   else
     w:line("const long long fft = block * FFTS_PER_BLOCK + fft_in_block;")
     w:line("const bool active = fft < batch;")
@@ -221,6 +244,14 @@ local function tables(w, p, qualifier)
       w:line("")
       twiddle.power_table(w, qualifier, string.format("%spost_twiddles_%d", p.prefix, d), p.twiddle_n,
         1 << (d * p.post_bits), 1 << bits)
+    end
+  end
+  if clustered(p) then
+    local log_n = code.log2(p.cluster * p.n)
+    for d = 0, 1 do
+      w:line("")
+      twiddle.power_table(w, qualifier, string.format("cluster_twiddles_%d", d), p.cluster * p.n,
+        1 << (d * p.post_bits), 1 << math.min(p.post_bits, log_n - d * p.post_bits))
     end
   end
 end
@@ -276,7 +307,26 @@ local function cuda_helpers(w, f)
     w:close()
   end
   if tensor_cores(f) then tc16.helpers(w, "cuda", "__device__ const float2", f.split) end
-  if multi(f) then
+  if on_cluster(f) then
+    w:line("")
+    w:line("// Distributed shared memory (sm_90): the address of `smem` in block `rank` of this cluster, a")
+    w:line("// float2 there, and the cluster's barrier in halves (arrive, later wait) or whole.")
+    w:open("__device__ __forceinline__ unsigned cluster_map(const float2* smem, int rank)")
+    w:line("unsigned local, remote;")
+    w:line("asm(\"{ .reg .u64 a; cvta.to.shared.u64 a, %%1; cvt.u32.u64 %%0, a; }\" : \"=r\"(local) : \"l\"(smem));")
+    w:line("asm(\"mapa.shared::cluster.u32 %%0, %%1, %%2;\" : \"=r\"(remote) : \"r\"(local), \"r\"(rank));")
+    w:line("return remote;")
+    w:close()
+    w:open("__device__ __forceinline__ float2 cluster_load(unsigned block_smem, int i)")
+    w:line("float2 f;")
+    w:line("asm volatile(\"ld.shared::cluster.v2.f32 {%%0, %%1}, [%%2];\" : \"=f\"(f.x), \"=f\"(f.y) : \"r\"(block_smem + 8u * i) : \"memory\");")
+    w:line("return f;")
+    w:close()
+    w:line("__device__ __forceinline__ void cluster_arrive() { asm volatile(\"barrier.cluster.arrive.release.aligned;\" ::: \"memory\"); }")
+    w:line("__device__ __forceinline__ void cluster_wait() { asm volatile(\"barrier.cluster.wait.acquire.aligned;\" ::: \"memory\"); }")
+    w:line("__device__ __forceinline__ void cluster_sync() { cluster_arrive(); cluster_wait(); }")
+  end
+  if multi(f) or on_cluster(f) then
     w:line("")
     w:line("// exp(-2*pi*i*q/N) as a product of table entries, one per group of `bits` bits of q: a")
     w:line("// rounding more per table than one full table, and a file thousands of times smaller")
@@ -311,6 +361,8 @@ local function cuda_kernel(w, f, p, direction)
     -- only one block per SM
     w:line("// at most %d registers per thread: %d blocks per SM", PASS_REGISTERS, 65536 // (p.threads * PASS_REGISTERS))
     w:line("extern \"C\" __global__ void __launch_bounds__(THREADS, %d)", 65536 // (p.threads * PASS_REGISTERS))
+  elseif clustered(p) then
+    w:line("extern \"C\" __global__ void __cluster_dims__(CLUSTER, 1, 1) __launch_bounds__(THREADS)")
   else
     w:line("extern \"C\" __global__ void __launch_bounds__(THREADS)")
   end
@@ -336,6 +388,12 @@ local function cuda_kernel(w, f, p, direction)
         end
       end
     end
+    w:close()
+  end
+  if clustered(p) then
+    w:line("cluster_sync(); // every block's results in its shared memory")
+    w:open("")
+    w:embed(stage.cluster_phase(p, SIGN[direction]))
     w:close()
   end
   w:close()
@@ -401,7 +459,7 @@ local function cuda_launcher(w, f, direction)
   if through_work(f) then w:line("%s* tmp = static_cast<%s*>(work);", point, point) end
   for i, p in ipairs(f.passes) do
     local from, to = pass_buffers(f, i, "src", "tmp", "dst")
-    local ffts = multi(f) and string.format("(long long)batch * %d", groups(f, p)) or "batch"
+    local ffts = per_block_batch(f) and string.format("(long long)batch * %d", groups(f, p)) or "batch"
     cuda_launch_pass(w, f, p, direction, from, to, ffts, "1.0f")
   end
   w:line("return cudaSuccess;")
@@ -544,7 +602,15 @@ local function sim_helpers(w, f)
     w:line("#define lane_xor16(mine, theirs) ((void)(mine), registers[thread ^ 16][theirs])")
   end
   if tensor_cores(f) then tc16.helpers(w, "sim", "static const float2", f.split) end
-  if multi(f) then
+  if on_cluster(f) then
+    w:line("/* distributed shared memory: block `rank` of the cluster is cluster_smem[rank]; the cluster's")
+    w:line(" * barriers are the order in which the simulation runs the blocks' phases */")
+    w:line("#define cluster_map(smem, rank) ((void)(smem), (unsigned)(rank))")
+    w:line("#define cluster_load(block_smem, i) (cluster_smem[block_smem][i])")
+    w:line("#define cluster_arrive() ((void)0)")
+    w:line("#define cluster_wait() ((void)0)")
+  end
+  if multi(f) or on_cluster(f) then
     w:open("static inline float2 post_twiddle2(const float2* t0, const float2* t1, int q, int bits)")
     w:line("return twiddle_mul(t0[q & ((1 << bits) - 1)], t1[q >> bits]);")
     w:close()
@@ -567,7 +633,12 @@ local function sim_function(w, f, p, direction, name, qualifier)
   w:line("};")
   w:line("const point_t* in = (const point_t*)in_points;")
   w:line("point_t* out = (point_t*)out_points;")
-  if uses_shared(p) then
+  if clustered(p) then
+    -- `smem` is each block's part, declared in the loops below
+    w:line("float2* cluster_smem[CLUSTER]; /* the cluster's blocks' shared memory */")
+    w:line("float2* smem_blocks = malloc(sizeof(float2) * SMEM_POINTS * CLUSTER);")
+    w:line("for (int rank = 0; rank < CLUSTER; ++rank) cluster_smem[rank] = smem_blocks + (size_t)rank * SMEM_POINTS;")
+  elseif uses_shared(p) then
     w:line("float2* smem = malloc(sizeof(float2) * SMEM_POINTS);")
   else
     w:line("float2* smem = malloc(sizeof(float2)); /* unused: this kernel needs no shared memory */")
@@ -578,8 +649,9 @@ local function sim_function(w, f, p, direction, name, qualifier)
   else
     w:line("void* fragments = malloc(1); /* unused: no tensor-core stages */")
   end
-  w:open("if (smem == NULL || registers == NULL || fragments == NULL)")
-  w:line("free(smem);")
+  local shared = clustered(p) and "smem_blocks" or "smem"
+  w:open("if (%s == NULL || registers == NULL || fragments == NULL)", shared)
+  w:line("free(%s);", shared)
   w:line("free(registers);")
   w:line("free(fragments);")
   w:line("return -1;")
@@ -595,7 +667,14 @@ local function sim_function(w, f, p, direction, name, qualifier)
     if p.tensor_cores then w:line("fragments[thread] = tc;") end
     w:close()
   end
-  w:open("for (long long block = 0; block < blocks; ++block)")
+  if clustered(p) then
+    w:line("/* the blocks of one cluster at a time: every block's stages, then every block's last stage */")
+    w:open("for (long long first = 0; first < blocks; first += CLUSTER)")
+    w:open("for (long long block = first; block < first + CLUSTER; ++block)")
+    w:line("float2* smem = cluster_smem[block %% CLUSTER];")
+  else
+    w:open("for (long long block = 0; block < blocks; ++block)")
+  end
   for i, phase in ipairs(stage.phases(p, SIGN[direction])) do
     w:line("/* phase %d */", i)
     threads(phase)
@@ -607,7 +686,15 @@ local function sim_function(w, f, p, direction, name, qualifier)
     end
   end
   w:close()
-  w:line("free(smem);")
+  if clustered(p) then
+    w:open("for (long long block = first; block < first + CLUSTER; ++block)")
+    w:line("float2* smem = cluster_smem[block %% CLUSTER];")
+    w:line("/* the last stage, across the cluster */")
+    threads(stage.cluster_phase(p, SIGN[direction]))
+    w:close()
+    w:close()
+  end
+  w:line("free(%s);", shared)
   w:line("free(registers);")
   w:line("free(fragments);")
   w:line("return 0;")
@@ -632,7 +719,16 @@ local function render_sim(f)
   sim_helpers(w, f)
   for _, p in ipairs(f.passes) do tables(w, p, "static const float2") end
   for _, d in ipairs(f.directions) do
-    if not multi(f) then
+    if on_cluster(f) then
+      local p = f.passes[1]
+      w:line("")
+      sim_function(w, f, p, d, kernel_name(f, p, d), "static ")
+      w:line("")
+      w:line("/* One cluster of %d blocks per transform. */", p.cluster)
+      w:open("int %s_%s_sim(const void* in, void* out, int batch, float scale)", f.name, d)
+      w:line("return %s(in, out, batch * %d, scale);", kernel_name(f, p, d), p.cluster)
+      w:close()
+    elseif not multi(f) then
       w:line("")
       sim_function(w, f, f.passes[1], d, string.format("%s_%s_sim", f.name, d), "")
     else
@@ -691,6 +787,12 @@ local function prepare(f)
     p.prefix = multi(f) and string.format("pass%d_", i) or ""
     p.transposed_smem = p.tiled
     p.split = f.split
+    if clustered(p) then
+      -- the last stage's twiddles exp(-2*pi*i*q/TRANSFORM_POINTS), q < 2^20: two tables
+      p.post_bits = (code.log2(p.cluster * p.n) + 1) // 2
+      p.post_twiddle_call = (f.target == "sim") and "post_twiddle2" or "post_twiddle"
+      p.cluster_tables = "cluster_twiddles_0, cluster_twiddles_1"
+    end
     if p.tiled then
       p.in_layout.name = "IN"
       p.out_layout.name = "OUT"

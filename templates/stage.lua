@@ -299,11 +299,17 @@ local function emit_loads(w, plan, r, from_global, paired)
   local stride = plan.n // r
   if from_global then
     assert(not paired, "the shuffle tail's radix-16 stage reads shared memory")
-    w:line("const point_t* src = in + fft_base + fft_thread;")
+    -- a cluster's block transforms every CLUSTER-th point, from its rank on
+    local spacing = plan.cluster or 1
+    if spacing > 1 then
+      w:line("const point_t* src = in + fft_base + rank + (size_t)CLUSTER * fft_thread;")
+    else
+      w:line("const point_t* src = in + fft_base + fft_thread;")
+    end
     w:open("if (active)")
     for q = 0, per_thread - 1 do
       for m = 0, r - 1 do
-        w:line("v[%d] = load_point(src, %d);", q * r + m, q * plan.threads_per_fft + m * stride)
+        w:line("v[%d] = load_point(src, %d);", q * r + m, spacing * (q * plan.threads_per_fft + m * stride))
       end
     end
     w:reopen("else")
@@ -512,7 +518,7 @@ function M.phases(plan, sign)
   end
   -- data_in_smem: the points are already in shared memory; keep_in_smem: leave the results there
   local in_smem = plan.staged_io or plan.data_in_smem
-  local out_smem = plan.staged_io or plan.keep_in_smem
+  local out_smem = plan.staged_io or plan.keep_in_smem or (plan.cluster or 1) > 1
   -- tiled columns: the copies in and out go straight between global memory and the stages' registers
   local load_to_registers = plan.staged_io and not plan.data_in_smem and column_side(plan, plan.in_layout)
   local store_from_registers = plan.staged_io and not plan.keep_in_smem and column_side(plan, plan.out_layout)
@@ -567,6 +573,50 @@ function M.phases(plan, sign)
   end
   phases[#phases + 1] = w
   return phases
+end
+
+-- The cluster's last stage, radix CLUSTER: after the blocks' own stages, block c holds in shared
+-- memory Y_c[k] = the POINTS-point FFT of the points c + CLUSTER*j, and output k + POINTS*q of the
+-- transform is sum_c Y_c[k] * exp(-+2*pi*i*c*k/TRANSFORM_POINTS) * exp(-+2*pi*i*c*q/CLUSTER). Block
+-- `rank` computes the columns k of its share, rank*POINTS/CLUSTER on, THREADS apart per thread, reading
+-- the other blocks' shared memory; every store is unit-stride across threads.
+function M.cluster_phase(plan, sign)
+  local size = plan.cluster
+  local per_thread = plan.radix_max // size
+  local mul = (sign < 0) and "twiddle_mul" or "twiddle_mul_conj"
+  local w = code.writer()
+  w:line("// the last stage, radix %d across the cluster's blocks, through distributed shared memory", size)
+  w:line("const int first_k = rank * (POINTS / CLUSTER) + thread;")
+  w:line("const int src = padded(first_k);")
+  for c = 0, size - 1 do w:line("const unsigned block_smem_%d = cluster_map(smem, %d);", c, c) end
+  -- THREADS is a multiple of 16, so padded(first_k + i*THREADS) = src + i*THREADS*17/16
+  for i = 0, per_thread - 1 do
+    local offset = i * plan.threads + (i * plan.threads) // PAD_EVERY
+    for c = 0, size - 1 do
+      w:line("v[%d] = cluster_load(block_smem_%d, %s);", i * size + c, c, code.sum("src", offset))
+    end
+  end
+  w:line("cluster_arrive(); // done with the other blocks' shared memory")
+  w:line("point_t* dst = out + fft_base + first_k;")
+  for i = 0, per_thread - 1 do
+    w:open("")
+    w:line("const int k = %s;", code.sum("first_k", i * plan.threads))
+    local xs = { string.format("v[%d]", i * size) }
+    for c = 1, size - 1 do
+      w:line("v[%d] = %s(v[%d], %s(%s, %d * k, CLUSTER_TWIDDLE_BITS));", i * size + c, mul, i * size + c,
+        plan.post_twiddle_call, plan.cluster_tables, c)
+      xs[#xs + 1] = string.format("v[%d]", i * size + c)
+    end
+    local ys = radix.dft(w, xs, sign)
+    w:open("if (active)")
+    for q = 0, size - 1 do
+      w:line("store_point(dst, %d, scaled(%s, scale));", i * plan.threads + q * plan.n, ys[q + 1])
+    end
+    w:close()
+    w:close()
+  end
+  w:line("cluster_wait(); // no block leaves while another still reads its shared memory")
+  return w
 end
 
 -- The twiddle tables the stages read (every stage but the first).

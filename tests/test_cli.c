@@ -125,6 +125,9 @@ static void bad_options(void **state)
     expect_rejected("got 'wide'", "65536", "--max-tile", "wide");
     expect_rejected("got '16,'", "65536", "--max-tile", "16,");
     expect_rejected("got '1,2,4,8,16,2'", "65536", "--max-tile", "1,2,4,8,16,2"); /* more than 5 passes */
+    expect_rejected("--cluster takes 0, 1, 2, 4 or 8, got '3'", "65536", "--cluster", "3");
+    expect_rejected("--cluster takes 0, 1, 2, 4 or 8, got '16'", "65536", "--cluster", "16");
+    expect_rejected("got '-2'", "65536", "--cluster", "-2");
     /* fftgen tune checks its arguments before it looks for a GPU */
     assert_int_equal(run_fftgen("tune", "--help", NULL), 0);
     assert_non_null(strstr(output, "Usage: fftgen tune [options] [SHAPE...]"));
@@ -203,8 +206,33 @@ static void explain_prints_plan(void **state)
     assert_non_null(strstr(output, "shared memory:  34816 bytes"));
     assert_int_equal(run_fftgen("--n", "16384", "--precision", "fp16", "--explain", NULL), 0);
     assert_non_null(strstr(output, "16 x 16 x 16 x 4 (4 stages)"));
-    assert_int_equal(run_fftgen("--n", "65536", "--explain", NULL), 0);
+    assert_int_equal(run_fftgen("--n", "65536", "--precision", "fp16", "--explain", NULL), 0);
     assert_non_null(strstr(output, "2 passes over global memory"));
+    /* fp32 2^15 and 2^16 on sm_90: one pass on thread-block clusters; older devices, or --cluster 1: passes */
+    assert_int_equal(run_fftgen("--n", "65536", "--explain", NULL), 0);
+    assert_non_null(strstr(output, "one kernel (one pass over global memory) on thread-block clusters of 8 blocks:"
+                                   " block c transforms the 8192 points c + 8*j, then a radix-8 stage across the"
+                                   " blocks"));
+    assert_non_null(strstr(output, "stage 4:        radix 2, 4096 butterflies per transform, sub-transforms of 8192"
+                                   " points, shared memory -> shared memory\n"
+                                   "  stage 5:        radix 8 across the cluster's blocks, 8192 butterflies per"
+                                   " transform, through distributed shared memory -> global memory\n"
+                                   "  threads/block:  512 (8 blocks per transform, 16 points per thread)\n"
+                                   "  shared memory:  69632 bytes per block (4 exchanges through fp32 shared memory,"
+                                   " the last one across the cluster)\n"));
+    assert_int_equal(run_fftgen("--n", "32768", "--explain", NULL), 0);
+    assert_non_null(strstr(output, "on thread-block clusters of 4 blocks"));
+    assert_int_equal(run_fftgen("--n", "65536", "--cluster", "1", "--explain", NULL), 0);
+    assert_non_null(strstr(output, "2 passes over global memory"));
+    assert_int_equal(run_fftgen("--n", "65536", "--arch", "sm_80", "--explain", NULL), 0);
+    assert_non_null(strstr(output, "2 passes over global memory"));
+    assert_int_equal(run_fftgen("--n", "65536", "--istride", "2", "--explain", NULL), 0);
+    assert_non_null(strstr(output, "2 passes over global memory")); /* a cluster reads dense transforms */
+    assert_int_equal(run_fftgen("--n", "131072", "--precision", "fp16", "--cluster", "8", "--explain", NULL), 0);
+    assert_non_null(strstr(output, "on thread-block clusters of 8 blocks: block c transforms the 16384 points"));
+    assert_int_equal(run_fftgen("--n", "131072", "--precision", "fp16", "--cluster", "8", NULL), 0);
+    assert_non_null(strstr(output, " * One pass on thread-block clusters of 8 blocks (sm_90 and newer)"));
+    assert_non_null(strstr(output, "fftgen --n 131072 --cluster 8 --precision fp16"));
     assert_int_equal(run_fftgen("--n", "134217728", "--explain", NULL), 0);
     assert_non_null(strstr(output, "3 passes over global memory"));
     assert_int_equal(run_fftgen("--n", "32", "--radix", "4", "--explain", NULL), 0);
