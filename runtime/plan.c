@@ -93,7 +93,7 @@ static fftgen_kernel_request planner_request(long long points, int rank, const l
                                             const fftgen_choice *forced, const fftgen_tile_caps *tile_override)
 {
     fftgen_kernel_request request = {points, 0, precision, arch, 0, {{0}}, 0};
-    fftgen_choice choice = {0, {{0}}};
+    fftgen_choice choice = {0, {{0}}, 0};
     if (forced != NULL) {
         choice = *forced;
     } else if (!(flags & FFTGEN_PLANNER_DEFAULTS)) {
@@ -106,6 +106,7 @@ static fftgen_kernel_request planner_request(long long points, int rank, const l
     if (precision == FFTGEN_KERNEL_FP16) request.tensor_cores = choice.tensor_cores;
     if (flags & FFTGEN_TENSOR_CORES) request.tensor_cores = FFTGEN_TENSOR_CORES_EVERY_PASS;
     request.max_tile = fftgen_tile_caps_any(tile_override) ? *tile_override : choice.max_tile;
+    request.cluster = choice.cluster;
     /* FFTGEN_CLUSTER: a cluster size to measure ("1": passes), as fftgen's --cluster */
     const char *cluster = getenv("FFTGEN_CLUSTER");
     if (cluster != NULL && fftgen_cluster_parse(cluster) >= 0) request.cluster = fftgen_cluster_parse(cluster);

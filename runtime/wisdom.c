@@ -116,12 +116,15 @@ static int parse_entry(char *line, fftgen_wisdom_entry *entry, char *why, size_t
         } else if (strcmp(word, "max-tile") == 0) {
             bad = fftgen_tile_caps_parse(value, &entry->choice.max_tile);
             seen |= 2;
+        } else if (strcmp(word, "cluster") == 0) {
+            entry->choice.cluster = fftgen_cluster_parse(value);
+            bad = entry->choice.cluster < 0;
         } else if (strcmp(word, "ms") == 0) {
             bad = parse_time(value, &entry->ms);
         } else if (strcmp(word, "default-ms") == 0) {
             bad = parse_time(value, &entry->default_ms);
         } else {
-            snprintf(why, why_len, "unknown key '%s' (expected tensor-cores, max-tile, ms, default-ms)", word);
+            snprintf(why, why_len, "unknown key '%s' (expected tensor-cores, max-tile, cluster, ms, default-ms)", word);
             return -1;
         }
         if (bad) {
@@ -379,7 +382,9 @@ void fftgen_choice_text(const fftgen_choice *choice, char *out, size_t len)
         }
     char tiles[32];
     fftgen_tile_caps_text(&choice->max_tile, tiles, sizeof tiles);
-    snprintf(out, len, "tensor-cores=%s max-tile=%s", passes[0] ? passes : "none", tiles);
+    char cluster[16] = "";
+    if (choice->cluster != 0) snprintf(cluster, sizeof cluster, " cluster=%d", choice->cluster);
+    snprintf(out, len, "tensor-cores=%s max-tile=%s%s", passes[0] ? passes : "none", tiles, cluster);
 }
 
 /* Appends printf output to a growing buffer; -1 when out of memory. */

@@ -143,6 +143,10 @@ static void damaged_files_are_refused_whole(void **state)
          "line 3: bad value '1,2,4,8,16,8' for max-tile"},
         {"fftgen-wisdom 1\ndevice \"X\" sm_90 driver 1 fftgen 0.1.0\nfp16 64 max-tile=0\n",
          "line 3: an entry needs"},
+        {"fftgen-wisdom 1\ndevice \"X\" sm_90 driver 1 fftgen 0.1.0\nfp32 32768 tensor-cores=none max-tile=0 cluster=3\n",
+         "line 3: bad value '3' for cluster"},
+        {"fftgen-wisdom 1\ndevice \"X\" sm_90 driver 1 fftgen 0.1.0\nfp32 32768 tensor-cores=none max-tile=0 cluster=\n",
+         "line 3: bad value '' for cluster"},
         {"fftgen-wisdom 1\ndevice \"X\" sm_90 driver 1 fftgen 0.1.0\nfp16 64 tensor-cores=1 max-tile=0 speed=9\n",
          "line 3: unknown key 'speed'"},
         {"fftgen-wisdom 1\nfftgen-wisdom 1\n", "line 2: a second 'fftgen-wisdom' line"},
@@ -197,15 +201,17 @@ static void writing_keeps_what_it_does_not_replace(void **state)
     close(fd);
     /* measure 65536 fp16 again on the H100, and 4096 fp16 for the first time */
     const fftgen_wisdom_entry entries[] = {
-        {FFTGEN_KERNEL_FP16, 1, {65536}, {0, caps_of("4")}, 0.45, 0.6},
-        {FFTGEN_KERNEL_FP16, 1, {4096}, {1, caps_of("0")}, 0.2, 0.3},
-        {FFTGEN_KERNEL_FP16, 1, {1LL << 26}, {0, caps_of("16,8,8,8")}, 1.2, 1.3},
+        {FFTGEN_KERNEL_FP16, 1, {65536}, {0, caps_of("4"), 0}, 0.45, 0.6},
+        {FFTGEN_KERNEL_FP16, 1, {4096}, {1, caps_of("0"), 0}, 0.2, 0.3},
+        {FFTGEN_KERNEL_FP16, 1, {1LL << 26}, {0, caps_of("16,8,8,8"), 0}, 1.2, 1.3},
+        {FFTGEN_KERNEL_FP32, 1, {32768}, {0, caps_of("0"), 2}, 1.1, 1.2},
     };
-    assert_int_equal(fftgen_wisdom_write(path, &H100, entries, 3, why, sizeof why), FFTGEN_SUCCESS);
+    assert_int_equal(fftgen_wisdom_write(path, &H100, entries, 4, why, sizeof why), FFTGEN_SUCCESS);
     const char *text = slurp(path);
     assert_non_null(strstr(text, "fp16 65536 tensor-cores=none max-tile=4 ms=0.4500 default-ms=0.6000"));
     assert_non_null(strstr(text, "fp16 4096 tensor-cores=1 max-tile=0"));
     assert_non_null(strstr(text, "fp16 67108864 tensor-cores=none max-tile=16,8 ms=1.2000")); /* shortest form */
+    assert_non_null(strstr(text, "fp32 32768 tensor-cores=none max-tile=0 cluster=2 ms=1.1000"));
     assert_null(strstr(text, "fp16 65536 tensor-cores=2 max-tile=8"));      /* replaced */
     assert_non_null(strstr(text, "fp32 512x256 tensor-cores=none max-tile=4")); /* kept */
     assert_non_null(strstr(text, "device \"NVIDIA H200\""));
@@ -214,7 +220,7 @@ static void writing_keeps_what_it_does_not_replace(void **state)
     /* writing again changes nothing: the header comment is not repeated */
     char first[8192];
     snprintf(first, sizeof first, "%s", text);
-    assert_int_equal(fftgen_wisdom_write(path, &H100, entries, 3, why, sizeof why), FFTGEN_SUCCESS);
+    assert_int_equal(fftgen_wisdom_write(path, &H100, entries, 4, why, sizeof why), FFTGEN_SUCCESS);
     assert_string_equal(slurp(path), first);
     /* and it reads back */
     fftgen_choice choice;
@@ -224,6 +230,9 @@ static void writing_keeps_what_it_does_not_replace(void **state)
     assert_caps(&choice.max_tile, 4, 4, 4);
     assert_true(find(&H100, FFTGEN_KERNEL_FP16, 1, 1LL << 26, 0, &choice));
     assert_caps(&choice.max_tile, 16, 8, 8);
+    assert_int_equal(choice.cluster, 0); /* no cluster= word: the planner's default */
+    assert_true(find(&H100, FFTGEN_KERNEL_FP32, 1, 32768, 0, &choice));
+    assert_int_equal(choice.cluster, 2);
     assert_true(find(&H100, FFTGEN_KERNEL_FP32, 2, 512, 256, &choice));
     /* a damaged file is left as it was */
     FILE *f = fopen(path, "w");
@@ -271,7 +280,8 @@ static void shipped_table_parses_and_plans(void **state)
             fftgen_choice choice;
             const fftgen_kernel_precision precision = p ? FFTGEN_KERNEL_FP16 : FFTGEN_KERNEL_FP32;
             if (!find(&any, precision, 1, n, 0, &choice)) continue;
-            const fftgen_kernel_request request = {n, 0, precision, 90, choice.tensor_cores, choice.max_tile, 0};
+            const fftgen_kernel_request request = {n, 0, precision, 90, choice.tensor_cores, choice.max_tile,
+                                                   choice.cluster};
             fftgen_transform_plan plan;
             assert_int_equal(fftgen_plan_transform(&request, &plan, why, sizeof why), FFTGEN_PLAN_OK);
         }
@@ -283,6 +293,28 @@ static void planner_follows_a_choice(void **state)
     (void)state;
     char why[256];
     fftgen_transform_plan plan;
+    /* clusters: fp32 2^15 on 4 blocks by default; a choice of 2, or of passes (1); not before sm_90, not
+     * with tensor cores, and not where n / C points do not fit a block (passes instead) */
+    const struct {
+        long long n;
+        fftgen_kernel_precision precision;
+        int arch, tensor_cores, cluster, want_blocks, want_passes;
+    } clusters[] = {
+        {1 << 15, FFTGEN_KERNEL_FP32, 90, 0, 0, 4, 1}, {1 << 16, FFTGEN_KERNEL_FP32, 90, 0, 0, 8, 1},
+        {1 << 17, FFTGEN_KERNEL_FP32, 90, 0, 0, 0, 2}, {1 << 15, FFTGEN_KERNEL_FP16, 90, 0, 0, 0, 2},
+        {1 << 15, FFTGEN_KERNEL_FP32, 90, 0, 2, 2, 1}, {1 << 15, FFTGEN_KERNEL_FP32, 90, 0, 1, 0, 2},
+        {1 << 15, FFTGEN_KERNEL_FP32, 80, 0, 4, 0, 2}, {1 << 15, FFTGEN_KERNEL_FP16, 90, 2, 4, 0, 2},
+        {1 << 17, FFTGEN_KERNEL_FP16, 90, 0, 8, 8, 1}, {1 << 18, FFTGEN_KERNEL_FP16, 90, 0, 8, 0, 2},
+        {1 << 15, FFTGEN_KERNEL_SPLIT, 90, 0, 4, 0, 2},
+    };
+    for (size_t i = 0; i < sizeof clusters / sizeof clusters[0]; ++i) {
+        const fftgen_kernel_request request = {clusters[i].n, 0, clusters[i].precision, clusters[i].arch,
+                                               clusters[i].tensor_cores, {{0}}, clusters[i].cluster};
+        assert_int_equal(fftgen_plan_transform(&request, &plan, why, sizeof why), FFTGEN_PLAN_OK);
+        assert_int_equal(plan.pass_count, clusters[i].want_passes);
+        assert_int_equal(plan.pass[0].cluster, clusters[i].want_blocks);
+        if (clusters[i].want_blocks) assert_int_equal(plan.pass[0].n * clusters[i].want_blocks, clusters[i].n);
+    }
     const fftgen_kernel_request second = {1 << 20, 0, FFTGEN_KERNEL_FP16, 90, 2, caps_of("4"), 0};
     assert_int_equal(fftgen_plan_transform(&second, &plan, why, sizeof why), FFTGEN_PLAN_OK);
     assert_int_equal(plan.pass_count, 2);

@@ -30,7 +30,9 @@ static void usage(FILE *to)
             "Usage: fftgen tune [options] [SHAPE...]\n"
             "Measures, on this GPU, each kernel choice the planner can make for each transform (radix-16\n"
             "stages on tensor cores or on CUDA cores, pass by pass, for fp16; how many transforms the\n"
-            "strided passes read side by side, for every pass and then pass by pass) and saves the fastest\n"
+            "strided passes read side by side, for every pass and then pass by pass; for 1D sizes above one\n"
+            "block on sm_90 and newer, one pass on thread-block clusters of 2, 4 or 8 blocks against\n"
+            "passes) and saves the fastest\n"
             "in the wisdom file that libfftgen reads, keyed by the device, the driver and the fftgen\n"
             "version. A choice is saved only where it beats the planner's default by %.0f%% or more; every\n"
             "candidate must match the default's output.\n"
@@ -76,7 +78,8 @@ static int same_passes(const fftgen_transform_plan *a, const fftgen_transform_pl
     for (int i = 0; i < a->pass_count; ++i) {
         const fftgen_kernel_plan *x = &a->pass[i], *y = &b->pass[i];
         if (x->n != y->n || x->ffts_per_block != y->ffts_per_block || x->tensor_cores != y->tensor_cores ||
-            x->slice_rows != y->slice_rows || x->threads != y->threads || x->column_registers != y->column_registers)
+            x->slice_rows != y->slice_rows || x->threads != y->threads || x->column_registers != y->column_registers ||
+            x->cluster != y->cluster)
             return 0;
     }
     return 1;
@@ -89,14 +92,14 @@ struct candidate_list {
     int count;
 };
 
-/* Adds the plan of (mask, tiles) unless the planner cannot make it or makes one already listed; 1 if
- * added. */
-static int add_candidate(const struct transform *t, int arch, int mask, fftgen_tile_caps tiles,
+/* Adds the plan of (mask, tiles, cluster) unless the planner cannot make it or makes one already
+ * listed; 1 if added. */
+static int add_candidate(const struct transform *t, int arch, int mask, fftgen_tile_caps tiles, int cluster,
                          struct candidate_list *list)
 {
     const long long points = shape_arg_points(&t->shape);
     const fftgen_user_layout dense = {1, points, {0}};
-    const fftgen_kernel_request request = {points, 0, KERNEL_PRECISIONS[t->precision], arch, mask, tiles, 0};
+    const fftgen_kernel_request request = {points, 0, KERNEL_PRECISIONS[t->precision], arch, mask, tiles, cluster};
     char why[256];
     fftgen_transform_plan plan;
     if (list->count == MAX_CANDIDATES ||
@@ -108,6 +111,7 @@ static int add_candidate(const struct transform *t, int arch, int mask, fftgen_t
     memset(k, 0, sizeof *k);
     k->choice.tensor_cores = mask;
     k->choice.max_tile = tiles;
+    k->choice.cluster = cluster;
     /* the passes the plan does not have take its last pass's cap: the shortest text in the wisdom */
     for (int i = plan.pass_count; i < FFTGEN_MAX_PASSES; ++i)
         k->choice.max_tile.pass[i] = tiles.pass[plan.pass_count - 1];
@@ -353,7 +357,7 @@ static int refine_pass_tiles(struct measurement *m, int arch, int runs, int jobs
         for (size_t k = 0; k < sizeof tiles / sizeof tiles[0] && plan->pass[i].tiled; ++k) {
             fftgen_tile_caps caps = start.max_tile;
             caps.pass[i] = tiles[k];
-            if (add_candidate(m->t, arch, start.tensor_cores, caps, list)) varied[list->count - 1] = i;
+            if (add_candidate(m->t, arch, start.tensor_cores, caps, start.cluster, list)) varied[list->count - 1] = i;
         }
     if (list->count == first) return 0;
     if (measure(m, list, first, runs, jobs, b) != 0) return -1;
@@ -369,12 +373,13 @@ static int refine_pass_tiles(struct measurement *m, int arch, int runs, int jobs
         changed += together.pass[i] != start.max_tile.pass[i];
     }
     const int last = list->count;
-    if (changed < 2 || !add_candidate(m->t, arch, start.tensor_cores, together, list)) return 0;
+    if (changed < 2 || !add_candidate(m->t, arch, start.tensor_cores, together, start.cluster, list)) return 0;
     return measure(m, list, last, runs, jobs, b);
 }
 
-/* Measures one transform in three rounds: the tile caps on CUDA cores, the same for every pass and
- * then pass by pass, and (fp16) the tensor-core pass masks with the best tiles. Fills `entry` (the
+/* Measures one transform in three rounds: the tile caps on CUDA cores, the same for every pass (and
+ * for 1D, passes against each cluster size) and then pass by pass, and (fp16) the tensor-core pass
+ * masks with the best tiles and cluster size. Fills `entry` (the
  * default choice unless one is MIN_GAIN faster). -1 when a measurement failed. */
 static int tune_one(const struct transform *t, int arch, long long total, int runs, int jobs, struct buffers *b,
                     fftgen_wisdom_entry *entry, int *measured)
@@ -386,7 +391,12 @@ static int tune_one(const struct transform *t, int arch, long long total, int ru
     *measured = 0;
     /* 16 is wider than the planner's default for fp16 four-step passes of more than 256 points */
     static const int tiles[] = {0, 16, 8, 4, 2};
-    for (size_t k = 0; k < sizeof tiles / sizeof tiles[0]; ++k) add_candidate(t, arch, 0, every_pass(tiles[k]), &list);
+    for (size_t k = 0; k < sizeof tiles / sizeof tiles[0]; ++k) add_candidate(t, arch, 0, every_pass(tiles[k]), 0, &list);
+    /* 1D sizes above one block (sm_90): passes, where the default is a cluster, and each cluster size */
+    static const int clusters[] = {1, 2, 4, 8};
+    for (size_t k = 0; k < sizeof clusters / sizeof clusters[0] && t->shape.rank == 1; ++k)
+        for (size_t j = 0; j < (clusters[k] == 1 ? sizeof tiles / sizeof tiles[0] : 1); ++j)
+            add_candidate(t, arch, 0, every_pass(tiles[j]), clusters[k], &list);
     const int can = tensor_core_passes(t, arch);
     if (list.count < 2 && can == 0) {
         printf("  %-5s %-12s one plan only: nothing to choose\n", PRECISION_NAMES[t->precision], shape);
@@ -403,10 +413,10 @@ static int tune_one(const struct transform *t, int arch, long long total, int ru
                  measure(&m, &list, 0, runs, jobs, b) != 0;
     if (!failed) failed = refine_pass_tiles(&m, arch, runs, jobs, b, &list) != 0;
     if (!failed && can != 0) {
-        const fftgen_tile_caps tile = list.items[fastest(&list)].choice.max_tile;
+        const fftgen_choice best = list.items[fastest(&list)].choice;
         const int first = list.count;
         for (int mask = 1; mask <= can; ++mask)
-            if ((mask & ~can) == 0) add_candidate(t, arch, mask, tile, &list);
+            if ((mask & ~can) == 0) add_candidate(t, arch, mask, best.max_tile, best.cluster, &list);
         failed = measure(&m, &list, first, runs, jobs, b) != 0;
     }
     free(m.reference);
