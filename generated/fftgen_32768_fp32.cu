@@ -13,7 +13,7 @@
  * One pass on thread-block clusters of 4 blocks (sm_90 and newer), one transform per cluster:
  *   block c transforms the 8192 points c + 4*j in its shared memory (radix 16 x 16 x 16 x 2, Stockham
  *   stages, fully unrolled), then each block reads all blocks' results through distributed
- *   shared memory for the last stage, radix 4, and writes its 8192 of the outputs.
+ *   shared memory for the last stage, radix 4, and writes 8192 of the outputs.
  *
  * Entry points (D = forward or inverse):
  *   extern "C" __global__ void fftgen_32768_fp32_forward(const point_t* in, point_t* out, int batch, float scale);
@@ -27,10 +27,11 @@
  * arguments, raise the dynamic shared-memory limit where a kernel needs more than 48 KB, launch
  * on `stream` and return the first error.
  *
- * Launch shape: 512 threads per block, 1 transform(s) per block, so
- *   grid = ceil(transforms / 1) blocks; dynamic shared memory 69632 bytes per block.
- * Runs where a block may have 69632 bytes of shared memory (sm_75: 64 KB,
- * sm_80: 163 KB, sm_86/89/120: 99 KB, sm_90: 227 KB).
+ * Launch shape: 512 threads per block, clusters of 4 blocks (compiled in), so
+ *   grid = 4 * transforms blocks, and the kernel's `batch` is that block count;
+ *   dynamic shared memory 69632 bytes per block.
+ * Runs on sm_90 and newer (thread-block clusters), with 69632 bytes of shared
+ * memory per block.
  *
  * Build: nvcc -c -arch=sm_XY this_file.cu   (or compile it with NVRTC: under
  * __CUDACC_RTC__ only the kernels are compiled, and no header is included).

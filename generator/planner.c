@@ -578,8 +578,10 @@ static fftgen_plan_status plan_transform_quietly(const fftgen_kernel_request *re
     } else if (status == FFTGEN_PLAN_TOO_LARGE && request->max_radix == 0) {
         /* one pass on a cluster, else the fewest passes that fit */
         status = plan_cluster(request, &p.pass[0]);
-        if (status == FFTGEN_PLAN_OK) p.pass_count = 1;
-        if (status != FFTGEN_PLAN_OK) status = plan_two_passes(request, &p);
+        if (status == FFTGEN_PLAN_OK)
+            p.pass_count = 1;
+        else
+            status = plan_two_passes(request, &p);
         if (status != FFTGEN_PLAN_OK && request->n <= (1LL << 30)) status = plan_three_passes(request, &p);
     }
     if (status == FFTGEN_PLAN_OK) status = place_on_tensor_cores(request, &p);

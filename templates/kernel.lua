@@ -143,8 +143,7 @@ local function header(w, f, title, body)
     w:line(" *   block c transforms the %d points c + %d*j in its shared memory (radix %s, Stockham", p.n,
       p.cluster, chain_text(p))
     w:line(" *   stages, fully unrolled), then each block reads all blocks' results through distributed")
-    w:line(" *   shared memory for the last stage, radix %d, and writes its %d of the outputs.", p.cluster,
-      p.n)
+    w:line(" *   shared memory for the last stage, radix %d, and writes %d of the outputs.", p.cluster, p.n)
   else
     w:line(" * Radix chain: %s (self-sorting Stockham stages, fully unrolled)", chain_text(f.passes[1]))
   end
@@ -513,10 +512,18 @@ local function render_cuda(f)
   for _, l in ipairs(extra) do body[#body + 1] = l end
   for _, p in ipairs(f.passes) do
     local label = multi(f) and string.format("Pass %d launch shape", p.index) or "Launch shape"
-    body[#body + 1] = string.format("%s: %d threads per block, %d transform(s) per block, so", label, p.threads,
-      p.ffts_per_block)
-    body[#body + 1] = string.format("  grid = ceil(transforms / %d) blocks; dynamic shared memory %d bytes per block.",
-      p.ffts_per_block, p.shared_bytes)
+    if clustered(p) then
+      body[#body + 1] = string.format("%s: %d threads per block, clusters of %d blocks (compiled in), so", label,
+        p.threads, p.cluster)
+      body[#body + 1] = string.format("  grid = %d * transforms blocks, and the kernel's `batch` is that block count;",
+        p.cluster)
+      body[#body + 1] = string.format("  dynamic shared memory %d bytes per block.", p.shared_bytes)
+    else
+      body[#body + 1] = string.format("%s: %d threads per block, %d transform(s) per block, so", label, p.threads,
+        p.ffts_per_block)
+      body[#body + 1] = string.format("  grid = ceil(transforms / %d) blocks; dynamic shared memory %d bytes per block.",
+        p.ffts_per_block, p.shared_bytes)
+    end
   end
   local most = 0
   for _, p in ipairs(f.passes) do most = math.max(most, p.shared_bytes) end
@@ -524,10 +531,16 @@ local function render_cuda(f)
   local tail = {
     string.format("Runs where a block may have %d bytes of shared memory (sm_75: 64 KB,", most),
     "sm_80: 163 KB, sm_86/89/120: 99 KB, sm_90: 227 KB).",
+  }
+  if on_cluster(f) then
+    tail = { string.format("Runs on sm_90 and newer (thread-block clusters), with %d bytes of shared", most),
+      "memory per block." }
+  end
+  for _, l in ipairs({
     "",
     "Build: nvcc -c -arch=sm_XY this_file.cu   (or compile it with NVRTC: under",
     "__CUDACC_RTC__ only the kernels are compiled, and no header is included).",
-  }
+  }) do tail[#tail + 1] = l end
   for _, l in ipairs(tail) do body[#body + 1] = l end
   local kind = multi(f) and string.format("%d-pass", #f.passes) or "single-kernel"
   header(w, f, string.format("fftgen kernel: %s-point %s FFT, %s", f.shape_text, f.precision, kind), body)
