@@ -46,6 +46,8 @@ static void default_pack_needs_no_nvrtc(void **state)
     const struct { long long n; fftgen_kernel_precision p; int arch; } plans[] = {
         {16, FFTGEN_KERNEL_FP32, 90}, {4096, FFTGEN_KERNEL_FP32, 90}, {16384, FFTGEN_KERNEL_FP16, 80},
         {65536, FFTGEN_KERNEL_FP16, 90}, {1 << 20, FFTGEN_KERNEL_FP32, 80},
+        /* fp32 2^15: on clusters of 4 blocks on sm_90 (built for sm_90 only), in two passes on sm_80 */
+        {32768, FFTGEN_KERNEL_FP32, 90}, {32768, FFTGEN_KERNEL_FP32, 80},
     };
     for (size_t i = 0; i < sizeof plans / sizeof plans[0]; ++i) {
         char *source = render(plans[i].n, plans[i].p, plans[i].arch, 0);
@@ -58,7 +60,7 @@ static void default_pack_needs_no_nvrtc(void **state)
     }
     fftgen_cache_stats stats;
     fftgen_cache_get_stats(&stats);
-    assert_int_equal(stats.pack_hits, 5);
+    assert_int_equal(stats.pack_hits, 7);
     assert_int_equal(stats.compiles, 0);
     /* a size outside the pack, JIT forbidden and NVRTC missing: a clear refusal */
     char *source = render(1 << 21, FFTGEN_KERNEL_FP32, 90, 0);

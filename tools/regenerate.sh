@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Writes generated/: the kernel sources of the default kernel pack (every size from 16 to 2^20 points,
-# fp32 and fp16, as the planner makes them and, where it differs, as the shipped table of measured
-# choices makes them), with the fftgen of the build. The build compiles them into the pack that libfftgen
-# embeds; a test checks that they are what the current templates write.
+# fp32 and fp16, as the planner makes them and, where they differ, as the shipped table of measured
+# choices and the planner for sm_80 make them), with the fftgen of the build. The build compiles
+# them into the pack that libfftgen embeds; a test checks that they are what the templates write.
 # Usage: tools/regenerate.sh [--check] [FFTGEN]   (--check: compare instead of write; exit 1 if stale)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -31,6 +31,14 @@ for ((n = 16; n <= 1048576; n *= 2)); do
         flags=$(shipped_flags "$p" "$n")
         # shellcheck disable=SC2086 # the flags are words
         [ -z "$flags" ] || "$fftgen" --n "$n" --precision "$p" $flags -o "$out/fftgen_${n}_${p}_tuned.cu"
+        # sm_80's plan too, where it differs (sm_90 runs fp32 2^15 and 2^16 on thread-block clusters,
+        # which sm_80 does not have), so that sm_80 devices find it in the pack instead of compiling it
+        "$fftgen" --n "$n" --precision "$p" --arch sm_80 -o "$out/sm80.cu"
+        if cmp -s "$out/sm80.cu" "$out/fftgen_${n}_${p}.cu"; then
+            rm "$out/sm80.cu"
+        else
+            mv "$out/sm80.cu" "$out/fftgen_${n}_${p}_sm80.cu"
+        fi
     done
 done
 if [ "$check" = 1 ]; then
