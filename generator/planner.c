@@ -36,8 +36,9 @@ enum { SPLIT_COLUMN_TILE = 4 };
  * registers for the tensor-core fragments and spills (H100: 16384 points in one kernel 12.6% of
  * copy bandwidth, 32768 in two passes 37.2%). */
 enum { SPLIT_MAX_THREADS = 512 };
-/* Thread-block clusters: at most 8 blocks (the portable limit). */
-enum { MAX_CLUSTER = 8 };
+/* Thread-block clusters: at most 8 blocks (the portable limit). fp32 takes the fewest blocks of at
+ * most CLUSTER_BLOCK_POINTS points each (512 threads, two blocks per SM); see default_cluster. */
+enum { MAX_CLUSTER = 8, CLUSTER_BLOCK_POINTS = 8192 };
 
 struct arch_limit {
     int arch;
@@ -529,15 +530,16 @@ int fftgen_cluster_parse(const char *text)
 
 /* The cluster size a 1D transform too large for one block takes by default; 1: passes instead.
  * H100, 2^27 points, % of copy bandwidth against two passes: fp32 2^15 69.4% with 4 blocks of 8192
- * points (63.6% with 2 of 16384, passes 49.2%), 2^16 53.7% with 8 (passes 49.8%), 2^17 38.4% with 8
- * (passes 49.0%). fp16 stays in passes: 2^15 42.6% with 4 against 48.1%, 2^16 35.0% with 8 against
- * 47.9% (its blocks are bound by instructions and latency, not by memory; results/notes.md). */
+ * points (63.6% with 2 of 16384, passes 49.2%), 2^16 53.7% with 8 of 8192 (50.0% with 4 of 16384,
+ * passes 49.8%), 2^17 38.4% with 8 of 16384 (passes 49.0%). fp16 stays in passes: 2^15 42.6% with 4
+ * against 48.1%, 2^16 35.0% with 8 against 47.9% (the traffic between the blocks costs more than a
+ * second pass; results/notes.md). */
 static int default_cluster(const fftgen_kernel_request *request)
 {
     if (request->precision != FFTGEN_KERNEL_FP32) return 1;
-    if (request->n == (1 << 15)) return 4;
-    if (request->n == (1 << 16)) return 8;
-    return 1;
+    int size = 2;
+    while (size < MAX_CLUSTER && request->n / size > CLUSTER_BLOCK_POINTS) size *= 2;
+    return request->n / size <= CLUSTER_BLOCK_POINTS ? size : 1;
 }
 
 /* One pass on a thread-block cluster (see fftgen_kernel_plan.cluster): each block holds n / size

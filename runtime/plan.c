@@ -108,8 +108,8 @@ static fftgen_kernel_request planner_request(long long points, int rank, const l
     request.max_tile = fftgen_tile_caps_any(tile_override) ? *tile_override : choice.max_tile;
     request.cluster = choice.cluster;
     /* FFTGEN_CLUSTER: a cluster size to measure ("1": passes), as fftgen's --cluster */
-    const char *cluster = getenv("FFTGEN_CLUSTER");
-    if (cluster != NULL && fftgen_cluster_parse(cluster) >= 0) request.cluster = fftgen_cluster_parse(cluster);
+    const int cluster = fftgen_cluster_parse(getenv("FFTGEN_CLUSTER")); /* -1 when unset or not a size */
+    if (cluster >= 0) request.cluster = cluster;
     return request;
 }
 
