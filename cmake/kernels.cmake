@@ -185,6 +185,14 @@ fftgen_add_sim(fftgen_8388608_t16_16_8_fp16 8388608 fp16 ", 0, 0, 0, 0, 0" --max
 fftgen_add_sim(fftgen_32768_c2_fp32 32768 fp32 ", 0, 0, 0, 0, 0" --cluster 2)
 fftgen_add_sim(fftgen_32768_c4_fp16 32768 fp16 ", 0, 0, 0, 0, 0" --cluster 4)
 fftgen_add_sim(fftgen_131072_c8_fp16 131072 fp16 ", 0, 0, 0, 0, 0" --cluster 8)
+# columns on clusters (sm_90): 8192x4, 8192x2x4 and 32768x2 take them by default (below); forced here in
+# 3D and on short columns, and off (the four-step split, as sm_80 plans it)
+fftgen_add_sim(fftgen_64x16x16_c2_fp32 16384 fp32 ", 0, 0, 0, 0, 0, 3, {64, 16, 16}, {0, 0, 0}, {0, 0, 0}"
+               --n 64x16x16 --cluster 2)
+fftgen_add_sim(fftgen_256x8x8_c4_fp16 16384 fp16 ", 0, 0, 0, 0, 0, 3, {256, 8, 8}, {0, 0, 0}, {0, 0, 0}"
+               --n 256x8x8 --cluster 4)
+fftgen_add_sim(fftgen_8192x4_c1_fp32 32768 fp32 ", 0, 0, 0, 0, 0, 2, {8192, 4, 0}, {0, 0, 0}, {0, 0, 0}"
+               --n 8192x4 --cluster 1)
 foreach(shape 64x512 8x32x64)
   fftgen_shape_fields(${shape} 0 0 points fields)
   fftgen_add_sim(fftgen_${shape}_split ${points} split ", 0, 0, 0, 0, 0${fields}" --n ${shape})
@@ -270,13 +278,17 @@ foreach(spec "65536;fp32;--cluster;1" "2097152;fp16" "64;fp32;--istride;3;--idis
   list(APPEND FFTGEN_CUDA_SOURCES_SM80_UP ${cu})
 endforeach()
 
-# One pass on thread-block clusters (the planner's default for fp32 2^15 and 2^16 on sm_90): sm_90 only.
+# Thread-block clusters, sm_90 only: the planner's defaults for fp32 2^15 and 2^16 (one pass) and for the
+# long columns of 8192x8192 fp32 and 4096x4096 fp16.
 set(FFTGEN_CUDA_SOURCES_SM90_UP)
-foreach(n 32768 65536)
-  set(cu ${CMAKE_BINARY_DIR}/kernels/cluster_${n}_fp32.cu)
+foreach(spec 32768:fp32 65536:fp32 8192x8192:fp32 4096x4096:fp16)
+  string(REPLACE ":" ";" spec ${spec})
+  list(GET spec 0 n)
+  list(GET spec 1 p)
+  set(cu ${CMAKE_BINARY_DIR}/kernels/cluster_${n}_${p}.cu)
   add_custom_command(OUTPUT ${cu}
     COMMAND ${CMAKE_COMMAND} -E make_directory ${CMAKE_BINARY_DIR}/kernels
-    COMMAND fftgen --n ${n} --precision fp32 --name cluster_${n}_fp32 -o ${cu}
+    COMMAND fftgen --n ${n} --precision ${p} --name cluster_${n}_${p} -o ${cu}
     DEPENDS fftgen VERBATIM)
   list(APPEND FFTGEN_CUDA_SOURCES_SM90_UP ${cu})
 endforeach()

@@ -49,10 +49,11 @@ static void usage(FILE *to)
             "                        16; 0: as many as the planner's limits allow, the default); a list\n"
             "                        gives pass by pass (as --explain numbers them), the last value for\n"
             "                        the passes after it\n"
-            "  --cluster C           dense 1D sizes above one block, sm_90 and newer: one pass on thread-\n"
-            "                        block clusters of C blocks (2, 4 or 8) where n / C points fit a block,\n"
-            "                        or 1 for passes over global memory; 0: the planner's choice (the\n"
-            "                        default: fp32 2^15 and 2^16 on clusters)\n"
+            "  --cluster C           sm_90 and newer: thread-block clusters of C blocks (2, 4 or 8) for\n"
+            "                        dense 1D sizes above one block (one pass, where n / C points fit a\n"
+            "                        block) and for the columns of dense 2D and 3D shapes; 1: none;\n"
+            "                        0: the planner's choice (the default: fp32 2^15 and 2^16, and\n"
+            "                        columns whose tiles in one block would not fill a 32-byte sector)\n"
             "  --direction D         forward, inverse or both (default both)\n"
             "  --arch sm_XY          target architecture, which sets the shared-memory limit (default\n"
             "                        sm_%d; known: %s)\n"
@@ -204,7 +205,11 @@ static void explain_pass(const fftgen_kernel_plan *plan, const char *indent)
         printf("%sstage %d:        radix %d across the cluster's blocks, %d butterflies per transform, through"
                " distributed shared memory -> global memory\n", indent, plan->stage_count + 1, plan->cluster,
                plan->n);
-    if (plan->cluster > 1)
+    if (plan->cluster > 1 && plan->tiled)
+        printf("%sthreads/block:  %d (%d per transform, %d transforms per block, %d blocks per tile, %d points per"
+               " thread)\n", indent, plan->threads, plan->threads_per_fft, plan->ffts_per_block, plan->cluster,
+               plan->radix_max);
+    else if (plan->cluster > 1)
         printf("%sthreads/block:  %d (%d blocks per transform, %d points per thread)\n", indent, plan->threads,
                plan->cluster, plan->radix_max);
     else
@@ -245,6 +250,11 @@ static void explain_shape(const fftgen_transform_plan *plan)
             printf("  pass %d: FFTs of %d points, a four-step pass of the %lld-point rows (dimension %d), %s the"
                    " work area\n", i + 1, p->n, plan->shape[plan->rank - 1], p->dimension,
                    p->source == FFTGEN_BUFFER_WORK ? (p->target == FFTGEN_BUFFER_WORK ? "within" : "from") : "into");
+        } else if (p->cluster > 1) {
+            printf("  pass %d: FFTs of %d points along dimension %d on thread-block clusters of %d blocks, columns in"
+                   " tiles of %d side by side: block c transforms the %d rows c + %d*j, then a radix-%d stage across"
+                   " the blocks\n", i + 1, p->n * p->cluster, p->dimension, p->cluster, p->ffts_per_block, p->n,
+                   p->cluster, p->cluster);
         } else {
             printf("  pass %d: FFTs of %d points along dimension %d, %s\n", i + 1, p->n, p->dimension,
                    p->tiled ? (p->in.elem_stride == 1 ? "rows in tiles" : "columns in tiles side by side")

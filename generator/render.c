@@ -85,6 +85,8 @@ void fftgen_plan_command(const fftgen_transform_plan *plan, int directions, cons
         snprintf(radix, sizeof radix, " --radix %d", first->radix_max);
     else if (plan->rank == 1 && plan->cluster == 1)
         snprintf(radix, sizeof radix, " --cluster 1");
+    else if (plan->rank > 1 && plan->cluster != 0)
+        snprintf(radix, sizeof radix, " --cluster %d", plan->cluster); /* the columns' choice */
     tensor_core_option(plan, choices, sizeof choices);
     if (fftgen_tile_caps_any(&plan->max_tile)) {
         char tiles[32];

@@ -188,8 +188,8 @@ fftgen_result fftgen_plan_many_with_choice(fftgen_plan *plan, int rank, const lo
     /* one launch per pass covers the batch: each grid must fit */
     for (int i = 0; i < p->transform.pass_count; ++i) {
         const fftgen_kernel_plan *pass = &p->transform.pass[i];
-        p->ffts[i] = batch * (points / pass->n);
-        const long long grid = (p->ffts[i] + pass->ffts_per_block - 1) / pass->ffts_per_block;
+        p->ffts[i] = batch * fftgen_pass_ffts(pass, points);
+        const long long grid = fftgen_pass_blocks(pass, p->ffts[i]);
         if (p->ffts[i] > INT32_MAX || grid > INT32_MAX) {
             free(p);
             return FFTGEN_INVALID_BATCH;

@@ -36,15 +36,27 @@ local function any_pass(f, field)
   return false
 end
 local function tensor_cores(f) return any_pass(f, "tensor_cores") end
-local function on_cluster(f) return clustered(f.passes[1]) end
+-- A 1D transform in one pass on clusters; any_cluster: any pass on clusters (also a 2D shape's
+-- tiled columns), which needs the cluster helpers
+local function on_cluster(f) return not multi(f) and clustered(f.passes[1]) end
+local function any_cluster(f)
+  for _, p in ipairs(f.passes) do
+    if clustered(p) then return true end
+  end
+  return false
+end
 -- Files whose kernels' `batch` counts something else than the file's transforms: passes, and a
 -- cluster's blocks (one each of the CLUSTER parts of a transform)
 local function per_block_batch(f) return multi(f) or on_cluster(f) end
 local function shuffle_tail(f) return any_pass(f, "shuffle_tail") end
 local function storage_type(f) return (f.precision == "fp16") and "__half2" or "float2" end
 
--- Transforms of pass p per transform of the whole file.
-local function groups(f, p) return f.n // p.n end
+-- Transforms of pass p per transform of the whole file (an untiled cluster pass counts its blocks, a
+-- tiled one its columns).
+local function groups(f, p)
+  if p.tiled and clustered(p) then return f.n // (p.n * p.cluster) end
+  return f.n // p.n
+end
 
 local function rows_side(p)
   return p.tiled and (p.in_layout.elem_stride == 1 or p.out_layout.elem_stride == 1)
@@ -119,6 +131,12 @@ local function header(w, f, title, body)
         w:line(" *   %d. FFTs of %d points (radix %s), a four-step pass of the %d-point rows (dimension %d),",
           p.index, p.n, chain_text(p), f.shape[f.rank], p.dimension)
         w:line(" *      through `work`")
+      elseif clustered(p) then
+        w:line(" *   %d. FFTs of %d points along dimension %d, in tiles of %d side by side on clusters of %d", p.index,
+          p.n * p.cluster, p.dimension, p.ffts_per_block, p.cluster)
+        w:line(" *      blocks: block c transforms the rows c + %d*j (radix %s), then a radix-%d stage across", p.cluster,
+          chain_text(p), p.cluster)
+        w:line(" *      the blocks through distributed shared memory (sm_90 and newer)")
       else
         w:line(" *   %d. FFTs of %d points (radix %s) along dimension %d%s", p.index, p.n, chain_text(p), p.dimension,
           p.tiled and string.format(", in tiles of %d side by side", p.ffts_per_block) or ", contiguous rows")
@@ -183,7 +201,8 @@ local function pass_constants(p, target)
     if p.twiddle_n > 0 then add("POST_TWIDDLE_BITS", p.post_bits, "exponent bits per pass-twiddle table") end
   end
   if clustered(p) then
-    add("CLUSTER", p.cluster, "blocks of a thread-block cluster, one transform per cluster")
+    add("CLUSTER", p.cluster, p.tiled and "blocks of a thread-block cluster, one tile per cluster"
+      or "blocks of a thread-block cluster, one transform per cluster")
     add("TRANSFORM_POINTS", p.cluster * p.n, "points per transform: CLUSTER * POINTS")
     add("CLUSTER_TWIDDLE_BITS", p.post_bits, "exponent bits per twiddle table of the cluster's last stage")
   end
@@ -195,7 +214,12 @@ local function prologue(w, p, target)
   if p.tiled then
     w:line("const int fft_in_block = thread %% FFTS_PER_BLOCK;")
     w:line("const int fft_thread = thread / FFTS_PER_BLOCK;")
-    w:line("const long long first_fft = block * FFTS_PER_BLOCK;")
+    if clustered(p) then
+      w:line("const int rank = (int)(block %% CLUSTER); // the block's place in its (one-dimensional) cluster")
+      w:line("const long long first_fft = (block / CLUSTER) * FFTS_PER_BLOCK; // the cluster's tile")
+    else
+      w:line("const long long first_fft = block * FFTS_PER_BLOCK;")
+    end
     w:line("const long long member = first_fft %% GROUP_SIZE;")
     w:line("const long long tile_group = (first_fft / GROUP_SIZE) %% GROUP_COUNT;")
     w:line("const long long entry = first_fft / ((long long)GROUP_SIZE * GROUP_COUNT);")
@@ -249,7 +273,7 @@ local function tables(w, p, qualifier)
     local log_n = code.log2(p.cluster * p.n)
     for d = 0, 1 do
       w:line("")
-      twiddle.power_table(w, qualifier, string.format("cluster_twiddles_%d", d), p.cluster * p.n,
+      twiddle.power_table(w, qualifier, string.format("%scluster_twiddles_%d", p.prefix, d), p.cluster * p.n,
         1 << (d * p.post_bits), 1 << math.min(p.post_bits, log_n - d * p.post_bits))
     end
   end
@@ -306,7 +330,7 @@ local function cuda_helpers(w, f)
     w:close()
   end
   if tensor_cores(f) then tc16.helpers(w, "cuda", "__device__ const float2", f.split) end
-  if on_cluster(f) then
+  if any_cluster(f) then
     w:line("")
     w:line("// Distributed shared memory (sm_90): the address of `smem` in block `rank` of this cluster, a")
     w:line("// float2 there, and the cluster's barrier in halves (arrive, later wait) or whole.")
@@ -325,7 +349,7 @@ local function cuda_helpers(w, f)
     w:line("__device__ __forceinline__ void cluster_wait() { asm volatile(\"barrier.cluster.wait.acquire.aligned;\" ::: \"memory\"); }")
     w:line("__device__ __forceinline__ void cluster_sync() { cluster_arrive(); cluster_wait(); }")
   end
-  if multi(f) or on_cluster(f) then
+  if multi(f) or any_cluster(f) then
     w:line("")
     w:line("// exp(-2*pi*i*q/N) as a product of table entries, one per group of `bits` bits of q: a")
     w:line("// rounding more per table than one full table, and a file thousands of times smaller")
@@ -432,7 +456,8 @@ local function cuda_launch_pass(w, f, p, direction, src, dst, count, scale)
   w:line("    cudaFuncAttributeMaxDynamicSharedMemorySize, %s::SHARED_BYTES);", ns)
   w:line("if (status != cudaSuccess) return status;")
   w:close()
-  w:line("const unsigned blocks = (unsigned)((ffts + %s::FFTS_PER_BLOCK - 1) / %s::FFTS_PER_BLOCK);", ns, ns)
+  w:line("const unsigned blocks = (unsigned)((ffts + %s::FFTS_PER_BLOCK - 1) / %s::FFTS_PER_BLOCK)%s;", ns, ns,
+    (p.tiled and clustered(p)) and string.format(" * %s::CLUSTER", ns) or "")
   w:line("%s<<<blocks, %s::THREADS, %s::SHARED_BYTES, stream>>>(%s, %s, (int)ffts, %s);", kernel, ns, ns, src, dst,
     scale)
   w:line("const cudaError_t status = cudaGetLastError();")
@@ -512,7 +537,13 @@ local function render_cuda(f)
   for _, l in ipairs(extra) do body[#body + 1] = l end
   for _, p in ipairs(f.passes) do
     local label = multi(f) and string.format("Pass %d launch shape", p.index) or "Launch shape"
-    if clustered(p) then
+    if clustered(p) and p.tiled then
+      body[#body + 1] = string.format("%s: %d threads per block, clusters of %d blocks (compiled in) with %d", label,
+        p.threads, p.cluster, p.ffts_per_block)
+      body[#body + 1] = string.format("  transform(s) per cluster, so grid = %d * ceil(transforms / %d) blocks; dynamic",
+        p.cluster, p.ffts_per_block)
+      body[#body + 1] = string.format("  shared memory %d bytes per block.", p.shared_bytes)
+    elseif clustered(p) then
       body[#body + 1] = string.format("%s: %d threads per block, clusters of %d blocks (compiled in), so", label,
         p.threads, p.cluster)
       body[#body + 1] = string.format("  grid = %d * transforms blocks, and the kernel's `batch` is that block count;",
@@ -532,7 +563,7 @@ local function render_cuda(f)
     string.format("Runs where a block may have %d bytes of shared memory (sm_75: 64 KB,", most),
     "sm_80: 163 KB, sm_86/89/120: 99 KB, sm_90: 227 KB).",
   }
-  if on_cluster(f) then
+  if any_cluster(f) then
     tail = { string.format("Runs on sm_90 and newer (thread-block clusters), with %d bytes of shared", most),
       "memory per block." }
   end
@@ -615,7 +646,7 @@ local function sim_helpers(w, f)
     w:line("#define lane_xor16(mine, theirs) ((void)(mine), registers[thread ^ 16][theirs])")
   end
   if tensor_cores(f) then tc16.helpers(w, "sim", "static const float2", f.split) end
-  if on_cluster(f) then
+  if any_cluster(f) then
     w:line("/* distributed shared memory: block `rank` of the cluster is cluster_smem[rank]; the cluster's")
     w:line(" * barriers are the order in which the simulation runs the blocks' phases */")
     w:line("#define cluster_map(smem, rank) ((void)(smem), (unsigned)(rank))")
@@ -623,7 +654,7 @@ local function sim_helpers(w, f)
     w:line("#define cluster_arrive() ((void)0)")
     w:line("#define cluster_wait() ((void)0)")
   end
-  if multi(f) or on_cluster(f) then
+  if multi(f) or any_cluster(f) then
     w:open("static inline float2 post_twiddle2(const float2* t0, const float2* t1, int q, int bits)")
     w:line("return twiddle_mul(t0[q & ((1 << bits) - 1)], t1[q >> bits]);")
     w:close()
@@ -669,7 +700,8 @@ local function sim_function(w, f, p, direction, name, qualifier)
   w:line("free(fragments);")
   w:line("return -1;")
   w:close()
-  w:line("const long long blocks = ((long long)batch + FFTS_PER_BLOCK - 1) / FFTS_PER_BLOCK;")
+  w:line("const long long blocks = ((long long)batch + FFTS_PER_BLOCK - 1) / FFTS_PER_BLOCK%s;",
+    (p.tiled and clustered(p)) and " * CLUSTER" or "")
   -- one loop over the block's threads, with the per-thread indices (and fragments) of the kernel
   local function threads(body)
     w:open("for (int thread = 0; thread < THREADS; ++thread)")
@@ -804,7 +836,7 @@ local function prepare(f)
       -- the last stage's twiddles exp(-2*pi*i*q/TRANSFORM_POINTS), q < 2^20: two tables
       p.post_bits = (code.log2(p.cluster * p.n) + 1) // 2
       p.post_twiddle_call = (f.target == "sim") and "post_twiddle2" or "post_twiddle"
-      p.cluster_tables = "cluster_twiddles_0, cluster_twiddles_1"
+      p.cluster_tables = string.format("%scluster_twiddles_0, %scluster_twiddles_1", p.prefix, p.prefix)
     end
     if p.tiled then
       p.in_layout.name = "IN"

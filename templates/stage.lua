@@ -183,10 +183,14 @@ local function emit_staged_load(w, plan)
     w:line("// (in a last, partial tile) are neither read nor written")
   end
   w:open("") -- its names stay apart from the stage's that may share the phase
-  tiled_prelude(w, plan, plan.in_layout, "src", "in + in_tile")
+  -- on a cluster, the block's column points are the rows rank + CLUSTER*j
+  local spacing = plan.cluster or 1
+  assert(spacing == 1 or column_side(plan, plan.in_layout), "a cluster's tiles load columns into registers")
+  tiled_prelude(w, plan, plan.in_layout, "src", "in + in_tile", (spacing > 1) and "(rank + CLUSTER * fft_thread)" or nil)
   local targets = {}
   for u = 0, plan.radix_max - 1 do
-    local address, target, fft = tiled_side(plan, plan.in_layout, "src", u)
+    local rows = (spacing > 1) and spacing * (u * plan.threads // plan.ffts_per_block) or nil
+    local address, target, fft = tiled_side(plan, plan.in_layout, "src", u, rows)
     targets[u] = target
     w:line("v[%d] = (%s < tile_ffts) ? load_point(%s, 0) : %s;", u, fft, address, zero)
   end
@@ -517,11 +521,13 @@ function M.phases(plan, sign)
     w.after_warp_exchange = true
   end
   -- data_in_smem: the points are already in shared memory; keep_in_smem: leave the results there
+  -- (a cluster's blocks keep their results for the last stage, across the cluster)
   local in_smem = plan.staged_io or plan.data_in_smem
-  local out_smem = plan.staged_io or plan.keep_in_smem or (plan.cluster or 1) > 1
+  local keep_in_smem = plan.keep_in_smem or (plan.cluster or 1) > 1
+  local out_smem = plan.staged_io or keep_in_smem
   -- tiled columns: the copies in and out go straight between global memory and the stages' registers
   local load_to_registers = plan.staged_io and not plan.data_in_smem and column_side(plan, plan.in_layout)
-  local store_from_registers = plan.staged_io and not plan.keep_in_smem and column_side(plan, plan.out_layout)
+  local store_from_registers = plan.staged_io and not keep_in_smem and column_side(plan, plan.out_layout)
   if plan.staged_io and not plan.data_in_smem then
     emit_staged_load(w, plan)
     if not load_to_registers then barrier() end
@@ -567,7 +573,7 @@ function M.phases(plan, sign)
     end
     ns = ns * r
   end
-  if plan.staged_io and not plan.keep_in_smem then
+  if plan.staged_io and not keep_in_smem then
     if not store_from_registers then barrier() end
     emit_staged_store(w, plan, sign)
   end
@@ -578,18 +584,27 @@ end
 -- The cluster's last stage, radix CLUSTER: after the blocks' own stages, block c holds in shared
 -- memory Y_c[k] = the POINTS-point FFT of the points c + CLUSTER*j, and output k + POINTS*q of the
 -- transform is sum_c Y_c[k] * exp(-+2*pi*i*c*k/TRANSFORM_POINTS) * exp(-+2*pi*i*c*q/CLUSTER). Block
--- `rank` computes the columns k of its share, rank*POINTS/CLUSTER on, THREADS apart per thread, reading
--- the other blocks' shared memory; every store is unit-stride across threads.
+-- `rank` computes the columns k of its share, rank*POINTS/CLUSTER on, THREADS_PER_FFT apart per
+-- thread, reading the other blocks' shared memory. Untiled (one transform per cluster), every store is
+-- unit-stride across threads; a tile's transforms lie side by side in shared memory (point k of
+-- transform f at k * FFTS_PER_BLOCK + f), so its threads take the block's share of that range in
+-- order and store runs of FFTS_PER_BLOCK columns.
 function M.cluster_phase(plan, sign)
   local size = plan.cluster
   local per_thread = plan.radix_max // size
   local mul = (sign < 0) and "twiddle_mul" or "twiddle_mul_conj"
   local w = code.writer()
   w:line("// the last stage, radix %d across the cluster's blocks, through distributed shared memory", size)
-  w:line("const int first_k = rank * (POINTS / CLUSTER) + thread;")
-  w:line("const int src = padded(first_k);")
+  if plan.tiled then
+    assert(plan.twiddle_n == 0 and column_side(plan, plan.out_layout), "a cluster's tiles store plain columns")
+    w:line("const int first_k = rank * (POINTS / CLUSTER) + fft_thread;")
+    w:line("const int src = padded(rank * (POINTS / CLUSTER) * FFTS_PER_BLOCK + thread);")
+  else
+    w:line("const int first_k = rank * (POINTS / CLUSTER) + thread;")
+    w:line("const int src = padded(first_k);")
+  end
   for c = 0, size - 1 do w:line("const unsigned block_smem_%d = cluster_map(smem, %d);", c, c) end
-  -- THREADS is a multiple of 16, so padded(first_k + i*THREADS) = src + i*THREADS*17/16
+  -- THREADS is a multiple of 16, so padded(first + i*THREADS) = src + i*THREADS*17/16
   for i = 0, per_thread - 1 do
     local offset = i * plan.threads + (i * plan.threads) // PAD_EVERY
     for c = 0, size - 1 do
@@ -597,10 +612,19 @@ function M.cluster_phase(plan, sign)
     end
   end
   w:line("cluster_arrive(); // done with the other blocks' shared memory")
-  w:line("point_t* dst = out + fft_base + first_k;")
+  local guard, store
+  if plan.tiled then
+    w:line("point_t* dst = out + out_tile + (size_t)fft_in_block * OUT_FFT_STRIDE + (size_t)first_k * OUT_ELEM_STRIDE;")
+    guard = "fft_in_block < tile_ffts"
+    store = function(points) return string.format("(size_t)%d * OUT_ELEM_STRIDE", points) end
+  else
+    w:line("point_t* dst = out + fft_base + first_k;")
+    guard = "active"
+    store = tostring
+  end
   for i = 0, per_thread - 1 do
     w:open("")
-    w:line("const int k = %s;", code.sum("first_k", i * plan.threads))
+    w:line("const int k = %s;", code.sum("first_k", i * plan.threads_per_fft))
     local xs = { string.format("v[%d]", i * size) }
     for c = 1, size - 1 do
       w:line("v[%d] = %s(v[%d], %s(%s, %d * k, CLUSTER_TWIDDLE_BITS));", i * size + c, mul, i * size + c,
@@ -608,9 +632,9 @@ function M.cluster_phase(plan, sign)
       xs[#xs + 1] = string.format("v[%d]", i * size + c)
     end
     local ys = radix.dft(w, xs, sign)
-    w:open("if (active)")
+    w:open("if (%s)", guard)
     for q = 0, size - 1 do
-      w:line("store_point(dst, %d, scaled(%s, scale));", i * plan.threads + q * plan.n, ys[q + 1])
+      w:line("store_point(dst, %s, scaled(%s, scale));", store(i * plan.threads_per_fft + q * plan.n), ys[q + 1])
     end
     w:close()
     w:close()

@@ -274,19 +274,43 @@ static void explain_prints_plan(void **state)
     assert_non_null(strstr(output, "x = s1*hi + s2*lo"));
     assert_int_equal(run_fftgen("--n", "8x65536", "--explain", NULL), 0);
     assert_non_null(strstr(output, "a four-step pass of the 65536-point rows (dimension 1), into the work area"));
-    /* dense columns too long for one block, or whose tiles would not fill a sector: two passes */
+    /* dense columns too long for one block, or whose tiles would not fill a sector: on sm_90 one pass on
+     * thread-block clusters, with tiles that fill one; elsewhere (or --cluster 1) two four-step passes */
     assert_int_equal(run_fftgen("--n", "32768x2", "--explain", NULL), 0);
-    assert_non_null(strstr(output, "32768x2 2D fp32 FFT for sm_90, 3 passes"));
+    assert_non_null(strstr(output, "32768x2 2D fp32 FFT for sm_90, 2 passes"));
+    assert_non_null(strstr(output, "pass 2: FFTs of 32768 points along dimension 0 on thread-block clusters of 8"
+                                   " blocks, columns in tiles of 2 side by side: block c transforms the 4096 rows"
+                                   " c + 8*j, then a radix-8 stage across the blocks"));
+    assert_int_equal(run_fftgen("--n", "32768x2", "--arch", "sm_80", "--explain", NULL), 0);
+    assert_non_null(strstr(output, "32768x2 2D fp32 FFT for sm_80, 3 passes"));
     assert_non_null(strstr(output, "pass 2: FFTs of 128 points, a four-step pass of the 32768-point columns"
                                    " (dimension 0) in tiles side by side, into the work area, times the four-step"
                                    " twiddles"));
     assert_non_null(strstr(output, "pass 3: FFTs of 256 points, a four-step pass of the 32768-point columns"
                                    " (dimension 0) in tiles side by side, from the work area"));
     assert_int_equal(run_fftgen("--n", "8192x8192", "--explain", NULL), 0);
+    assert_non_null(strstr(output, "8192x8192 2D fp32 FFT for sm_90, 2 passes"));
+    assert_non_null(strstr(output, "on thread-block clusters of 4 blocks, columns in tiles of 4 side by side"));
+    assert_non_null(strstr(output, "  stage 4:        radix 4 across the cluster's blocks, 2048 butterflies per"
+                                   " transform, through distributed shared memory -> global memory\n"
+                                   "    threads/block:  512 (128 per transform, 4 transforms per block, 4 blocks per"
+                                   " tile, 16 points per thread)\n"));
+    assert_int_equal(run_fftgen("--n", "8192x8192", "--cluster", "1", "--explain", NULL), 0);
     assert_non_null(strstr(output, "8192x8192 2D fp32 FFT for sm_90, 3 passes"));
-    /* tiles of 4: one pass */
+    assert_int_equal(run_fftgen("--n", "8192x8192", "--cluster", "1", NULL), 0);
+    assert_non_null(strstr(output, "fftgen --n 8192x8192 --cluster 1 --precision fp32"));
+    /* fp32 tiles of 4 fill a sector: one block; fp16 ones do not: a cluster, tiles of 8 */
+    assert_int_equal(run_fftgen("--n", "4096x4096", "--explain", NULL), 0);
+    assert_non_null(strstr(output, "4096x4096 2D fp32 FFT for sm_90, 2 passes"));
+    assert_null(strstr(output, "cluster"));
     assert_int_equal(run_fftgen("--n", "4096x4096", "--precision", "fp16", "--explain", NULL), 0);
     assert_non_null(strstr(output, "4096x4096 2D fp16 FFT for sm_90, 2 passes"));
+    assert_non_null(strstr(output, "on thread-block clusters of 4 blocks, columns in tiles of 8 side by side"));
+    assert_int_equal(run_fftgen("--n", "4096x4096", "--precision", "fp16", NULL), 0);
+    assert_non_null(strstr(output, " *   2. FFTs of 4096 points along dimension 0, in tiles of 8 side by side on"
+                                   " clusters of 4\n"));
+    assert_non_null(strstr(output, "grid = 4 * ceil(transforms / 8) blocks"));
+    assert_non_null(strstr(output, "Runs on sm_90 and newer (thread-block clusters)"));
     assert_int_equal(run_fftgen("--n", "64x64x64", "--explain", NULL), 0);
     assert_non_null(strstr(output, "64 x 64 slices (dimensions 1 and 2) in one block"));
     /* a radix-2 tail after radix 16 runs in registers, one exchange fewer; not after radix 8 */

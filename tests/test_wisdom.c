@@ -315,6 +315,44 @@ static void planner_follows_a_choice(void **state)
         assert_int_equal(plan.pass[0].cluster, clusters[i].want_blocks);
         if (clusters[i].want_blocks) assert_int_equal(plan.pass[0].n * clusters[i].want_blocks, clusters[i].n);
     }
+    /* 2D columns on clusters: where one block's tiles would not fill a 32-byte sector, with tiles that
+     * do (fp32 4, fp16 8) and the fewest blocks of at most 8192 points; a choice of a size or of none;
+     * never before sm_90, with tensor cores, or in a split precision */
+    const struct {
+        long long rows, columns;
+        fftgen_kernel_precision precision;
+        int arch, tensor_cores, cluster, want_blocks, want_tile, want_passes;
+    } column_clusters[] = {
+        {8192, 8192, FFTGEN_KERNEL_FP32, 90, 0, 0, 4, 4, 2}, {4096, 4096, FFTGEN_KERNEL_FP32, 90, 0, 0, 0, 4, 2},
+        {4096, 4096, FFTGEN_KERNEL_FP16, 90, 0, 0, 4, 8, 2}, {8192, 8192, FFTGEN_KERNEL_FP16, 90, 0, 0, 8, 8, 2},
+        {4096, 4096, FFTGEN_KERNEL_FP32, 90, 0, 2, 2, 4, 2}, {8192, 8192, FFTGEN_KERNEL_FP32, 90, 0, 1, 0, 2, 3},
+        {8192, 8192, FFTGEN_KERNEL_FP32, 80, 0, 0, 0, 4, 3}, {8192, 8192, FFTGEN_KERNEL_FP16, 90, 2, 0, 0, 4, 3},
+        {8192, 8192, FFTGEN_KERNEL_SPLIT, 90, 0, 0, 0, 4, 3}, {32768, 2, FFTGEN_KERNEL_FP32, 90, 0, 0, 8, 2, 2},
+        {512, 512, FFTGEN_KERNEL_FP16, 90, 0, 0, 0, 16, 2},
+    };
+    for (size_t i = 0; i < sizeof column_clusters / sizeof column_clusters[0]; ++i) {
+        const long long shape[2] = {column_clusters[i].rows, column_clusters[i].columns};
+        const long long points = shape[0] * shape[1];
+        const fftgen_user_layout dense = {1, points, {0}};
+        const fftgen_kernel_request request = {points, 0, column_clusters[i].precision, column_clusters[i].arch,
+                                               column_clusters[i].tensor_cores, {{0}}, column_clusters[i].cluster};
+        assert_int_equal(fftgen_plan_shape(&request, 2, shape, dense, dense, &plan, why, sizeof why), FFTGEN_PLAN_OK);
+        assert_int_equal(plan.pass_count, column_clusters[i].want_passes);
+        const fftgen_kernel_plan *columns = &plan.pass[1];
+        assert_int_equal(columns->cluster, column_clusters[i].want_blocks);
+        if (column_clusters[i].want_blocks) {
+            assert_int_equal(columns->n * column_clusters[i].want_blocks, shape[0]);
+            assert_int_equal(columns->ffts_per_block, column_clusters[i].want_tile);
+            assert_true(columns->n * columns->ffts_per_block <= 8192);
+            /* the kernel's batch counts the columns, its grid a cluster of blocks per tile */
+            assert_int_equal(fftgen_pass_ffts(columns, points), shape[1]);
+            assert_int_equal(fftgen_pass_blocks(columns, shape[1]),
+                             (shape[1] + columns->ffts_per_block - 1) / columns->ffts_per_block *
+                                 column_clusters[i].want_blocks);
+        } else if (column_clusters[i].want_passes == 2) {
+            assert_int_equal(columns->ffts_per_block, column_clusters[i].want_tile);
+        }
+    }
     const fftgen_kernel_request second = {1 << 20, 0, FFTGEN_KERNEL_FP16, 90, 2, caps_of("4"), 0};
     assert_int_equal(fftgen_plan_transform(&second, &plan, why, sizeof why), FFTGEN_PLAN_OK);
     assert_int_equal(plan.pass_count, 2);

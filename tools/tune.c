@@ -30,9 +30,9 @@ static void usage(FILE *to)
             "Usage: fftgen tune [options] [SHAPE...]\n"
             "Measures, on this GPU, each kernel choice the planner can make for each transform (radix-16\n"
             "stages on tensor cores or on CUDA cores, pass by pass, for fp16; how many transforms the\n"
-            "strided passes read side by side, for every pass and then pass by pass; for 1D sizes above one\n"
-            "block on sm_90 and newer, one pass on thread-block clusters of 2, 4 or 8 blocks against\n"
-            "passes) and saves the fastest\n"
+            "strided passes read side by side, for every pass and then pass by pass; on sm_90 and newer,\n"
+            "thread-block clusters of 2, 4 or 8 blocks against none, for 1D sizes above one block and\n"
+            "for the columns of 2D and 3D shapes) and saves the fastest\n"
             "in the wisdom file that libfftgen reads, keyed by the device, the driver and the fftgen\n"
             "version. A choice is saved only where it beats the planner's default by %.0f%% or more; every\n"
             "candidate must match the default's output.\n"
@@ -378,7 +378,7 @@ static int refine_pass_tiles(struct measurement *m, int arch, int runs, int jobs
 }
 
 /* Measures one transform in three rounds: the tile caps on CUDA cores, the same for every pass (and
- * for 1D, passes against each cluster size) and then pass by pass, and (fp16) the tensor-core pass
+ * each cluster size against none) and then pass by pass, and (fp16) the tensor-core pass
  * masks with the best tiles and cluster size. Fills `entry` (the
  * default choice unless one is MIN_GAIN faster). -1 when a measurement failed. */
 static int tune_one(const struct transform *t, int arch, long long total, int runs, int jobs, struct buffers *b,
@@ -392,9 +392,10 @@ static int tune_one(const struct transform *t, int arch, long long total, int ru
     /* 16 is wider than the planner's default for fp16 four-step passes of more than 256 points */
     static const int tiles[] = {0, 16, 8, 4, 2};
     for (size_t k = 0; k < sizeof tiles / sizeof tiles[0]; ++k) add_candidate(t, arch, 0, every_pass(tiles[k]), 0, &list);
-    /* 1D sizes above one block (sm_90): passes, where the default is a cluster, and each cluster size */
+    /* sm_90: no cluster, where the default has one, and each cluster size (1D sizes above one block: one
+     * pass instead of passes; 2D and 3D: the columns); the planner drops what does not plan, or repeats */
     static const int clusters[] = {1, 2, 4, 8};
-    for (size_t k = 0; k < sizeof clusters / sizeof clusters[0] && t->shape.rank == 1; ++k)
+    for (size_t k = 0; k < sizeof clusters / sizeof clusters[0]; ++k)
         for (size_t j = 0; j < (clusters[k] == 1 ? sizeof tiles / sizeof tiles[0] : 1); ++j)
             add_candidate(t, arch, 0, every_pass(tiles[j]), clusters[k], &list);
     const int can = tensor_core_passes(t, arch);
