@@ -834,8 +834,8 @@ static fftgen_plan_status plan_cluster_columns(const fftgen_kernel_request *requ
                                                fftgen_kernel_plan *pass)
 {
     const fftgen_layout layout = dimension_layout(out, rank, shape, d);
-    int tile = min_sector_tile(request->precision);
-    if (request->max_tile.pass[index] > 0 && request->max_tile.pass[index] < tile) tile = request->max_tile.pass[index];
+    /* a sector's run, or the request's tile (measured by `fftgen tune`) */
+    int tile = request->max_tile.pass[index] > 0 ? request->max_tile.pass[index] : min_sector_tile(request->precision);
     while (tile > layout.group_size) tile /= 2;
     const long long n = shape[d];
     const int size = request->cluster != 0 ? request->cluster : default_column_cluster(n, tile);

@@ -395,9 +395,12 @@ static int tune_one(const struct transform *t, int arch, long long total, int ru
     /* sm_90: no cluster, where the default has one, and each cluster size (1D sizes above one block: one
      * pass instead of passes; 2D and 3D: the columns); the planner drops what does not plan, or repeats */
     static const int clusters[] = {1, 2, 4, 8};
-    for (size_t k = 0; k < sizeof clusters / sizeof clusters[0]; ++k)
-        for (size_t j = 0; j < (clusters[k] == 1 ? sizeof tiles / sizeof tiles[0] : 1); ++j)
-            add_candidate(t, arch, 0, every_pass(tiles[j]), clusters[k], &list);
+    for (size_t k = 0; k < sizeof clusters / sizeof clusters[0]; ++k) {
+        /* no cluster: every tile cap; a 1D transform on one cluster has no tiles; clusters of columns:
+         * tiles of a sector's run (the default), 16 and 8 */
+        const size_t caps = clusters[k] == 1 ? sizeof tiles / sizeof tiles[0] : (t->shape.rank == 1 ? 1 : 3);
+        for (size_t j = 0; j < caps; ++j) add_candidate(t, arch, 0, every_pass(tiles[j]), clusters[k], &list);
+    }
     const int can = tensor_core_passes(t, arch);
     if (list.count < 2 && can == 0) {
         printf("  %-5s %-12s one plan only: nothing to choose\n", PRECISION_NAMES[t->precision], shape);
