@@ -193,6 +193,10 @@ fftgen_add_sim(fftgen_256x8x8_c4_fp16 16384 fp16 ", 0, 0, 0, 0, 0, 3, {256, 8, 8
                --n 256x8x8 --cluster 4)
 fftgen_add_sim(fftgen_8192x4_c1_fp32 32768 fp32 ", 0, 0, 0, 0, 0, 2, {8192, 4, 0}, {0, 0, 0}, {0, 0, 0}"
                --n 8192x4 --cluster 1)
+# 1D: the twiddled columns of two passes on clusters, when one pass on a cluster does not fit (two and
+# three pass-twiddle tables)
+fftgen_add_sim(fftgen_65536_c2_fp16 65536 fp16 ", 0, 0, 0, 0, 0" --cluster 2)
+fftgen_add_sim(fftgen_2097152_c4_fp32 2097152 fp32 ", 0, 0, 0, 0, 0" --cluster 4)
 foreach(shape 64x512 8x32x64)
   fftgen_shape_fields(${shape} 0 0 points fields)
   fftgen_add_sim(fftgen_${shape}_split ${points} split ", 0, 0, 0, 0, 0${fields}" --n ${shape})

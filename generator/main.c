@@ -50,9 +50,10 @@ static void usage(FILE *to)
             "                        gives pass by pass (as --explain numbers them), the last value for\n"
             "                        the passes after it\n"
             "  --cluster C           sm_90 and newer: thread-block clusters of C blocks (2, 4 or 8) for\n"
-            "                        dense 1D sizes above one block (one pass, where n / C points fit a\n"
-            "                        block) and for the columns of dense 2D and 3D shapes; 1: none;\n"
-            "                        0: the planner's choice (the default: fp32 2^15 and 2^16, and\n"
+            "                        dense 1D sizes above one block (one pass where n / C points fit a\n"
+            "                        block, else the columns of two passes) and for the columns of dense\n"
+            "                        2D and 3D shapes; 1: none; 0: the planner's choice (the default:\n"
+            "                        fp32 2^15 and 2^16 in one pass, fp32 2^25 and 2^26 in two, and\n"
             "                        columns whose tiles in one block would not fill a 32-byte sector)\n"
             "  --direction D         forward, inverse or both (default both)\n"
             "  --arch sm_XY          target architecture, which sets the shared-memory limit (default\n"
@@ -305,10 +306,16 @@ static void explain(const fftgen_transform_plan *plan)
     explain_split(first->precision);
     for (int i = 0; i < plan->pass_count; ++i) {
         const fftgen_kernel_plan *p = &plan->pass[i];
-        printf("  pass %d: %lld transforms of %d points per %lld-point transform, %s%s\n", i + 1, plan->n / p->n, p->n,
-               plan->n, p->in.elem_stride == 1 ? "rows (contiguous)" : "columns (strided, in tiles)",
+        const int on_cluster = p->cluster > 1;
+        printf("  pass %d: %lld transforms of %d points per %lld-point transform, %s%s", i + 1,
+               fftgen_pass_ffts(p, plan->n), on_cluster ? p->n * p->cluster : p->n, plan->n,
+               p->in.elem_stride == 1 ? "rows (contiguous)" : "columns (strided, in tiles)",
                p->out.elem_stride != p->in.elem_stride ? ", written transposed"
                                                        : (p->twiddle_n ? ", times the four-step twiddles" : ""));
+        if (on_cluster)
+            printf(", on thread-block clusters of %d blocks: block c transforms the %d rows c + %d*j, then a"
+                   " radix-%d stage across the blocks", p->cluster, p->n, p->cluster, p->cluster);
+        printf("\n");
         explain_pass(p, "    ");
     }
 }

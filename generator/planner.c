@@ -441,8 +441,51 @@ static fftgen_plan_status plan_tiled_pass(const fftgen_kernel_request *request, 
                             request->arch, in, out, twiddle_n, p);
 }
 
-/* n = n1 * n2: n2 columns of n1 points, then n1 rows of n2 points written transposed. */
-static fftgen_plan_status plan_two_pass_split(const fftgen_kernel_request *request, long long n1,
+/* The cluster size for dense columns of n points in tiles of `tile`: the fewest blocks of at most
+ * CLUSTER_BLOCK_POINTS points, up to MAX_CLUSTER; 1 for none. H100, 2^27 points, against cuFFT in the
+ * same run: 8192x8192 fp32 0.97x -> 1.19x with 4 blocks (1.10x with 2, 1.12x with 8); 4096x4096 fp16
+ * 2.90x -> 3.19x with 4 (2.93x with 2, 3.17x with 8); 8192x8192 fp16 2.84x in two four-step passes
+ * against 2.80x with 8, at 3.5e-4 instead of 4.0e-4 (one rounding to fp16 fewer). */
+static int default_column_cluster(long long n, int tile)
+{
+    int size = 2;
+    while (size < MAX_CLUSTER && n / size * tile > CLUSTER_BLOCK_POINTS) size *= 2;
+    return n / size * tile <= CLUSTER_BLOCK_POINTS ? size : 1;
+}
+
+/* Columns of n points (layout: fft_stride 1) on thread-block clusters (sm_90), times the pass twiddles
+ * of twiddle_n where > 0: each cluster takes a tile of columns side by side, as many as fill a 32-byte
+ * sector (or the request's tile); block c of the cluster transforms the rows c + C*j of each (n/C
+ * points) and keeps them in shared memory, and the last stage, radix C, reads every block's results
+ * through distributed shared memory. C: the request's, else default_column_cluster. */
+static fftgen_plan_status plan_cluster_tile(const fftgen_kernel_request *request, int index, long long n,
+                                            fftgen_layout layout, long long twiddle_n, fftgen_kernel_plan *pass)
+{
+    /* a sector's run, or the request's tile (measured by `fftgen tune`) */
+    int tile = request->max_tile.pass[index] > 0 ? request->max_tile.pass[index] : min_sector_tile(request->precision);
+    while (tile > layout.group_size) tile /= 2;
+    const int size = request->cluster != 0 ? request->cluster : default_column_cluster(n, tile);
+    if (size < 2 || size > MAX_CLUSTER || (size & (size - 1)) != 0 || request->arch < FFTGEN_CLUSTER_ARCH ||
+        request->tensor_cores != 0 || fftgen_precision_is_split(request->precision) || n / size < 2)
+        return FFTGEN_PLAN_TOO_LARGE;
+    /* short columns: more of them side by side, so that the block is whole warps */
+    const long long threads_per_fft = n / size / (n / size < 16 ? n / size : 16);
+    while (tile < TILE_FFTS && tile * 2 <= layout.group_size && tile * threads_per_fft < 32) tile *= 2;
+    fftgen_kernel_plan k;
+    const fftgen_plan_status status =
+        plan_tile(n / size, tile, request->precision, request->arch, layout, layout, twiddle_n, &k);
+    if (status != FFTGEN_PLAN_OK) return status;
+    /* the last stage gives each thread radix_max / size of the block's outputs per column, a warp's
+     * reads THREADS apart in each block's shared memory */
+    if (k.stage_count < 2 || k.radix_max % size != 0 || k.threads % 32 != 0) return FFTGEN_PLAN_TOO_LARGE;
+    k.cluster = size;
+    *pass = k;
+    return FFTGEN_PLAN_OK;
+}
+
+/* n = n1 * n2: n2 columns of n1 points, then n1 rows of n2 points written transposed; the columns on
+ * thread-block clusters where `on_cluster`. */
+static fftgen_plan_status plan_two_pass_split(const fftgen_kernel_request *request, long long n1, int on_cluster,
                                               fftgen_transform_plan *plan)
 {
     const long long n = request->n, n2 = n / n1;
@@ -451,15 +494,18 @@ static fftgen_plan_status plan_two_pass_split(const fftgen_kernel_request *reque
     /* pass 2: n1 rows of n2 points (contiguous), written transposed: X[k1 + n1*k2] */
     const fftgen_layout rows = {1, n2, n1, 1, 0, n};
     const fftgen_layout transposed = {n1, 1, n1, 1, 0, n};
-    fftgen_plan_status status = plan_tiled_pass(request, 0, 1, n1, columns, columns, n, &plan->pass[0]);
+    fftgen_plan_status status = on_cluster ? plan_cluster_tile(request, 0, n1, columns, n, &plan->pass[0])
+                                           : plan_tiled_pass(request, 0, 1, n1, columns, columns, n, &plan->pass[0]);
     if (status == FFTGEN_PLAN_OK) status = plan_tiled_pass(request, 1, 1, n2, rows, transposed, 0, &plan->pass[1]);
     plan->pass_count = 2;
     return status;
 }
 
 /* Two tiled passes: of the splits whose tiles fill sectors, the one with the widest narrower tile
- * (the run length that bounds the slower pass), the most even one among equals. */
-static fftgen_plan_status plan_two_passes(const fftgen_kernel_request *request, fftgen_transform_plan *plan)
+ * (the run length that bounds the slower pass), the most even one among equals; the columns on
+ * thread-block clusters where `on_cluster`. */
+static fftgen_plan_status plan_two_passes(const fftgen_kernel_request *request, int on_cluster,
+                                          fftgen_transform_plan *plan)
 {
     const int log_n = log2_exact(request->n);
     fftgen_plan_status status = FFTGEN_PLAN_TOO_LARGE;
@@ -469,7 +515,7 @@ static fftgen_plan_status plan_two_passes(const fftgen_kernel_request *request, 
         const int log_n1 = log_n / 2 + (k % 2 ? (k + 1) / 2 : -(k / 2));
         if (log_n1 < 1 || log_n1 >= log_n) continue;
         fftgen_transform_plan candidate = *plan;
-        if (plan_two_pass_split(request, 1LL << log_n1, &candidate) != FFTGEN_PLAN_OK) continue;
+        if (plan_two_pass_split(request, 1LL << log_n1, on_cluster, &candidate) != FFTGEN_PLAN_OK) continue;
         const int narrower = candidate.pass[0].ffts_per_block < candidate.pass[1].ffts_per_block
                                  ? candidate.pass[0].ffts_per_block : candidate.pass[1].ffts_per_block;
         if (narrower > best_tile) {
@@ -594,8 +640,17 @@ static fftgen_plan_status plan_transform_quietly(const fftgen_kernel_request *re
         status = plan_cluster(request, &p.pass[0]);
         if (status == FFTGEN_PLAN_OK)
             p.pass_count = 1;
+        else if (request->cluster > 1 && plan_two_passes(request, 1, &p) == FFTGEN_PLAN_OK)
+            status = FFTGEN_PLAN_OK; /* the request's cluster size for the columns of two passes */
         else
-            status = plan_two_passes(request, &p);
+            status = plan_two_passes(request, 0, &p);
+        /* fp32 sizes that would take three passes: two, the columns on clusters (sm_90). H100, against
+         * three passes: 2^25 31.2% -> 33.8% of copy bandwidth (8192-point columns on 4 blocks), 2^26
+         * 30.9% -> 32.3% (16384 on 8); where two passes plan without them, clusters measured slower
+         * (2^21..2^24), and fp16 slower at every size */
+        if (status != FFTGEN_PLAN_OK && request->cluster == 0 && request->precision == FFTGEN_KERNEL_FP32 &&
+            plan_two_passes(request, 1, &p) == FFTGEN_PLAN_OK)
+            status = FFTGEN_PLAN_OK;
         if (status != FFTGEN_PLAN_OK && request->n <= (1LL << 30)) status = plan_three_passes(request, &p);
     }
     if (status == FFTGEN_PLAN_OK) status = place_on_tensor_cores(request, &p);
@@ -812,49 +867,17 @@ static fftgen_plan_status plan_dimension(const fftgen_kernel_request *request, i
     return status;
 }
 
-/* The cluster size for dense columns of n points in tiles of `tile`: the fewest blocks of at most
- * CLUSTER_BLOCK_POINTS points, up to MAX_CLUSTER; 1 for none. H100, 2^27 points, against cuFFT in the
- * same run: 8192x8192 fp32 0.97x -> 1.19x with 4 blocks (1.10x with 2, 1.12x with 8); 4096x4096 fp16
- * 2.90x -> 3.19x with 4 (2.93x with 2, 3.17x with 8); 8192x8192 fp16 2.84x in two four-step passes
- * against 2.80x with 8, at 3.5e-4 instead of 4.0e-4 (one rounding to fp16 fewer). */
-static int default_column_cluster(long long n, int tile)
-{
-    int size = 2;
-    while (size < MAX_CLUSTER && n / size * tile > CLUSTER_BLOCK_POINTS) size *= 2;
-    return n / size * tile <= CLUSTER_BLOCK_POINTS ? size : 1;
-}
-
-/* Dimension d of dense data on thread-block clusters (sm_90): each cluster takes a tile of columns
- * side by side, as many as fill a 32-byte sector; block c of the cluster transforms the rows c + C*j of
- * each (n/C points) and keeps them in shared memory, and the last stage, radix C, reads every block's
- * results through distributed shared memory. One pass where the one-block tiles would be too narrow
- * or the columns too long, instead of two four-step passes through the work area. */
+/* Dimension d of dense data on thread-block clusters (sm_90): see plan_cluster_tile. One pass where the
+ * one-block tiles would be too narrow or the columns too long, instead of two four-step passes through
+ * the work area. */
 static fftgen_plan_status plan_cluster_columns(const fftgen_kernel_request *request, int rank, const long long *shape,
                                                int d, const fftgen_user_layout *out, int index,
                                                fftgen_kernel_plan *pass)
 {
     const fftgen_layout layout = dimension_layout(out, rank, shape, d);
-    /* a sector's run, or the request's tile (measured by `fftgen tune`) */
-    int tile = request->max_tile.pass[index] > 0 ? request->max_tile.pass[index] : min_sector_tile(request->precision);
-    while (tile > layout.group_size) tile /= 2;
-    const long long n = shape[d];
-    const int size = request->cluster != 0 ? request->cluster : default_column_cluster(n, tile);
-    if (size < 2 || size > MAX_CLUSTER || (size & (size - 1)) != 0 || request->arch < FFTGEN_CLUSTER_ARCH ||
-        request->tensor_cores != 0 || fftgen_precision_is_split(request->precision) || n / size < 2)
-        return FFTGEN_PLAN_TOO_LARGE;
-    /* short columns: more of them side by side, so that the block is whole warps */
-    const long long threads_per_fft = n / size / (n / size < 16 ? n / size : 16);
-    while (tile < TILE_FFTS && tile * 2 <= layout.group_size && tile * threads_per_fft < 32) tile *= 2;
-    fftgen_kernel_plan k;
-    const fftgen_plan_status status = plan_tile(n / size, tile, request->precision, request->arch, layout, layout, 0, &k);
-    if (status != FFTGEN_PLAN_OK) return status;
-    /* the last stage gives each thread radix_max / size of the block's outputs per column, a warp's
-     * reads THREADS apart in each block's shared memory */
-    if (k.stage_count < 2 || k.radix_max % size != 0 || k.threads % 32 != 0) return FFTGEN_PLAN_TOO_LARGE;
-    k.cluster = size;
-    k.dimension = d;
-    *pass = k;
-    return FFTGEN_PLAN_OK;
+    const fftgen_plan_status status = plan_cluster_tile(request, index, shape[d], layout, 0, pass);
+    pass->dimension = d;
+    return status;
 }
 
 /* The last two dimensions in one block: rows, then columns, in shared memory. */

@@ -144,7 +144,7 @@ local function header(w, f, title, body)
     end
   elseif multi(f) then
     local sizes = {}
-    for _, p in ipairs(f.passes) do sizes[#sizes + 1] = tostring(p.n) end
+    for _, p in ipairs(f.passes) do sizes[#sizes + 1] = tostring(p.n * p.cluster) end
     w:line(" * Passes (four-step, no transposes; %d = %s):", f.n, table.concat(sizes, " x "))
     for _, p in ipairs(f.passes) do
       local what
@@ -153,7 +153,12 @@ local function header(w, f, title, body)
       else
         what = string.format("columns of stride %d, times exp(-2*pi*i*c*j/%d)", p.in_layout.elem_stride, p.twiddle_n)
       end
-      w:line(" *   %d. %d FFTs of %d points (radix %s) per transform: %s", p.index, groups(f, p), p.n, chain_text(p), what)
+      local chain = clustered(p) and "" or string.format(" (radix %s)", chain_text(p))
+      w:line(" *   %d. %d FFTs of %d points%s per transform: %s", p.index, groups(f, p), p.n * p.cluster, chain, what)
+      if clustered(p) then
+        w:line(" *      on thread-block clusters of %d blocks (sm_90 and newer): block c transforms the rows", p.cluster)
+        w:line(" *      c + %d*j (radix %s), then a radix-%d stage across the blocks", p.cluster, chain_text(p), p.cluster)
+      end
     end
   elseif on_cluster(f) then
     local p = f.passes[1]
@@ -204,7 +209,7 @@ local function pass_constants(p, target)
     add("CLUSTER", p.cluster, p.tiled and "blocks of a thread-block cluster, one tile per cluster"
       or "blocks of a thread-block cluster, one transform per cluster")
     add("TRANSFORM_POINTS", p.cluster * p.n, "points per transform: CLUSTER * POINTS")
-    add("CLUSTER_TWIDDLE_BITS", p.post_bits, "exponent bits per twiddle table of the cluster's last stage")
+    add("CLUSTER_TWIDDLE_BITS", p.cluster_bits, "exponent bits per twiddle table of the cluster's last stage")
   end
   return constants
 end
@@ -274,7 +279,7 @@ local function tables(w, p, qualifier)
     for d = 0, 1 do
       w:line("")
       twiddle.power_table(w, qualifier, string.format("%scluster_twiddles_%d", p.prefix, d), p.cluster * p.n,
-        1 << (d * p.post_bits), 1 << math.min(p.post_bits, log_n - d * p.post_bits))
+        1 << (d * p.cluster_bits), 1 << math.min(p.cluster_bits, log_n - d * p.cluster_bits))
     end
   end
 end
@@ -376,18 +381,17 @@ local TC_REGISTERS = 128
 local PASS_REGISTERS = 64
 
 local function cuda_kernel(w, f, p, direction)
+  local cluster = clustered(p) and "__cluster_dims__(CLUSTER, 1, 1) " or ""
   if p.tensor_cores and p.threads * TC_REGISTERS < 65536 then
     w:line("// at most %d registers per thread: %d blocks per SM", TC_REGISTERS, 65536 // (p.threads * TC_REGISTERS))
-    w:line("extern \"C\" __global__ void __launch_bounds__(THREADS, %d)", 65536 // (p.threads * TC_REGISTERS))
-  elseif p.post_powers and p.threads * PASS_REGISTERS < 65536 then
+    w:line("extern \"C\" __global__ void %s__launch_bounds__(THREADS, %d)", cluster, 65536 // (p.threads * TC_REGISTERS))
+  elseif p.post_powers and not clustered(p) and p.threads * PASS_REGISTERS < 65536 then
     -- the pass twiddles' powers take registers; left alone ptxas gives 512-thread passes up to 70, so
     -- only one block per SM
     w:line("// at most %d registers per thread: %d blocks per SM", PASS_REGISTERS, 65536 // (p.threads * PASS_REGISTERS))
     w:line("extern \"C\" __global__ void __launch_bounds__(THREADS, %d)", 65536 // (p.threads * PASS_REGISTERS))
-  elseif clustered(p) then
-    w:line("extern \"C\" __global__ void __cluster_dims__(CLUSTER, 1, 1) __launch_bounds__(THREADS)")
   else
-    w:line("extern \"C\" __global__ void __launch_bounds__(THREADS)")
+    w:line("extern \"C\" __global__ void %s__launch_bounds__(THREADS)", cluster)
   end
   w:open("%s(const point_t* in, point_t* out, int batch, float scale)", kernel_name(f, p, direction))
   if uses_shared(p) then w:line("extern __shared__ float2 smem[];") end
@@ -834,8 +838,8 @@ local function prepare(f)
     p.split = f.split
     if clustered(p) then
       -- the last stage's twiddles exp(-2*pi*i*q/TRANSFORM_POINTS), q < 2^20: two tables
-      p.post_bits = (code.log2(p.cluster * p.n) + 1) // 2
-      p.post_twiddle_call = (f.target == "sim") and "post_twiddle2" or "post_twiddle"
+      p.cluster_bits = (code.log2(p.cluster * p.n) + 1) // 2
+      p.cluster_twiddle_call = (f.target == "sim") and "post_twiddle2" or "post_twiddle"
       p.cluster_tables = string.format("%scluster_twiddles_0, %scluster_twiddles_1", p.prefix, p.prefix)
     end
     if p.tiled then

@@ -207,6 +207,13 @@ local function twiddle_column(plan)
   return "(int)(member + fft_in_block)"
 end
 
+-- The pass-twiddle tables, as the post_twiddle call's first arguments.
+local function post_tables(plan)
+  local names = {}
+  for d = 0, plan.post_tables - 1 do names[#names + 1] = string.format("%spost_twiddles_%d", plan.prefix, d) end
+  return table.concat(names, ", ")
+end
+
 -- The tiled store, with the twiddle of the strided pass and the scale. Copies of the same
 -- transform share one test of the batch.
 local function emit_tiled_store(w, plan, sign)
@@ -219,9 +226,7 @@ local function emit_tiled_store(w, plan, sign)
   local tables -- the pass-twiddle tables, as the post_twiddle call's first arguments
   if plan.twiddle_n > 0 then
     assert(plan.out_layout.elem_stride ~= 1, "twiddles only on column stores")
-    local names = {}
-    for d = 0, plan.post_tables - 1 do names[#names + 1] = string.format("%spost_twiddles_%d", plan.prefix, d) end
-    tables = table.concat(names, ", ")
+    tables = post_tables(plan)
   end
   -- output u is point j = row + exponent(u) * step of transform c (twiddle_column)
   local step = outs.step
@@ -596,7 +601,7 @@ function M.cluster_phase(plan, sign)
   local w = code.writer()
   w:line("// the last stage, radix %d across the cluster's blocks, through distributed shared memory", size)
   if plan.tiled then
-    assert(plan.twiddle_n == 0 and column_side(plan, plan.out_layout), "a cluster's tiles store plain columns")
+    assert(column_side(plan, plan.out_layout), "a cluster's tiles store columns")
     w:line("const int first_k = rank * (POINTS / CLUSTER) + fft_thread;")
     w:line("const int src = padded(rank * (POINTS / CLUSTER) * FFTS_PER_BLOCK + thread);")
   else
@@ -628,13 +633,19 @@ function M.cluster_phase(plan, sign)
     local xs = { string.format("v[%d]", i * size) }
     for c = 1, size - 1 do
       w:line("v[%d] = %s(v[%d], %s(%s, %d * k, CLUSTER_TWIDDLE_BITS));", i * size + c, mul, i * size + c,
-        plan.post_twiddle_call, plan.cluster_tables, c)
+        plan.cluster_twiddle_call, plan.cluster_tables, c)
       xs[#xs + 1] = string.format("v[%d]", i * size + c)
     end
     local ys = radix.dft(w, xs, sign)
     w:open("if (%s)", guard)
     for q = 0, size - 1 do
-      w:line("store_point(dst, %s, scaled(%s, scale));", store(i * plan.threads_per_fft + q * plan.n), ys[q + 1])
+      local value = ys[q + 1]
+      if plan.tiled and plan.twiddle_n > 0 then
+        -- times the pass twiddle exp(-+2*pi*i*c*j/TWIDDLE_N) of output j = k + POINTS*q, one table product
+        value = string.format("%s(%s, %s(%s, %s * (%s), POST_TWIDDLE_BITS))", mul, value, plan.post_twiddle_call,
+          post_tables(plan), twiddle_column(plan), code.sum("k", q * plan.n))
+      end
+      w:line("store_point(dst, %s, scaled(%s, scale));", store(i * plan.threads_per_fft + q * plan.n), value)
     end
     w:close()
     w:close()

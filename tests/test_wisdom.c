@@ -294,7 +294,8 @@ static void planner_follows_a_choice(void **state)
     char why[256];
     fftgen_transform_plan plan;
     /* clusters: fp32 2^15 on 4 blocks by default; a choice of 2, or of passes (1); not before sm_90, not
-     * with tensor cores, and not where n / C points do not fit a block (passes instead) */
+     * with tensor cores; where n / C points do not fit a block, two passes with the columns on clusters
+     * of C (by default fp32 2^25 and 2^26, which would otherwise take three passes) */
     const struct {
         long long n;
         fftgen_kernel_precision precision;
@@ -304,8 +305,11 @@ static void planner_follows_a_choice(void **state)
         {1 << 17, FFTGEN_KERNEL_FP32, 90, 0, 0, 0, 2}, {1 << 15, FFTGEN_KERNEL_FP16, 90, 0, 0, 0, 2},
         {1 << 15, FFTGEN_KERNEL_FP32, 90, 0, 2, 2, 1}, {1 << 15, FFTGEN_KERNEL_FP32, 90, 0, 1, 0, 2},
         {1 << 15, FFTGEN_KERNEL_FP32, 80, 0, 4, 0, 2}, {1 << 15, FFTGEN_KERNEL_FP16, 90, 2, 4, 0, 2},
-        {1 << 17, FFTGEN_KERNEL_FP16, 90, 0, 8, 8, 1}, {1 << 18, FFTGEN_KERNEL_FP16, 90, 0, 8, 0, 2},
-        {1 << 15, FFTGEN_KERNEL_SPLIT, 90, 0, 4, 0, 2},
+        {1 << 17, FFTGEN_KERNEL_FP16, 90, 0, 8, 8, 1}, {1 << 18, FFTGEN_KERNEL_FP16, 90, 0, 8, 8, 2},
+        {1 << 15, FFTGEN_KERNEL_SPLIT, 90, 0, 4, 0, 2}, {1 << 25, FFTGEN_KERNEL_FP32, 90, 0, 0, 4, 2},
+        {1 << 26, FFTGEN_KERNEL_FP32, 90, 0, 0, 8, 2}, {1 << 27, FFTGEN_KERNEL_FP32, 90, 0, 0, 0, 3},
+        {1 << 25, FFTGEN_KERNEL_FP16, 90, 0, 0, 0, 3}, {1 << 25, FFTGEN_KERNEL_FP32, 80, 0, 0, 0, 3},
+        {1 << 25, FFTGEN_KERNEL_FP32, 90, 0, 1, 0, 3},
     };
     for (size_t i = 0; i < sizeof clusters / sizeof clusters[0]; ++i) {
         const fftgen_kernel_request request = {clusters[i].n, 0, clusters[i].precision, clusters[i].arch,
@@ -313,7 +317,13 @@ static void planner_follows_a_choice(void **state)
         assert_int_equal(fftgen_plan_transform(&request, &plan, why, sizeof why), FFTGEN_PLAN_OK);
         assert_int_equal(plan.pass_count, clusters[i].want_passes);
         assert_int_equal(plan.pass[0].cluster, clusters[i].want_blocks);
-        if (clusters[i].want_blocks) assert_int_equal(plan.pass[0].n * clusters[i].want_blocks, clusters[i].n);
+        if (clusters[i].want_blocks && clusters[i].want_passes == 1)
+            assert_int_equal(plan.pass[0].n * clusters[i].want_blocks, clusters[i].n);
+        if (clusters[i].want_blocks && clusters[i].want_passes == 2) { /* twiddled columns, then rows */
+            assert_true(plan.pass[0].tiled && plan.pass[0].twiddle_n == clusters[i].n && plan.pass[1].cluster < 2);
+            assert_int_equal(fftgen_pass_ffts(&plan.pass[0], clusters[i].n) * plan.pass[0].n * clusters[i].want_blocks,
+                             clusters[i].n);
+        }
     }
     /* 2D columns on clusters: where one block's tiles would not fill a 32-byte sector, with tiles that
      * do (fp32 4, fp16 8) and the fewest blocks of at most 8192 points; a choice of a size or of none;
