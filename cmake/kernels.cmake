@@ -283,9 +283,9 @@ foreach(spec "65536;fp32;--cluster;1" "2097152;fp16" "64;fp32;--istride;3;--idis
 endforeach()
 
 # Thread-block clusters, sm_90 only: the planner's defaults for fp32 2^15 and 2^16 (one pass) and for the
-# long columns of 8192x8192 fp32 and 4096x4096 fp16.
+# long columns of 8192x8192 fp32 and 4096x4096 fp16, and the twiddled columns of fp32 2^25.
 set(FFTGEN_CUDA_SOURCES_SM90_UP)
-foreach(spec 32768:fp32 65536:fp32 8192x8192:fp32 4096x4096:fp16)
+foreach(spec 32768:fp32 65536:fp32 8192x8192:fp32 4096x4096:fp16 33554432:fp32)
   string(REPLACE ":" ";" spec ${spec})
   list(GET spec 0 n)
   list(GET spec 1 p)

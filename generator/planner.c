@@ -1010,12 +1010,12 @@ fftgen_plan_status fftgen_plan_shape(const fftgen_kernel_request *asked, int ran
          * asks for one), else two passes with wider tiles through the work area where narrower than
          * SPLIT_COLUMN_TILE */
         fftgen_kernel_plan split[2], on_cluster;
-        const int too_wide = column->ffts_per_block < column->in.group_size;
+        const int more_columns = column->ffts_per_block < column->in.group_size; /* than a tile holds */
         const int narrow = status == FFTGEN_PLAN_TOO_LARGE ||
-                           (status == FFTGEN_PLAN_OK && column->ffts_per_block < SPLIT_COLUMN_TILE && too_wide);
+                           (status == FFTGEN_PLAN_OK && column->ffts_per_block < SPLIT_COLUMN_TILE && more_columns);
         const int sector = min_sector_tile(request->precision), cap = request->max_tile.pass[index];
         const int short_runs = status == FFTGEN_PLAN_TOO_LARGE ||
-                               (status == FFTGEN_PLAN_OK && column->ffts_per_block < sector && too_wide &&
+                               (status == FFTGEN_PLAN_OK && column->ffts_per_block < sector && more_columns &&
                                 (cap == 0 || cap >= sector)); /* not where a measured choice narrows them */
         if ((short_runs || request->cluster > 1) && out_dense &&
             plan_cluster_columns(request, rank, shape, d, &out, index, &on_cluster) == FFTGEN_PLAN_OK) {

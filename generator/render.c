@@ -83,10 +83,8 @@ void fftgen_plan_command(const fftgen_transform_plan *plan, int directions, cons
         snprintf(radix, sizeof radix, " --cluster %d", first->cluster); /* a cluster's chain is the default's */
     else if (plan->pass_count == 1 && plan->rank == 1)
         snprintf(radix, sizeof radix, " --radix %d", first->radix_max);
-    else if (plan->rank == 1 && plan->cluster == 1)
-        snprintf(radix, sizeof radix, " --cluster 1");
-    else if (plan->rank > 1 && plan->cluster != 0)
-        snprintf(radix, sizeof radix, " --cluster %d", plan->cluster); /* the columns' choice */
+    else if (plan->cluster != 0)
+        snprintf(radix, sizeof radix, " --cluster %d", plan->cluster); /* passes, or their columns' choice */
     tensor_core_option(plan, choices, sizeof choices);
     if (fftgen_tile_caps_any(&plan->max_tile)) {
         char tiles[32];

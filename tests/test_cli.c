@@ -235,6 +235,20 @@ static void explain_prints_plan(void **state)
     assert_non_null(strstr(output, "fftgen --n 131072 --cluster 8 --precision fp16"));
     assert_int_equal(run_fftgen("--n", "134217728", "--explain", NULL), 0);
     assert_non_null(strstr(output, "3 passes over global memory"));
+    /* fp32 2^25 and 2^26 on sm_90: two passes, the twiddled columns on clusters; a requested size applies
+     * to the columns of two passes where one pass on a cluster does not fit */
+    assert_int_equal(run_fftgen("--n", "33554432", "--explain", NULL), 0);
+    assert_non_null(strstr(output, "2 passes over global memory"));
+    assert_non_null(strstr(output, "pass 1: 4096 transforms of 8192 points per 33554432-point transform, columns"
+                                   " (strided, in tiles), times the four-step twiddles, on thread-block clusters of 4"
+                                   " blocks: block c transforms the 2048 rows c + 4*j, then a radix-4 stage across the"
+                                   " blocks\n"));
+    assert_int_equal(run_fftgen("--n", "33554432", "--arch", "sm_80", "--explain", NULL), 0);
+    assert_non_null(strstr(output, "3 passes over global memory"));
+    assert_int_equal(run_fftgen("--n", "4194304", "--precision", "fp16", "--cluster", "2", NULL), 0);
+    assert_non_null(strstr(output, "fftgen --n 4194304 --cluster 2 --precision fp16"));
+    assert_non_null(strstr(output, " *      on thread-block clusters of 2 blocks (sm_90 and newer): block c transforms the"
+                                   " rows\n"));
     assert_int_equal(run_fftgen("--n", "32", "--radix", "4", "--explain", NULL), 0);
     assert_non_null(strstr(output, "4 x 4 x 2 (3 stages)"));
     assert_int_equal(run_fftgen("--n", "512x256", "--explain", NULL), 0);
