@@ -193,6 +193,14 @@ fftgen_add_sim(fftgen_256x8x8_c4_fp16 16384 fp16 ", 0, 0, 0, 0, 0, 3, {256, 8, 8
                --n 256x8x8 --cluster 4)
 fftgen_add_sim(fftgen_8192x4_c1_fp32 32768 fp32 ", 0, 0, 0, 0, 0, 2, {8192, 4, 0}, {0, 0, 0}, {0, 0, 0}"
                --n 8192x4 --cluster 1)
+# 2D slices on clusters (the last two dimensions in one pass, sm_90): 256x256 and 2x256x256 as planned
+# (fp32, 8 blocks), fp16 128x256 on 4
+fftgen_add_sim(fftgen_256x256_c0_fp32 65536 fp32 ", 0, 0, 0, 0, 0, 2, {256, 256, 0}, {0, 0, 0}, {0, 0, 0}"
+               --n 256x256)
+fftgen_add_sim(fftgen_2x256x256_c0_fp32 131072 fp32 ", 0, 0, 0, 0, 0, 3, {2, 256, 256}, {0, 0, 0}, {0, 0, 0}"
+               --n 2x256x256)
+fftgen_add_sim(fftgen_128x256_c4_fp16 32768 fp16 ", 0, 0, 0, 0, 0, 2, {128, 256, 0}, {0, 0, 0}, {0, 0, 0}"
+               --n 128x256 --cluster 4)
 # 1D: the twiddled columns of two passes on clusters, when one pass on a cluster does not fit (two and
 # three pass-twiddle tables)
 fftgen_add_sim(fftgen_65536_c2_fp16 65536 fp16 ", 0, 0, 0, 0, 0" --cluster 2)

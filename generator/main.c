@@ -236,7 +236,14 @@ static void explain_shape(const fftgen_transform_plan *plan)
            first->arch, plan->pass_count, plan->pass_count > 1 ? "es" : "");
     for (int i = 0; i < plan->pass_count; ++i) {
         const fftgen_kernel_plan *p = &plan->pass[i];
-        if (p->slice_rows > 0) {
+        if (p->slice_rows > 0 && p->cluster > 1) {
+            printf("  pass %d: %d x %d slices (dimensions %d and %d) on thread-block clusters of %d blocks: block c"
+                   " transforms the %d rows c + %d*j (chain below), then their columns (radix ", i + 1,
+                   p->slice_rows * p->cluster, p->n / p->slice_rows, p->dimension - 1, p->dimension, p->cluster,
+                   p->slice_rows, p->cluster);
+            for (int s = 0; s < p->col_stage_count; ++s) printf("%s%d", s ? " x " : "", p->col_radices[s]);
+            printf(") through shared memory, then a radix-%d stage across the blocks\n", p->cluster);
+        } else if (p->slice_rows > 0) {
             printf("  pass %d: %d x %d slices (dimensions %d and %d) in one block: the rows (chain below), then"
                    " the columns (radix ", i + 1, p->slice_rows, p->n / p->slice_rows, p->dimension - 1, p->dimension);
             for (int s = 0; s < p->col_stage_count; ++s) printf("%s%d", s ? " x " : "", p->col_radices[s]);

@@ -102,7 +102,9 @@ typedef struct {
     /* A transform of cluster * n points on one thread-block cluster (cluster > 1, sm_90): block c
      * of the cluster transforms the n points c + cluster*j in its shared memory, then each block
      * reads every block's results at its share of the outputs (distributed shared memory) for the
-     * last radix-`cluster` stage. */
+     * last radix-`cluster` stage. Tiled: the cluster takes a tile of columns, block c their rows
+     * c + cluster*j (the pass's batch counts columns). A fused slice: block c takes the slice's rows
+     * c + cluster*j (slice_rows of cluster * slice_rows). */
     int cluster;
 } fftgen_kernel_plan;
 

@@ -119,7 +119,12 @@ local function header(w, f, title, body)
     w:line(" * Passes, the dimensions in turn (the first reads `in`; the others run in place on `out`")
     w:line(" * unless they say `work`):")
     for _, p in ipairs(f.passes) do
-      if fused(p) then
+      if fused(p) and clustered(p) then
+        w:line(" *   %d. %d x %d slices on clusters of %d blocks (sm_90 and newer): block c transforms the rows",
+          p.index, p.slice_rows * p.cluster, p.n // p.slice_rows, p.cluster)
+        w:line(" *      c + %d*j (radix %s, then its columns, radix %s), then a radix-%d stage across the blocks",
+          p.cluster, chain_text(p), table.concat(p.col_radices, " x "), p.cluster)
+      elseif fused(p) then
         w:line(" *   %d. %d x %d slices in one block: rows (radix %s), then columns (radix %s)", p.index,
           p.slice_rows, p.n // p.slice_rows, chain_text(p), table.concat(p.col_radices, " x "))
       elseif (p.source == "work" or p.target == "work") and p.dimension < f.rank - 1 then
@@ -160,7 +165,7 @@ local function header(w, f, title, body)
         w:line(" *      c + %d*j (radix %s), then a radix-%d stage across the blocks", p.cluster, chain_text(p), p.cluster)
       end
     end
-  elseif on_cluster(f) then
+  elseif on_cluster(f) and f.rank == 1 then
     local p = f.passes[1]
     w:line(" * One pass on thread-block clusters of %d blocks (sm_90 and newer), one transform per cluster:", p.cluster)
     w:line(" *   block c transforms the %d points c + %d*j in its shared memory (radix %s, Stockham", p.n,
@@ -242,7 +247,12 @@ local function prologue(w, p, target)
     w:line("%sconst int fft_thread = thread %% THREADS_PER_FFT;", maybe)
     if uses_shared(p) then w:line("%sconst int slot = fft_in_block * POINTS;", maybe) end
   end
-  if p.staged_io then
+  if p.staged_io and clustered(p) then
+    -- a slice on a cluster: its rows rank + CLUSTER*j (stage.lua)
+    w:line("const bool active = block < batch;")
+    w:line("const int rank = (int)(block %% CLUSTER); // the block's place in its (one-dimensional) cluster")
+    w:line("const size_t fft_base = (size_t)(block / CLUSTER) * TRANSFORM_POINTS;")
+  elseif p.staged_io then
     w:line("const size_t block_base = (size_t)block * FFTS_PER_BLOCK * POINTS;")
     w:line("const long long block_ffts = batch - block * FFTS_PER_BLOCK;")
     w:line("const int block_points = (int)(block_ffts < FFTS_PER_BLOCK ? block_ffts : FFTS_PER_BLOCK) * POINTS;")

@@ -161,6 +161,26 @@ end
 
 local function emit_staged_load(w, plan)
   local zero = "make_float2(0.0f, 0.0f)"
+  if plan.slice_cluster then
+    -- a slice's rows on a cluster: this block's are the rows rank + CLUSTER*j, and a copy u covers
+    -- THREADS / POINTS of them
+    local rows_per_copy = plan.threads // plan.n
+    w:line("// coalesced copy of the block's rows (rank + CLUSTER*j of the slice) into shared memory: all loads first")
+    w:line("const point_t* src = in + fft_base + (size_t)(rank + CLUSTER * (thread / POINTS)) * POINTS + thread %% POINTS;")
+    w:open("if (active)")
+    for u = 0, plan.radix_max - 1 do
+      w:line("v[%d] = load_point(src, (size_t)%d * CLUSTER * POINTS);", u, u * rows_per_copy)
+    end
+    w:reopen("else")
+    for u = 0, plan.radix_max - 1 do w:line("v[%d] = %s;", u, zero) end
+    w:close()
+    w:line("const int dst = padded(thread);")
+    for u = 0, plan.radix_max - 1 do
+      local c = u * plan.threads
+      w:line("smem[%s] = v[%d];", code.sum("dst", c + c // PAD_EVERY), u)
+    end
+    return
+  end
   if not plan.tiled then
     w:line("// coalesced copy of the block's transforms into shared memory: all loads first")
     w:line("const point_t* src = in + block_base + thread;")
@@ -461,6 +481,7 @@ local function slice_plans(plan)
     end
     plan.rows_plan = sub({ n = columns, radices = plan.radices, threads_per_fft = columns // plan.radix_max,
       ffts_per_block = plan.slice_rows, staged_io = true, prefix = plan.prefix .. "rows_",
+      slice_cluster = (plan.cluster or 1) > 1,
       what = string.format("rows: %d transforms of %d points", plan.slice_rows, columns) })
     plan.cols_plan = sub({ n = plan.slice_rows, radices = plan.col_radices,
       threads_per_fft = plan.slice_rows // plan.radix_max, ffts_per_block = columns, transposed_smem = true,
@@ -509,9 +530,11 @@ function M.phases(plan, sign)
     for _, sub in ipairs({ slice_plans(plan) }) do
       for _, phase in ipairs(M.phases(sub, sign)) do phases[#phases + 1] = scoped(sub, phase) end
     end
-    local w = code.writer()
-    emit_staged_store(w, plan, sign)
-    phases[#phases + 1] = w
+    if (plan.cluster or 1) == 1 then -- else the results stay for the last stage, across the cluster
+      local w = code.writer()
+      emit_staged_store(w, plan, sign)
+      phases[#phases + 1] = w
+    end
     return phases
   end
   local phases = {}
@@ -631,9 +654,11 @@ function M.cluster_phase(plan, sign)
     w:open("")
     w:line("const int k = %s;", code.sum("first_k", i * plan.threads_per_fft))
     local xs = { string.format("v[%d]", i * size) }
+    -- a slice's columns: exp(-+2*pi*i*c*k1/(CLUSTER*SLICE_ROWS)) for its row k1 = k / SLICE_COLUMNS
+    local k = (plan.slice_rows or 0) > 0 and "(k & ~(SLICE_COLUMNS - 1))" or "k"
     for c = 1, size - 1 do
-      w:line("v[%d] = %s(v[%d], %s(%s, %d * k, CLUSTER_TWIDDLE_BITS));", i * size + c, mul, i * size + c,
-        plan.cluster_twiddle_call, plan.cluster_tables, c)
+      w:line("v[%d] = %s(v[%d], %s(%s, %d * %s, CLUSTER_TWIDDLE_BITS));", i * size + c, mul, i * size + c,
+        plan.cluster_twiddle_call, plan.cluster_tables, c, k)
       xs[#xs + 1] = string.format("v[%d]", i * size + c)
     end
     local ys = radix.dft(w, xs, sign)

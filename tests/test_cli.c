@@ -327,6 +327,19 @@ static void explain_prints_plan(void **state)
     assert_non_null(strstr(output, "Runs on sm_90 and newer (thread-block clusters)"));
     assert_int_equal(run_fftgen("--n", "64x64x64", "--explain", NULL), 0);
     assert_non_null(strstr(output, "64 x 64 slices (dimensions 1 and 2) in one block"));
+    /* fp32 slices of 65536 points on clusters of 8 blocks (sm_90); fp16, and sm_80, in two passes */
+    assert_int_equal(run_fftgen("--n", "256x256x256", "--explain", NULL), 0);
+    assert_non_null(strstr(output, "256x256x256 3D fp32 FFT for sm_90, 2 passes"));
+    assert_non_null(strstr(output, "pass 1: 256 x 256 slices (dimensions 1 and 2) on thread-block clusters of 8 blocks:"
+                                   " block c transforms the 32 rows c + 8*j (chain below), then their columns (radix"
+                                   " 16 x 2) through shared memory, then a radix-8 stage across the blocks\n"));
+    assert_int_equal(run_fftgen("--n", "256x256", NULL), 0);
+    assert_non_null(strstr(output, " *   1. 256 x 256 slices on clusters of 8 blocks (sm_90 and newer): block c transforms"
+                                   " the rows\n"));
+    assert_int_equal(run_fftgen("--n", "256x256", "--precision", "fp16", "--explain", NULL), 0);
+    assert_non_null(strstr(output, "256x256 2D fp16 FFT for sm_90, 2 passes"));
+    assert_int_equal(run_fftgen("--n", "256x256", "--arch", "sm_80", "--explain", NULL), 0);
+    assert_non_null(strstr(output, "256x256 2D fp32 FFT for sm_80, 2 passes"));
     /* a radix-2 tail after radix 16 runs in registers, one exchange fewer; not after radix 8 */
     assert_int_equal(run_fftgen("--n", "8192", "--precision", "fp16", "--explain", NULL), 0);
     assert_non_null(strstr(output, "sub-transforms of 4096 points, shared memory -> registers\n"));
