@@ -161,32 +161,27 @@ end
 
 local function emit_staged_load(w, plan)
   local zero = "make_float2(0.0f, 0.0f)"
-  if plan.slice_cluster then
-    -- a slice's rows on a cluster: this block's are the rows rank + CLUSTER*j, and a copy u covers
-    -- THREADS / POINTS of them
-    local rows_per_copy = plan.threads // plan.n
-    w:line("// coalesced copy of the block's rows (rank + CLUSTER*j of the slice) into shared memory: all loads first")
-    w:line("const point_t* src = in + fft_base + (size_t)(rank + CLUSTER * (thread / POINTS)) * POINTS + thread %% POINTS;")
-    w:open("if (active)")
-    for u = 0, plan.radix_max - 1 do
-      w:line("v[%d] = load_point(src, (size_t)%d * CLUSTER * POINTS);", u, u * rows_per_copy)
-    end
-    w:reopen("else")
-    for u = 0, plan.radix_max - 1 do w:line("v[%d] = %s;", u, zero) end
-    w:close()
-    w:line("const int dst = padded(thread);")
-    for u = 0, plan.radix_max - 1 do
-      local c = u * plan.threads
-      w:line("smem[%s] = v[%d];", code.sum("dst", c + c // PAD_EVERY), u)
-    end
-    return
-  end
   if not plan.tiled then
-    w:line("// coalesced copy of the block's transforms into shared memory: all loads first")
-    w:line("const point_t* src = in + block_base + thread;")
-    for u = 0, plan.radix_max - 1 do
-      local c = u * plan.threads
-      w:line("v[%d] = (%s < block_points) ? load_point(src, %d) : %s;", u, code.sum("thread", c), c, zero)
+    if plan.slice_cluster then
+      -- a slice's rows on a cluster: this block's are the rows rank + CLUSTER*j, and a copy u covers
+      -- THREADS / POINTS of them
+      local rows_per_copy = plan.threads // plan.n
+      w:line("// coalesced copy of the block's rows (rank + CLUSTER*j of the slice) into shared memory: all loads first")
+      w:line("const point_t* src = in + fft_base + (size_t)(rank + CLUSTER * (thread / POINTS)) * POINTS + thread %% POINTS;")
+      w:open("if (active)")
+      for u = 0, plan.radix_max - 1 do
+        w:line("v[%d] = load_point(src, (size_t)%d * CLUSTER * POINTS);", u, u * rows_per_copy)
+      end
+      w:reopen("else")
+      for u = 0, plan.radix_max - 1 do w:line("v[%d] = %s;", u, zero) end
+      w:close()
+    else
+      w:line("// coalesced copy of the block's transforms into shared memory: all loads first")
+      w:line("const point_t* src = in + block_base + thread;")
+      for u = 0, plan.radix_max - 1 do
+        local c = u * plan.threads
+        w:line("v[%d] = (%s < block_points) ? load_point(src, %d) : %s;", u, code.sum("thread", c), c, zero)
+      end
     end
     w:line("const int dst = padded(thread);")
     for u = 0, plan.radix_max - 1 do
