@@ -36,8 +36,8 @@ enum { SPLIT_COLUMN_TILE = 4 };
  * registers for the tensor-core fragments and spills (H100: 16384 points in one kernel 12.6% of
  * copy bandwidth, 32768 in two passes 37.2%). */
 enum { SPLIT_MAX_THREADS = 512 };
-/* Thread-block clusters: at most 8 blocks (the portable limit). fp32 takes the fewest blocks of at
- * most CLUSTER_BLOCK_POINTS points each (512 threads, two blocks per SM); see default_cluster. */
+/* Thread-block clusters: at most 8 blocks (the portable limit). By default the fewest blocks of at
+ * most CLUSTER_BLOCK_POINTS points each (512 threads, two blocks per SM); see fewest_cluster_blocks. */
 enum { MAX_CLUSTER = 8, CLUSTER_BLOCK_POINTS = 8192 };
 
 struct arch_limit {
@@ -441,33 +441,39 @@ static fftgen_plan_status plan_tiled_pass(const fftgen_kernel_request *request, 
                             request->arch, in, out, twiddle_n, p);
 }
 
-/* The cluster size for dense columns of n points in tiles of `tile`: the fewest blocks of at most
- * CLUSTER_BLOCK_POINTS points, up to MAX_CLUSTER; 1 for none. H100, 2^27 points, against cuFFT in the
- * same run: 8192x8192 fp32 0.97x -> 1.19x with 4 blocks (1.10x with 2, 1.12x with 8); 4096x4096 fp16
- * 2.90x -> 3.19x with 4 (2.93x with 2, 3.17x with 8); 8192x8192 fp16 2.84x in two four-step passes
- * against 2.80x with 8, at 3.5e-4 instead of 4.0e-4 (one rounding to fp16 fewer). */
-static int default_column_cluster(long long n, int tile)
+/* The default cluster size for `points` points: the fewest blocks of at most CLUSTER_BLOCK_POINTS
+ * points, up to MAX_CLUSTER; 1 (none) where more would be needed. */
+static int fewest_cluster_blocks(long long points)
 {
     int size = 2;
-    while (size < MAX_CLUSTER && n / size * tile > CLUSTER_BLOCK_POINTS) size *= 2;
-    return n / size * tile <= CLUSTER_BLOCK_POINTS ? size : 1;
+    while (size < MAX_CLUSTER && points / size > CLUSTER_BLOCK_POINTS) size *= 2;
+    return points / size <= CLUSTER_BLOCK_POINTS ? size : 1;
+}
+
+/* Whether a plan can take clusters of `size` blocks: 2, 4 or 8, sm_90 and newer, stages on CUDA cores. */
+static int cluster_allowed(const fftgen_kernel_request *request, int size)
+{
+    return size >= 2 && size <= MAX_CLUSTER && (size & (size - 1)) == 0 && request->arch >= FFTGEN_CLUSTER_ARCH &&
+           request->tensor_cores == 0 && !fftgen_precision_is_split(request->precision);
 }
 
 /* Columns of n points (layout: fft_stride 1) on thread-block clusters (sm_90), times the pass twiddles
  * of twiddle_n where > 0: each cluster takes a tile of columns side by side, as many as fill a 32-byte
  * sector (or the request's tile); block c of the cluster transforms the rows c + C*j of each (n/C
  * points) and keeps them in shared memory, and the last stage, radix C, reads every block's results
- * through distributed shared memory. C: the request's, else default_column_cluster. */
+ * through distributed shared memory. C: the request's, else the fewest blocks of at most
+ * CLUSTER_BLOCK_POINTS. H100, 2^27 points, against cuFFT in the same run: 8192x8192 fp32 0.97x -> 1.19x
+ * with 4 blocks (1.10x with 2, 1.12x with 8); 4096x4096 fp16 2.90x -> 3.19x with 4 (2.93x with 2,
+ * 3.17x with 8); 8192x8192 fp16 2.84x in two four-step passes against 2.80x with 8, at 3.5e-4 instead
+ * of 4.0e-4 (one rounding to fp16 fewer). */
 static fftgen_plan_status plan_cluster_tile(const fftgen_kernel_request *request, int index, long long n,
                                             fftgen_layout layout, long long twiddle_n, fftgen_kernel_plan *pass)
 {
     /* a sector's run, or the request's tile (measured by `fftgen tune`) */
     int tile = request->max_tile.pass[index] > 0 ? request->max_tile.pass[index] : min_sector_tile(request->precision);
     while (tile > layout.group_size) tile /= 2;
-    const int size = request->cluster != 0 ? request->cluster : default_column_cluster(n, tile);
-    if (size < 2 || size > MAX_CLUSTER || (size & (size - 1)) != 0 || request->arch < FFTGEN_CLUSTER_ARCH ||
-        request->tensor_cores != 0 || fftgen_precision_is_split(request->precision) || n / size < 2)
-        return FFTGEN_PLAN_TOO_LARGE;
+    const int size = request->cluster != 0 ? request->cluster : fewest_cluster_blocks(n * tile);
+    if (!cluster_allowed(request, size) || n / size < 2) return FFTGEN_PLAN_TOO_LARGE;
     /* short columns: more of them side by side, so that the block is whole warps */
     const long long threads_per_fft = n / size / (n / size < 16 ? n / size : 16);
     while (tile < TILE_FFTS && tile * 2 <= layout.group_size && tile * threads_per_fft < 32) tile *= 2;
@@ -594,10 +600,7 @@ int fftgen_cluster_parse(const char *text)
  * second pass; results/notes.md). */
 static int default_cluster(const fftgen_kernel_request *request)
 {
-    if (request->precision != FFTGEN_KERNEL_FP32) return 1;
-    int size = 2;
-    while (size < MAX_CLUSTER && request->n / size > CLUSTER_BLOCK_POINTS) size *= 2;
-    return request->n / size <= CLUSTER_BLOCK_POINTS ? size : 1;
+    return request->precision == FFTGEN_KERNEL_FP32 ? fewest_cluster_blocks(request->n) : 1;
 }
 
 /* One pass on a thread-block cluster (see fftgen_kernel_plan.cluster): each block holds n / size
@@ -605,9 +608,7 @@ static int default_cluster(const fftgen_kernel_request *request)
 static fftgen_plan_status plan_cluster(const fftgen_kernel_request *request, fftgen_kernel_plan *p)
 {
     const int size = request->cluster != 0 ? request->cluster : default_cluster(request);
-    if (size < 2 || size > MAX_CLUSTER || (size & (size - 1)) != 0 || request->arch < FFTGEN_CLUSTER_ARCH ||
-        request->tensor_cores != 0 || fftgen_precision_is_split(request->precision))
-        return FFTGEN_PLAN_TOO_LARGE;
+    if (!cluster_allowed(request, size)) return FFTGEN_PLAN_TOO_LARGE;
     fftgen_kernel_plan k;
     const fftgen_plan_status status = build_plan(request->n / size, 0, request->precision, request->arch, &k);
     if (status != FFTGEN_PLAN_OK) return status;
@@ -916,15 +917,9 @@ static fftgen_plan_status plan_fused_slice(long long rows, long long columns, ff
 static fftgen_plan_status plan_cluster_slice(const fftgen_kernel_request *request, long long rows, long long columns,
                                              fftgen_kernel_plan *pass)
 {
-    int size = request->cluster;
-    if (size == 0 && request->precision == FFTGEN_KERNEL_FP32) {
-        for (size = 2; size < MAX_CLUSTER && rows * columns / size > CLUSTER_BLOCK_POINTS;) size *= 2;
-        if (rows * columns / size > CLUSTER_BLOCK_POINTS) size = 1;
-    }
-    if (size < 2 || size > MAX_CLUSTER || (size & (size - 1)) != 0 || rows / size < 2 ||
-        request->arch < FFTGEN_CLUSTER_ARCH || fftgen_precision_is_split(request->precision) ||
-        request->tensor_cores != 0)
-        return FFTGEN_PLAN_TOO_LARGE;
+    const int size = request->cluster != 0 ? request->cluster
+                     : request->precision == FFTGEN_KERNEL_FP32 ? fewest_cluster_blocks(rows * columns) : 1;
+    if (!cluster_allowed(request, size) || rows / size < 2) return FFTGEN_PLAN_TOO_LARGE;
     fftgen_kernel_plan k;
     const fftgen_plan_status status = plan_fused_slice(rows / size, columns, request->precision, request->arch, &k);
     if (status != FFTGEN_PLAN_OK) return status;

@@ -53,9 +53,10 @@ typedef struct {
                              has them (sm_80 and newer); FFTGEN_TENSOR_CORES_EVERY_PASS: all passes.
                              An error if no pass takes them. Split plans use them in every pass. */
     fftgen_tile_caps max_tile; /* strided passes: at most this many transforms side by side */
-    int cluster;          /* 1D sizes above one block on sm_90 and newer: the thread-block cluster size
-                             (2, 4 or 8) of a one-pass plan, 1 for passes instead, 0 the planner's
-                             default (FFTGEN_DEFAULT_CLUSTER) */
+    int cluster;          /* sm_90 and newer: the thread-block cluster size (2, 4 or 8) of a 1D size
+                             above one block (one pass, else the columns of two passes), and of the
+                             slices and columns of dense 2D and 3D shapes; 1 for none, 0 the planner's
+                             default */
 } fftgen_kernel_request;
 
 /* Where a pass finds its data: transform f is member c = f mod group_size of group

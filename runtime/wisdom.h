@@ -7,8 +7,8 @@
  *   fp16 65536 tensor-cores=2 max-tile=8 ms=0.412 default-ms=0.450
  * (tensor-cores: the passes, numbered from 1, whose radix-16 stages run on tensor cores, or "none";
  * max-tile: the widest tile of the strided passes, 0 for the planner's default, or pass by pass as
- * in "max-tile=16,16,8" (the last value for the passes after it); an optional cluster=N: 1D sizes
- * above one block on thread-block clusters of N blocks, or in passes (1); the times are what
+ * in "max-tile=16,16,8" (the last value for the passes after it); an optional cluster=N: the
+ * thread-block cluster size of fftgen_kernel_request.cluster (1: none); the times are what
  * tune measured, for the reader). '#' starts a comment; blank lines are skipped.
  *
  * libfftgen uses a user's section only where the device, driver and fftgen version all match; the
@@ -27,7 +27,7 @@
 typedef struct {
     int tensor_cores; /* the request's pass mask (fp16) */
     fftgen_tile_caps max_tile; /* pass by pass; 0: the planner's default */
-    int cluster;      /* 1D: the request's cluster size (1: passes); 0: the planner's default */
+    int cluster;      /* the request's cluster size (1: none); 0: the planner's default */
 } fftgen_choice;
 
 /* The device a section was measured on. */
