@@ -181,6 +181,11 @@ fftgen_add_sim(fftgen_262144_t2_fp32 262144 fp32 ", 0, 0, 0, 0, 0" --max-tile 2)
 fftgen_add_sim(fftgen_32768_t0_8_fp16 32768 fp16 ", 0, 0, 0, 0, 0" --max-tile 0,8)
 fftgen_add_sim(fftgen_524288_t16_0_fp16 524288 fp16 ", 0, 0, 0, 0, 0" --max-tile 16,0)
 fftgen_add_sim(fftgen_8388608_t16_16_8_fp16 8388608 fp16 ", 0, 0, 0, 0, 0" --max-tile 16,16,8)
+# fp16 between passes: the planner keeps fp16 for two passes and stores the last intermediate of three
+# as shared-exponent complexes (above); every intermediate as fp16, and every one shared-exponent
+fftgen_add_sim(fftgen_2097152_i16_fp16 2097152 fp16 ", 0, 0, 0, 0, 0" --intermediate fp16)
+fftgen_add_sim(fftgen_131072_ise_fp16 131072 fp16 ", 0, 0, 0, 0, 0" --intermediate shared-exponent)
+fftgen_add_sim(fftgen_8388608_ise_fp16 8388608 fp16 ", 0, 0, 0, 0, 0" --intermediate shared-exponent)
 # one pass on thread-block clusters of 2, 4 and 8 blocks (distributed shared memory emulated)
 fftgen_add_sim(fftgen_32768_c2_fp32 32768 fp32 ", 0, 0, 0, 0, 0" --cluster 2)
 fftgen_add_sim(fftgen_32768_c4_fp16 32768 fp16 ", 0, 0, 0, 0, 0" --cluster 4)

@@ -7,7 +7,8 @@
  * Transform: batched 1D complex-to-complex FFT of 131072 points, unnormalized:
  *   forward  X[k] = sum_j x[j] * exp(-2*pi*i*j*k/131072)
  *   inverse  x[j] = sum_k X[k] * exp(+2*pi*i*j*k/131072)   (no 1/131072 scaling)
- * Precision: fp16 storage (__half2), fp32 arithmetic; rounded to fp16 on each store to global memory
+ * Precision: fp16 storage (__half2), fp32 arithmetic; rounded on each store to global memory
+ * Between passes: 1-2 fp16
  * Data layout: interleaved complex __half2, transform after transform (element j of
  *   transform b at index b*131072 + j), output in natural order; in place (in == out) is allowed.
  * Passes (four-step, no transposes; 131072 = 256 x 512):

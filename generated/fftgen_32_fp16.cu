@@ -7,7 +7,7 @@
  * Transform: batched 1D complex-to-complex FFT of 32 points, unnormalized:
  *   forward  X[k] = sum_j x[j] * exp(-2*pi*i*j*k/32)
  *   inverse  x[j] = sum_k X[k] * exp(+2*pi*i*j*k/32)   (no 1/32 scaling)
- * Precision: fp16 storage (__half2), fp32 arithmetic; rounded to fp16 on each store to global memory
+ * Precision: fp16 storage (__half2), fp32 arithmetic; rounded on each store to global memory
  * Data layout: interleaved complex __half2, transform after transform (element j of
  *   transform b at index b*32 + j), output in natural order; in place (in == out) is allowed.
  * Radix chain: 16 x 2 (self-sorting Stockham stages, fully unrolled)

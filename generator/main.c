@@ -55,6 +55,12 @@ static void usage(FILE *to)
             "                        2D and 3D shapes; 1: none; 0: the planner's choice (the default:\n"
             "                        fp32 2^15 and 2^16 in one pass, fp32 2^25 and 2^26 in two, and\n"
             "                        columns whose tiles in one block would not fill a 32-byte sector)\n"
+            "  --intermediate F      fp16 plans of several passes: how they store the data between\n"
+            "                        passes, in the same 32 bits per point: fp16 (__half2, the fastest)\n"
+            "                        or shared-exponent (a 4-bit exponent and two 14-bit mantissas,\n"
+            "                        about half fp16's rounding error) everywhere; default: fp16 where\n"
+            "                        the error stays under 3.8e-4 (two passes), shared-exponent for\n"
+            "                        the last intermediate of three passes and all of four or more\n"
             "  --direction D         forward, inverse or both (default both)\n"
             "  --arch sm_XY          target architecture, which sets the shared-memory limit (default\n"
             "                        sm_%d; known: %s)\n"
@@ -285,12 +291,29 @@ static void explain_split(fftgen_kernel_precision precision)
                " lo*lo dropped; everything else in fp32\n");
 }
 
+/* fp16 plans of several passes: how the data are stored between them. */
+static void explain_intermediate(const fftgen_transform_plan *plan)
+{
+    if (plan->pass_count < 2 || plan->pass[0].precision != FFTGEN_KERNEL_FP16) return;
+    int shared = 0;
+    for (int i = 0; i + 1 < plan->pass_count; ++i) shared += plan->pass[i].shared_exponent_target;
+    printf("  between passes:");
+    for (int i = 0; i + 1 < plan->pass_count; ++i)
+        printf("%s %d-%d %s", i ? "," : "", i + 1, i + 2,
+               plan->pass[i].shared_exponent_target ? "shared-exponent complexes" : "fp16");
+    if (shared > 0)
+        printf(" (shared-exponent: 32 bits, a 4-bit exponent and two 14-bit mantissas, about half fp16's"
+               " rounding error)");
+    printf("\n");
+}
+
 static void explain(const fftgen_transform_plan *plan)
 {
     const fftgen_kernel_plan *first = &plan->pass[0];
     if (plan->rank > 1) {
         explain_shape(plan);
         explain_split(first->precision);
+        explain_intermediate(plan);
         return;
     }
     if (plan->pass_count == 1 && first->cluster > 1) {
@@ -311,6 +334,7 @@ static void explain(const fftgen_transform_plan *plan)
     printf("fftgen plan: %lld-point %s FFT for sm_%d, %d passes over global memory (four-step, no transposes)\n",
            plan->n, fftgen_precision_name(first->precision), first->arch, plan->pass_count);
     explain_split(first->precision);
+    explain_intermediate(plan);
     for (int i = 0; i < plan->pass_count; ++i) {
         const fftgen_kernel_plan *p = &plan->pass[i];
         const int on_cluster = p->cluster > 1;
@@ -331,7 +355,7 @@ int main(int argc, char **argv)
 {
     enum { OPT_N = 256, OPT_RADIX, OPT_PRECISION, OPT_DIRECTION, OPT_ARCH, OPT_EXPLAIN, OPT_NAME, OPT_TARGET,
            OPT_TEMPLATES, OPT_ISTRIDE, OPT_IDIST, OPT_OSTRIDE, OPT_ODIST, OPT_INEMBED, OPT_ONEMBED, OPT_TENSOR_CORES,
-           OPT_MAX_TILE, OPT_CLUSTER };
+           OPT_MAX_TILE, OPT_CLUSTER, OPT_INTERMEDIATE };
     static const struct option options[] = {
         {"n", required_argument, 0, OPT_N},
         {"radix", required_argument, 0, OPT_RADIX},
@@ -352,13 +376,15 @@ int main(int argc, char **argv)
         {"tensor-cores", optional_argument, 0, OPT_TENSOR_CORES},
         {"max-tile", required_argument, 0, OPT_MAX_TILE},
         {"cluster", required_argument, 0, OPT_CLUSTER},
+        {"intermediate", required_argument, 0, OPT_INTERMEDIATE},
         {"help", no_argument, 0, 'h'},
         {"version", no_argument, 0, 'V'},
         {0, 0, 0, 0},
     };
     if (argc > 1 && strcmp(argv[1], "pack") == 0) return fftgen_pack_command(argc - 1, argv + 1);
     if (argc > 1 && strcmp(argv[1], "tune") == 0) return run_tune(argv + 1);
-    fftgen_kernel_request request = {0, 0, FFTGEN_KERNEL_FP32, FFTGEN_DEFAULT_ARCH, 0, {{0}}, 0};
+    fftgen_kernel_request request = {0, 0, FFTGEN_KERNEL_FP32, FFTGEN_DEFAULT_ARCH, 0, {{0}}, 0,
+                                     FFTGEN_INTERMEDIATE_DEFAULT};
     int have_n = 0, explain_only = 0, directions = FFTGEN_RENDER_BOTH;
     const char *output = NULL, *name = NULL, *templates_dir = NULL;
     fftgen_target target = FFTGEN_TARGET_CUDA;
@@ -422,6 +448,13 @@ int main(int argc, char **argv)
             request.cluster = fftgen_cluster_parse(optarg);
             if (request.cluster < 0) fail(EXIT_USAGE, "--cluster takes 0, 1, 2, 4 or 8, got '%s'", optarg);
             break;
+        case OPT_INTERMEDIATE: {
+            const int intermediate = fftgen_intermediate_parse(optarg);
+            if (intermediate < 0)
+                fail(EXIT_USAGE, "--intermediate takes fp16, shared-exponent or default, got '%s'", optarg);
+            request.intermediate = (fftgen_intermediate)intermediate;
+            break;
+        }
         case OPT_NAME:
             if (!is_identifier(optarg)) fail(EXIT_USAGE, "--name '%s' is not a C identifier", optarg);
             if (strlen(optarg) > 64) fail(EXIT_USAGE, "--name '%s' is longer than 64 characters", optarg);
@@ -460,6 +493,9 @@ int main(int argc, char **argv)
     }
     if (optind < argc) fail(EXIT_USAGE, "unexpected argument '%s' (see fftgen --help)", argv[optind]);
     if (!have_n) fail(EXIT_USAGE, "--n is required (see fftgen --help)");
+    if (request.intermediate != FFTGEN_INTERMEDIATE_DEFAULT && request.precision != FFTGEN_KERNEL_FP16)
+        fail(EXIT_USAGE, "--intermediate applies to fp16 only (%s keeps fp32 between passes)",
+             fftgen_precision_name(request.precision));
 
     for (int side = 0; side < 2; ++side)
         if (embed_ranks[side] != 0 && rank == 1)

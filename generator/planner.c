@@ -585,6 +585,50 @@ long long fftgen_pass_blocks(const fftgen_kernel_plan *pass, long long ffts)
     return pass->tiled && pass->cluster > 1 ? tiles * pass->cluster : tiles;
 }
 
+static const char *const INTERMEDIATE_NAMES[] = {"default", "fp16", "shared-exponent"};
+
+const char *fftgen_intermediate_name(fftgen_intermediate intermediate)
+{
+    return INTERMEDIATE_NAMES[intermediate];
+}
+
+int fftgen_intermediate_parse(const char *text)
+{
+    for (int i = 0; text != NULL && i < (int)(sizeof INTERMEDIATE_NAMES / sizeof *INTERMEDIATE_NAMES); ++i)
+        if (strcmp(text, INTERMEDIATE_NAMES[i]) == 0) return i;
+    return -1;
+}
+
+/* How an fp16 plan stores between its passes (fftgen_intermediate). Each rounding adds its variance to
+ * the error: fp16 about 2.1e-4 relative, a shared-exponent complex about 1.1e-4, a quarter of the
+ * variance; the input's rounding to fp16 and the output's count as two fp16 roundings. The planner
+ * keeps fp16 where the predicted error stays within ERROR_BUDGET (3.8e-4, under the 4e-4 target),
+ * since a shared-exponent store and load cost about 20 more instructions a point: two passes keep
+ * fp16 (3.5e-4); three store their last intermediate as shared-exponent complexes (3.6e-4 instead of
+ * 4.0e-4); four and five all of them. H100, 2^27 points, ms with the first / the last / both of three
+ * passes' intermediates as shared-exponent complexes against fp16: 2^25 1.237 / 1.269 / 1.305 against
+ * 1.226, 2^27 1.38 / 1.345 / 1.42 against 1.315, 512^3 1.311 / 1.293 / 1.40 against 1.209. fp32 and
+ * the split precisions keep fp32 there. */
+enum { FP16_ROUNDING = 100, SHARED_EXPONENT_ROUNDING = 27, ERROR_BUDGET = 330 }; /* variances, (2.1e-4)^2 = 100 */
+
+static void place_intermediates(const fftgen_kernel_request *request, fftgen_transform_plan *plan)
+{
+    const int boundaries = plan->pass_count - 1;
+    int shared = 0; /* how many boundaries, from the last back, take shared-exponent complexes */
+    if (request->precision == FFTGEN_KERNEL_FP16 && request->intermediate == FFTGEN_INTERMEDIATE_SHARED_EXPONENT)
+        shared = boundaries;
+    else if (request->precision == FFTGEN_KERNEL_FP16 && request->intermediate == FFTGEN_INTERMEDIATE_DEFAULT)
+        while (shared < boundaries && (2 + boundaries - shared) * FP16_ROUNDING + shared * SHARED_EXPONENT_ROUNDING >
+                                          ERROR_BUDGET)
+            ++shared;
+    for (int i = 0; i < plan->pass_count; ++i) {
+        const int after = plan->pass_count - 1 - i; /* boundaries after pass i */
+        plan->pass[i].shared_exponent_target = after >= 1 && after <= shared;
+        plan->pass[i].shared_exponent_source = i >= 1 && after + 1 <= shared;
+    }
+    plan->intermediate = request->intermediate;
+}
+
 int fftgen_cluster_parse(const char *text)
 {
     if (text == NULL || text[0] < '0' || text[0] > '9' || text[1] != '\0') return -1;
@@ -676,6 +720,7 @@ fftgen_plan_status fftgen_plan_transform(const fftgen_kernel_request *asked, fft
                  request->n, fftgen_transform_limit(request->precision, request->arch),
                  fftgen_precision_name(request->precision), request->arch);
     if (status == FFTGEN_PLAN_OK) status = check_tensor_cores_placed(request, plan, why, why_len);
+    if (status == FFTGEN_PLAN_OK) place_intermediates(request, plan);
     plan->max_tile = request->max_tile;
     plan->cluster = request->cluster;
     return status;
@@ -686,7 +731,7 @@ long long fftgen_transform_limit(fftgen_kernel_precision precision, int arch)
     if (fftgen_arch_shared_limit(arch) < 0) return 0;
     long long best = 0;
     for (long long n = 2; n <= (1LL << 30); n *= 2) {
-        const fftgen_kernel_request request = {n, 0, precision, arch, 0, {{0}}, 0};
+        const fftgen_kernel_request request = {n, 0, precision, arch, 0, {{0}}, 0, FFTGEN_INTERMEDIATE_DEFAULT};
         fftgen_transform_plan plan;
         if (plan_transform_quietly(&request, &plan) != FFTGEN_PLAN_OK) break;
         best = n;
@@ -1001,7 +1046,8 @@ fftgen_plan_status fftgen_plan_shape(const fftgen_kernel_request *asked, int ran
     /* The first pass reads the input and writes the output; dense data on both sides take the
      * untiled kernels: the last two dimensions fused when a slice fits a block, else the rows. */
     const int dense = is_contiguous(&in, rank, shape, points) && is_contiguous(&out, rank, shape, points);
-    const fftgen_kernel_request rows = {shape[rank - 1], 0, request->precision, request->arch, 0, request->max_tile, 1};
+    const fftgen_kernel_request rows = {shape[rank - 1], 0, request->precision, request->arch, 0, request->max_tile, 1,
+                                        FFTGEN_INTERMEDIATE_DEFAULT};
     fftgen_transform_plan row_plan;
     int next = rank - 2; /* the highest dimension still to transform */
     p.pass_count = 1;
@@ -1075,6 +1121,7 @@ fftgen_plan_status fftgen_plan_shape(const fftgen_kernel_request *asked, int ran
     }
     status = check_tensor_cores_placed(request, &p, why, why_len);
     if (status != FFTGEN_PLAN_OK) return status;
+    place_intermediates(request, &p);
     p.max_tile = request->max_tile;
     p.cluster = request->cluster;
     *plan = p;

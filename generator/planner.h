@@ -42,6 +42,24 @@ int fftgen_tile_caps_any(const fftgen_tile_caps *caps); /* whether any pass has 
 /* A cluster size as text: "0", "1", "2", "4" or "8"; -1 for anything else. */
 int fftgen_cluster_parse(const char *text);
 
+/* How an fp16 plan of several passes stores the data between its passes (in the work area, or in
+ * the output for the later passes of 2D and 3D shapes). Each rounding there adds as much error as
+ * the input's own rounding to fp16 (2.1e-4 relative for gaussian data): two passes measure 3.5e-4,
+ * three 4.0e-4. A shared-exponent complex takes the same 32 bits and rounds about half as coarsely:
+ * a 4-bit exponent e shared by both parts and two 14-bit two's-complement mantissas, value =
+ * mantissa * 2^(2e - 24), so the larger part keeps 12 or 13 significant bits (fp16: 11). Its range
+ * is fp16's and more: 2^-24 steps below 2^-11, up to 131064; e = 15 holds what is out of range or
+ * not finite, and reads back as NaN. */
+typedef enum {
+    FFTGEN_INTERMEDIATE_DEFAULT,        /* the planner's choice */
+    FFTGEN_INTERMEDIATE_FP16,           /* __half2: faster where the kernels are bound by instructions */
+    FFTGEN_INTERMEDIATE_SHARED_EXPONENT
+} fftgen_intermediate;
+
+/* "fp16" or "shared-exponent" ("default" for the planner's choice); parse: the value, or -1. */
+const char *fftgen_intermediate_name(fftgen_intermediate intermediate);
+int fftgen_intermediate_parse(const char *text);
+
 typedef enum { FFTGEN_BUFFER_INPUT, FFTGEN_BUFFER_OUTPUT, FFTGEN_BUFFER_WORK } fftgen_buffer;
 
 typedef struct {
@@ -57,6 +75,7 @@ typedef struct {
                              above one block (one pass, else the columns of two passes), and of the
                              slices and columns of dense 2D and 3D shapes; 1 for none, 0 the planner's
                              default */
+    fftgen_intermediate intermediate; /* fp16 plans of several passes: how they store between them */
 } fftgen_kernel_request;
 
 /* Where a pass finds its data: transform f is member c = f mod group_size of group
@@ -107,6 +126,9 @@ typedef struct {
      * c + cluster*j (the pass's batch counts columns). A fused slice: block c takes the slice's rows
      * c + cluster*j (slice_rows of cluster * slice_rows). */
     int cluster;
+    /* fp16: the pass reads (shared_exponent_source) or writes (shared_exponent_target) the data between
+     * passes as shared-exponent complexes (fftgen_intermediate), not __half2 */
+    int shared_exponent_source, shared_exponent_target;
 } fftgen_kernel_plan;
 
 #define FFTGEN_TENSOR_CORES_EVERY_PASS ((1 << FFTGEN_MAX_PASSES) - 1)
@@ -134,6 +156,7 @@ typedef struct {
     fftgen_user_layout in, out; /* the data's layouts */
     fftgen_tile_caps max_tile;  /* the request's caps on tile widths, for the command line */
     int cluster;                /* the request's cluster size (0: the default), for the command line */
+    fftgen_intermediate intermediate; /* the request's, for the command line */
 } fftgen_transform_plan;
 
 typedef enum {

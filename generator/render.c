@@ -92,6 +92,11 @@ void fftgen_plan_command(const fftgen_transform_plan *plan, int directions, cons
         const size_t at = strlen(choices);
         snprintf(choices + at, sizeof choices - at, " --max-tile %s", tiles);
     }
+    if (plan->intermediate != FFTGEN_INTERMEDIATE_DEFAULT && plan->pass_count > 1 &&
+        first->precision == FFTGEN_KERNEL_FP16) {
+        const size_t at = strlen(choices);
+        snprintf(choices + at, sizeof choices - at, " --intermediate %s", fftgen_intermediate_name(plan->intermediate));
+    }
     fftgen_shape_text(plan->rank, plan->shape, shape, sizeof shape);
     int used = snprintf(out, len, "fftgen --n %s%s%s --precision %s --direction %s", shape, radix, choices,
                         fftgen_precision_name(first->precision), direction_name(directions));
@@ -168,6 +173,10 @@ static void push_pass(lua_State *L, const fftgen_kernel_plan *pass)
     lua_setfield(L, -2, "column_registers");
     lua_pushboolean(L, fftgen_shuffle_tail(pass));
     lua_setfield(L, -2, "shuffle_tail");
+    lua_pushboolean(L, pass->shared_exponent_source);
+    lua_setfield(L, -2, "shared_exponent_source");
+    lua_pushboolean(L, pass->shared_exponent_target);
+    lua_setfield(L, -2, "shared_exponent_target");
     if (pass->tiled) {
         push_layout(L, "in_layout", &pass->in);
         push_layout(L, "out_layout", &pass->out);

@@ -92,7 +92,7 @@ static fftgen_kernel_request planner_request(long long points, int rank, const l
                                             fftgen_kernel_precision precision, int device, int arch, unsigned flags,
                                             const fftgen_choice *forced, const fftgen_tile_caps *tile_override)
 {
-    fftgen_kernel_request request = {points, 0, precision, arch, 0, {{0}}, 0};
+    fftgen_kernel_request request = {points, 0, precision, arch, 0, {{0}}, 0, FFTGEN_INTERMEDIATE_DEFAULT};
     fftgen_choice choice = {0, {{0}}, 0};
     if (forced != NULL) {
         choice = *forced;
@@ -110,6 +110,11 @@ static fftgen_kernel_request planner_request(long long points, int rank, const l
     /* FFTGEN_CLUSTER: a cluster size to measure ("1": passes), as fftgen's --cluster */
     const int cluster = fftgen_cluster_parse(getenv("FFTGEN_CLUSTER")); /* -1 when unset or not a size */
     if (cluster >= 0) request.cluster = cluster;
+    /* FFTGEN_INTERMEDIATE: how fp16 passes store between them, to measure ("fp16" or "shared-exponent"),
+     * as fftgen's --intermediate */
+    const int intermediate = fftgen_intermediate_parse(getenv("FFTGEN_INTERMEDIATE"));
+    if (intermediate >= 0 && precision == FFTGEN_KERNEL_FP16) request.intermediate = (fftgen_intermediate)intermediate;
+    if (flags & FFTGEN_FP16_INTERMEDIATES) request.intermediate = FFTGEN_INTERMEDIATE_FP16;
     return request;
 }
 
@@ -142,8 +147,10 @@ fftgen_result fftgen_plan_many_with_choice(fftgen_plan *plan, int rank, const lo
         return FFTGEN_INVALID_PRECISION;
     const int split = precision == FFTGEN_SPLIT || precision == FFTGEN_SPLIT_PAPERS;
     if (split && rank == 1 && n[0] < 16) return FFTGEN_NOT_SUPPORTED_YET; /* no radix-16 stage */
-    if (flags & ~(unsigned)(FFTGEN_SCALE_INVERSE | FFTGEN_NO_JIT | FFTGEN_TENSOR_CORES | FFTGEN_PLANNER_DEFAULTS))
+    if (flags & ~(unsigned)(FFTGEN_SCALE_INVERSE | FFTGEN_NO_JIT | FFTGEN_TENSOR_CORES | FFTGEN_PLANNER_DEFAULTS |
+                            FFTGEN_FP16_INTERMEDIATES))
         return FFTGEN_INVALID_FLAGS;
+    if ((flags & FFTGEN_FP16_INTERMEDIATES) && precision != FFTGEN_FP16) return FFTGEN_INVALID_FLAGS;
     const int tensor_cores = (flags & FFTGEN_TENSOR_CORES) != 0;
     /* tensor cores take fp16 operands: fp16 storage, or the split precisions' hi + lo (fftgen.h) */
     if (tensor_cores && !split && precision != FFTGEN_FP16) return FFTGEN_NOT_SUPPORTED_YET;
@@ -176,7 +183,8 @@ fftgen_result fftgen_plan_many_with_choice(fftgen_plan *plan, int rank, const lo
     if (planned != FFTGEN_PLAN_OK && choice == NULL && !tensor_cores &&
         (request.tensor_cores || fftgen_tile_caps_any(&request.max_tile))) {
         /* a measured choice that does not fit this layout: the planner's own plan instead */
-        const fftgen_kernel_request plain = {points, 0, kernel_precision, arch, 0, tile_override, 0};
+        const fftgen_kernel_request plain = {points, 0, kernel_precision, arch, 0, tile_override, 0,
+                                             request.intermediate};
         planned = fftgen_plan_shape(&plain, rank, n, in, out, &p->transform, why, sizeof why);
     }
     if (planned != FFTGEN_PLAN_OK) {

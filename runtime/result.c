@@ -12,7 +12,7 @@ const char *fftgen_result_string(fftgen_result result)
     case FFTGEN_INVALID_RANK: return "invalid rank: it must be 1, 2 or 3";
     case FFTGEN_INVALID_PRECISION: return "invalid precision: expected FFTGEN_FP32, FFTGEN_FP16, FFTGEN_SPLIT or FFTGEN_SPLIT_PAPERS";
     case FFTGEN_INVALID_DIRECTION: return "invalid direction: expected FFTGEN_FORWARD or FFTGEN_INVERSE";
-    case FFTGEN_INVALID_FLAGS: return "invalid flags: unknown bits set";
+    case FFTGEN_INVALID_FLAGS: return "invalid flags: unknown bits set, or a flag that does not apply to the precision";
     case FFTGEN_NULL_POINTER: return "a required pointer is NULL";
     case FFTGEN_MISALIGNED_POINTER: return "data pointer not aligned to one complex element";
     case FFTGEN_INVALID_LAYOUT: return "invalid layout: strides and distances must be >= 1";

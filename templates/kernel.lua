@@ -49,6 +49,9 @@ end
 -- cluster's blocks (one each of the CLUSTER parts of a transform)
 local function per_block_batch(f) return multi(f) or on_cluster(f) end
 local function shuffle_tail(f) return any_pass(f, "shuffle_tail") end
+local function shared_exponent(f)
+  return any_pass(f, "shared_exponent_source") or any_pass(f, "shared_exponent_target")
+end
 local function storage_type(f) return (f.precision == "fp16") and "__half2" or "float2" end
 
 -- Transforms of pass p per transform of the whole file (an untiled cluster pass counts its blocks, a
@@ -88,7 +91,7 @@ local function header(w, f, title, body)
     w:line(" *   inverse  x[%s] = sum X[%s] * exp(+2*pi*i*(%s))   (no 1/%d scaling)", j, k, phase, f.n)
   end
   local precisions = {
-    fp16 = { "fp16 storage (__half2), fp32 arithmetic; rounded to fp16 on each store to global memory" },
+    fp16 = { "fp16 storage (__half2), fp32 arithmetic; rounded on each store to global memory" },
     fp32 = { "fp32 storage (float2), fp32 arithmetic" },
     split = { "split: fp32 storage (float2); the radix-16 stages on tensor cores, each butterfly's",
       "  inputs scaled by a power of two and split into fp16 hi + 2^-11 lo (the DFT matrix too),",
@@ -98,6 +101,14 @@ local function header(w, f, title, body)
       "  the DFT matrix as fp16 hi + lo, fp32 sums (lo*lo dropped); twiddles and other stages fp32" },
   }
   for i, l in ipairs(precisions[f.precision]) do w:line(" * %s%s", (i == 1) and "Precision: " or "           ", l) end
+  if f.precision == "fp16" and multi(f) then
+    local between = {}
+    for i = 1, #f.passes - 1 do
+      between[i] = string.format("%d-%d %s", i, i + 1, f.passes[i].shared_exponent_target and "shared-exponent" or "fp16")
+    end
+    w:line(" * Between passes: %s%s", table.concat(between, ", "),
+      shared_exponent(f) and " (store_shared_exponent below: about half fp16's rounding error)" or "")
+  end
   if not f.strided then
     local index = (f.rank == 1) and "j" or ("(" .. table.concat(f.index_names, ", ") .. ")")
     w:line(" * Data layout: interleaved complex %s, transform after transform (element %s of", storage, index)
@@ -294,6 +305,71 @@ local function tables(w, p, qualifier)
   end
 end
 
+------------------------------------------------------------------- between passes
+
+-- The data between the passes of an fp16 plan: one complex in 32 bits, as __half2, rounded about
+-- half as coarsely (planner.h, fftgen_intermediate). The CUDA and the C versions are the same
+-- integer and fma steps, so the host simulation stores the very bits the GPU does.
+local function shared_exponent_helpers(w, target)
+  local cuda = target == "cuda"
+  local fn = cuda and "__device__ __forceinline__ " or "static inline "
+  local as_uint = cuda and "__float_as_uint" or "float_bits"
+  local as_float = cuda and "__uint_as_float" or "bits_float"
+  local fma = cuda and "__fmaf_rn" or "fmaf"
+  w:line("")
+  w:line("// Between passes: a shared-exponent complex in 32 bits. Bits 31..28 hold e, 27..14 and 13..0 the")
+  w:line("// real and imaginary mantissas (14-bit two's complement); value = mantissa * 2^(2e - 24). e = 15:")
+  w:line("// out of range (131064 and up) or not finite, read back as NaN.")
+  w:line("#define SHARED_EXPONENT_NOT_FINITE 15u")
+  w:line("#define ROUND_TO_INTEGER 12582912.0f   // 1.5 * 2^23: x + this keeps round(x) in the low mantissa bits")
+  w:line("#define MANTISSA_OFFSET_BITS 0x4b002000u // 2^23 + 2^13 as a float, minus its low 14 bits")
+  if not cuda then
+    w:open("static inline unsigned float_bits(float f)")
+    w:line("unsigned u;")
+    w:line("memcpy(&u, &f, sizeof u);")
+    w:line("return u;")
+    w:close()
+    w:open("static inline float bits_float(unsigned u)")
+    w:line("float f;")
+    w:line("memcpy(&f, &u, sizeof f);")
+    w:line("return f;")
+    w:close()
+  end
+  w:open(fn .. "void store_shared_exponent(point_t* p, size_t i, float2 f)")
+  w:line("const unsigned re_bits = %s(f.x) & 0x7fffffffu, im_bits = %s(f.y) & 0x7fffffffu;", as_uint, as_uint)
+  w:line("const unsigned larger = re_bits > im_bits ? re_bits : im_bits; // NaN above infinity above the rest")
+  w:line("// e: the larger part's binary exponent, halved and offset, so that its mantissa has 12 or 13")
+  w:line("// bits; + 0x800 moves to the next e the values whose mantissa would round up to 2^13")
+  w:line("int e = (int)((larger + 0x800u) >> 24) - 57;")
+  w:line("e = e < 0 ? 0 : (e > (int)SHARED_EXPONENT_NOT_FINITE ? (int)SHARED_EXPONENT_NOT_FINITE : e);")
+  w:line("const float scale = %s((unsigned)(151 - 2 * e) << 23); // 2^(24 - 2e)", as_float)
+  w:line("const unsigned re_q = %s(%s(f.x, scale, ROUND_TO_INTEGER)) & 0x3fffu;", as_uint, fma)
+  w:line("const unsigned im_q = %s(%s(f.y, scale, ROUND_TO_INTEGER)) & 0x3fffu;", as_uint, fma)
+  w:line("const unsigned bits = ((unsigned)e << 28) | (re_q << 14) | im_q;")
+  if cuda then
+    w:line("reinterpret_cast<unsigned*>(p)[i] = bits;")
+  else
+    w:line("memcpy(p + i, &bits, sizeof bits);")
+  end
+  w:close()
+  w:open(fn .. "float2 load_shared_exponent(const point_t* p, size_t i)")
+  if cuda then
+    w:line("const unsigned bits = reinterpret_cast<const unsigned*>(p)[i];")
+  else
+    w:line("unsigned bits;")
+    w:line("memcpy(&bits, p + i, sizeof bits);")
+  end
+  w:line("const unsigned e = bits >> 28;")
+  w:line("const float step = %s(e == SHARED_EXPONENT_NOT_FINITE ? 0x7fc00000u : (103u + 2u * e) << 23); // 2^(2e - 24)",
+    as_float)
+  w:line("// 2^23 + 2^13 + mantissa, exactly; the fma takes the offset off without rounding")
+  w:line("const float re = %s(((bits >> 14) & 0x3fffu) ^ MANTISSA_OFFSET_BITS);", as_float)
+  w:line("const float im = %s((bits & 0x3fffu) ^ MANTISSA_OFFSET_BITS);", as_float)
+  w:line("const float offset = 8396800.0f * step;")
+  w:line("return make_float2(%s(re, step, -offset), %s(im, step, -offset));", fma, fma)
+  w:close()
+end
+
 ------------------------------------------------------------------------------ CUDA
 
 local function cuda_helpers(w, f)
@@ -316,6 +392,7 @@ local function cuda_helpers(w, f)
     w:line("asm(\"cvt.rn.f16.f32 %%0, %%1;\" : \"=h\"(h.y) : \"f\"(f.y));")
     w:line("p[i] = h;")
     w:close()
+    if shared_exponent(f) then shared_exponent_helpers(w, "cuda") end
   else
     w:line("typedef float2 point_t;")
     w:line("")
@@ -641,6 +718,7 @@ local function sim_helpers(w, f)
     w:line("p[i].x = (_Float16)f.x; // round to nearest even, as cvt.rn.f16.f32")
     w:line("p[i].y = (_Float16)f.y;")
     w:close()
+    if shared_exponent(f) then shared_exponent_helpers(w, "sim") end
   else
     w:line("typedef float2 point_t;")
     w:line("static inline float2 load_point(const point_t* p, size_t i) { return p[i]; }")
@@ -772,8 +850,8 @@ local function render_sim(f)
   w:line("#include <stdbool.h>")
   w:line("#include <stddef.h>")
   w:line("#include <stdlib.h>")
-  if f.split then w:line("#include <math.h>") end
-  if tensor_cores(f) then w:line("#include <string.h>") end
+  if f.split or shared_exponent(f) then w:line("#include <math.h>") end
+  if tensor_cores(f) or shared_exponent(f) then w:line("#include <string.h>") end
   w:line("")
   sim_helpers(w, f)
   for _, p in ipairs(f.passes) do tables(w, p, "static const float2") end

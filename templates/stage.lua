@@ -24,6 +24,11 @@ local M = {}
 -- spread over the banks.
 local PAD_EVERY = 16
 
+-- Global memory holds the user's points (point_t), or, between the passes of an fp16 plan, the
+-- shared-exponent complexes of the same size (kernel.lua): the helpers that read and write each.
+local function loader(plan) return plan.shared_exponent_source and "load_shared_exponent" or "load_point" end
+local function storer(plan) return plan.shared_exponent_target and "store_shared_exponent" or "store_point" end
+
 -- padded(base + c) equals padded(base) + c + c/16 when base mod 16 never exceeds `bound` and
 -- bound + c mod 16 < 16; then the access is a base register plus a compile-time offset.
 local function smem_index(base_padded, base_expr, bound, c)
@@ -170,7 +175,7 @@ local function emit_staged_load(w, plan)
       w:line("const point_t* src = in + fft_base + (size_t)(rank + CLUSTER * (thread / POINTS)) * POINTS + thread %% POINTS;")
       w:open("if (active)")
       for u = 0, plan.radix_max - 1 do
-        w:line("v[%d] = load_point(src, (size_t)%d * CLUSTER * POINTS);", u, u * rows_per_copy)
+        w:line("v[%d] = " .. loader(plan) .. "(src, (size_t)%d * CLUSTER * POINTS);", u, u * rows_per_copy)
       end
       w:reopen("else")
       for u = 0, plan.radix_max - 1 do w:line("v[%d] = %s;", u, zero) end
@@ -180,7 +185,7 @@ local function emit_staged_load(w, plan)
       w:line("const point_t* src = in + block_base + thread;")
       for u = 0, plan.radix_max - 1 do
         local c = u * plan.threads
-        w:line("v[%d] = (%s < block_points) ? load_point(src, %d) : %s;", u, code.sum("thread", c), c, zero)
+        w:line("v[%d] = (%s < block_points) ? " .. loader(plan) .. "(src, %d) : %s;", u, code.sum("thread", c), c, zero)
       end
     end
     w:line("const int dst = padded(thread);")
@@ -207,7 +212,7 @@ local function emit_staged_load(w, plan)
     local rows = (spacing > 1) and spacing * (u * plan.threads // plan.ffts_per_block) or nil
     local address, target, fft = tiled_side(plan, plan.in_layout, "src", u, rows)
     targets[u] = target
-    w:line("v[%d] = (%s < tile_ffts) ? load_point(%s, 0) : %s;", u, fft, address, zero)
+    w:line("v[%d] = (%s < tile_ffts) ? " .. loader(plan) .. "(%s, 0) : %s;", u, fft, address, zero)
   end
   if not column_side(plan, plan.in_layout) then -- else v[u] is what the first stage reads
     for u = 0, plan.radix_max - 1 do w:line("smem[%s] = v[%d];", targets[u], u) end
@@ -291,14 +296,14 @@ local function emit_tiled_store(w, plan, sign)
     end
     local value = on_registers and string.format("y[%d]", u) or string.format("smem[%s]", source)
     if plan.twiddle_n > 0 and plan.post_powers then
-      w:line("store_point(%s, 0, %s(%s, pass_tw%d));", address, mul, value, e)
+      w:line(storer(plan) .. "(%s, 0, %s(%s, pass_tw%d));", address, mul, value, e)
     else
       if plan.twiddle_n > 0 then
         -- times exp(-+2*pi*i*c*j/TWIDDLE_N), one table product per point
         w:line("const int q%d = %s * (%s);", u, twiddle_column(plan), code.sum(outs.row, e * step))
         value = string.format("%s(%s, %s(%s, q%d, POST_TWIDDLE_BITS))", mul, value, plan.post_twiddle_call, tables, u)
       end
-      w:line("store_point(%s, 0, scaled(%s, scale));", address, value)
+      w:line(storer(plan) .. "(%s, 0, scaled(%s, scale));", address, value)
     end
   end
   w:close()
@@ -313,7 +318,7 @@ local function emit_staged_store(w, plan, sign)
   for u = 0, plan.radix_max - 1 do
     local c = u * plan.threads
     w:open("if (%s < block_points)", code.sum("thread", c))
-    w:line("store_point(dst, %d, scaled(smem[%s], scale));", c, code.sum("src", c + c // PAD_EVERY))
+    w:line(storer(plan) .. "(dst, %d, scaled(smem[%s], scale));", c, code.sum("src", c + c // PAD_EVERY))
     w:close()
   end
 end
@@ -333,7 +338,7 @@ local function emit_loads(w, plan, r, from_global, paired)
     w:open("if (active)")
     for q = 0, per_thread - 1 do
       for m = 0, r - 1 do
-        w:line("v[%d] = load_point(src, %d);", q * r + m, spacing * (q * plan.threads_per_fft + m * stride))
+        w:line("v[%d] = " .. loader(plan) .. "(src, %d);", q * r + m, spacing * (q * plan.threads_per_fft + m * stride))
       end
     end
     w:reopen("else")
@@ -404,7 +409,7 @@ local function emit_butterflies(w, plan, stage_index, r, ns, sign, to_global, to
       -- last stage: output m of butterfly j lands at j + m*ns, unit stride across threads
       w:open("if (active)")
       for m = 0, r - 1 do
-        w:line("store_point(dst, %d, scaled(%s, scale));", q * plan.threads_per_fft + m * ns, ys[m + 1])
+        w:line(storer(plan) .. "(dst, %d, scaled(%s, scale));", q * plan.threads_per_fft + m * ns, ys[m + 1])
       end
       w:close()
     elseif to_registers then
@@ -456,8 +461,8 @@ local function emit_shuffle_tail(w, plan, stage_index, ns, sign, to_registers)
       w:line("y[%d] = %s;", i + 8, ys[2])
     else
       w:open("if (active)")
-      w:line("store_point(dst, %d, scaled(%s, scale));", i * pair_ns, ys[1])
-      w:line("store_point(dst, %d, scaled(%s, scale));", i * pair_ns + half, ys[2])
+      w:line(storer(plan) .. "(dst, %d, scaled(%s, scale));", i * pair_ns, ys[1])
+      w:line(storer(plan) .. "(dst, %d, scaled(%s, scale));", i * pair_ns + half, ys[2])
       w:close()
     end
     w:close()
@@ -665,7 +670,7 @@ function M.cluster_phase(plan, sign)
         value = string.format("%s(%s, %s(%s, %s * (%s), POST_TWIDDLE_BITS))", mul, value, plan.post_twiddle_call,
           post_tables(plan), twiddle_column(plan), code.sum("k", q * plan.n))
       end
-      w:line("store_point(dst, %s, scaled(%s, scale));", store(i * plan.threads_per_fft + q * plan.n), value)
+      w:line(storer(plan) .. "(dst, %s, scaled(%s, scale));", store(i * plan.threads_per_fft + q * plan.n), value)
     end
     w:close()
     w:close()

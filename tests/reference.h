@@ -10,6 +10,9 @@
 /* Bound on the relative L2 error against FFTW double (issue 2). */
 #define FP32_ERROR_BOUND 1e-6
 #define FP16_ERROR_BOUND 1e-3
+/* fp16 plans on CUDA cores, inputs in [-1, 1], at most three passes or with shared-exponent
+ * intermediates: issue 5's accuracy target */
+#define FP16_TARGET_ERROR 4e-4
 /* The split precision (issue 6): within 2x of cuFFT fp32, which measures 1e-7 to 3.8e-7. */
 #define SPLIT_ERROR_BOUND 4e-7
 

@@ -72,7 +72,10 @@ static void bad_arguments(void **state)
     expect_rejected(FFTGEN_NOT_SUPPORTED_YET, 1, &n8, NULL, 1, 8, FFTGEN_SPLIT_PAPERS, 1, 0);
     /* tensor cores take fp16 operands: not fp32 storage */
     expect_rejected(FFTGEN_NOT_SUPPORTED_YET, 1, &n64, NULL, 1, 64, FFTGEN_FP32, 1, FFTGEN_TENSOR_CORES);
-    expect_rejected(FFTGEN_INVALID_FLAGS, 1, &n64, NULL, 1, 64, FFTGEN_FP32, 1, FFTGEN_PLANNER_DEFAULTS << 1);
+    expect_rejected(FFTGEN_INVALID_FLAGS, 1, &n64, NULL, 1, 64, FFTGEN_FP32, 1, FFTGEN_FP16_INTERMEDIATES << 1);
+    /* fp16 intermediates: fp16 only */
+    expect_rejected(FFTGEN_INVALID_FLAGS, 1, &n64, NULL, 1, 64, FFTGEN_FP32, 1, FFTGEN_FP16_INTERMEDIATES);
+    expect_rejected(FFTGEN_INVALID_FLAGS, 1, &n64, NULL, 1, 64, FFTGEN_SPLIT, 1, FFTGEN_FP16_INTERMEDIATES);
 }
 
 static void invalid_plans(void **state)
@@ -360,6 +363,40 @@ static void wisdom_steers_plans(void **state)
     assert_true(error >= 0.0 && error < FP16_ERROR_BOUND);
 }
 
+/* fp16 between passes: by default the last intermediate of three passes as shared-exponent
+ * complexes, under the 4e-4 target; FFTGEN_FP16_INTERMEDIATES keeps fp16 there (faster, less
+ * accurate). Two passes keep fp16 either way. */
+static void fp16_intermediates_trade_accuracy(void **state)
+{
+    (void)state;
+    if (!have_gpu) skip();
+    const int n = 1 << 23;
+    double errors[2];
+    for (int f = 0; f < 2; ++f) {
+        const unsigned flags = f ? FFTGEN_FP16_INTERMEDIATES : 0;
+        fftgen_plan plan = NULL;
+        assert_int_equal(fftgen_plan_1d(&plan, n, FFTGEN_FP16, 1, flags), FFTGEN_SUCCESS);
+        const fftgen_transform_plan *passes = fftgen_plan_layout(plan);
+        assert_non_null(passes);
+        assert_int_equal(passes->pass_count, 3);
+        assert_false(passes->pass[0].shared_exponent_target);
+        assert_int_equal(passes->pass[1].shared_exponent_target, !f);
+        assert_int_equal(passes->pass[2].shared_exponent_source, !f);
+        assert_int_equal(fftgen_destroy(plan), FFTGEN_SUCCESS);
+        const struct api_run run = {1, {n, 0, 0}, FFTGEN_FP16, FFTGEN_FORWARD, flags, 0};
+        errors[f] = transform_error(n, KERNEL_FP16, 1, FFTGEN_FORWARD, 1.0, run_api, &run, 23);
+        print_message("  n=%d fp16, %s: relative L2 error %.3e\n", n,
+                      f ? "FFTGEN_FP16_INTERMEDIATES" : "the planner's intermediates", errors[f]);
+    }
+    assert_true(errors[0] >= 0.0 && errors[0] < FP16_TARGET_ERROR);
+    assert_true(errors[1] > errors[0] && errors[1] < FP16_ERROR_BOUND);
+    fftgen_plan plan = NULL;
+    assert_int_equal(fftgen_plan_1d(&plan, 1 << 20, FFTGEN_FP16, 1, 0), FFTGEN_SUCCESS);
+    const fftgen_transform_plan *passes = fftgen_plan_layout(plan);
+    assert_false(passes->pass[0].shared_exponent_target || passes->pass[1].shared_exponent_source);
+    assert_int_equal(fftgen_destroy(plan), FFTGEN_SUCCESS);
+}
+
 /* The split precisions through the API against FFTW double (issue 6): every size from 16 to 2^27,
  * forward out of place and the scaled inverse in place; inputs at 1e-20 and 1e20 at a few sizes
  * (no overflow, no more error than at scale 1); 2D and 3D shapes. Prints each error, for the
@@ -635,6 +672,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(tensor_cores_match_fftw),
         cmocka_unit_test(split_matches_fftw),
         cmocka_unit_test(wisdom_steers_plans),
+        cmocka_unit_test(fp16_intermediates_trade_accuracy),
         cmocka_unit_test(strided_shapes_match_fftw),
         cmocka_unit_test(exec_checks_its_arguments),
     };

@@ -109,7 +109,8 @@ static void compile_all_with_nvrtc(void **state)
                 assert_true(job_count < MAX_JOBS);
                 struct job *job = &jobs[job_count++];
                 char why[256];
-                const fftgen_kernel_request request = {n, 0, precisions[p], archs[a], 0, {{0}}, 0};
+                const fftgen_kernel_request request = {n, 0, precisions[p], archs[a], 0, {{0}}, 0,
+                                                       FFTGEN_INTERMEDIATE_DEFAULT};
                 assert_int_equal(fftgen_plan_transform(&request, &job->plan, why, sizeof why), FFTGEN_PLAN_OK);
                 snprintf(job->name, sizeof job->name, "fftgen_%lld_%s_sm_%d.cu", n,
                          fftgen_precision_name(precisions[p]), archs[a]);
@@ -130,7 +131,8 @@ static void compile_all_with_nvrtc(void **state)
                 const int rank = (int)shapes[i][0];
                 long long points = 1;
                 for (int d = 0; d < rank; ++d) points *= shapes[i][1 + d];
-                const fftgen_kernel_request request = {points, 0, precisions[p], archs[a], 0, {{0}}, 0};
+                const fftgen_kernel_request request = {points, 0, precisions[p], archs[a], 0, {{0}}, 0,
+                                                       FFTGEN_INTERMEDIATE_DEFAULT};
                 const fftgen_user_layout dense = {1, points, {0}};
                 const fftgen_plan_status status =
                     fftgen_plan_shape(&request, rank, shapes[i] + 1, dense, dense, &job->plan, why, sizeof why);
@@ -147,7 +149,8 @@ static void compile_all_with_nvrtc(void **state)
             assert_true(job_count < MAX_JOBS);
             struct job *job = &jobs[job_count++];
             char why[256];
-            const fftgen_kernel_request request = {n, 0, FFTGEN_KERNEL_FP16, archs[a], 1, {{0}}, 0};
+            const fftgen_kernel_request request = {n, 0, FFTGEN_KERNEL_FP16, archs[a], 1, {{0}}, 0,
+                                                   FFTGEN_INTERMEDIATE_DEFAULT};
             assert_int_equal(fftgen_plan_transform(&request, &job->plan, why, sizeof why), FFTGEN_PLAN_OK);
             assert_true(job->plan.pass[0].tensor_cores);
             snprintf(job->name, sizeof job->name, "fftgen_%lld_tc_fp16_sm_%d.cu", n, archs[a]);
@@ -164,7 +167,8 @@ static void compile_all_with_nvrtc(void **state)
         const int rank = (int)tc_shapes[i][0];
         long long points = 1;
         for (int d = 0; d < rank; ++d) points *= tc_shapes[i][1 + d];
-        const fftgen_kernel_request request = {points, 0, FFTGEN_KERNEL_FP16, 90, (int)tc_shapes[i][4], {{0}}, 0};
+        const fftgen_kernel_request request = {points, 0, FFTGEN_KERNEL_FP16, 90, (int)tc_shapes[i][4], {{0}}, 0,
+                                               FFTGEN_INTERMEDIATE_DEFAULT};
         const fftgen_user_layout dense = {1, points, {0}};
         assert_int_equal(
             fftgen_plan_shape(&request, rank, tc_shapes[i] + 1, dense, dense, &job->plan, why, sizeof why),
@@ -188,7 +192,8 @@ static void compile_all_with_nvrtc(void **state)
                 const int rank = (int)split_shapes[i][0];
                 long long points = 1;
                 for (int d = 0; d < rank; ++d) points *= split_shapes[i][1 + d];
-                const fftgen_kernel_request request = {points, 0, precision, archs[a], 0, {{0}}, 0};
+                const fftgen_kernel_request request = {points, 0, precision, archs[a], 0, {{0}}, 0,
+                                                       FFTGEN_INTERMEDIATE_DEFAULT};
                 const fftgen_user_layout dense = {1, points, {0}};
                 assert_int_equal(fftgen_plan_shape(&request, rank, split_shapes[i] + 1, dense, dense, &job->plan, why,
                                                    sizeof why),

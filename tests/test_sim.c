@@ -15,6 +15,9 @@
 #include "kernel_registry.h"
 #include "reference.h"
 
+/* The largest fp16 size of one kernel (sm_90): larger ones take passes or clusters. */
+#define FP16_ONE_BLOCK_POINTS 16384
+
 struct sim_run {
     sim_function fn;
     float scale;
@@ -111,6 +114,40 @@ static void check_split_scales(const struct sim_kernel *k)
     }
 }
 
+/* fp16 plans of several passes store between them as fp16 or as shared-exponent complexes: below
+ * the 4e-4 target, the same accuracy from inputs in [-2^-8, 2^-8] up to the largest power of two whose
+ * outputs stay well inside fp16's range (10% allowed, as for the split), and a NaN in the input
+ * reaches every output. */
+static void check_fp16_intermediates(const struct sim_kernel *k)
+{
+    double largest = 64.0; /* outputs' rms is amplitude * sqrt(2n/3); 8192 / sqrt(n) keeps their peaks in range */
+    while (largest > 1.0 && largest * sqrt((double)k->n) > 8192.0) largest /= 2.0;
+    const double amplitudes[] = {1.0, 1.0 / 256.0, largest};
+    double at_one = 0.0;
+    for (size_t a = 0; a < sizeof amplitudes / sizeof amplitudes[0]; ++a) {
+        const struct sim_run run = {k->forward, 1.0f};
+        const double error = transform_error_at(k->n, k->precision, 1, -1, amplitudes[a], run_sim, &run,
+                                                (unsigned long long)k->n * 37);
+        print_message("  n=%-6d fp16 forward inputs in [-%g, %g]: relative L2 error %.3e\n", k->n, amplitudes[a],
+                      amplitudes[a], error);
+        assert_true(error >= 0.0 && error < FP16_TARGET_ERROR);
+        if (a == 0) at_one = error;
+        assert_true(error <= 1.1 * at_one);
+    }
+    _Float16 *in = malloc(sizeof(_Float16) * 2 * (size_t)k->n), *out = malloc(sizeof(_Float16) * 2 * (size_t)k->n);
+    assert_non_null(in);
+    assert_non_null(out);
+    for (int i = 0; i < 2 * k->n; ++i) in[i] = (_Float16)((i % 7) * 0.125f - 0.375f);
+    in[2 * (k->n / 3)] = (_Float16)NAN;
+    assert_int_equal(k->forward(in, out, 1, 1.0f), 0);
+    int finite = 0;
+    for (int i = 0; i < 2 * k->n; ++i) finite += !isnan((float)out[i]);
+    print_message("  n=%-6d fp16 forward, one NaN input: %d of %d outputs not NaN\n", k->n, finite, 2 * k->n);
+    assert_int_equal(finite, 0);
+    free(in);
+    free(out);
+}
+
 static void check_kernel(void **state)
 {
     const struct sim_kernel *k = *state;
@@ -140,6 +177,7 @@ static void check_kernel(void **state)
         }
     }
     if (k->precision == KERNEL_SPLIT || k->precision == KERNEL_SPLIT_PAPERS) check_split_scales(k);
+    if (k->precision == KERNEL_FP16 && k->n > FP16_ONE_BLOCK_POINTS && !k->tensor_cores) check_fp16_intermediates(k);
 }
 
 /* test_sim [PATTERN]: only the tests whose names match (cmocka's filter, * as a wildcard). */

@@ -281,7 +281,7 @@ static void shipped_table_parses_and_plans(void **state)
             const fftgen_kernel_precision precision = p ? FFTGEN_KERNEL_FP16 : FFTGEN_KERNEL_FP32;
             if (!find(&any, precision, 1, n, 0, &choice)) continue;
             const fftgen_kernel_request request = {n, 0, precision, 90, choice.tensor_cores, choice.max_tile,
-                                                   choice.cluster};
+                                                   choice.cluster, FFTGEN_INTERMEDIATE_DEFAULT};
             fftgen_transform_plan plan;
             assert_int_equal(fftgen_plan_transform(&request, &plan, why, sizeof why), FFTGEN_PLAN_OK);
         }
@@ -313,7 +313,8 @@ static void planner_follows_a_choice(void **state)
     };
     for (size_t i = 0; i < sizeof clusters / sizeof clusters[0]; ++i) {
         const fftgen_kernel_request request = {clusters[i].n, 0, clusters[i].precision, clusters[i].arch,
-                                               clusters[i].tensor_cores, {{0}}, clusters[i].cluster};
+                                               clusters[i].tensor_cores, {{0}}, clusters[i].cluster,
+                                               FFTGEN_INTERMEDIATE_DEFAULT};
         assert_int_equal(fftgen_plan_transform(&request, &plan, why, sizeof why), FFTGEN_PLAN_OK);
         assert_int_equal(plan.pass_count, clusters[i].want_passes);
         assert_int_equal(plan.pass[0].cluster, clusters[i].want_blocks);
@@ -345,7 +346,8 @@ static void planner_follows_a_choice(void **state)
         const long long points = shape[0] * shape[1];
         const fftgen_user_layout dense = {1, points, {0}};
         const fftgen_kernel_request request = {points, 0, column_clusters[i].precision, column_clusters[i].arch,
-                                               column_clusters[i].tensor_cores, {{0}}, column_clusters[i].cluster};
+                                               column_clusters[i].tensor_cores, {{0}}, column_clusters[i].cluster,
+                                               FFTGEN_INTERMEDIATE_DEFAULT};
         assert_int_equal(fftgen_plan_shape(&request, 2, shape, dense, dense, &plan, why, sizeof why), FFTGEN_PLAN_OK);
         assert_int_equal(plan.pass_count, column_clusters[i].want_passes);
         const fftgen_kernel_plan *columns = &plan.pass[1];
@@ -363,7 +365,8 @@ static void planner_follows_a_choice(void **state)
             assert_int_equal(columns->ffts_per_block, column_clusters[i].want_tile);
         }
     }
-    const fftgen_kernel_request second = {1 << 20, 0, FFTGEN_KERNEL_FP16, 90, 2, caps_of("4"), 0};
+    const fftgen_kernel_request second = {1 << 20, 0, FFTGEN_KERNEL_FP16, 90, 2, caps_of("4"), 0,
+                                          FFTGEN_INTERMEDIATE_DEFAULT};
     assert_int_equal(fftgen_plan_transform(&second, &plan, why, sizeof why), FFTGEN_PLAN_OK);
     assert_int_equal(plan.pass_count, 2);
     assert_false(plan.pass[0].tensor_cores);
@@ -372,7 +375,8 @@ static void planner_follows_a_choice(void **state)
     assert_int_equal(plan.pass[1].ffts_per_block, 4);
     assert_caps(&plan.max_tile, 4, 4, 4);
     /* tiles pass by pass: the columns wide, the rows at the planner's default (8 for 512 fp16 points) */
-    const fftgen_kernel_request per_pass = {1LL << 27, 0, FFTGEN_KERNEL_FP16, 90, 0, caps_of("16,16,0"), 0};
+    const fftgen_kernel_request per_pass = {1LL << 27, 0, FFTGEN_KERNEL_FP16, 90, 0, caps_of("16,16,0"), 0,
+                                            FFTGEN_INTERMEDIATE_DEFAULT};
     assert_int_equal(fftgen_plan_transform(&per_pass, &plan, why, sizeof why), FFTGEN_PLAN_OK);
     assert_int_equal(plan.pass_count, 3);
     assert_int_equal(plan.pass[0].ffts_per_block, 16);
@@ -381,26 +385,28 @@ static void planner_follows_a_choice(void **state)
     /* 3D: the pass numbers are the plan's (the fused 64x64 slices first, then the 64-point columns) */
     const long long cube[3] = {64, 64, 64};
     const fftgen_user_layout dense_cube = {1, 1 << 18, {0}};
-    const fftgen_kernel_request columns = {1 << 18, 0, FFTGEN_KERNEL_FP16, 90, 0, caps_of("0,4"), 0};
+    const fftgen_kernel_request columns = {1 << 18, 0, FFTGEN_KERNEL_FP16, 90, 0, caps_of("0,4"), 0,
+                                           FFTGEN_INTERMEDIATE_DEFAULT};
     assert_int_equal(fftgen_plan_shape(&columns, 3, cube, dense_cube, dense_cube, &plan, why, sizeof why),
                      FFTGEN_PLAN_OK);
     assert_int_equal(plan.pass_count, 2);
     assert_int_equal(plan.pass[1].ffts_per_block, 4);
     /* fp32 cannot take tensor cores; 8 points have no radix-16 stage; sm_75 has no mma.m16n8k16 */
-    const fftgen_kernel_request fp32 = {4096, 0, FFTGEN_KERNEL_FP32, 90, 1, {{0}}, 0};
+    const fftgen_kernel_request fp32 = {4096, 0, FFTGEN_KERNEL_FP32, 90, 1, {{0}}, 0, FFTGEN_INTERMEDIATE_DEFAULT};
     assert_int_equal(fftgen_plan_transform(&fp32, &plan, why, sizeof why), FFTGEN_PLAN_BAD_RADIX);
-    const fftgen_kernel_request tiny = {8, 0, FFTGEN_KERNEL_FP16, 90, 1, {{0}}, 0};
+    const fftgen_kernel_request tiny = {8, 0, FFTGEN_KERNEL_FP16, 90, 1, {{0}}, 0, FFTGEN_INTERMEDIATE_DEFAULT};
     assert_int_equal(fftgen_plan_transform(&tiny, &plan, why, sizeof why), FFTGEN_PLAN_BAD_RADIX);
-    const fftgen_kernel_request turing = {4096, 0, FFTGEN_KERNEL_FP16, 75, 1, {{0}}, 0};
+    const fftgen_kernel_request turing = {4096, 0, FFTGEN_KERNEL_FP16, 75, 1, {{0}}, 0, FFTGEN_INTERMEDIATE_DEFAULT};
     assert_int_equal(fftgen_plan_transform(&turing, &plan, why, sizeof why), FFTGEN_PLAN_BAD_ARCH);
     /* a 2D shape whose first pass asks for tensor cores is not fused */
     const long long shape[2] = {64, 64};
     const fftgen_user_layout dense = {1, 4096, {0}};
-    const fftgen_kernel_request all = {4096, 0, FFTGEN_KERNEL_FP16, 90, FFTGEN_TENSOR_CORES_EVERY_PASS, {{0}}, 0};
+    const fftgen_kernel_request all = {4096, 0, FFTGEN_KERNEL_FP16, 90, FFTGEN_TENSOR_CORES_EVERY_PASS, {{0}}, 0,
+                                       FFTGEN_INTERMEDIATE_DEFAULT};
     assert_int_equal(fftgen_plan_shape(&all, 2, shape, dense, dense, &plan, why, sizeof why), FFTGEN_PLAN_OK);
     assert_int_equal(plan.pass_count, 2);
     assert_true(plan.pass[0].tensor_cores && plan.pass[1].tensor_cores);
-    const fftgen_kernel_request none = {4096, 0, FFTGEN_KERNEL_FP16, 90, 0, {{0}}, 0};
+    const fftgen_kernel_request none = {4096, 0, FFTGEN_KERNEL_FP16, 90, 0, {{0}}, 0, FFTGEN_INTERMEDIATE_DEFAULT};
     assert_int_equal(fftgen_plan_shape(&none, 2, shape, dense, dense, &plan, why, sizeof why), FFTGEN_PLAN_OK);
     assert_int_equal(plan.pass_count, 1);
     assert_true(plan.pass[0].slice_rows > 0);

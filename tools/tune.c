@@ -99,7 +99,8 @@ static int add_candidate(const struct transform *t, int arch, int mask, fftgen_t
 {
     const long long points = shape_arg_points(&t->shape);
     const fftgen_user_layout dense = {1, points, {0}};
-    const fftgen_kernel_request request = {points, 0, KERNEL_PRECISIONS[t->precision], arch, mask, tiles, cluster};
+    const fftgen_kernel_request request = {points, 0, KERNEL_PRECISIONS[t->precision], arch, mask, tiles, cluster,
+                                           FFTGEN_INTERMEDIATE_DEFAULT};
     char why[256];
     fftgen_transform_plan plan;
     if (list->count == MAX_CANDIDATES ||
@@ -132,7 +133,8 @@ static int tensor_core_passes(const struct transform *t, int arch)
     if (t->precision != FFTGEN_FP16 || arch < 80) return 0;
     const long long points = shape_arg_points(&t->shape);
     const fftgen_user_layout dense = {1, points, {0}};
-    const fftgen_kernel_request every = {points, 0, FFTGEN_KERNEL_FP16, arch, FFTGEN_TENSOR_CORES_EVERY_PASS, {{0}}, 0};
+    const fftgen_kernel_request every = {points, 0, FFTGEN_KERNEL_FP16, arch, FFTGEN_TENSOR_CORES_EVERY_PASS, {{0}}, 0,
+                                         FFTGEN_INTERMEDIATE_DEFAULT};
     fftgen_transform_plan plan;
     char why[256];
     int can = 0;
