@@ -12,7 +12,8 @@
  *   transform b at index b*131072 + j), output in natural order; in place (in == out) is allowed.
  * Passes (four-step, no transposes; 131072 = 256 x 512):
  *   1. 512 FFTs of 256 points (radix 16 x 16) per transform: columns of stride 512, times exp(-2*pi*i*c*j/131072)
- *   2. 256 FFTs of 512 points (radix 16 x 16 x 2) per transform: rows, written transposed
+ *      each tile of 16 columns written as one block: point j of column c at j*16 + c mod 16
+ *   2. 256 FFTs of 512 points (radix 16 x 16 x 2) per transform: rows, read in runs of 16 points from pass 1's blocks, written transposed
  *
  * Entry points (D = forward or inverse):
  *   extern "C" __global__ void fftgen_131072_fp32_pass1_forward(const point_t* in, point_t* out, int batch, float scale);
@@ -92,15 +93,15 @@ namespace pass1 {
 [[maybe_unused]] constexpr int FFTS_PER_BLOCK = 16; // transforms per thread block
 [[maybe_unused]] constexpr int THREADS = 256; // threads per block
 [[maybe_unused]] constexpr int SHARED_BYTES = 34816; // dynamic shared memory per block
-[[maybe_unused]] constexpr int GROUP_SIZE = 512; // transforms per group, side by side
-[[maybe_unused]] constexpr int GROUP_COUNT = 1; // groups per transform of the file
+[[maybe_unused]] constexpr int GROUP_SIZE = 16; // transforms per group, side by side
+[[maybe_unused]] constexpr int GROUP_COUNT = 32; // groups per transform of the file
 [[maybe_unused]] constexpr int IN_ELEM_STRIDE = 512; // elements between points of one transform
 [[maybe_unused]] constexpr int IN_FFT_STRIDE = 1; // elements between transforms of a group
-[[maybe_unused]] constexpr int IN_GROUP_STRIDE = 0; // elements between groups
+[[maybe_unused]] constexpr int IN_GROUP_STRIDE = 16; // elements between groups
 [[maybe_unused]] constexpr int IN_BATCH_STRIDE = 131072; // elements between transforms of the file
-[[maybe_unused]] constexpr int OUT_ELEM_STRIDE = 512; // elements between points of one transform
+[[maybe_unused]] constexpr int OUT_ELEM_STRIDE = 16; // elements between points of one transform
 [[maybe_unused]] constexpr int OUT_FFT_STRIDE = 1; // elements between transforms of a group
-[[maybe_unused]] constexpr int OUT_GROUP_STRIDE = 0; // elements between groups
+[[maybe_unused]] constexpr int OUT_GROUP_STRIDE = 4096; // elements between groups
 [[maybe_unused]] constexpr int OUT_BATCH_STRIDE = 131072; // elements between transforms of the file
 [[maybe_unused]] constexpr int POST_TWIDDLE_BITS = 9; // exponent bits per pass-twiddle table
 // shared memory holds float2 with one pad element every 16: 4352 elements
@@ -656,7 +657,7 @@ fftgen_131072_fp32_pass1_forward(const point_t* in, point_t* out, int batch, flo
         // coalesced copy of the tile's results to global memory, from the last stage's registers
         {
             point_t* dst = out + out_tile + (size_t)fft_in_block * OUT_FFT_STRIDE + (size_t)fft_thread * OUT_ELEM_STRIDE;
-            const int column = (int)(member + fft_in_block);
+            const int column = (int)(tile_group * GROUP_SIZE + member + fft_in_block);
             const float2 pass_tw0 = scaled(post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, column * fft_thread, POST_TWIDDLE_BITS), scale);
             const float2 ratio1 = post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, column * 16, POST_TWIDDLE_BITS);
             const float2 ratio2 = post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, column * 32, POST_TWIDDLE_BITS);
@@ -985,7 +986,7 @@ fftgen_131072_fp32_pass1_inverse(const point_t* in, point_t* out, int batch, flo
         // coalesced copy of the tile's results to global memory, from the last stage's registers
         {
             point_t* dst = out + out_tile + (size_t)fft_in_block * OUT_FFT_STRIDE + (size_t)fft_thread * OUT_ELEM_STRIDE;
-            const int column = (int)(member + fft_in_block);
+            const int column = (int)(tile_group * GROUP_SIZE + member + fft_in_block);
             const float2 pass_tw0 = scaled(post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, column * fft_thread, POST_TWIDDLE_BITS), scale);
             const float2 ratio1 = post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, column * 16, POST_TWIDDLE_BITS);
             const float2 ratio2 = post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, column * 32, POST_TWIDDLE_BITS);
@@ -1041,9 +1042,11 @@ namespace pass2 {
 [[maybe_unused]] constexpr int GROUP_SIZE = 256; // transforms per group, side by side
 [[maybe_unused]] constexpr int GROUP_COUNT = 1; // groups per transform of the file
 [[maybe_unused]] constexpr int IN_ELEM_STRIDE = 1; // elements between points of one transform
-[[maybe_unused]] constexpr int IN_FFT_STRIDE = 512; // elements between transforms of a group
+[[maybe_unused]] constexpr int IN_FFT_STRIDE = 16; // elements between transforms of a group
 [[maybe_unused]] constexpr int IN_GROUP_STRIDE = 0; // elements between groups
 [[maybe_unused]] constexpr int IN_BATCH_STRIDE = 131072; // elements between transforms of the file
+[[maybe_unused]] constexpr int IN_RUN_POINTS = 16; // points per run of one transform
+[[maybe_unused]] constexpr int IN_RUN_STRIDE = 4096; // elements between runs of one transform
 [[maybe_unused]] constexpr int OUT_ELEM_STRIDE = 256; // elements between points of one transform
 [[maybe_unused]] constexpr int OUT_FFT_STRIDE = 1; // elements between transforms of a group
 [[maybe_unused]] constexpr int OUT_GROUP_STRIDE = 0; // elements between groups
@@ -1204,40 +1207,43 @@ fftgen_131072_fp32_pass2_forward(const point_t* in, point_t* out, int batch, flo
         // coalesced copy of the tile into shared memory: all loads first; transforms past the batch
         // (in a last, partial tile) are neither read nor written
         {
-            const point_t* src = in + in_tile + thread;
-            const int element = padded(thread * FFTS_PER_BLOCK);
-            v[0] = (0 < tile_ffts) ? load_point(src + (0), 0) : make_float2(0.0f, 0.0f);
-            v[1] = (1 < tile_ffts) ? load_point(src + (1 * (long long)IN_FFT_STRIDE), 0) : make_float2(0.0f, 0.0f);
-            v[2] = (2 < tile_ffts) ? load_point(src + (2 * (long long)IN_FFT_STRIDE), 0) : make_float2(0.0f, 0.0f);
-            v[3] = (3 < tile_ffts) ? load_point(src + (3 * (long long)IN_FFT_STRIDE), 0) : make_float2(0.0f, 0.0f);
-            v[4] = (4 < tile_ffts) ? load_point(src + (4 * (long long)IN_FFT_STRIDE), 0) : make_float2(0.0f, 0.0f);
-            v[5] = (5 < tile_ffts) ? load_point(src + (5 * (long long)IN_FFT_STRIDE), 0) : make_float2(0.0f, 0.0f);
-            v[6] = (6 < tile_ffts) ? load_point(src + (6 * (long long)IN_FFT_STRIDE), 0) : make_float2(0.0f, 0.0f);
-            v[7] = (7 < tile_ffts) ? load_point(src + (7 * (long long)IN_FFT_STRIDE), 0) : make_float2(0.0f, 0.0f);
-            v[8] = (8 < tile_ffts) ? load_point(src + (8 * (long long)IN_FFT_STRIDE), 0) : make_float2(0.0f, 0.0f);
-            v[9] = (9 < tile_ffts) ? load_point(src + (9 * (long long)IN_FFT_STRIDE), 0) : make_float2(0.0f, 0.0f);
-            v[10] = (10 < tile_ffts) ? load_point(src + (10 * (long long)IN_FFT_STRIDE), 0) : make_float2(0.0f, 0.0f);
-            v[11] = (11 < tile_ffts) ? load_point(src + (11 * (long long)IN_FFT_STRIDE), 0) : make_float2(0.0f, 0.0f);
-            v[12] = (12 < tile_ffts) ? load_point(src + (12 * (long long)IN_FFT_STRIDE), 0) : make_float2(0.0f, 0.0f);
-            v[13] = (13 < tile_ffts) ? load_point(src + (13 * (long long)IN_FFT_STRIDE), 0) : make_float2(0.0f, 0.0f);
-            v[14] = (14 < tile_ffts) ? load_point(src + (14 * (long long)IN_FFT_STRIDE), 0) : make_float2(0.0f, 0.0f);
-            v[15] = (15 < tile_ffts) ? load_point(src + (15 * (long long)IN_FFT_STRIDE), 0) : make_float2(0.0f, 0.0f);
+            const int run = thread / (FFTS_PER_BLOCK * IN_RUN_POINTS);
+            const int run_offset = thread % (FFTS_PER_BLOCK * IN_RUN_POINTS);
+            const int row_fft = run_offset / IN_RUN_POINTS;
+            const point_t* src = in + in_tile + (size_t)run * IN_RUN_STRIDE + run_offset;
+            const int element = padded((run * IN_RUN_POINTS + run_offset % IN_RUN_POINTS) * FFTS_PER_BLOCK + row_fft);
+            v[0] = (row_fft < tile_ffts) ? load_point(src, 0) : make_float2(0.0f, 0.0f);
+            v[1] = (row_fft < tile_ffts) ? load_point(src + 2 * (size_t)IN_RUN_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[2] = (row_fft < tile_ffts) ? load_point(src + 4 * (size_t)IN_RUN_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[3] = (row_fft < tile_ffts) ? load_point(src + 6 * (size_t)IN_RUN_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[4] = (row_fft < tile_ffts) ? load_point(src + 8 * (size_t)IN_RUN_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[5] = (row_fft < tile_ffts) ? load_point(src + 10 * (size_t)IN_RUN_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[6] = (row_fft < tile_ffts) ? load_point(src + 12 * (size_t)IN_RUN_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[7] = (row_fft < tile_ffts) ? load_point(src + 14 * (size_t)IN_RUN_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[8] = (row_fft < tile_ffts) ? load_point(src + 16 * (size_t)IN_RUN_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[9] = (row_fft < tile_ffts) ? load_point(src + 18 * (size_t)IN_RUN_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[10] = (row_fft < tile_ffts) ? load_point(src + 20 * (size_t)IN_RUN_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[11] = (row_fft < tile_ffts) ? load_point(src + 22 * (size_t)IN_RUN_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[12] = (row_fft < tile_ffts) ? load_point(src + 24 * (size_t)IN_RUN_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[13] = (row_fft < tile_ffts) ? load_point(src + 26 * (size_t)IN_RUN_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[14] = (row_fft < tile_ffts) ? load_point(src + 28 * (size_t)IN_RUN_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[15] = (row_fft < tile_ffts) ? load_point(src + 30 * (size_t)IN_RUN_STRIDE, 0) : make_float2(0.0f, 0.0f);
             smem[element] = v[0];
-            smem[element + 1] = v[1];
-            smem[element + 2] = v[2];
-            smem[element + 3] = v[3];
-            smem[element + 4] = v[4];
-            smem[element + 5] = v[5];
-            smem[element + 6] = v[6];
-            smem[element + 7] = v[7];
-            smem[element + 8] = v[8];
-            smem[element + 9] = v[9];
-            smem[element + 10] = v[10];
-            smem[element + 11] = v[11];
-            smem[element + 12] = v[12];
-            smem[element + 13] = v[13];
-            smem[element + 14] = v[14];
-            smem[element + 15] = v[15];
+            smem[element + 544] = v[1];
+            smem[element + 1088] = v[2];
+            smem[element + 1632] = v[3];
+            smem[element + 2176] = v[4];
+            smem[element + 2720] = v[5];
+            smem[element + 3264] = v[6];
+            smem[element + 3808] = v[7];
+            smem[element + 4352] = v[8];
+            smem[element + 4896] = v[9];
+            smem[element + 5440] = v[10];
+            smem[element + 5984] = v[11];
+            smem[element + 6528] = v[12];
+            smem[element + 7072] = v[13];
+            smem[element + 7616] = v[14];
+            smem[element + 8160] = v[15];
         }
     }
     __syncthreads();
@@ -1627,40 +1633,43 @@ fftgen_131072_fp32_pass2_inverse(const point_t* in, point_t* out, int batch, flo
         // coalesced copy of the tile into shared memory: all loads first; transforms past the batch
         // (in a last, partial tile) are neither read nor written
         {
-            const point_t* src = in + in_tile + thread;
-            const int element = padded(thread * FFTS_PER_BLOCK);
-            v[0] = (0 < tile_ffts) ? load_point(src + (0), 0) : make_float2(0.0f, 0.0f);
-            v[1] = (1 < tile_ffts) ? load_point(src + (1 * (long long)IN_FFT_STRIDE), 0) : make_float2(0.0f, 0.0f);
-            v[2] = (2 < tile_ffts) ? load_point(src + (2 * (long long)IN_FFT_STRIDE), 0) : make_float2(0.0f, 0.0f);
-            v[3] = (3 < tile_ffts) ? load_point(src + (3 * (long long)IN_FFT_STRIDE), 0) : make_float2(0.0f, 0.0f);
-            v[4] = (4 < tile_ffts) ? load_point(src + (4 * (long long)IN_FFT_STRIDE), 0) : make_float2(0.0f, 0.0f);
-            v[5] = (5 < tile_ffts) ? load_point(src + (5 * (long long)IN_FFT_STRIDE), 0) : make_float2(0.0f, 0.0f);
-            v[6] = (6 < tile_ffts) ? load_point(src + (6 * (long long)IN_FFT_STRIDE), 0) : make_float2(0.0f, 0.0f);
-            v[7] = (7 < tile_ffts) ? load_point(src + (7 * (long long)IN_FFT_STRIDE), 0) : make_float2(0.0f, 0.0f);
-            v[8] = (8 < tile_ffts) ? load_point(src + (8 * (long long)IN_FFT_STRIDE), 0) : make_float2(0.0f, 0.0f);
-            v[9] = (9 < tile_ffts) ? load_point(src + (9 * (long long)IN_FFT_STRIDE), 0) : make_float2(0.0f, 0.0f);
-            v[10] = (10 < tile_ffts) ? load_point(src + (10 * (long long)IN_FFT_STRIDE), 0) : make_float2(0.0f, 0.0f);
-            v[11] = (11 < tile_ffts) ? load_point(src + (11 * (long long)IN_FFT_STRIDE), 0) : make_float2(0.0f, 0.0f);
-            v[12] = (12 < tile_ffts) ? load_point(src + (12 * (long long)IN_FFT_STRIDE), 0) : make_float2(0.0f, 0.0f);
-            v[13] = (13 < tile_ffts) ? load_point(src + (13 * (long long)IN_FFT_STRIDE), 0) : make_float2(0.0f, 0.0f);
-            v[14] = (14 < tile_ffts) ? load_point(src + (14 * (long long)IN_FFT_STRIDE), 0) : make_float2(0.0f, 0.0f);
-            v[15] = (15 < tile_ffts) ? load_point(src + (15 * (long long)IN_FFT_STRIDE), 0) : make_float2(0.0f, 0.0f);
+            const int run = thread / (FFTS_PER_BLOCK * IN_RUN_POINTS);
+            const int run_offset = thread % (FFTS_PER_BLOCK * IN_RUN_POINTS);
+            const int row_fft = run_offset / IN_RUN_POINTS;
+            const point_t* src = in + in_tile + (size_t)run * IN_RUN_STRIDE + run_offset;
+            const int element = padded((run * IN_RUN_POINTS + run_offset % IN_RUN_POINTS) * FFTS_PER_BLOCK + row_fft);
+            v[0] = (row_fft < tile_ffts) ? load_point(src, 0) : make_float2(0.0f, 0.0f);
+            v[1] = (row_fft < tile_ffts) ? load_point(src + 2 * (size_t)IN_RUN_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[2] = (row_fft < tile_ffts) ? load_point(src + 4 * (size_t)IN_RUN_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[3] = (row_fft < tile_ffts) ? load_point(src + 6 * (size_t)IN_RUN_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[4] = (row_fft < tile_ffts) ? load_point(src + 8 * (size_t)IN_RUN_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[5] = (row_fft < tile_ffts) ? load_point(src + 10 * (size_t)IN_RUN_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[6] = (row_fft < tile_ffts) ? load_point(src + 12 * (size_t)IN_RUN_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[7] = (row_fft < tile_ffts) ? load_point(src + 14 * (size_t)IN_RUN_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[8] = (row_fft < tile_ffts) ? load_point(src + 16 * (size_t)IN_RUN_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[9] = (row_fft < tile_ffts) ? load_point(src + 18 * (size_t)IN_RUN_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[10] = (row_fft < tile_ffts) ? load_point(src + 20 * (size_t)IN_RUN_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[11] = (row_fft < tile_ffts) ? load_point(src + 22 * (size_t)IN_RUN_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[12] = (row_fft < tile_ffts) ? load_point(src + 24 * (size_t)IN_RUN_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[13] = (row_fft < tile_ffts) ? load_point(src + 26 * (size_t)IN_RUN_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[14] = (row_fft < tile_ffts) ? load_point(src + 28 * (size_t)IN_RUN_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[15] = (row_fft < tile_ffts) ? load_point(src + 30 * (size_t)IN_RUN_STRIDE, 0) : make_float2(0.0f, 0.0f);
             smem[element] = v[0];
-            smem[element + 1] = v[1];
-            smem[element + 2] = v[2];
-            smem[element + 3] = v[3];
-            smem[element + 4] = v[4];
-            smem[element + 5] = v[5];
-            smem[element + 6] = v[6];
-            smem[element + 7] = v[7];
-            smem[element + 8] = v[8];
-            smem[element + 9] = v[9];
-            smem[element + 10] = v[10];
-            smem[element + 11] = v[11];
-            smem[element + 12] = v[12];
-            smem[element + 13] = v[13];
-            smem[element + 14] = v[14];
-            smem[element + 15] = v[15];
+            smem[element + 544] = v[1];
+            smem[element + 1088] = v[2];
+            smem[element + 1632] = v[3];
+            smem[element + 2176] = v[4];
+            smem[element + 2720] = v[5];
+            smem[element + 3264] = v[6];
+            smem[element + 3808] = v[7];
+            smem[element + 4352] = v[8];
+            smem[element + 4896] = v[9];
+            smem[element + 5440] = v[10];
+            smem[element + 5984] = v[11];
+            smem[element + 6528] = v[12];
+            smem[element + 7072] = v[13];
+            smem[element + 7616] = v[14];
+            smem[element + 8160] = v[15];
         }
     }
     __syncthreads();

@@ -13,7 +13,8 @@
  *   transform b at index b*262144 + j), output in natural order; in place (in == out) is allowed.
  * Passes (four-step, no transposes; 262144 = 512 x 512):
  *   1. 512 FFTs of 512 points (radix 16 x 16 x 2) per transform: columns of stride 512, times exp(-2*pi*i*c*j/262144)
- *   2. 512 FFTs of 512 points (radix 16 x 16 x 2) per transform: rows, written transposed
+ *      each tile of 8 columns written as one block: point j of column c at j*8 + c mod 8
+ *   2. 512 FFTs of 512 points (radix 16 x 16 x 2) per transform: rows, read in runs of 8 points from pass 1's blocks, written transposed
  *
  * Entry points (D = forward or inverse):
  *   extern "C" __global__ void fftgen_262144_fp16_pass1_forward(const point_t* in, point_t* out, int batch, float scale);
@@ -108,15 +109,15 @@ namespace pass1 {
 [[maybe_unused]] constexpr int FFTS_PER_BLOCK = 8; // transforms per thread block
 [[maybe_unused]] constexpr int THREADS = 256; // threads per block
 [[maybe_unused]] constexpr int SHARED_BYTES = 34816; // dynamic shared memory per block
-[[maybe_unused]] constexpr int GROUP_SIZE = 512; // transforms per group, side by side
-[[maybe_unused]] constexpr int GROUP_COUNT = 1; // groups per transform of the file
+[[maybe_unused]] constexpr int GROUP_SIZE = 8; // transforms per group, side by side
+[[maybe_unused]] constexpr int GROUP_COUNT = 64; // groups per transform of the file
 [[maybe_unused]] constexpr int IN_ELEM_STRIDE = 512; // elements between points of one transform
 [[maybe_unused]] constexpr int IN_FFT_STRIDE = 1; // elements between transforms of a group
-[[maybe_unused]] constexpr int IN_GROUP_STRIDE = 0; // elements between groups
+[[maybe_unused]] constexpr int IN_GROUP_STRIDE = 8; // elements between groups
 [[maybe_unused]] constexpr int IN_BATCH_STRIDE = 262144; // elements between transforms of the file
-[[maybe_unused]] constexpr int OUT_ELEM_STRIDE = 512; // elements between points of one transform
+[[maybe_unused]] constexpr int OUT_ELEM_STRIDE = 8; // elements between points of one transform
 [[maybe_unused]] constexpr int OUT_FFT_STRIDE = 1; // elements between transforms of a group
-[[maybe_unused]] constexpr int OUT_GROUP_STRIDE = 0; // elements between groups
+[[maybe_unused]] constexpr int OUT_GROUP_STRIDE = 4096; // elements between groups
 [[maybe_unused]] constexpr int OUT_BATCH_STRIDE = 262144; // elements between transforms of the file
 [[maybe_unused]] constexpr int POST_TWIDDLE_BITS = 9; // exponent bits per pass-twiddle table
 // shared memory holds float2 with one pad element every 16: 4352 elements
@@ -880,7 +881,7 @@ fftgen_262144_fp16_pass1_forward(const point_t* in, point_t* out, int batch, flo
         // coalesced copy of the tile's results to global memory, from the last stage's registers
         {
             point_t* dst = out + out_tile + (size_t)fft_in_block * OUT_FFT_STRIDE + (size_t)first * OUT_ELEM_STRIDE;
-            const int column = (int)(member + fft_in_block);
+            const int column = (int)(tile_group * GROUP_SIZE + member + fft_in_block);
             const float2 pass_tw0 = scaled(post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, column * first, POST_TWIDDLE_BITS), scale);
             const float2 ratio1 = post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, column * 16, POST_TWIDDLE_BITS);
             const float2 ratio2 = twiddle_mul(ratio1, ratio1);
@@ -1286,7 +1287,7 @@ fftgen_262144_fp16_pass1_inverse(const point_t* in, point_t* out, int batch, flo
         // coalesced copy of the tile's results to global memory, from the last stage's registers
         {
             point_t* dst = out + out_tile + (size_t)fft_in_block * OUT_FFT_STRIDE + (size_t)first * OUT_ELEM_STRIDE;
-            const int column = (int)(member + fft_in_block);
+            const int column = (int)(tile_group * GROUP_SIZE + member + fft_in_block);
             const float2 pass_tw0 = scaled(post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, column * first, POST_TWIDDLE_BITS), scale);
             const float2 ratio1 = post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, column * 16, POST_TWIDDLE_BITS);
             const float2 ratio2 = twiddle_mul(ratio1, ratio1);
@@ -1343,9 +1344,11 @@ namespace pass2 {
 [[maybe_unused]] constexpr int GROUP_SIZE = 512; // transforms per group, side by side
 [[maybe_unused]] constexpr int GROUP_COUNT = 1; // groups per transform of the file
 [[maybe_unused]] constexpr int IN_ELEM_STRIDE = 1; // elements between points of one transform
-[[maybe_unused]] constexpr int IN_FFT_STRIDE = 512; // elements between transforms of a group
+[[maybe_unused]] constexpr int IN_FFT_STRIDE = 8; // elements between transforms of a group
 [[maybe_unused]] constexpr int IN_GROUP_STRIDE = 0; // elements between groups
 [[maybe_unused]] constexpr int IN_BATCH_STRIDE = 262144; // elements between transforms of the file
+[[maybe_unused]] constexpr int IN_RUN_POINTS = 8; // points per run of one transform
+[[maybe_unused]] constexpr int IN_RUN_STRIDE = 4096; // elements between runs of one transform
 [[maybe_unused]] constexpr int OUT_ELEM_STRIDE = 512; // elements between points of one transform
 [[maybe_unused]] constexpr int OUT_FFT_STRIDE = 1; // elements between transforms of a group
 [[maybe_unused]] constexpr int OUT_GROUP_STRIDE = 0; // elements between groups
@@ -1506,40 +1509,43 @@ fftgen_262144_fp16_pass2_forward(const point_t* in, point_t* out, int batch, flo
         // coalesced copy of the tile into shared memory: all loads first; transforms past the batch
         // (in a last, partial tile) are neither read nor written
         {
-            const point_t* src = in + in_tile + thread;
-            const int element = padded(thread * FFTS_PER_BLOCK);
-            v[0] = (0 < tile_ffts) ? load_point(src + (0), 0) : make_float2(0.0f, 0.0f);
-            v[1] = (0 < tile_ffts) ? load_point(src + (256), 0) : make_float2(0.0f, 0.0f);
-            v[2] = (1 < tile_ffts) ? load_point(src + (1 * (long long)IN_FFT_STRIDE), 0) : make_float2(0.0f, 0.0f);
-            v[3] = (1 < tile_ffts) ? load_point(src + (1 * (long long)IN_FFT_STRIDE + 256), 0) : make_float2(0.0f, 0.0f);
-            v[4] = (2 < tile_ffts) ? load_point(src + (2 * (long long)IN_FFT_STRIDE), 0) : make_float2(0.0f, 0.0f);
-            v[5] = (2 < tile_ffts) ? load_point(src + (2 * (long long)IN_FFT_STRIDE + 256), 0) : make_float2(0.0f, 0.0f);
-            v[6] = (3 < tile_ffts) ? load_point(src + (3 * (long long)IN_FFT_STRIDE), 0) : make_float2(0.0f, 0.0f);
-            v[7] = (3 < tile_ffts) ? load_point(src + (3 * (long long)IN_FFT_STRIDE + 256), 0) : make_float2(0.0f, 0.0f);
-            v[8] = (4 < tile_ffts) ? load_point(src + (4 * (long long)IN_FFT_STRIDE), 0) : make_float2(0.0f, 0.0f);
-            v[9] = (4 < tile_ffts) ? load_point(src + (4 * (long long)IN_FFT_STRIDE + 256), 0) : make_float2(0.0f, 0.0f);
-            v[10] = (5 < tile_ffts) ? load_point(src + (5 * (long long)IN_FFT_STRIDE), 0) : make_float2(0.0f, 0.0f);
-            v[11] = (5 < tile_ffts) ? load_point(src + (5 * (long long)IN_FFT_STRIDE + 256), 0) : make_float2(0.0f, 0.0f);
-            v[12] = (6 < tile_ffts) ? load_point(src + (6 * (long long)IN_FFT_STRIDE), 0) : make_float2(0.0f, 0.0f);
-            v[13] = (6 < tile_ffts) ? load_point(src + (6 * (long long)IN_FFT_STRIDE + 256), 0) : make_float2(0.0f, 0.0f);
-            v[14] = (7 < tile_ffts) ? load_point(src + (7 * (long long)IN_FFT_STRIDE), 0) : make_float2(0.0f, 0.0f);
-            v[15] = (7 < tile_ffts) ? load_point(src + (7 * (long long)IN_FFT_STRIDE + 256), 0) : make_float2(0.0f, 0.0f);
+            const int run = thread / (FFTS_PER_BLOCK * IN_RUN_POINTS);
+            const int run_offset = thread % (FFTS_PER_BLOCK * IN_RUN_POINTS);
+            const int row_fft = run_offset % FFTS_PER_BLOCK;
+            const point_t* src = in + in_tile + (size_t)run * IN_RUN_STRIDE + row_fft * IN_RUN_POINTS + run_offset / FFTS_PER_BLOCK;
+            const int element = padded(thread);
+            v[0] = (row_fft < tile_ffts) ? load_point(src, 0) : make_float2(0.0f, 0.0f);
+            v[1] = (row_fft < tile_ffts) ? load_point(src + 4 * (size_t)IN_RUN_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[2] = (row_fft < tile_ffts) ? load_point(src + 8 * (size_t)IN_RUN_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[3] = (row_fft < tile_ffts) ? load_point(src + 12 * (size_t)IN_RUN_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[4] = (row_fft < tile_ffts) ? load_point(src + 16 * (size_t)IN_RUN_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[5] = (row_fft < tile_ffts) ? load_point(src + 20 * (size_t)IN_RUN_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[6] = (row_fft < tile_ffts) ? load_point(src + 24 * (size_t)IN_RUN_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[7] = (row_fft < tile_ffts) ? load_point(src + 28 * (size_t)IN_RUN_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[8] = (row_fft < tile_ffts) ? load_point(src + 32 * (size_t)IN_RUN_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[9] = (row_fft < tile_ffts) ? load_point(src + 36 * (size_t)IN_RUN_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[10] = (row_fft < tile_ffts) ? load_point(src + 40 * (size_t)IN_RUN_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[11] = (row_fft < tile_ffts) ? load_point(src + 44 * (size_t)IN_RUN_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[12] = (row_fft < tile_ffts) ? load_point(src + 48 * (size_t)IN_RUN_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[13] = (row_fft < tile_ffts) ? load_point(src + 52 * (size_t)IN_RUN_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[14] = (row_fft < tile_ffts) ? load_point(src + 56 * (size_t)IN_RUN_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[15] = (row_fft < tile_ffts) ? load_point(src + 60 * (size_t)IN_RUN_STRIDE, 0) : make_float2(0.0f, 0.0f);
             smem[element] = v[0];
-            smem[element + 2176] = v[1];
-            smem[element + 1] = v[2];
-            smem[element + 2177] = v[3];
-            smem[element + 2] = v[4];
-            smem[element + 2178] = v[5];
-            smem[element + 3] = v[6];
-            smem[element + 2179] = v[7];
-            smem[element + 4] = v[8];
-            smem[element + 2180] = v[9];
-            smem[element + 5] = v[10];
-            smem[element + 2181] = v[11];
-            smem[element + 6] = v[12];
-            smem[element + 2182] = v[13];
-            smem[element + 7] = v[14];
-            smem[element + 2183] = v[15];
+            smem[element + 272] = v[1];
+            smem[element + 544] = v[2];
+            smem[element + 816] = v[3];
+            smem[element + 1088] = v[4];
+            smem[element + 1360] = v[5];
+            smem[element + 1632] = v[6];
+            smem[element + 1904] = v[7];
+            smem[element + 2176] = v[8];
+            smem[element + 2448] = v[9];
+            smem[element + 2720] = v[10];
+            smem[element + 2992] = v[11];
+            smem[element + 3264] = v[12];
+            smem[element + 3536] = v[13];
+            smem[element + 3808] = v[14];
+            smem[element + 4080] = v[15];
         }
     }
     __syncthreads();
@@ -1929,40 +1935,43 @@ fftgen_262144_fp16_pass2_inverse(const point_t* in, point_t* out, int batch, flo
         // coalesced copy of the tile into shared memory: all loads first; transforms past the batch
         // (in a last, partial tile) are neither read nor written
         {
-            const point_t* src = in + in_tile + thread;
-            const int element = padded(thread * FFTS_PER_BLOCK);
-            v[0] = (0 < tile_ffts) ? load_point(src + (0), 0) : make_float2(0.0f, 0.0f);
-            v[1] = (0 < tile_ffts) ? load_point(src + (256), 0) : make_float2(0.0f, 0.0f);
-            v[2] = (1 < tile_ffts) ? load_point(src + (1 * (long long)IN_FFT_STRIDE), 0) : make_float2(0.0f, 0.0f);
-            v[3] = (1 < tile_ffts) ? load_point(src + (1 * (long long)IN_FFT_STRIDE + 256), 0) : make_float2(0.0f, 0.0f);
-            v[4] = (2 < tile_ffts) ? load_point(src + (2 * (long long)IN_FFT_STRIDE), 0) : make_float2(0.0f, 0.0f);
-            v[5] = (2 < tile_ffts) ? load_point(src + (2 * (long long)IN_FFT_STRIDE + 256), 0) : make_float2(0.0f, 0.0f);
-            v[6] = (3 < tile_ffts) ? load_point(src + (3 * (long long)IN_FFT_STRIDE), 0) : make_float2(0.0f, 0.0f);
-            v[7] = (3 < tile_ffts) ? load_point(src + (3 * (long long)IN_FFT_STRIDE + 256), 0) : make_float2(0.0f, 0.0f);
-            v[8] = (4 < tile_ffts) ? load_point(src + (4 * (long long)IN_FFT_STRIDE), 0) : make_float2(0.0f, 0.0f);
-            v[9] = (4 < tile_ffts) ? load_point(src + (4 * (long long)IN_FFT_STRIDE + 256), 0) : make_float2(0.0f, 0.0f);
-            v[10] = (5 < tile_ffts) ? load_point(src + (5 * (long long)IN_FFT_STRIDE), 0) : make_float2(0.0f, 0.0f);
-            v[11] = (5 < tile_ffts) ? load_point(src + (5 * (long long)IN_FFT_STRIDE + 256), 0) : make_float2(0.0f, 0.0f);
-            v[12] = (6 < tile_ffts) ? load_point(src + (6 * (long long)IN_FFT_STRIDE), 0) : make_float2(0.0f, 0.0f);
-            v[13] = (6 < tile_ffts) ? load_point(src + (6 * (long long)IN_FFT_STRIDE + 256), 0) : make_float2(0.0f, 0.0f);
-            v[14] = (7 < tile_ffts) ? load_point(src + (7 * (long long)IN_FFT_STRIDE), 0) : make_float2(0.0f, 0.0f);
-            v[15] = (7 < tile_ffts) ? load_point(src + (7 * (long long)IN_FFT_STRIDE + 256), 0) : make_float2(0.0f, 0.0f);
+            const int run = thread / (FFTS_PER_BLOCK * IN_RUN_POINTS);
+            const int run_offset = thread % (FFTS_PER_BLOCK * IN_RUN_POINTS);
+            const int row_fft = run_offset % FFTS_PER_BLOCK;
+            const point_t* src = in + in_tile + (size_t)run * IN_RUN_STRIDE + row_fft * IN_RUN_POINTS + run_offset / FFTS_PER_BLOCK;
+            const int element = padded(thread);
+            v[0] = (row_fft < tile_ffts) ? load_point(src, 0) : make_float2(0.0f, 0.0f);
+            v[1] = (row_fft < tile_ffts) ? load_point(src + 4 * (size_t)IN_RUN_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[2] = (row_fft < tile_ffts) ? load_point(src + 8 * (size_t)IN_RUN_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[3] = (row_fft < tile_ffts) ? load_point(src + 12 * (size_t)IN_RUN_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[4] = (row_fft < tile_ffts) ? load_point(src + 16 * (size_t)IN_RUN_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[5] = (row_fft < tile_ffts) ? load_point(src + 20 * (size_t)IN_RUN_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[6] = (row_fft < tile_ffts) ? load_point(src + 24 * (size_t)IN_RUN_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[7] = (row_fft < tile_ffts) ? load_point(src + 28 * (size_t)IN_RUN_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[8] = (row_fft < tile_ffts) ? load_point(src + 32 * (size_t)IN_RUN_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[9] = (row_fft < tile_ffts) ? load_point(src + 36 * (size_t)IN_RUN_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[10] = (row_fft < tile_ffts) ? load_point(src + 40 * (size_t)IN_RUN_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[11] = (row_fft < tile_ffts) ? load_point(src + 44 * (size_t)IN_RUN_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[12] = (row_fft < tile_ffts) ? load_point(src + 48 * (size_t)IN_RUN_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[13] = (row_fft < tile_ffts) ? load_point(src + 52 * (size_t)IN_RUN_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[14] = (row_fft < tile_ffts) ? load_point(src + 56 * (size_t)IN_RUN_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[15] = (row_fft < tile_ffts) ? load_point(src + 60 * (size_t)IN_RUN_STRIDE, 0) : make_float2(0.0f, 0.0f);
             smem[element] = v[0];
-            smem[element + 2176] = v[1];
-            smem[element + 1] = v[2];
-            smem[element + 2177] = v[3];
-            smem[element + 2] = v[4];
-            smem[element + 2178] = v[5];
-            smem[element + 3] = v[6];
-            smem[element + 2179] = v[7];
-            smem[element + 4] = v[8];
-            smem[element + 2180] = v[9];
-            smem[element + 5] = v[10];
-            smem[element + 2181] = v[11];
-            smem[element + 6] = v[12];
-            smem[element + 2182] = v[13];
-            smem[element + 7] = v[14];
-            smem[element + 2183] = v[15];
+            smem[element + 272] = v[1];
+            smem[element + 544] = v[2];
+            smem[element + 816] = v[3];
+            smem[element + 1088] = v[4];
+            smem[element + 1360] = v[5];
+            smem[element + 1632] = v[6];
+            smem[element + 1904] = v[7];
+            smem[element + 2176] = v[8];
+            smem[element + 2448] = v[9];
+            smem[element + 2720] = v[10];
+            smem[element + 2992] = v[11];
+            smem[element + 3264] = v[12];
+            smem[element + 3536] = v[13];
+            smem[element + 3808] = v[14];
+            smem[element + 4080] = v[15];
         }
     }
     __syncthreads();

@@ -13,7 +13,8 @@
  *   transform b at index b*32768 + j), output in natural order; in place (in == out) is allowed.
  * Passes (four-step, no transposes; 32768 = 128 x 256):
  *   1. 256 FFTs of 128 points (radix 16 x 8) per transform: columns of stride 256, times exp(-2*pi*i*c*j/32768)
- *   2. 128 FFTs of 256 points (radix 16 x 16) per transform: rows, written transposed
+ *      each tile of 16 columns written as one block: point j of column c at j*16 + c mod 16
+ *   2. 128 FFTs of 256 points (radix 16 x 16) per transform: rows, read in runs of 16 points from pass 1's blocks, written transposed
  *
  * Entry points (D = forward or inverse):
  *   extern "C" __global__ void fftgen_32768_fp16_pass1_forward(const point_t* in, point_t* out, int batch, float scale);
@@ -102,15 +103,15 @@ namespace pass1 {
 [[maybe_unused]] constexpr int FFTS_PER_BLOCK = 16; // transforms per thread block
 [[maybe_unused]] constexpr int THREADS = 128; // threads per block
 [[maybe_unused]] constexpr int SHARED_BYTES = 17408; // dynamic shared memory per block
-[[maybe_unused]] constexpr int GROUP_SIZE = 256; // transforms per group, side by side
-[[maybe_unused]] constexpr int GROUP_COUNT = 1; // groups per transform of the file
+[[maybe_unused]] constexpr int GROUP_SIZE = 16; // transforms per group, side by side
+[[maybe_unused]] constexpr int GROUP_COUNT = 16; // groups per transform of the file
 [[maybe_unused]] constexpr int IN_ELEM_STRIDE = 256; // elements between points of one transform
 [[maybe_unused]] constexpr int IN_FFT_STRIDE = 1; // elements between transforms of a group
-[[maybe_unused]] constexpr int IN_GROUP_STRIDE = 0; // elements between groups
+[[maybe_unused]] constexpr int IN_GROUP_STRIDE = 16; // elements between groups
 [[maybe_unused]] constexpr int IN_BATCH_STRIDE = 32768; // elements between transforms of the file
-[[maybe_unused]] constexpr int OUT_ELEM_STRIDE = 256; // elements between points of one transform
+[[maybe_unused]] constexpr int OUT_ELEM_STRIDE = 16; // elements between points of one transform
 [[maybe_unused]] constexpr int OUT_FFT_STRIDE = 1; // elements between transforms of a group
-[[maybe_unused]] constexpr int OUT_GROUP_STRIDE = 0; // elements between groups
+[[maybe_unused]] constexpr int OUT_GROUP_STRIDE = 2048; // elements between groups
 [[maybe_unused]] constexpr int OUT_BATCH_STRIDE = 32768; // elements between transforms of the file
 [[maybe_unused]] constexpr int POST_TWIDDLE_BITS = 8; // exponent bits per pass-twiddle table
 // shared memory holds float2 with one pad element every 16: 2176 elements
@@ -519,7 +520,7 @@ fftgen_32768_fp16_pass1_forward(const point_t* in, point_t* out, int batch, floa
         // coalesced copy of the tile's results to global memory, from the last stage's registers
         {
             point_t* dst = out + out_tile + (size_t)fft_in_block * OUT_FFT_STRIDE + (size_t)fft_thread * OUT_ELEM_STRIDE;
-            const int column = (int)(member + fft_in_block);
+            const int column = (int)(tile_group * GROUP_SIZE + member + fft_in_block);
             const float2 pass_tw0 = scaled(post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, column * fft_thread, POST_TWIDDLE_BITS), scale);
             const float2 ratio1 = post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, column * 8, POST_TWIDDLE_BITS);
             const float2 ratio2 = twiddle_mul(ratio1, ratio1);
@@ -829,7 +830,7 @@ fftgen_32768_fp16_pass1_inverse(const point_t* in, point_t* out, int batch, floa
         // coalesced copy of the tile's results to global memory, from the last stage's registers
         {
             point_t* dst = out + out_tile + (size_t)fft_in_block * OUT_FFT_STRIDE + (size_t)fft_thread * OUT_ELEM_STRIDE;
-            const int column = (int)(member + fft_in_block);
+            const int column = (int)(tile_group * GROUP_SIZE + member + fft_in_block);
             const float2 pass_tw0 = scaled(post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, column * fft_thread, POST_TWIDDLE_BITS), scale);
             const float2 ratio1 = post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, column * 8, POST_TWIDDLE_BITS);
             const float2 ratio2 = twiddle_mul(ratio1, ratio1);
@@ -885,9 +886,11 @@ namespace pass2 {
 [[maybe_unused]] constexpr int GROUP_SIZE = 128; // transforms per group, side by side
 [[maybe_unused]] constexpr int GROUP_COUNT = 1; // groups per transform of the file
 [[maybe_unused]] constexpr int IN_ELEM_STRIDE = 1; // elements between points of one transform
-[[maybe_unused]] constexpr int IN_FFT_STRIDE = 256; // elements between transforms of a group
+[[maybe_unused]] constexpr int IN_FFT_STRIDE = 16; // elements between transforms of a group
 [[maybe_unused]] constexpr int IN_GROUP_STRIDE = 0; // elements between groups
 [[maybe_unused]] constexpr int IN_BATCH_STRIDE = 32768; // elements between transforms of the file
+[[maybe_unused]] constexpr int IN_RUN_POINTS = 16; // points per run of one transform
+[[maybe_unused]] constexpr int IN_RUN_STRIDE = 2048; // elements between runs of one transform
 [[maybe_unused]] constexpr int OUT_ELEM_STRIDE = 128; // elements between points of one transform
 [[maybe_unused]] constexpr int OUT_FFT_STRIDE = 1; // elements between transforms of a group
 [[maybe_unused]] constexpr int OUT_GROUP_STRIDE = 0; // elements between groups
@@ -980,40 +983,43 @@ fftgen_32768_fp16_pass2_forward(const point_t* in, point_t* out, int batch, floa
         // coalesced copy of the tile into shared memory: all loads first; transforms past the batch
         // (in a last, partial tile) are neither read nor written
         {
-            const point_t* src = in + in_tile + thread;
-            const int element = padded(thread * FFTS_PER_BLOCK);
-            v[0] = (0 < tile_ffts) ? load_point(src + (0), 0) : make_float2(0.0f, 0.0f);
-            v[1] = (0 < tile_ffts) ? load_point(src + (128), 0) : make_float2(0.0f, 0.0f);
-            v[2] = (1 < tile_ffts) ? load_point(src + (1 * (long long)IN_FFT_STRIDE), 0) : make_float2(0.0f, 0.0f);
-            v[3] = (1 < tile_ffts) ? load_point(src + (1 * (long long)IN_FFT_STRIDE + 128), 0) : make_float2(0.0f, 0.0f);
-            v[4] = (2 < tile_ffts) ? load_point(src + (2 * (long long)IN_FFT_STRIDE), 0) : make_float2(0.0f, 0.0f);
-            v[5] = (2 < tile_ffts) ? load_point(src + (2 * (long long)IN_FFT_STRIDE + 128), 0) : make_float2(0.0f, 0.0f);
-            v[6] = (3 < tile_ffts) ? load_point(src + (3 * (long long)IN_FFT_STRIDE), 0) : make_float2(0.0f, 0.0f);
-            v[7] = (3 < tile_ffts) ? load_point(src + (3 * (long long)IN_FFT_STRIDE + 128), 0) : make_float2(0.0f, 0.0f);
-            v[8] = (4 < tile_ffts) ? load_point(src + (4 * (long long)IN_FFT_STRIDE), 0) : make_float2(0.0f, 0.0f);
-            v[9] = (4 < tile_ffts) ? load_point(src + (4 * (long long)IN_FFT_STRIDE + 128), 0) : make_float2(0.0f, 0.0f);
-            v[10] = (5 < tile_ffts) ? load_point(src + (5 * (long long)IN_FFT_STRIDE), 0) : make_float2(0.0f, 0.0f);
-            v[11] = (5 < tile_ffts) ? load_point(src + (5 * (long long)IN_FFT_STRIDE + 128), 0) : make_float2(0.0f, 0.0f);
-            v[12] = (6 < tile_ffts) ? load_point(src + (6 * (long long)IN_FFT_STRIDE), 0) : make_float2(0.0f, 0.0f);
-            v[13] = (6 < tile_ffts) ? load_point(src + (6 * (long long)IN_FFT_STRIDE + 128), 0) : make_float2(0.0f, 0.0f);
-            v[14] = (7 < tile_ffts) ? load_point(src + (7 * (long long)IN_FFT_STRIDE), 0) : make_float2(0.0f, 0.0f);
-            v[15] = (7 < tile_ffts) ? load_point(src + (7 * (long long)IN_FFT_STRIDE + 128), 0) : make_float2(0.0f, 0.0f);
+            const int run = thread / (FFTS_PER_BLOCK * IN_RUN_POINTS);
+            const int run_offset = thread % (FFTS_PER_BLOCK * IN_RUN_POINTS);
+            const int row_fft = run_offset / IN_RUN_POINTS;
+            const point_t* src = in + in_tile + (size_t)run * IN_RUN_STRIDE + run_offset;
+            const int element = padded((run * IN_RUN_POINTS + run_offset % IN_RUN_POINTS) * FFTS_PER_BLOCK + row_fft);
+            v[0] = (row_fft < tile_ffts) ? load_point(src, 0) : make_float2(0.0f, 0.0f);
+            v[1] = (row_fft < tile_ffts) ? load_point(src + 1 * (size_t)IN_RUN_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[2] = (row_fft < tile_ffts) ? load_point(src + 2 * (size_t)IN_RUN_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[3] = (row_fft < tile_ffts) ? load_point(src + 3 * (size_t)IN_RUN_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[4] = (row_fft < tile_ffts) ? load_point(src + 4 * (size_t)IN_RUN_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[5] = (row_fft < tile_ffts) ? load_point(src + 5 * (size_t)IN_RUN_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[6] = (row_fft < tile_ffts) ? load_point(src + 6 * (size_t)IN_RUN_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[7] = (row_fft < tile_ffts) ? load_point(src + 7 * (size_t)IN_RUN_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[8] = (row_fft < tile_ffts) ? load_point(src + 8 * (size_t)IN_RUN_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[9] = (row_fft < tile_ffts) ? load_point(src + 9 * (size_t)IN_RUN_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[10] = (row_fft < tile_ffts) ? load_point(src + 10 * (size_t)IN_RUN_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[11] = (row_fft < tile_ffts) ? load_point(src + 11 * (size_t)IN_RUN_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[12] = (row_fft < tile_ffts) ? load_point(src + 12 * (size_t)IN_RUN_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[13] = (row_fft < tile_ffts) ? load_point(src + 13 * (size_t)IN_RUN_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[14] = (row_fft < tile_ffts) ? load_point(src + 14 * (size_t)IN_RUN_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[15] = (row_fft < tile_ffts) ? load_point(src + 15 * (size_t)IN_RUN_STRIDE, 0) : make_float2(0.0f, 0.0f);
             smem[element] = v[0];
-            smem[element + 1088] = v[1];
-            smem[element + 1] = v[2];
-            smem[element + 1089] = v[3];
-            smem[element + 2] = v[4];
-            smem[element + 1090] = v[5];
-            smem[element + 3] = v[6];
-            smem[element + 1091] = v[7];
-            smem[element + 4] = v[8];
-            smem[element + 1092] = v[9];
-            smem[element + 5] = v[10];
-            smem[element + 1093] = v[11];
-            smem[element + 6] = v[12];
-            smem[element + 1094] = v[13];
-            smem[element + 7] = v[14];
-            smem[element + 1095] = v[15];
+            smem[element + 136] = v[1];
+            smem[element + 272] = v[2];
+            smem[element + 408] = v[3];
+            smem[element + 544] = v[4];
+            smem[element + 680] = v[5];
+            smem[element + 816] = v[6];
+            smem[element + 952] = v[7];
+            smem[element + 1088] = v[8];
+            smem[element + 1224] = v[9];
+            smem[element + 1360] = v[10];
+            smem[element + 1496] = v[11];
+            smem[element + 1632] = v[12];
+            smem[element + 1768] = v[13];
+            smem[element + 1904] = v[14];
+            smem[element + 2040] = v[15];
         }
     }
     __syncthreads();
@@ -1327,40 +1333,43 @@ fftgen_32768_fp16_pass2_inverse(const point_t* in, point_t* out, int batch, floa
         // coalesced copy of the tile into shared memory: all loads first; transforms past the batch
         // (in a last, partial tile) are neither read nor written
         {
-            const point_t* src = in + in_tile + thread;
-            const int element = padded(thread * FFTS_PER_BLOCK);
-            v[0] = (0 < tile_ffts) ? load_point(src + (0), 0) : make_float2(0.0f, 0.0f);
-            v[1] = (0 < tile_ffts) ? load_point(src + (128), 0) : make_float2(0.0f, 0.0f);
-            v[2] = (1 < tile_ffts) ? load_point(src + (1 * (long long)IN_FFT_STRIDE), 0) : make_float2(0.0f, 0.0f);
-            v[3] = (1 < tile_ffts) ? load_point(src + (1 * (long long)IN_FFT_STRIDE + 128), 0) : make_float2(0.0f, 0.0f);
-            v[4] = (2 < tile_ffts) ? load_point(src + (2 * (long long)IN_FFT_STRIDE), 0) : make_float2(0.0f, 0.0f);
-            v[5] = (2 < tile_ffts) ? load_point(src + (2 * (long long)IN_FFT_STRIDE + 128), 0) : make_float2(0.0f, 0.0f);
-            v[6] = (3 < tile_ffts) ? load_point(src + (3 * (long long)IN_FFT_STRIDE), 0) : make_float2(0.0f, 0.0f);
-            v[7] = (3 < tile_ffts) ? load_point(src + (3 * (long long)IN_FFT_STRIDE + 128), 0) : make_float2(0.0f, 0.0f);
-            v[8] = (4 < tile_ffts) ? load_point(src + (4 * (long long)IN_FFT_STRIDE), 0) : make_float2(0.0f, 0.0f);
-            v[9] = (4 < tile_ffts) ? load_point(src + (4 * (long long)IN_FFT_STRIDE + 128), 0) : make_float2(0.0f, 0.0f);
-            v[10] = (5 < tile_ffts) ? load_point(src + (5 * (long long)IN_FFT_STRIDE), 0) : make_float2(0.0f, 0.0f);
-            v[11] = (5 < tile_ffts) ? load_point(src + (5 * (long long)IN_FFT_STRIDE + 128), 0) : make_float2(0.0f, 0.0f);
-            v[12] = (6 < tile_ffts) ? load_point(src + (6 * (long long)IN_FFT_STRIDE), 0) : make_float2(0.0f, 0.0f);
-            v[13] = (6 < tile_ffts) ? load_point(src + (6 * (long long)IN_FFT_STRIDE + 128), 0) : make_float2(0.0f, 0.0f);
-            v[14] = (7 < tile_ffts) ? load_point(src + (7 * (long long)IN_FFT_STRIDE), 0) : make_float2(0.0f, 0.0f);
-            v[15] = (7 < tile_ffts) ? load_point(src + (7 * (long long)IN_FFT_STRIDE + 128), 0) : make_float2(0.0f, 0.0f);
+            const int run = thread / (FFTS_PER_BLOCK * IN_RUN_POINTS);
+            const int run_offset = thread % (FFTS_PER_BLOCK * IN_RUN_POINTS);
+            const int row_fft = run_offset / IN_RUN_POINTS;
+            const point_t* src = in + in_tile + (size_t)run * IN_RUN_STRIDE + run_offset;
+            const int element = padded((run * IN_RUN_POINTS + run_offset % IN_RUN_POINTS) * FFTS_PER_BLOCK + row_fft);
+            v[0] = (row_fft < tile_ffts) ? load_point(src, 0) : make_float2(0.0f, 0.0f);
+            v[1] = (row_fft < tile_ffts) ? load_point(src + 1 * (size_t)IN_RUN_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[2] = (row_fft < tile_ffts) ? load_point(src + 2 * (size_t)IN_RUN_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[3] = (row_fft < tile_ffts) ? load_point(src + 3 * (size_t)IN_RUN_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[4] = (row_fft < tile_ffts) ? load_point(src + 4 * (size_t)IN_RUN_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[5] = (row_fft < tile_ffts) ? load_point(src + 5 * (size_t)IN_RUN_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[6] = (row_fft < tile_ffts) ? load_point(src + 6 * (size_t)IN_RUN_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[7] = (row_fft < tile_ffts) ? load_point(src + 7 * (size_t)IN_RUN_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[8] = (row_fft < tile_ffts) ? load_point(src + 8 * (size_t)IN_RUN_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[9] = (row_fft < tile_ffts) ? load_point(src + 9 * (size_t)IN_RUN_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[10] = (row_fft < tile_ffts) ? load_point(src + 10 * (size_t)IN_RUN_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[11] = (row_fft < tile_ffts) ? load_point(src + 11 * (size_t)IN_RUN_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[12] = (row_fft < tile_ffts) ? load_point(src + 12 * (size_t)IN_RUN_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[13] = (row_fft < tile_ffts) ? load_point(src + 13 * (size_t)IN_RUN_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[14] = (row_fft < tile_ffts) ? load_point(src + 14 * (size_t)IN_RUN_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[15] = (row_fft < tile_ffts) ? load_point(src + 15 * (size_t)IN_RUN_STRIDE, 0) : make_float2(0.0f, 0.0f);
             smem[element] = v[0];
-            smem[element + 1088] = v[1];
-            smem[element + 1] = v[2];
-            smem[element + 1089] = v[3];
-            smem[element + 2] = v[4];
-            smem[element + 1090] = v[5];
-            smem[element + 3] = v[6];
-            smem[element + 1091] = v[7];
-            smem[element + 4] = v[8];
-            smem[element + 1092] = v[9];
-            smem[element + 5] = v[10];
-            smem[element + 1093] = v[11];
-            smem[element + 6] = v[12];
-            smem[element + 1094] = v[13];
-            smem[element + 7] = v[14];
-            smem[element + 1095] = v[15];
+            smem[element + 136] = v[1];
+            smem[element + 272] = v[2];
+            smem[element + 408] = v[3];
+            smem[element + 544] = v[4];
+            smem[element + 680] = v[5];
+            smem[element + 816] = v[6];
+            smem[element + 952] = v[7];
+            smem[element + 1088] = v[8];
+            smem[element + 1224] = v[9];
+            smem[element + 1360] = v[10];
+            smem[element + 1496] = v[11];
+            smem[element + 1632] = v[12];
+            smem[element + 1768] = v[13];
+            smem[element + 1904] = v[14];
+            smem[element + 2040] = v[15];
         }
     }
     __syncthreads();

@@ -340,9 +340,11 @@ static void explain(const fftgen_transform_plan *plan)
         const int on_cluster = p->cluster > 1;
         printf("  pass %d: %lld transforms of %d points per %lld-point transform, %s%s", i + 1,
                fftgen_pass_ffts(p, plan->n), on_cluster ? p->n * p->cluster : p->n, plan->n,
-               p->in.elem_stride == 1 ? "rows (contiguous)" : "columns (strided, in tiles)",
-               p->out.elem_stride != p->in.elem_stride ? ", written transposed"
-                                                       : (p->twiddle_n ? ", times the four-step twiddles" : ""));
+               p->in.run_points > 0 ? "rows (read in runs from the blocks of the pass before)"
+               : p->in.elem_stride == 1 ? "rows (contiguous)" : "columns (strided, in tiles)",
+               p->in.elem_stride == 1 ? ", written transposed"
+               : p->twiddle_by_column ? ", times the four-step twiddles, each tile written as one block"
+               : (p->twiddle_n ? ", times the four-step twiddles" : ""));
         if (on_cluster)
             printf(", on thread-block clusters of %d blocks: block c transforms the %d rows c + %d*j, then a"
                    " radix-%d stage across the blocks", p->cluster, p->n, p->cluster, p->cluster);

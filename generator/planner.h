@@ -80,9 +80,13 @@ typedef struct {
 
 /* Where a pass finds its data: transform f is member c = f mod group_size of group
  * g = (f / group_size) mod group_count of batch entry b = f / (group_size * group_count); it starts at
- * b*batch_stride + g*group_stride + c*fft_stride, and its point j lies j*elem_stride further. */
+ * b*batch_stride + g*group_stride + c*fft_stride, and its point j lies j*elem_stride further. With
+ * run_points > 0 (rows only, elem_stride 1) the points come in runs: point j lies
+ * (j / run_points)*run_stride + j mod run_points further (rows read from the blocks a four-step
+ * pass 1 wrote, fftgen_kernel_plan.twiddle_by_column). */
 typedef struct {
     long long elem_stride, fft_stride, group_size, group_count, group_stride, batch_stride;
+    long long run_points, run_stride;
 } fftgen_layout;
 
 typedef struct {
@@ -105,6 +109,8 @@ typedef struct {
     long long twiddle_n; /* > 0: output j of group member c is multiplied by exp(-2*pi*i*c*j/twiddle_n) */
     int twiddle_by_group; /* c is the transform's group, not its member (a column split in two passes,
                              whose members are the columns side by side) */
+    int twiddle_by_column; /* c is the transform's index over all groups (group * group_size + member):
+                              a four-step pass 1 whose groups are its tiles, each written as one block */
     int column_registers; /* tiled columns load into and store from the stages' registers, not shared memory */
     /* A fused 2D slice (slice_rows > 0): each transform is slice_rows rows of n / slice_rows points,
      * contiguous. The block transforms the rows (chain `radices`), then the columns (chain

@@ -132,6 +132,8 @@ static void push_layout(lua_State *L, const char *key, const fftgen_layout *layo
     set_int(L, "group_count", layout->group_count);
     set_int(L, "group_stride", layout->group_stride);
     set_int(L, "batch_stride", layout->batch_stride);
+    set_int(L, "run_points", layout->run_points);
+    set_int(L, "run_stride", layout->run_stride);
     lua_setfield(L, -2, key);
 }
 
@@ -169,6 +171,8 @@ static void push_pass(lua_State *L, const fftgen_kernel_plan *pass)
     set_int(L, "twiddle_n", pass->twiddle_n);
     lua_pushboolean(L, pass->twiddle_by_group);
     lua_setfield(L, -2, "twiddle_by_group");
+    lua_pushboolean(L, pass->twiddle_by_column);
+    lua_setfield(L, -2, "twiddle_by_column");
     lua_pushboolean(L, pass->column_registers);
     lua_setfield(L, -2, "column_registers");
     lua_pushboolean(L, fftgen_shuffle_tail(pass));

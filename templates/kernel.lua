@@ -164,13 +164,20 @@ local function header(w, f, title, body)
     w:line(" * Passes (four-step, no transposes; %d = %s):", f.n, table.concat(sizes, " x "))
     for _, p in ipairs(f.passes) do
       local what
-      if p.out_layout.elem_stride ~= p.in_layout.elem_stride then
+      if p.in_layout.run_points > 0 then
+        what = string.format("rows, read in runs of %d points from pass %d's blocks, written transposed",
+          p.in_layout.run_points, p.index - 1)
+      elseif p.in_layout.elem_stride == 1 then
         what = "rows, written transposed"
       else
         what = string.format("columns of stride %d, times exp(-2*pi*i*c*j/%d)", p.in_layout.elem_stride, p.twiddle_n)
       end
       local chain = clustered(p) and "" or string.format(" (radix %s)", chain_text(p))
       w:line(" *   %d. %d FFTs of %d points%s per transform: %s", p.index, groups(f, p), p.n * p.cluster, chain, what)
+      if p.twiddle_by_column then
+        w:line(" *      each tile of %d columns written as one block: point j of column c at j*%d + c mod %d", p.ffts_per_block,
+          p.ffts_per_block, p.ffts_per_block)
+      end
       if clustered(p) then
         w:line(" *      on thread-block clusters of %d blocks (sm_90 and newer): block c transforms the rows", p.cluster)
         w:line(" *      c + %d*j (radix %s), then a radix-%d stage across the blocks", p.cluster, chain_text(p), p.cluster)
@@ -217,6 +224,10 @@ local function pass_constants(p, target)
       add(side.name .. "_FFT_STRIDE", side.fft_stride, "elements between transforms of a group")
       add(side.name .. "_GROUP_STRIDE", side.group_stride, "elements between groups")
       add(side.name .. "_BATCH_STRIDE", side.batch_stride, "elements between transforms of the file")
+      if side.run_points > 0 then
+        add(side.name .. "_RUN_POINTS", side.run_points, "points per run of one transform")
+        add(side.name .. "_RUN_STRIDE", side.run_stride, "elements between runs of one transform")
+      end
     end
     if rows_side(p) then add("LOG_POINTS", code.log2(p.n), "log2(POINTS)") end
     if p.twiddle_n > 0 then add("POST_TWIDDLE_BITS", p.post_bits, "exponent bits per pass-twiddle table") end
@@ -924,6 +935,7 @@ local function prepare(f)
     p.prefix = multi(f) and string.format("pass%d_", i) or ""
     p.transposed_smem = p.tiled
     p.split = f.split
+    p.fp16 = f.precision == "fp16"
     if clustered(p) then
       -- the last stage's twiddles exp(-2*pi*i*q/TRANSFORM_POINTS), q < 2^20: two tables
       p.cluster_bits = (code.log2(p.cluster * p.n) + 1) // 2

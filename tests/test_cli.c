@@ -382,6 +382,30 @@ static void explain_prints_plan(void **state)
                                    " global memory\n"));
 }
 
+/* Two-pass plans: pass 1 writes each tile of columns as one contiguous block and pass 2 reads its rows
+ * from those blocks in runs; on clusters, and in three passes, the passes keep plain columns. */
+static void two_passes_write_tiles_as_blocks(void **state)
+{
+    (void)state;
+    assert_int_equal(run_fftgen("--n", "1048576", "--precision", "fp16", "--explain", NULL), 0);
+    assert_non_null(strstr(output, "pass 1: 1024 transforms of 1024 points per 1048576-point transform, columns"
+                                   " (strided, in tiles), times the four-step twiddles, each tile written as one"
+                                   " block\n"));
+    assert_non_null(strstr(output, "pass 2: 1024 transforms of 1024 points per 1048576-point transform, rows (read in"
+                                   " runs from the blocks of the pass before), written transposed\n"));
+    assert_int_equal(run_fftgen("--n", "1048576", "--precision", "fp16", "--direction", "forward", NULL), 0);
+    assert_non_null(strstr(output, " *      each tile of 8 columns written as one block: point j of column c at j*8 +"
+                                   " c mod 8\n"));
+    assert_non_null(strstr(output, "per transform: rows, read in runs of 8 points from pass 1's blocks, written"
+                                   " transposed\n"));
+    assert_non_null(strstr(output, "constexpr int OUT_ELEM_STRIDE = 8; // elements between points of one transform"));
+    assert_int_equal(run_fftgen("--n", "134217728", "--precision", "fp16", "--explain", NULL), 0);
+    assert_null(strstr(output, "written as one block"));
+    assert_int_equal(run_fftgen("--n", "33554432", "--explain", NULL), 0); /* fp32: columns on clusters */
+    assert_non_null(strstr(output, "2 passes over global memory"));
+    assert_null(strstr(output, "written as one block"));
+}
+
 static void writes_self_contained_file(void **state)
 {
     (void)state;
@@ -448,6 +472,7 @@ int main(void)
         cmocka_unit_test(failure_keeps_existing_file),
         cmocka_unit_test(help_and_version),
         cmocka_unit_test(explain_prints_plan),
+        cmocka_unit_test(two_passes_write_tiles_as_blocks),
         cmocka_unit_test(writes_self_contained_file),
         cmocka_unit_test(template_errors_name_file_and_line),
     };
