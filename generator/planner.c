@@ -493,13 +493,15 @@ static fftgen_plan_status plan_cluster_tile(const fftgen_kernel_request *request
  * c at block*T*n1 + k1*T + c mod T, and pass 2 reads its rows from those blocks in runs of T points:
  * F rows of a pass-2 tile are F*T contiguous points per run. So pass 1 writes whole lines instead of
  * T-element runs n2 apart, and pass 2 still reads runs of F*T (256 bytes for fp16 tiles of 8). H100,
- * 2^27 points, pass 1 alone: fp16 2^18 0.499 -> 0.414 ms, 2^20 0.538 -> 0.501, 2^22 0.678 -> 0.660;
- * fp32 2^22 0.958 -> 0.857; pass 2 unchanged. Where pass 2's threads do not cover whole runs of its
- * tile (short rows), the split keeps plain columns. */
+ * 2^27 points, both passes: fp16 2^18 0.898 -> 0.805 ms, 2^21 1.128 -> 1.048, fp32 2^20 1.539 ->
+ * 1.513 (results/notes.md). Plans on clusters, tiles of one, and rows whose threads do not cover
+ * whole copies of a tile's runs (short rows) keep plain columns. */
 static void write_tiles_as_blocks(long long n1, long long n2, fftgen_kernel_plan *columns, fftgen_kernel_plan *rows)
 {
     const long long tile = columns->ffts_per_block, run_block = (long long)rows->ffts_per_block * tile;
-    if (columns->cluster > 1 || tile < 2 || n2 % tile != 0 || rows->threads % run_block != 0) return;
+    if (columns->cluster > 1 || tile < 2 || n2 % tile != 0 || rows->threads % run_block != 0 ||
+        rows->threads % 16 != 0)
+        return;
     columns->in.group_size = columns->out.group_size = tile;
     columns->in.group_count = columns->out.group_count = n2 / tile;
     columns->in.group_stride = tile;
