@@ -1506,71 +1506,28 @@ fftgen_262144_fp16_pass2_forward(const point_t* in, point_t* out, int batch, flo
     // the tile's transforms that exist: fewer than FFTS_PER_BLOCK only in a last, partial tile
     const int tile_ffts = (int)(batch - first_fft < FFTS_PER_BLOCK ? batch - first_fft : FFTS_PER_BLOCK);
     {
-        // coalesced copy of the tile into shared memory: all loads first; transforms past the batch
-        // (in a last, partial tile) are neither read nor written
+        // coalesced loads of the tile's rows in runs, straight into the first stage's registers; transforms
+        // past the batch (in a last, partial tile) are neither read nor written
         {
-            const int run = thread / (FFTS_PER_BLOCK * IN_RUN_POINTS);
-            const int run_offset = thread % (FFTS_PER_BLOCK * IN_RUN_POINTS);
-            const int row_fft = run_offset % FFTS_PER_BLOCK;
-            const point_t* src = in + in_tile + (size_t)run * IN_RUN_STRIDE + row_fft * IN_RUN_POINTS + run_offset / FFTS_PER_BLOCK;
-            const int element = padded(thread);
-            v[0] = (row_fft < tile_ffts) ? load_point(src, 0) : make_float2(0.0f, 0.0f);
-            v[1] = (row_fft < tile_ffts) ? load_point(src + 4 * (size_t)IN_RUN_STRIDE, 0) : make_float2(0.0f, 0.0f);
-            v[2] = (row_fft < tile_ffts) ? load_point(src + 8 * (size_t)IN_RUN_STRIDE, 0) : make_float2(0.0f, 0.0f);
-            v[3] = (row_fft < tile_ffts) ? load_point(src + 12 * (size_t)IN_RUN_STRIDE, 0) : make_float2(0.0f, 0.0f);
-            v[4] = (row_fft < tile_ffts) ? load_point(src + 16 * (size_t)IN_RUN_STRIDE, 0) : make_float2(0.0f, 0.0f);
-            v[5] = (row_fft < tile_ffts) ? load_point(src + 20 * (size_t)IN_RUN_STRIDE, 0) : make_float2(0.0f, 0.0f);
-            v[6] = (row_fft < tile_ffts) ? load_point(src + 24 * (size_t)IN_RUN_STRIDE, 0) : make_float2(0.0f, 0.0f);
-            v[7] = (row_fft < tile_ffts) ? load_point(src + 28 * (size_t)IN_RUN_STRIDE, 0) : make_float2(0.0f, 0.0f);
-            v[8] = (row_fft < tile_ffts) ? load_point(src + 32 * (size_t)IN_RUN_STRIDE, 0) : make_float2(0.0f, 0.0f);
-            v[9] = (row_fft < tile_ffts) ? load_point(src + 36 * (size_t)IN_RUN_STRIDE, 0) : make_float2(0.0f, 0.0f);
-            v[10] = (row_fft < tile_ffts) ? load_point(src + 40 * (size_t)IN_RUN_STRIDE, 0) : make_float2(0.0f, 0.0f);
-            v[11] = (row_fft < tile_ffts) ? load_point(src + 44 * (size_t)IN_RUN_STRIDE, 0) : make_float2(0.0f, 0.0f);
-            v[12] = (row_fft < tile_ffts) ? load_point(src + 48 * (size_t)IN_RUN_STRIDE, 0) : make_float2(0.0f, 0.0f);
-            v[13] = (row_fft < tile_ffts) ? load_point(src + 52 * (size_t)IN_RUN_STRIDE, 0) : make_float2(0.0f, 0.0f);
-            v[14] = (row_fft < tile_ffts) ? load_point(src + 56 * (size_t)IN_RUN_STRIDE, 0) : make_float2(0.0f, 0.0f);
-            v[15] = (row_fft < tile_ffts) ? load_point(src + 60 * (size_t)IN_RUN_STRIDE, 0) : make_float2(0.0f, 0.0f);
-            smem[element] = v[0];
-            smem[element + 272] = v[1];
-            smem[element + 544] = v[2];
-            smem[element + 816] = v[3];
-            smem[element + 1088] = v[4];
-            smem[element + 1360] = v[5];
-            smem[element + 1632] = v[6];
-            smem[element + 1904] = v[7];
-            smem[element + 2176] = v[8];
-            smem[element + 2448] = v[9];
-            smem[element + 2720] = v[10];
-            smem[element + 2992] = v[11];
-            smem[element + 3264] = v[12];
-            smem[element + 3536] = v[13];
-            smem[element + 3808] = v[14];
-            smem[element + 4080] = v[15];
+            const point_t* src = in + in_tile + (size_t)fft_in_block * IN_FFT_STRIDE + (size_t)(fft_thread / IN_RUN_POINTS) * IN_RUN_STRIDE + fft_thread % IN_RUN_POINTS;
+            v[0] = (fft_in_block < tile_ffts) ? load_point(src, 0) : make_float2(0.0f, 0.0f);
+            v[1] = (fft_in_block < tile_ffts) ? load_point(src + 4 * (size_t)IN_RUN_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[2] = (fft_in_block < tile_ffts) ? load_point(src + 8 * (size_t)IN_RUN_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[3] = (fft_in_block < tile_ffts) ? load_point(src + 12 * (size_t)IN_RUN_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[4] = (fft_in_block < tile_ffts) ? load_point(src + 16 * (size_t)IN_RUN_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[5] = (fft_in_block < tile_ffts) ? load_point(src + 20 * (size_t)IN_RUN_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[6] = (fft_in_block < tile_ffts) ? load_point(src + 24 * (size_t)IN_RUN_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[7] = (fft_in_block < tile_ffts) ? load_point(src + 28 * (size_t)IN_RUN_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[8] = (fft_in_block < tile_ffts) ? load_point(src + 32 * (size_t)IN_RUN_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[9] = (fft_in_block < tile_ffts) ? load_point(src + 36 * (size_t)IN_RUN_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[10] = (fft_in_block < tile_ffts) ? load_point(src + 40 * (size_t)IN_RUN_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[11] = (fft_in_block < tile_ffts) ? load_point(src + 44 * (size_t)IN_RUN_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[12] = (fft_in_block < tile_ffts) ? load_point(src + 48 * (size_t)IN_RUN_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[13] = (fft_in_block < tile_ffts) ? load_point(src + 52 * (size_t)IN_RUN_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[14] = (fft_in_block < tile_ffts) ? load_point(src + 56 * (size_t)IN_RUN_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[15] = (fft_in_block < tile_ffts) ? load_point(src + 60 * (size_t)IN_RUN_STRIDE, 0) : make_float2(0.0f, 0.0f);
         }
-    }
-    __syncthreads();
-    {
         // stage 1 of 3: radix 16 on sub-transforms of 16 points
-        const int src = padded(fft_thread * FFTS_PER_BLOCK + fft_in_block);
-        v[0] = smem[src];
-        v[1] = smem[src + 272];
-        v[2] = smem[src + 544];
-        v[3] = smem[src + 816];
-        v[4] = smem[src + 1088];
-        v[5] = smem[src + 1360];
-        v[6] = smem[src + 1632];
-        v[7] = smem[src + 1904];
-        v[8] = smem[src + 2176];
-        v[9] = smem[src + 2448];
-        v[10] = smem[src + 2720];
-        v[11] = smem[src + 2992];
-        v[12] = smem[src + 3264];
-        v[13] = smem[src + 3536];
-        v[14] = smem[src + 3808];
-        v[15] = smem[src + 4080];
-    }
-    __syncthreads();
-    {
         {
             const int j = fft_thread;
             const float2 t1 = make_float2(v[0].x + v[8].x, v[0].y + v[8].y);
@@ -1932,71 +1889,28 @@ fftgen_262144_fp16_pass2_inverse(const point_t* in, point_t* out, int batch, flo
     // the tile's transforms that exist: fewer than FFTS_PER_BLOCK only in a last, partial tile
     const int tile_ffts = (int)(batch - first_fft < FFTS_PER_BLOCK ? batch - first_fft : FFTS_PER_BLOCK);
     {
-        // coalesced copy of the tile into shared memory: all loads first; transforms past the batch
-        // (in a last, partial tile) are neither read nor written
+        // coalesced loads of the tile's rows in runs, straight into the first stage's registers; transforms
+        // past the batch (in a last, partial tile) are neither read nor written
         {
-            const int run = thread / (FFTS_PER_BLOCK * IN_RUN_POINTS);
-            const int run_offset = thread % (FFTS_PER_BLOCK * IN_RUN_POINTS);
-            const int row_fft = run_offset % FFTS_PER_BLOCK;
-            const point_t* src = in + in_tile + (size_t)run * IN_RUN_STRIDE + row_fft * IN_RUN_POINTS + run_offset / FFTS_PER_BLOCK;
-            const int element = padded(thread);
-            v[0] = (row_fft < tile_ffts) ? load_point(src, 0) : make_float2(0.0f, 0.0f);
-            v[1] = (row_fft < tile_ffts) ? load_point(src + 4 * (size_t)IN_RUN_STRIDE, 0) : make_float2(0.0f, 0.0f);
-            v[2] = (row_fft < tile_ffts) ? load_point(src + 8 * (size_t)IN_RUN_STRIDE, 0) : make_float2(0.0f, 0.0f);
-            v[3] = (row_fft < tile_ffts) ? load_point(src + 12 * (size_t)IN_RUN_STRIDE, 0) : make_float2(0.0f, 0.0f);
-            v[4] = (row_fft < tile_ffts) ? load_point(src + 16 * (size_t)IN_RUN_STRIDE, 0) : make_float2(0.0f, 0.0f);
-            v[5] = (row_fft < tile_ffts) ? load_point(src + 20 * (size_t)IN_RUN_STRIDE, 0) : make_float2(0.0f, 0.0f);
-            v[6] = (row_fft < tile_ffts) ? load_point(src + 24 * (size_t)IN_RUN_STRIDE, 0) : make_float2(0.0f, 0.0f);
-            v[7] = (row_fft < tile_ffts) ? load_point(src + 28 * (size_t)IN_RUN_STRIDE, 0) : make_float2(0.0f, 0.0f);
-            v[8] = (row_fft < tile_ffts) ? load_point(src + 32 * (size_t)IN_RUN_STRIDE, 0) : make_float2(0.0f, 0.0f);
-            v[9] = (row_fft < tile_ffts) ? load_point(src + 36 * (size_t)IN_RUN_STRIDE, 0) : make_float2(0.0f, 0.0f);
-            v[10] = (row_fft < tile_ffts) ? load_point(src + 40 * (size_t)IN_RUN_STRIDE, 0) : make_float2(0.0f, 0.0f);
-            v[11] = (row_fft < tile_ffts) ? load_point(src + 44 * (size_t)IN_RUN_STRIDE, 0) : make_float2(0.0f, 0.0f);
-            v[12] = (row_fft < tile_ffts) ? load_point(src + 48 * (size_t)IN_RUN_STRIDE, 0) : make_float2(0.0f, 0.0f);
-            v[13] = (row_fft < tile_ffts) ? load_point(src + 52 * (size_t)IN_RUN_STRIDE, 0) : make_float2(0.0f, 0.0f);
-            v[14] = (row_fft < tile_ffts) ? load_point(src + 56 * (size_t)IN_RUN_STRIDE, 0) : make_float2(0.0f, 0.0f);
-            v[15] = (row_fft < tile_ffts) ? load_point(src + 60 * (size_t)IN_RUN_STRIDE, 0) : make_float2(0.0f, 0.0f);
-            smem[element] = v[0];
-            smem[element + 272] = v[1];
-            smem[element + 544] = v[2];
-            smem[element + 816] = v[3];
-            smem[element + 1088] = v[4];
-            smem[element + 1360] = v[5];
-            smem[element + 1632] = v[6];
-            smem[element + 1904] = v[7];
-            smem[element + 2176] = v[8];
-            smem[element + 2448] = v[9];
-            smem[element + 2720] = v[10];
-            smem[element + 2992] = v[11];
-            smem[element + 3264] = v[12];
-            smem[element + 3536] = v[13];
-            smem[element + 3808] = v[14];
-            smem[element + 4080] = v[15];
+            const point_t* src = in + in_tile + (size_t)fft_in_block * IN_FFT_STRIDE + (size_t)(fft_thread / IN_RUN_POINTS) * IN_RUN_STRIDE + fft_thread % IN_RUN_POINTS;
+            v[0] = (fft_in_block < tile_ffts) ? load_point(src, 0) : make_float2(0.0f, 0.0f);
+            v[1] = (fft_in_block < tile_ffts) ? load_point(src + 4 * (size_t)IN_RUN_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[2] = (fft_in_block < tile_ffts) ? load_point(src + 8 * (size_t)IN_RUN_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[3] = (fft_in_block < tile_ffts) ? load_point(src + 12 * (size_t)IN_RUN_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[4] = (fft_in_block < tile_ffts) ? load_point(src + 16 * (size_t)IN_RUN_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[5] = (fft_in_block < tile_ffts) ? load_point(src + 20 * (size_t)IN_RUN_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[6] = (fft_in_block < tile_ffts) ? load_point(src + 24 * (size_t)IN_RUN_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[7] = (fft_in_block < tile_ffts) ? load_point(src + 28 * (size_t)IN_RUN_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[8] = (fft_in_block < tile_ffts) ? load_point(src + 32 * (size_t)IN_RUN_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[9] = (fft_in_block < tile_ffts) ? load_point(src + 36 * (size_t)IN_RUN_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[10] = (fft_in_block < tile_ffts) ? load_point(src + 40 * (size_t)IN_RUN_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[11] = (fft_in_block < tile_ffts) ? load_point(src + 44 * (size_t)IN_RUN_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[12] = (fft_in_block < tile_ffts) ? load_point(src + 48 * (size_t)IN_RUN_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[13] = (fft_in_block < tile_ffts) ? load_point(src + 52 * (size_t)IN_RUN_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[14] = (fft_in_block < tile_ffts) ? load_point(src + 56 * (size_t)IN_RUN_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[15] = (fft_in_block < tile_ffts) ? load_point(src + 60 * (size_t)IN_RUN_STRIDE, 0) : make_float2(0.0f, 0.0f);
         }
-    }
-    __syncthreads();
-    {
         // stage 1 of 3: radix 16 on sub-transforms of 16 points
-        const int src = padded(fft_thread * FFTS_PER_BLOCK + fft_in_block);
-        v[0] = smem[src];
-        v[1] = smem[src + 272];
-        v[2] = smem[src + 544];
-        v[3] = smem[src + 816];
-        v[4] = smem[src + 1088];
-        v[5] = smem[src + 1360];
-        v[6] = smem[src + 1632];
-        v[7] = smem[src + 1904];
-        v[8] = smem[src + 2176];
-        v[9] = smem[src + 2448];
-        v[10] = smem[src + 2720];
-        v[11] = smem[src + 2992];
-        v[12] = smem[src + 3264];
-        v[13] = smem[src + 3536];
-        v[14] = smem[src + 3808];
-        v[15] = smem[src + 4080];
-    }
-    __syncthreads();
-    {
         {
             const int j = fft_thread;
             const float2 t1 = make_float2(v[0].x + v[8].x, v[0].y + v[8].y);

@@ -192,12 +192,15 @@ static void explain_pass(const fftgen_kernel_plan *plan, const char *indent)
     printf(" (%d stage%s)\n", plan->stage_count, plan->stage_count > 1 ? "s" : "");
     const int points = plan->slice_rows > 0 ? plan->n / plan->slice_rows : plan->n; /* a fused slice's rows */
     const int shuffle_tail = fftgen_shuffle_tail(plan), last = plan->stage_count - 1;
+    /* tiled sides that skip the copy through shared memory go straight to and from the stages' registers */
+    const int loads = fftgen_loads_to_registers(plan);
+    const int stores = fftgen_stores_from_registers(plan) && plan->cluster < 2;
     int span = 1;
     for (int s = 0; s < plan->stage_count; ++s) {
         span *= plan->radices[s];
         const int staged = plan->staged_io;
-        const char *from = s == 0 && !staged ? "global memory" : "shared memory";
-        const char *to = s == last && !staged && plan->cluster < 2 ? "global memory" : "shared memory";
+        const char *from = s == 0 && (!staged || loads) ? "global memory" : "shared memory";
+        const char *to = s == last && ((!staged && plan->cluster < 2) || stores) ? "global memory" : "shared memory";
         if (shuffle_tail && s == last - 1) to = "registers";
         if (shuffle_tail && s == last) {
             from = "registers (pairs swapped between lanes 16 apart by warp shuffles)";
@@ -226,10 +229,13 @@ static void explain_pass(const fftgen_kernel_plan *plan, const char *indent)
     /* a fused slice exchanges once more between its rows and its columns, a cluster before its last stage */
     const int exchanges = plan->stage_count - 1 - shuffle_tail + (plan->slice_rows > 0 ? plan->col_stage_count : 0) +
                           (plan->cluster > 1);
-    printf("%sshared memory:  %d bytes per block (%d exchange%s through fp32 shared memory%s)\n", indent,
+    const int copy_in = plan->staged_io && !loads, copy_out = plan->staged_io && !fftgen_stores_from_registers(plan);
+    printf("%sshared memory:  %d bytes per block (%d exchange%s through fp32 shared memory%s%s)\n", indent,
            plan->shared_bytes, exchanges, exchanges == 1 ? "" : "s",
-           plan->staged_io ? ", plus coalesced copies in and out"
-                           : (plan->cluster > 1 ? ", the last one across the cluster" : ""));
+           plan->cluster > 1 ? ", the last one across the cluster" : "",
+           copy_in && copy_out ? ", plus coalesced copies in and out"
+           : copy_in           ? ", plus a coalesced copy in"
+           : copy_out          ? ", plus a coalesced copy out" : "");
 }
 
 static void explain_shape(const fftgen_transform_plan *plan)

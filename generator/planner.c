@@ -139,6 +139,29 @@ int fftgen_shuffle_tail(const fftgen_kernel_plan *p)
     return last >= 2 && p->ffts_per_block <= 16 && p->column_registers && p->out.elem_stride != 1;
 }
 
+/* Rows in runs (a four-step pass 2 reading pass 1's blocks): a warp's 32 threads take
+ * 32 / FFTS_PER_BLOCK consecutive points of each of its transforms, so tiles of at most 8 read at
+ * least 16 bytes of each run, and the rest of the tile's F*T contiguous points a warp later, from L1.
+ * fp16 passes, bound by instructions and shared memory, gain the copy they skip; fp32 passes, bound
+ * by DRAM, measured slower, and so did contiguous rows far apart (three-pass fp16, pass 3). H100, 2^27
+ * points, fp16 ms before -> after: 2^19 0.875 -> 0.830, 2^20 0.962 -> 0.917, 2^21 1.047 -> 0.969,
+ * 2^22 1.179 -> 1.095 (tiles of 8); 2^15 0.745 -> 0.764 (tiles of 16); fp32 2^17 1.456 -> 1.596;
+ * contiguous rows, fp16 2^27 1.352 -> 1.437. */
+enum { MAX_TILE_FOR_RUNS_IN_REGISTERS = 8 };
+
+int fftgen_loads_to_registers(const fftgen_kernel_plan *p)
+{
+    if (!p->tiled || !p->staged_io || !p->column_registers) return 0;
+    if (p->in.elem_stride != 1) return 1;
+    return p->precision == FFTGEN_KERNEL_FP16 && p->in.run_points > 0 &&
+           p->ffts_per_block <= MAX_TILE_FOR_RUNS_IN_REGISTERS && p->threads_per_fft % p->in.run_points == 0;
+}
+
+int fftgen_stores_from_registers(const fftgen_kernel_plan *p)
+{
+    return p->tiled && p->staged_io && p->column_registers && p->out.elem_stride != 1;
+}
+
 static int log2_exact(long long n)
 {
     int k = 0;

@@ -111,7 +111,8 @@ typedef struct {
                              whose members are the columns side by side) */
     int twiddle_by_column; /* c is the transform's index over all groups (group * group_size + member):
                               a four-step pass 1 whose groups are its tiles, each written as one block */
-    int column_registers; /* tiled columns load into and store from the stages' registers, not shared memory */
+    int column_registers; /* tiled columns (and fp16 rows in runs) load into and store from the stages'
+                             registers, not shared memory: fftgen_loads_to_registers */
     /* A fused 2D slice (slice_rows > 0): each transform is slice_rows rows of n / slice_rows points,
      * contiguous. The block transforms the rows (chain `radices`), then the columns (chain
      * `col_radices`) in shared memory; both chains hold radix_max points per thread. */
@@ -236,5 +237,15 @@ int fftgen_precision_is_split(fftgen_kernel_precision precision);
  * shuffles, so the pass has one shared-memory exchange fewer (untiled direct-I/O passes on CUDA cores, and
  * tiled passes that store columns from registers). */
 int fftgen_shuffle_tail(const fftgen_kernel_plan *plan);
+
+/* Whether a tiled pass loads its input (stores its output) straight between global memory and its
+ * stages' registers, with no copy through shared memory: thread i takes point
+ * i / FFTS_PER_BLOCK + u * THREADS_PER_FFT of transform i % FFTS_PER_BLOCK, the point that the first
+ * stage's butterfly reads into v[u] and the last stage's writes as output u. Columns (elem_stride
+ * != 1) where the planner says so (column_registers); in fp16 also input rows in runs (pass 2 of a
+ * four-step split, from pass 1's blocks), in tiles of at most 8 and where THREADS_PER_FFT is a whole
+ * number of runs: a warp then reads at least 16 bytes of each transform's run. */
+int fftgen_loads_to_registers(const fftgen_kernel_plan *p);
+int fftgen_stores_from_registers(const fftgen_kernel_plan *p);
 
 #endif

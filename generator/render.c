@@ -175,6 +175,10 @@ static void push_pass(lua_State *L, const fftgen_kernel_plan *pass)
     lua_setfield(L, -2, "twiddle_by_column");
     lua_pushboolean(L, pass->column_registers);
     lua_setfield(L, -2, "column_registers");
+    lua_pushboolean(L, fftgen_loads_to_registers(pass));
+    lua_setfield(L, -2, "loads_to_registers");
+    lua_pushboolean(L, fftgen_stores_from_registers(pass));
+    lua_setfield(L, -2, "stores_from_registers");
     lua_pushboolean(L, fftgen_shuffle_tail(pass));
     lua_setfield(L, -2, "shuffle_tail");
     lua_pushboolean(L, pass->shared_exponent_source);

@@ -58,12 +58,15 @@ end
 -- plus a compile-time offset, and it belongs to transform `fft` of the tile (an int expression
 -- compared with tile_ffts): no 64-bit index arithmetic per point.
 
--- Columns in tiles (elem_stride ~= 1): thread i copies point i / FFTS_PER_BLOCK + u * THREADS_PER_FFT
--- of transform i % FFTS_PER_BLOCK, which is the point the first stage's butterfly reads into v[u]
--- and the last stage's butterflies write as output u. Those copies need no shared memory; the
--- planner says where that measured faster (column_registers).
-local function column_side(plan, layout)
-  return plan.tiled and plan.staged_io and plan.column_registers and layout.elem_stride ~= 1
+-- Sides that go straight between global memory and the stages' registers, with no copy through
+-- shared memory (fftgen_loads_to_registers, fftgen_stores_from_registers): columns, and in fp16 rows
+-- read in runs from a four-step pass 1's blocks. Thread i copies point
+-- i / FFTS_PER_BLOCK + u * THREADS_PER_FFT of transform i % FFTS_PER_BLOCK, which is the point the
+-- first stage's butterfly reads into v[u] and the last stage's butterflies write as output u.
+local function register_side(plan, layout)
+  if not plan.tiled then return false end
+  if layout == plan.in_layout then return plan.loads_to_registers end
+  return layout == plan.out_layout and plan.stores_from_registers
 end
 
 local function gcd(a, b)
@@ -105,7 +108,7 @@ end
 -- outputs u and u + 8 of a lane are its tail butterfly u's, POINTS/2 = 16 steps apart.
 local function tiled_outputs(plan)
   if plan.shuffle_tail then
-    assert(column_side(plan, plan.out_layout), "the shuffle tail of a tiled pass stores columns from registers")
+    assert(register_side(plan, plan.out_layout), "the shuffle tail of a tiled pass stores columns from registers")
     return { row = "first", step = plan.threads_per_fft // 2, exponent = function(u) return u % 8 + 16 * (u // 8) end }
   end
   return { row = "fft_thread", step = plan.threads_per_fft, exponent = function(u) return u end }
@@ -137,6 +140,15 @@ end
 -- `row` the thread's first point in a column copy.
 local function tiled_prelude(w, plan, layout, pointer, tile, row)
   local const = (pointer == "src") and "const " or ""
+  if layout.run_points > 0 and register_side(plan, layout) then
+    -- rows in runs, into registers: point j of a transform lies (j / RUN_POINTS) * RUN_STRIDE +
+    -- j % RUN_POINTS on, and THREADS_PER_FFT is a whole number of runs, so the thread's points
+    -- fft_thread + u * THREADS_PER_FFT share its offset in their runs
+    assert(pointer == "src", "runs are read, not written")
+    w:line("const point_t* src = %s + (size_t)fft_in_block * %s_FFT_STRIDE + (size_t)(fft_thread / %s_RUN_POINTS) * %s_RUN_STRIDE + fft_thread %% %s_RUN_POINTS;",
+      tile, layout.name, layout.name, layout.name, layout.name)
+    return
+  end
   if layout.run_points > 0 then
     -- rows in runs: each run of the tile's transforms is FFTS_PER_BLOCK * RUN_POINTS contiguous
     -- points (a run of each transform in turn)
@@ -178,7 +190,7 @@ local function tiled_prelude(w, plan, layout, pointer, tile, row)
   end
   w:line("%spoint_t* %s = %s + (size_t)fft_in_block * %s_FFT_STRIDE + (size_t)%s * %s_ELEM_STRIDE;", const,
     pointer, tile, layout.name, row or "fft_thread", layout.name)
-  if not column_side(plan, layout) then w:line("const int element = padded(thread);") end
+  if not register_side(plan, layout) then w:line("const int element = padded(thread);") end
 end
 
 -- Elements from a tile's first transform to its transform `fft` (a 64-bit constant expression).
@@ -191,6 +203,11 @@ end
 -- `rows`, where given, the points from the thread's first (a column store's outputs).
 local function tiled_side(plan, layout, pointer, u, rows)
   local c = u * plan.threads
+  if layout.run_points > 0 and register_side(plan, layout) then
+    local runs = u * plan.threads_per_fft // layout.run_points
+    local address = (runs == 0) and pointer or string.format("%s + %d * (size_t)%s_RUN_STRIDE", pointer, runs, layout.name)
+    return address, nil, "fft_in_block"
+  end
   if layout.run_points > 0 then
     local runs = u * plan.threads // (plan.ffts_per_block * layout.run_points)
     local address = (runs == 0) and pointer or string.format("%s + %d * (size_t)%s_RUN_STRIDE", pointer, runs, layout.name)
@@ -247,8 +264,9 @@ local function emit_staged_load(w, plan)
     end
     return
   end
-  if column_side(plan, plan.in_layout) then
-    w:line("// coalesced loads of the tile's columns, straight into the first stage's registers; transforms")
+  if register_side(plan, plan.in_layout) then
+    w:line("// coalesced loads of the tile's %s, straight into the first stage's registers; transforms",
+      plan.in_layout.run_points > 0 and "rows in runs" or "columns")
     w:line("// past the batch (in a last, partial tile) are neither read nor written")
   else
     w:line("// coalesced copy of the tile into shared memory: all loads first; transforms past the batch")
@@ -257,7 +275,7 @@ local function emit_staged_load(w, plan)
   w:open("") -- its names stay apart from the stage's that may share the phase
   -- on a cluster, the block's column points are the rows rank + CLUSTER*j
   local spacing = plan.cluster or 1
-  assert(spacing == 1 or column_side(plan, plan.in_layout), "a cluster's tiles load columns into registers")
+  assert(spacing == 1 or register_side(plan, plan.in_layout), "a cluster's tiles load columns into registers")
   tiled_prelude(w, plan, plan.in_layout, "src", "in + in_tile", (spacing > 1) and "(rank + CLUSTER * fft_thread)" or nil)
   local targets = {}
   for u = 0, plan.radix_max - 1 do
@@ -266,7 +284,7 @@ local function emit_staged_load(w, plan)
     targets[u] = target
     w:line("v[%d] = (%s < tile_ffts) ? " .. loader(plan) .. "(%s, 0) : %s;", u, fft, address, zero)
   end
-  if not column_side(plan, plan.in_layout) then -- else v[u] is what the first stage reads
+  if not register_side(plan, plan.in_layout) then -- else v[u] is what the first stage reads
     for u = 0, plan.radix_max - 1 do w:line("smem[%s] = v[%d];", targets[u], u) end
   end
   w:close()
@@ -291,7 +309,7 @@ end
 -- transform share one test of the batch.
 local function emit_tiled_store(w, plan, sign)
   w:line("// coalesced copy of the tile's results to global memory%s",
-    column_side(plan, plan.out_layout) and ", from the last stage's registers" or "")
+    register_side(plan, plan.out_layout) and ", from the last stage's registers" or "")
   w:open("") -- its names stay apart from the stage's that may share the phase
   local outs = tiled_outputs(plan)
   tiled_prelude(w, plan, plan.out_layout, "dst", "out + out_tile", outs.row)
@@ -338,7 +356,7 @@ local function emit_tiled_store(w, plan, sign)
     end
   end
   local guard
-  local on_registers = column_side(plan, plan.out_layout)
+  local on_registers = register_side(plan, plan.out_layout)
   for u = 0, plan.radix_max - 1 do
     local e = outs.exponent(u)
     local address, source, fft = tiled_side(plan, plan.out_layout, "dst", u, on_registers and e * step or nil)
@@ -607,8 +625,8 @@ function M.phases(plan, sign)
   local keep_in_smem = plan.keep_in_smem or (plan.cluster or 1) > 1
   local out_smem = plan.staged_io or keep_in_smem
   -- tiled columns: the copies in and out go straight between global memory and the stages' registers
-  local load_to_registers = plan.staged_io and not plan.data_in_smem and column_side(plan, plan.in_layout)
-  local store_from_registers = plan.staged_io and not keep_in_smem and column_side(plan, plan.out_layout)
+  local load_to_registers = plan.staged_io and not plan.data_in_smem and register_side(plan, plan.in_layout)
+  local store_from_registers = plan.staged_io and not keep_in_smem and register_side(plan, plan.out_layout)
   if plan.staged_io and not plan.data_in_smem then
     emit_staged_load(w, plan)
     if not load_to_registers then barrier() end
@@ -677,7 +695,7 @@ function M.cluster_phase(plan, sign)
   local w = code.writer()
   w:line("// the last stage, radix %d across the cluster's blocks, through distributed shared memory", size)
   if plan.tiled then
-    assert(column_side(plan, plan.out_layout), "a cluster's tiles store columns")
+    assert(register_side(plan, plan.out_layout), "a cluster's tiles store columns")
     w:line("const int first_k = rank * (POINTS / CLUSTER) + fft_thread;")
     w:line("const int src = padded(rank * (POINTS / CLUSTER) * FFTS_PER_BLOCK + thread);")
   else

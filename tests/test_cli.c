@@ -374,7 +374,7 @@ static void explain_prints_plan(void **state)
     assert_non_null(strstr(output, "pass 2: FFTs of 512 points along dimension 0, columns in tiles side by side\n"
                                    "    radix chain:    16 x 16 x 2 (3 stages)\n"
                                    "    stage 1:        radix 16, 32 butterflies per transform, sub-transforms of 16"
-                                   " points, shared memory -> shared memory\n"
+                                   " points, global memory -> shared memory\n"
                                    "    stage 2:        radix 16, 32 butterflies per transform, sub-transforms of 256"
                                    " points, shared memory -> registers\n"
                                    "    stage 3:        radix 2, 256 butterflies per transform, sub-transforms of 512"
@@ -382,8 +382,21 @@ static void explain_prints_plan(void **state)
                                    " global memory\n"));
 }
 
+/* The whole text of a file fftgen wrote (a static buffer: the next call overwrites it). */
+static const char *file_text(const char *path)
+{
+    static char text[1 << 20];
+    FILE *f = fopen(path, "r");
+    assert_non_null(f);
+    const size_t n = fread(text, 1, sizeof text - 1, f);
+    fclose(f);
+    text[n] = '\0';
+    return text;
+}
+
 /* Two-pass plans: pass 1 writes each tile of columns as one contiguous block and pass 2 reads its rows
- * from those blocks in runs; on clusters, and in three passes, the passes keep plain columns. */
+ * from those blocks in runs, in fp16 tiles of up to 8 straight into registers; on clusters, and in three
+ * passes, the passes keep plain columns. */
 static void two_passes_write_tiles_as_blocks(void **state)
 {
     (void)state;
@@ -392,7 +405,25 @@ static void two_passes_write_tiles_as_blocks(void **state)
                                    " (strided, in tiles), times the four-step twiddles, each tile written as one"
                                    " block\n"));
     assert_non_null(strstr(output, "pass 2: 1024 transforms of 1024 points per 1048576-point transform, rows (read in"
-                                   " runs from the blocks of the pass before), written transposed\n"));
+                                   " runs from the blocks of the pass before), written transposed\n"
+                                   "    radix chain:    16 x 16 x 4 (3 stages)\n"
+                                   "    stage 1:        radix 16, 64 butterflies per transform, sub-transforms of 16"
+                                   " points, global memory -> shared memory\n"));
+    assert_null(strstr(output, "coalesced cop")); /* both passes go between global memory and registers */
+    /* fp32 passes wait on DRAM and copy the runs through shared memory, as do fp16 tiles of 16 */
+    assert_int_equal(run_fftgen("--n", "1048576", "--explain", NULL), 0);
+    assert_non_null(strstr(output, "(2 exchanges through fp32 shared memory, plus a coalesced copy in)\n"));
+    assert_int_equal(run_fftgen("--n", "32768", "--precision", "fp16", "--explain", NULL), 0);
+    assert_non_null(strstr(output, "rows (read in runs from the blocks of the pass before), written transposed\n"
+                                   "    radix chain:    16 x 16 (2 stages)\n"
+                                   "    stage 1:        radix 16, 16 butterflies per transform, sub-transforms of 16"
+                                   " points, shared memory -> shared memory\n"));
+    char path[300];
+    snprintf(path, sizeof path, "%s/k1048576.cu", work_dir);
+    assert_int_equal(run_fftgen("--n", "1048576", "--precision", "fp16", "--direction", "forward", "-o", path, NULL), 0);
+    assert_non_null(strstr(file_text(path), "// coalesced loads of the tile's rows in runs, straight into the first"
+                                            " stage's registers"));
+    unlink(path);
     assert_int_equal(run_fftgen("--n", "1048576", "--precision", "fp16", "--direction", "forward", NULL), 0);
     assert_non_null(strstr(output, " *      each tile of 8 columns written as one block: point j of column c at j*8 +"
                                    " c mod 8\n"));
@@ -413,12 +444,7 @@ static void writes_self_contained_file(void **state)
     snprintf(path, sizeof path, "%s/fft4096.cu", work_dir);
     assert_int_equal(run_fftgen("--n", "4096", "--radix", "16", "-o", path, NULL), 0);
     assert_string_equal(output, "");
-    FILE *f = fopen(path, "r");
-    assert_non_null(f);
-    static char text[1 << 20];
-    const size_t n = fread(text, 1, sizeof text - 1, f);
-    fclose(f);
-    text[n] = '\0';
+    const char *text = file_text(path);
     assert_non_null(strstr(text, "extern \"C\" __global__ void __launch_bounds__(THREADS)\nfftgen_4096_fp32_forward("));
     assert_non_null(strstr(text, "extern \"C\" cudaError_t fftgen_4096_fp32_inverse_launch("));
     assert_null(strstr(text, "#include \""));
