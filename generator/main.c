@@ -194,7 +194,8 @@ static void explain_pass(const fftgen_kernel_plan *plan, const char *indent)
     const int shuffle_tail = fftgen_shuffle_tail(plan), last = plan->stage_count - 1;
     /* tiled sides that skip the copy through shared memory go straight to and from the stages' registers */
     const int loads = fftgen_loads_to_registers(plan);
-    const int stores = fftgen_stores_from_registers(plan) && plan->cluster < 2;
+    /* (a fused slice's rows keep their results for its columns, whose stages are not listed) */
+    const int stores = fftgen_stores_from_registers(plan) && plan->cluster < 2 && plan->slice_rows == 0;
     int span = 1;
     for (int s = 0; s < plan->stage_count; ++s) {
         span *= plan->radices[s];
@@ -229,7 +230,9 @@ static void explain_pass(const fftgen_kernel_plan *plan, const char *indent)
     /* a fused slice exchanges once more between its rows and its columns, a cluster before its last stage */
     const int exchanges = plan->stage_count - 1 - shuffle_tail + (plan->slice_rows > 0 ? plan->col_stage_count : 0) +
                           (plan->cluster > 1);
-    const int copy_in = plan->staged_io && !loads, copy_out = plan->staged_io && !fftgen_stores_from_registers(plan);
+    /* a cluster's last stage stores its outputs itself */
+    const int copy_in = plan->staged_io && !loads,
+              copy_out = plan->staged_io && !fftgen_stores_from_registers(plan) && plan->cluster < 2;
     printf("%sshared memory:  %d bytes per block (%d exchange%s through fp32 shared memory%s%s)\n", indent,
            plan->shared_bytes, exchanges, exchanges == 1 ? "" : "s",
            plan->cluster > 1 ? ", the last one across the cluster" : "",

@@ -244,7 +244,10 @@ int fftgen_shuffle_tail(const fftgen_kernel_plan *plan);
  * stage's butterfly reads into v[u] and the last stage's writes as output u. Columns (elem_stride
  * != 1) where the planner says so (column_registers); in fp16 also input rows in runs (pass 2 of a
  * four-step split, from pass 1's blocks), in tiles of at most 8 and where THREADS_PER_FFT is a whole
- * number of runs: a warp then reads at least 16 bytes of each transform's run. */
+ * number of runs: a warp then reads at least 16 bytes of each transform's run. A fused slice (not on
+ * a cluster): its rows load straight into the row stages' registers where rows that long would in an
+ * untiled kernel, and its columns store straight from the last column stage (fp16: columns of at
+ * most 128 points). */
 int fftgen_loads_to_registers(const fftgen_kernel_plan *p);
 int fftgen_stores_from_registers(const fftgen_kernel_plan *p);
 

@@ -453,7 +453,13 @@ local function emit_butterflies(w, plan, stage_index, r, ns, sign, to_global, to
   local per_thread = plan.radix_max // r
   assert(not paired or per_thread == 1, "the shuffle tail follows one butterfly per thread")
   local last = (ns * r == plan.n)
-  if to_global then w:line("point_t* dst = out + fft_base + fft_thread;") end
+  -- point j of the transform at dst + j (a slice's column: dst + j * FFTS_PER_BLOCK)
+  local point_step = plan.transposed_smem and plan.ffts_per_block or 1
+  if to_global and plan.transposed_smem then
+    w:line("point_t* dst = out + column_base + (size_t)fft_thread * FFTS_PER_BLOCK;")
+  elseif to_global then
+    w:line("point_t* dst = out + fft_base + fft_thread;")
+  end
   if to_registers then w:line("float2 y[RADIX_MAX]; /* the outputs, in the order the tiled store copies them */") end
   for q = 0, per_thread - 1 do
     w:open("")
@@ -480,7 +486,8 @@ local function emit_butterflies(w, plan, stage_index, r, ns, sign, to_global, to
       -- last stage: output m of butterfly j lands at j + m*ns, unit stride across threads
       w:open("if (active)")
       for m = 0, r - 1 do
-        w:line(storer(plan) .. "(dst, %d, scaled(%s, scale));", q * plan.threads_per_fft + m * ns, ys[m + 1])
+        w:line(storer(plan) .. "(dst, %d, scaled(%s, scale));", (q * plan.threads_per_fft + m * ns) * point_step,
+          ys[m + 1])
       end
       w:close()
     elseif to_registers then
@@ -542,22 +549,28 @@ end
 
 -- A fused 2D slice of slice_rows x (n / slice_rows) points: its rows, one after another in shared
 -- memory, then its columns, which lie side by side there. Built once per plan.
+-- Where the planner says so (fftgen_loads_to_registers, fftgen_stores_from_registers), the rows'
+-- first stage reads global memory and the columns' last stage writes it, with no copies through
+-- shared memory: a warp's loads are runs of THREADS_PER_FFT points of consecutive rows, its stores
+-- 32 consecutive columns of one row.
 local function slice_plans(plan)
   if not plan.rows_plan then
     local columns = plan.n // plan.slice_rows
-    local common = { radix_max = plan.radix_max, threads = plan.threads, keep_in_smem = true }
+    local common = { radix_max = plan.radix_max, threads = plan.threads, keep_in_smem = true,
+      shared_exponent_source = plan.shared_exponent_source, shared_exponent_target = plan.shared_exponent_target,
+      slice_cluster = (plan.cluster or 1) > 1 }
     local function sub(fields)
       for k, v in pairs(common) do fields[k] = v end
       return fields
     end
     plan.rows_plan = sub({ n = columns, radices = plan.radices, threads_per_fft = columns // plan.radix_max,
-      ffts_per_block = plan.slice_rows, staged_io = true, prefix = plan.prefix .. "rows_",
-      slice_cluster = (plan.cluster or 1) > 1,
+      ffts_per_block = plan.slice_rows, staged_io = not plan.loads_to_registers, prefix = plan.prefix .. "rows_",
       what = string.format("rows: %d transforms of %d points", plan.slice_rows, columns) })
     plan.cols_plan = sub({ n = plan.slice_rows, radices = plan.col_radices,
       threads_per_fft = plan.slice_rows // plan.radix_max, ffts_per_block = columns, transposed_smem = true,
       data_in_smem = true, prefix = plan.prefix .. "cols_",
       what = string.format("columns: %d transforms of %d points, side by side", columns, plan.slice_rows) })
+    plan.cols_plan.keep_in_smem = not plan.stores_from_registers
   end
   return plan.rows_plan, plan.cols_plan
 end
@@ -577,6 +590,15 @@ local function scoped(sub, phase)
     indices = { { "fft_in_block", "const int fft_in_block = thread / THREADS_PER_FFT;" },
                 { "fft_thread", "const int fft_thread = thread % THREADS_PER_FFT;" },
                 { "slot", "const int slot = fft_in_block * POINTS;" } }
+  end
+  if not sub.slice_cluster then -- (on a cluster, the kernel's own fft_base and active)
+    if sub.transposed_smem then -- a column's point j lies j * FFTS_PER_BLOCK on in the slice
+      indices[#indices + 1] = { "column_base", "const size_t column_base = block_base + fft_in_block;" }
+    else
+      indices[#indices + 1] = { "fft_base", "const size_t fft_base = block_base + (size_t)fft_in_block * POINTS;" }
+    end
+    -- one slice per block: the block exists only for slices of the batch
+    indices[#indices + 1] = { "active", "const bool active = block_points > 0;" }
   end
   local needed, declared = table.concat(phase.lines, "\n"), {}
   for i = #indices, 1, -1 do
@@ -601,7 +623,9 @@ function M.phases(plan, sign)
     for _, sub in ipairs({ slice_plans(plan) }) do
       for _, phase in ipairs(M.phases(sub, sign)) do phases[#phases + 1] = scoped(sub, phase) end
     end
-    if (plan.cluster or 1) == 1 then -- else the results stay for the last stage, across the cluster
+    -- else the columns' last stage stored them, or (on a cluster) they stay for the last stage, across
+    -- the cluster
+    if (plan.cluster or 1) == 1 and not plan.stores_from_registers then
       local w = code.writer()
       emit_staged_store(w, plan, sign)
       phases[#phases + 1] = w

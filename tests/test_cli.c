@@ -382,6 +382,26 @@ static void explain_prints_plan(void **state)
                                    " global memory\n"));
 }
 
+/* Fused slices read their rows and write their columns straight between global memory and registers,
+ * except where measured slower: rows too short for direct reads, fp16 columns longer than 128 points. */
+static void slices_skip_the_copies_where_faster(void **state)
+{
+    (void)state;
+    assert_int_equal(run_fftgen("--n", "128x128x128", "--precision", "fp16", "--explain", NULL), 0);
+    assert_non_null(strstr(output, "    stage 1:        radix 16, 8 butterflies per transform, sub-transforms of 16"
+                                   " points, global memory -> shared memory\n"
+                                   "    stage 2:        radix 8, 16 butterflies per transform, sub-transforms of 128"
+                                   " points, shared memory -> shared memory\n"));
+    assert_non_null(strstr(output, "139264 bytes per block (3 exchanges through fp32 shared memory)\n"));
+    assert_int_equal(run_fftgen("--n", "128x128", "--explain", NULL), 0); /* fp32 rows of 128: a copy in */
+    assert_non_null(strstr(output, "(3 exchanges through fp32 shared memory, plus a coalesced copy in)\n"));
+    assert_int_equal(run_fftgen("--n", "256x64", "--precision", "fp16", "--explain", NULL), 0);
+    assert_non_null(strstr(output, "(3 exchanges through fp32 shared memory, plus coalesced copies in and out)\n"));
+    assert_int_equal(run_fftgen("--n", "256x256", "--explain", NULL), 0); /* on a cluster: its last stage stores */
+    assert_non_null(strstr(output, "(4 exchanges through fp32 shared memory, the last one across the cluster, plus a"
+                                   " coalesced copy in)\n"));
+}
+
 /* The whole text of a file fftgen wrote (a static buffer: the next call overwrites it). */
 static const char *file_text(const char *path)
 {
@@ -499,6 +519,7 @@ int main(void)
         cmocka_unit_test(help_and_version),
         cmocka_unit_test(explain_prints_plan),
         cmocka_unit_test(two_passes_write_tiles_as_blocks),
+        cmocka_unit_test(slices_skip_the_copies_where_faster),
         cmocka_unit_test(writes_self_contained_file),
         cmocka_unit_test(template_errors_name_file_and_line),
     };
