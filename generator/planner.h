@@ -238,8 +238,8 @@ int fftgen_precision_is_split(fftgen_kernel_precision precision);
  * tiled passes that store columns from registers). */
 int fftgen_shuffle_tail(const fftgen_kernel_plan *plan);
 
-/* Whether a tiled pass loads its input (stores its output) straight between global memory and its
- * stages' registers, with no copy through shared memory: thread i takes point
+/* Whether a pass loads its input (stores its output) straight between global memory and its
+ * stages' registers, with no copy through shared memory. A tiled pass: thread i takes point
  * i / FFTS_PER_BLOCK + u * THREADS_PER_FFT of transform i % FFTS_PER_BLOCK, the point that the first
  * stage's butterfly reads into v[u] and the last stage's writes as output u. Columns (elem_stride
  * != 1) where the planner says so (column_registers); in fp16 also input rows in runs (pass 2 of a

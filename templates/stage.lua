@@ -648,7 +648,8 @@ function M.phases(plan, sign)
   local in_smem = plan.staged_io or plan.data_in_smem
   local keep_in_smem = plan.keep_in_smem or (plan.cluster or 1) > 1
   local out_smem = plan.staged_io or keep_in_smem
-  -- tiled columns: the copies in and out go straight between global memory and the stages' registers
+  -- tiled sides in registers (register_side): the copies in and out go straight between global memory
+  -- and the stages' registers
   local load_to_registers = plan.staged_io and not plan.data_in_smem and register_side(plan, plan.in_layout)
   local store_from_registers = plan.staged_io and not keep_in_smem and register_side(plan, plan.out_layout)
   if plan.staged_io and not plan.data_in_smem then
