@@ -156,18 +156,23 @@ int fftgen_shuffle_tail(const fftgen_kernel_plan *p)
 enum { MAX_TILE_FOR_RUNS_IN_REGISTERS = 8 };
 
 /* A fused slice's rows load straight into registers where an untiled kernel of their length would
- * (direct_io_too_narrow), and its columns store straight from registers: one exchange and one
- * barrier fewer each way. H100, 2^27 points, ms before -> after: fp16 128x128 0.612 -> 0.504,
- * 16x1024 0.614 -> 0.518, 128^3 (128x128 slices, then the columns) 1.019 -> 0.914; fp32 128x128
- * 0.829 -> 0.791, 256x64 0.851 -> 0.810; 64x64 and 64^3 (rows loaded through shared memory) within
- * 1%. fp16 columns of 256 points stored straight measured slower (256x64: 0.623 -> 0.743 ms, the
- * same traffic at 21 against 16 cycles per issued instruction), so longer fp16 columns keep the copy. */
-enum { MAX_FP16_SLICE_COLUMN_FOR_DIRECT_STORES = 128 };
+ * (direct_io_too_narrow), and in fp16 from rows of 64 points (4 threads a row), and its columns
+ * store straight from registers: one exchange and one barrier fewer each way. H100, 2^27 points, ms
+ * before -> after: fp16 128x128 0.612 -> 0.504, 16x1024 0.614 -> 0.518, 128^3 (128x128 slices, then
+ * the columns) 1.019 -> 0.914, 64x64 0.461 -> 0.445, 64^3 0.869 -> 0.850; fp32 128x128 0.829 ->
+ * 0.791, 256x64 0.851 -> 0.810. fp16 columns of 256 points stored straight measured slower (256x64:
+ * 0.623 -> 0.743 ms, the same traffic at 21 against 16 cycles per issued instruction), so longer fp16
+ * columns keep the copy. */
+enum { MAX_FP16_SLICE_COLUMN_FOR_DIRECT_STORES = 128, MIN_FP16_SLICE_ROW_THREADS_FOR_DIRECT_LOADS = 4 };
 
 int fftgen_loads_to_registers(const fftgen_kernel_plan *p)
 {
-    if (p->slice_rows > 0) /* a fused slice's rows, as wide as an untiled kernel reads directly */
-        return p->cluster < 2 && !direct_io_too_narrow(p->n / p->slice_rows / p->radix_max, p->precision);
+    if (p->slice_rows > 0) { /* a fused slice's rows */
+        const int row_threads = p->n / p->slice_rows / p->radix_max;
+        if (p->cluster > 1) return 0;
+        return p->precision == FFTGEN_KERNEL_FP16 ? row_threads >= MIN_FP16_SLICE_ROW_THREADS_FOR_DIRECT_LOADS
+                                                  : !direct_io_too_narrow(row_threads, p->precision);
+    }
     if (!p->tiled || !p->staged_io || !p->column_registers) return 0;
     if (p->in.elem_stride != 1) return 1;
     return p->precision == FFTGEN_KERNEL_FP16 && p->in.run_points > 0 &&

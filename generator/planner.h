@@ -246,8 +246,8 @@ int fftgen_shuffle_tail(const fftgen_kernel_plan *plan);
  * four-step split, from pass 1's blocks), in tiles of at most 8 and where THREADS_PER_FFT is a whole
  * number of runs: a warp then reads at least 16 bytes of each transform's run. A fused slice (not on
  * a cluster): its rows load straight into the row stages' registers where rows that long would in an
- * untiled kernel, and its columns store straight from the last column stage (fp16: columns of at
- * most 128 points). */
+ * untiled kernel (fp16: rows of 64 points and more), and its columns store straight from the last
+ * column stage (fp16: columns of at most 128 points). */
 int fftgen_loads_to_registers(const fftgen_kernel_plan *p);
 int fftgen_stores_from_registers(const fftgen_kernel_plan *p);
 
