@@ -580,8 +580,10 @@ static fftgen_plan_status plan_two_pass_split(const fftgen_kernel_request *reque
 }
 
 /* Two tiled passes: of the splits whose tiles fill sectors, the one with the widest narrower tile
- * (the run length that bounds the slower pass), the most even one among equals; the columns on
- * thread-block clusters where `on_cluster`. */
+ * (the run length that bounds the slower pass), the most even one among equals, the shorter columns
+ * first where n is an odd power (H100, 2^27 points, 2^19 as 512 x 1024 against 1024 x 512: fp16
+ * 0.830 against 0.883 ms, fp32 1.461 against 1.495; results/notes.md); the columns on thread-block
+ * clusters where `on_cluster`. */
 static fftgen_plan_status plan_two_passes(const fftgen_kernel_request *request, int on_cluster,
                                           fftgen_transform_plan *plan)
 {

@@ -489,6 +489,9 @@ local function cuda_kernel(w, f, p, direction)
     w:line("// at most %d registers per thread: %d blocks per SM", PASS_REGISTERS, 65536 // (p.threads * PASS_REGISTERS))
     w:line("extern \"C\" __global__ void __launch_bounds__(THREADS, %d)", 65536 // (p.threads * PASS_REGISTERS))
   else
+    -- no cap: asking ptxas for the blocks per SM that shared memory allows (40 registers for the
+    -- 256-thread kernels and 8192 points) spills and measured slower at every size (H100, fp16
+    -- 8192 0.424 -> 0.501 ms, 32 0.382 -> 0.493; results/notes.md)
     w:line("extern \"C\" __global__ void %s__launch_bounds__(THREADS)", cluster)
   end
   w:open("%s(const point_t* in, point_t* out, int batch, float scale)", kernel_name(f, p, direction))
