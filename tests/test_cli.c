@@ -460,6 +460,21 @@ static void two_passes_write_tiles_as_blocks(void **state)
     assert_null(strstr(output, "written as one block"));
 }
 
+/* An odd power of two splits with the shorter columns first: measured faster in both precisions
+ * (planner.c, plan_two_passes) */
+static void odd_powers_take_the_shorter_columns_first(void **state)
+{
+    (void)state;
+    const char *const precisions[] = {"fp16", "fp32"};
+    for (size_t i = 0; i < sizeof precisions / sizeof precisions[0]; ++i) {
+        assert_int_equal(run_fftgen("--n", "524288", "--precision", precisions[i], "--explain", NULL), 0);
+        assert_non_null(strstr(output, "pass 1: 1024 transforms of 512 points per 524288-point transform, columns"));
+        assert_non_null(strstr(output, "pass 2: 512 transforms of 1024 points per 524288-point transform, rows"));
+        assert_int_equal(run_fftgen("--n", "2097152", "--precision", precisions[i], "--explain", NULL), 0);
+        assert_non_null(strstr(output, "pass 1: 2048 transforms of 1024 points per 2097152-point transform, columns"));
+    }
+}
+
 static void writes_self_contained_file(void **state)
 {
     (void)state;
@@ -523,6 +538,7 @@ int main(void)
         cmocka_unit_test(explain_prints_plan),
         cmocka_unit_test(two_passes_write_tiles_as_blocks),
         cmocka_unit_test(slices_skip_the_copies_where_faster),
+        cmocka_unit_test(odd_powers_take_the_shorter_columns_first),
         cmocka_unit_test(writes_self_contained_file),
         cmocka_unit_test(template_errors_name_file_and_line),
     };
