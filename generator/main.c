@@ -208,9 +208,10 @@ static void explain_pass(const fftgen_kernel_plan *plan, const char *indent)
             to = "global memory";
         }
         const int tensor_cores = plan->tensor_cores && plan->radices[s] == 16;
-        printf("%sstage %d:        radix %d, %d butterflies per transform, sub-transforms of %d points,"
-               " %s -> %s%s\n", indent, s + 1, plan->radices[s], points / plan->radices[s], span, from, to,
-               tensor_cores ? ", on tensor cores (mma.sync m16n8k16)" : "");
+        const int butterflies = points / plan->radices[s];
+        printf("%sstage %d:        radix %d, %d butterfl%s per transform, sub-transforms of %d points,"
+               " %s -> %s%s\n", indent, s + 1, plan->radices[s], butterflies, butterflies == 1 ? "y" : "ies", span,
+               from, to, tensor_cores ? ", on tensor cores (mma.sync m16n8k16)" : "");
     }
     if (plan->cluster > 1)
         printf("%sstage %d:        radix %d across the cluster's blocks, %d butterflies per transform, through"

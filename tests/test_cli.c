@@ -208,6 +208,8 @@ static void explain_prints_plan(void **state)
     assert_non_null(strstr(output, "16 x 16 x 16 (3 stages)"));
     assert_non_null(strstr(output, "threads/block:  256"));
     assert_non_null(strstr(output, "shared memory:  34816 bytes"));
+    assert_int_equal(run_fftgen("--n", "16", "--explain", NULL), 0);
+    assert_non_null(strstr(output, "stage 1:        radix 16, 1 butterfly per transform,"));
     assert_int_equal(run_fftgen("--n", "16384", "--precision", "fp16", "--explain", NULL), 0);
     assert_non_null(strstr(output, "16 x 16 x 16 x 4 (4 stages)"));
     assert_int_equal(run_fftgen("--n", "65536", "--precision", "fp16", "--explain", NULL), 0);
