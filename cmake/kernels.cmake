@@ -208,6 +208,25 @@ fftgen_add_sim(fftgen_2x256x256_c0_fp32 131072 fp32 ", 0, 0, 0, 0, 0, 3, {2, 256
                --n 2x256x256)
 fftgen_add_sim(fftgen_128x256_c4_fp16 32768 fp16 ", 0, 0, 0, 0, 0, 2, {128, 256, 0}, {0, 0, 0}, {0, 0, 0}"
                --n 128x256 --cluster 4)
+# 2D with the columns first (--order columns-first): the columns into the work area, each tile as one
+# block, then the rows read from the blocks in runs (fp16 rows of tiles of at most 8 straight into
+# registers: 16x4096 and 64x512 with --max-tile 0,8; the others through shared memory)
+foreach(case fp16:64x512 fp32:64x512 fp16:16x4096 fp32:256x512 fp16:64x512:0,8)
+  string(REPLACE ":" ";" case ${case})
+  list(GET case 0 p)
+  list(GET case 1 shape)
+  list(LENGTH case length)
+  set(tiles "")
+  set(tag "")
+  if(length GREATER 2)
+    list(GET case 2 caps)
+    set(tiles --max-tile ${caps})
+    string(REPLACE "," "_" tag "_t${caps}")
+  endif()
+  fftgen_shape_fields(${shape} 0 0 points fields)
+  fftgen_add_sim(fftgen_${shape}_cf${tag}_${p} ${points} ${p} ", 0, 0, 0, 0, 0${fields}" --n ${shape}
+                 --order columns-first ${tiles})
+endforeach()
 # 1D: the twiddled columns of two passes on clusters, when one pass on a cluster does not fit (two and
 # three pass-twiddle tables)
 fftgen_add_sim(fftgen_65536_c2_fp16 65536 fp16 ", 0, 0, 0, 0, 0" --cluster 2)

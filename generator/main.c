@@ -55,6 +55,10 @@ static void usage(FILE *to)
             "                        2D and 3D shapes; 1: none; 0: the planner's choice (the default:\n"
             "                        fp32 2^15 and 2^16 in one pass, fp32 2^25 and 2^26 in two, and\n"
             "                        columns whose tiles in one block would not fill a 32-byte sector)\n"
+            "  --order O             dense 2D shapes: rows-first (the default: the rows, then the columns\n"
+            "                        in place) or columns-first (the columns in tiles, each tile written\n"
+            "                        as one block into a work area as large as the data, then the rows\n"
+            "                        read from the blocks): only the input's column reads stay strided\n"
             "  --intermediate F      fp16 plans of several passes: how they store the data between\n"
             "                        passes, in the same 32 bits per point: fp16 (__half2, the fastest)\n"
             "                        or shared-exponent (a 4-bit exponent and two 14-bit mantissas,\n"
@@ -247,12 +251,17 @@ static void explain_shape(const fftgen_transform_plan *plan)
     const fftgen_kernel_plan *first = &plan->pass[0];
     char shape[64];
     fftgen_shape_text(plan->rank, plan->shape, shape, sizeof shape);
-    printf("fftgen plan: %s %dD %s FFT for sm_%d, %d pass%s over global memory (the dimensions in turn, the last two"
-           " fused where a slice fits a block)\n", shape, plan->rank, fftgen_precision_name(first->precision),
-           first->arch, plan->pass_count, plan->pass_count > 1 ? "es" : "");
+    printf("fftgen plan: %s %dD %s FFT for sm_%d, %d pass%s over global memory (%s)\n", shape, plan->rank,
+           fftgen_precision_name(first->precision), first->arch, plan->pass_count, plan->pass_count > 1 ? "es" : "",
+           plan->columns_first ? "the columns first, through the work area"
+                               : "the dimensions in turn, the last two fused where a slice fits a block");
     for (int i = 0; i < plan->pass_count; ++i) {
         const fftgen_kernel_plan *p = &plan->pass[i];
-        if (p->slice_rows > 0 && p->cluster > 1) {
+        if (plan->columns_first) {
+            printf("  pass %d: FFTs of %d points along dimension %d, %s\n", i + 1, p->n, p->dimension,
+                   i == 0 ? "columns in tiles side by side, each tile written as one block into the work area"
+                          : "rows in tiles, read in runs from the blocks in the work area");
+        } else if (p->slice_rows > 0 && p->cluster > 1) {
             printf("  pass %d: %d x %d slices (dimensions %d and %d) on thread-block clusters of %d blocks: block c"
                    " transforms the %d rows c + %d*j (chain below), then their columns (radix ", i + 1,
                    p->slice_rows * p->cluster, p->n / p->slice_rows, p->dimension - 1, p->dimension, p->cluster,
@@ -367,7 +376,7 @@ int main(int argc, char **argv)
 {
     enum { OPT_N = 256, OPT_RADIX, OPT_PRECISION, OPT_DIRECTION, OPT_ARCH, OPT_EXPLAIN, OPT_NAME, OPT_TARGET,
            OPT_TEMPLATES, OPT_ISTRIDE, OPT_IDIST, OPT_OSTRIDE, OPT_ODIST, OPT_INEMBED, OPT_ONEMBED, OPT_TENSOR_CORES,
-           OPT_MAX_TILE, OPT_CLUSTER, OPT_INTERMEDIATE };
+           OPT_MAX_TILE, OPT_CLUSTER, OPT_INTERMEDIATE, OPT_ORDER };
     static const struct option options[] = {
         {"n", required_argument, 0, OPT_N},
         {"radix", required_argument, 0, OPT_RADIX},
@@ -389,6 +398,7 @@ int main(int argc, char **argv)
         {"max-tile", required_argument, 0, OPT_MAX_TILE},
         {"cluster", required_argument, 0, OPT_CLUSTER},
         {"intermediate", required_argument, 0, OPT_INTERMEDIATE},
+        {"order", required_argument, 0, OPT_ORDER},
         {"help", no_argument, 0, 'h'},
         {"version", no_argument, 0, 'V'},
         {0, 0, 0, 0},
@@ -396,7 +406,7 @@ int main(int argc, char **argv)
     if (argc > 1 && strcmp(argv[1], "pack") == 0) return fftgen_pack_command(argc - 1, argv + 1);
     if (argc > 1 && strcmp(argv[1], "tune") == 0) return run_tune(argv + 1);
     fftgen_kernel_request request = {0, 0, FFTGEN_KERNEL_FP32, FFTGEN_DEFAULT_ARCH, 0, {{0}}, 0,
-                                     FFTGEN_INTERMEDIATE_DEFAULT};
+                                     FFTGEN_INTERMEDIATE_DEFAULT, 0};
     int have_n = 0, explain_only = 0, directions = FFTGEN_RENDER_BOTH;
     const char *output = NULL, *name = NULL, *templates_dir = NULL;
     fftgen_target target = FFTGEN_TARGET_CUDA;
@@ -467,6 +477,11 @@ int main(int argc, char **argv)
             request.intermediate = (fftgen_intermediate)intermediate;
             break;
         }
+        case OPT_ORDER:
+            request.columns_first = fftgen_order_parse(optarg);
+            if (request.columns_first < 0)
+                fail(EXIT_USAGE, "--order takes rows-first or columns-first, got '%s'", optarg);
+            break;
         case OPT_NAME:
             if (!is_identifier(optarg)) fail(EXIT_USAGE, "--name '%s' is not a C identifier", optarg);
             if (strlen(optarg) > 64) fail(EXIT_USAGE, "--name '%s' is longer than 64 characters", optarg);

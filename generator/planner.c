@@ -703,6 +703,19 @@ static void place_intermediates(const fftgen_kernel_request *request, fftgen_tra
     plan->intermediate = request->intermediate;
 }
 
+const char *fftgen_order_name(int columns_first)
+{
+    return columns_first ? "columns-first" : "rows-first";
+}
+
+int fftgen_order_parse(const char *text)
+{
+    if (text == NULL) return -1;
+    if (strcmp(text, "rows-first") == 0) return 0;
+    if (strcmp(text, "columns-first") == 0) return 1;
+    return -1;
+}
+
 int fftgen_cluster_parse(const char *text)
 {
     if (text == NULL || text[0] < '0' || text[0] > '9' || text[1] != '\0') return -1;
@@ -805,7 +818,7 @@ long long fftgen_transform_limit(fftgen_kernel_precision precision, int arch)
     if (fftgen_arch_shared_limit(arch) < 0) return 0;
     long long best = 0;
     for (long long n = 2; n <= (1LL << 30); n *= 2) {
-        const fftgen_kernel_request request = {n, 0, precision, arch, 0, {{0}}, 0, FFTGEN_INTERMEDIATE_DEFAULT};
+        const fftgen_kernel_request request = {n, 0, precision, arch, 0, {{0}}, 0, FFTGEN_INTERMEDIATE_DEFAULT, 0};
         fftgen_transform_plan plan;
         if (plan_transform_quietly(&request, &plan) != FFTGEN_PLAN_OK) break;
         best = n;
@@ -1050,6 +1063,31 @@ static fftgen_plan_status plan_cluster_slice(const fftgen_kernel_request *reques
     return FFTGEN_PLAN_OK;
 }
 
+/* A dense n0 x n1 shape with its columns first (fftgen_kernel_request.columns_first): pass 1 reads the
+ * n0-point columns in tiles of T side by side and writes each tile as one contiguous block of the work
+ * area, as pass 1 of a 1D split does (write_tiles_as_blocks, with no twiddle); pass 2 reads the n1-point
+ * rows from those blocks in runs of T points and writes them to the output as whole rows. Only the
+ * input's column reads are runs of T elements; the rows-first order (the default) reads and writes
+ * them in the column pass, in place. The cost is a work area as large as the data. */
+static fftgen_plan_status plan_columns_first(const fftgen_kernel_request *request, const long long *shape,
+                                             fftgen_kernel_plan pass[2])
+{
+    const long long n0 = shape[0], n1 = shape[1], points = n0 * n1;
+    const fftgen_layout columns = {n1, 1, n1, 1, 0, points, 0, 0};
+    const fftgen_layout rows = {1, n1, n0, 1, 0, points, 0, 0};
+    fftgen_plan_status status = plan_columns(request, 0, n0, n1, columns, columns, 0, &pass[0]);
+    if (status == FFTGEN_PLAN_OK) status = plan_columns(request, 1, n1, n0, rows, rows, 0, &pass[1]);
+    if (status != FFTGEN_PLAN_OK) return status;
+    write_tiles_as_blocks(n0, n1, &pass[0], &pass[1]);
+    if (pass[1].in.run_points == 0) return FFTGEN_PLAN_TOO_LARGE; /* tiles the rows cannot read in runs */
+    pass[0].dimension = 0;
+    pass[1].dimension = 1;
+    pass[0].source = FFTGEN_BUFFER_INPUT;
+    pass[0].target = pass[1].source = FFTGEN_BUFFER_WORK;
+    pass[1].target = FFTGEN_BUFFER_OUTPUT;
+    return FFTGEN_PLAN_OK;
+}
+
 static fftgen_plan_status check_shape_layout(int rank, const long long *shape, const fftgen_user_layout *layout,
                                              const char *side, char *why, size_t why_len)
 {
@@ -1071,6 +1109,10 @@ fftgen_plan_status fftgen_plan_shape(const fftgen_kernel_request *asked, int ran
                                      char *why, size_t why_len)
 {
     const fftgen_kernel_request normal = normalized(asked), *request = &normal;
+    if (request->columns_first && rank != 2 && rank >= 1 && rank <= FFTGEN_MAX_RANK) {
+        snprintf(why, why_len, "the columns can go first in 2D shapes only, not in %dD", rank);
+        return FFTGEN_PLAN_BAD_SIZE;
+    }
     if (rank == 1) {
         fftgen_kernel_request single = *request;
         single.n = shape[0];
@@ -1121,14 +1163,32 @@ fftgen_plan_status fftgen_plan_shape(const fftgen_kernel_request *asked, int ran
      * untiled kernels: the last two dimensions fused when a slice fits a block, else the rows. */
     const int dense = is_contiguous(&in, rank, shape, points) && is_contiguous(&out, rank, shape, points);
     const fftgen_kernel_request rows = {shape[rank - 1], 0, request->precision, request->arch, 0, request->max_tile, 1,
-                                        FFTGEN_INTERMEDIATE_DEFAULT};
+                                        FFTGEN_INTERMEDIATE_DEFAULT, 0};
     fftgen_transform_plan row_plan;
     int next = rank - 2; /* the highest dimension still to transform */
     p.pass_count = 1;
     /* fused slices have no tensor-core stages yet: where the first pass should use them (split, or
      * the fp16 request), each dimension takes a pass of its own */
     const int fuse = dense && !fftgen_precision_is_split(request->precision) && !(request->tensor_cores & 1);
-    if (fuse && plan_fused_slice(shape[rank - 2], shape[rank - 1], request->precision, request->arch,
+    if (request->columns_first) {
+        char text[64];
+        fftgen_shape_text(rank, shape, text, sizeof text);
+        if (!dense) {
+            snprintf(why, why_len, "shape %s: the columns can go first only in dense layouts (stride 1, no embeds)",
+                     text);
+            return FFTGEN_PLAN_BAD_LAYOUT;
+        }
+        status = plan_columns_first(request, shape, p.pass);
+        if (status != FFTGEN_PLAN_OK) {
+            snprintf(why, why_len, "shape %s cannot take the columns first: %s", text,
+                     status == FFTGEN_PLAN_TOO_LARGE ? "its rows cannot read the column tiles' blocks in whole runs"
+                                                     : "no pass fits");
+            return status;
+        }
+        p.pass_count = 2;
+        p.columns_first = 1;
+        next = -1;
+    } else if (fuse && plan_fused_slice(shape[rank - 2], shape[rank - 1], request->precision, request->arch,
                                   &p.pass[0]) == FFTGEN_PLAN_OK) {
         next = rank - 3;
     } else if (fuse && plan_cluster_slice(request, shape[rank - 2], shape[rank - 1], &p.pass[0]) == FFTGEN_PLAN_OK) {
@@ -1140,7 +1200,8 @@ fftgen_plan_status fftgen_plan_shape(const fftgen_kernel_request *asked, int ran
     } else {
         status = plan_dimension(request, rank, shape, rank - 1, &in, &out, 0, &p.pass[0]);
     }
-    for (int i = 0; i < p.pass_count; ++i) p.pass[i].dimension = rank - 1;
+    if (!p.columns_first)
+        for (int i = 0; i < p.pass_count; ++i) p.pass[i].dimension = rank - 1;
     if (p.pass_count == 1) {
         p.pass[0].source = FFTGEN_BUFFER_INPUT;
         p.pass[0].target = FFTGEN_BUFFER_OUTPUT;

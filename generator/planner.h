@@ -56,6 +56,11 @@ typedef enum {
     FFTGEN_INTERMEDIATE_SHARED_EXPONENT
 } fftgen_intermediate;
 
+/* The order of a dense 2D shape's passes (fftgen_kernel_request.columns_first): "rows-first" (0) or
+ * "columns-first" (1); parse: the value, or -1. */
+const char *fftgen_order_name(int columns_first);
+int fftgen_order_parse(const char *text);
+
 /* "fp16" or "shared-exponent" ("default" for the planner's choice); parse: the value, or -1. */
 const char *fftgen_intermediate_name(fftgen_intermediate intermediate);
 int fftgen_intermediate_parse(const char *text);
@@ -76,6 +81,11 @@ typedef struct {
                              slices and columns of dense 2D and 3D shapes; 1 for none, 0 the planner's
                              default */
     fftgen_intermediate intermediate; /* fp16 plans of several passes: how they store between them */
+    int columns_first;    /* dense 2D shapes: 1 transforms the columns first, writing them tile by tile
+                             as blocks into the work area, then the rows, read from the blocks in runs
+                             and written to the output (plan_columns_first); 0 the planner's order
+                             (the rows first, then the columns in place). An error in other
+                             layouts and ranks, and where the rows cannot read the blocks in runs. */
 } fftgen_kernel_request;
 
 /* Where a pass finds its data: transform f is member c = f mod group_size of group
@@ -164,6 +174,7 @@ typedef struct {
     fftgen_tile_caps max_tile;  /* the request's caps on tile widths, for the command line */
     int cluster;                /* the request's cluster size (0: the default), for the command line */
     fftgen_intermediate intermediate; /* the request's, for the command line */
+    int columns_first;          /* whether the columns of a 2D shape went first (plan_columns_first) */
 } fftgen_transform_plan;
 
 typedef enum {

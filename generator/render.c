@@ -92,6 +92,10 @@ void fftgen_plan_command(const fftgen_transform_plan *plan, int directions, cons
         const size_t at = strlen(choices);
         snprintf(choices + at, sizeof choices - at, " --max-tile %s", tiles);
     }
+    if (plan->columns_first) {
+        const size_t at = strlen(choices);
+        snprintf(choices + at, sizeof choices - at, " --order columns-first");
+    }
     if (plan->intermediate != FFTGEN_INTERMEDIATE_DEFAULT && plan->pass_count > 1 &&
         first->precision == FFTGEN_KERNEL_FP16) {
         const size_t at = strlen(choices);
@@ -223,6 +227,8 @@ static void push_plan(lua_State *L, const fftgen_render_request *request)
     lua_newtable(L);
     set_int(L, "n", plan->n);
     set_int(L, "rank", plan->rank);
+    lua_pushboolean(L, plan->columns_first);
+    lua_setfield(L, -2, "columns_first");
     set_string(L, "shape_text", shape);
     lua_newtable(L);
     for (int d = 0; d < plan->rank; ++d) {

@@ -92,8 +92,8 @@ static fftgen_kernel_request planner_request(long long points, int rank, const l
                                             fftgen_kernel_precision precision, int device, int arch, unsigned flags,
                                             const fftgen_choice *forced, const fftgen_tile_caps *tile_override)
 {
-    fftgen_kernel_request request = {points, 0, precision, arch, 0, {{0}}, 0, FFTGEN_INTERMEDIATE_DEFAULT};
-    fftgen_choice choice = {0, {{0}}, 0};
+    fftgen_kernel_request request = {points, 0, precision, arch, 0, {{0}}, 0, FFTGEN_INTERMEDIATE_DEFAULT, 0};
+    fftgen_choice choice = {0, {{0}}, 0, 0};
     if (forced != NULL) {
         choice = *forced;
     } else if (!(flags & FFTGEN_PLANNER_DEFAULTS)) {
@@ -110,6 +110,11 @@ static fftgen_kernel_request planner_request(long long points, int rank, const l
     /* FFTGEN_CLUSTER: a cluster size to measure ("1": passes), as fftgen's --cluster */
     const int cluster = fftgen_cluster_parse(getenv("FFTGEN_CLUSTER")); /* -1 when unset or not a size */
     if (cluster >= 0) request.cluster = cluster;
+    /* FFTGEN_ORDER: the order of a 2D shape's passes to measure ("columns-first" or "rows-first"), as
+     * fftgen's --order */
+    request.columns_first = rank == 2 && choice.columns_first;
+    const int order = fftgen_order_parse(getenv("FFTGEN_ORDER"));
+    if (order >= 0 && rank == 2) request.columns_first = order;
     /* FFTGEN_INTERMEDIATE: how fp16 passes store between them, to measure ("fp16" or "shared-exponent"),
      * as fftgen's --intermediate */
     const int intermediate = fftgen_intermediate_parse(getenv("FFTGEN_INTERMEDIATE"));
@@ -181,10 +186,10 @@ fftgen_result fftgen_plan_many_with_choice(fftgen_plan *plan, int rank, const lo
     const fftgen_user_layout out = user_layout(rank, onembed, ostride, odist, points);
     fftgen_plan_status planned = fftgen_plan_shape(&request, rank, n, in, out, &p->transform, why, sizeof why);
     if (planned != FFTGEN_PLAN_OK && choice == NULL && !tensor_cores &&
-        (request.tensor_cores || fftgen_tile_caps_any(&request.max_tile))) {
+        (request.tensor_cores || fftgen_tile_caps_any(&request.max_tile) || request.columns_first)) {
         /* a measured choice that does not fit this layout: the planner's own plan instead */
         const fftgen_kernel_request plain = {points, 0, kernel_precision, arch, 0, tile_override, 0,
-                                             request.intermediate};
+                                             request.intermediate, 0};
         planned = fftgen_plan_shape(&plain, rank, n, in, out, &p->transform, why, sizeof why);
     }
     if (planned != FFTGEN_PLAN_OK) {
@@ -231,7 +236,8 @@ fftgen_result fftgen_plan_many_with_choice(fftgen_plan *plan, int rank, const lo
         result = fftgen_module_load(&cubin, 2 * passes, name_list, shared, device, &p->module);
     }
     if (result == FFTGEN_SUCCESS && fftgen_plan_needs_work(&p->transform)) {
-        /* 1D passes (and long 2D/3D rows) go through a work area as large as the data */
+        /* 1D passes (and long 2D/3D rows and columns, and 2D shapes with the columns first) go through a
+         * work area as large as the data */
         p->work_bytes = (size_t)points * (size_t)batch * element;
         if (cudaMalloc(&p->work_area, p->work_bytes) != cudaSuccess) {
             fftgen_module_unload(&p->module);

@@ -119,12 +119,15 @@ static int parse_entry(char *line, fftgen_wisdom_entry *entry, char *why, size_t
         } else if (strcmp(word, "cluster") == 0) {
             entry->choice.cluster = fftgen_cluster_parse(value);
             bad = entry->choice.cluster < 0;
+        } else if (strcmp(word, "order") == 0) {
+            entry->choice.columns_first = fftgen_order_parse(value);
+            bad = entry->choice.columns_first < 0;
         } else if (strcmp(word, "ms") == 0) {
             bad = parse_time(value, &entry->ms);
         } else if (strcmp(word, "default-ms") == 0) {
             bad = parse_time(value, &entry->default_ms);
         } else {
-            snprintf(why, why_len, "unknown key '%s' (expected tensor-cores, max-tile, cluster, ms, default-ms)", word);
+            snprintf(why, why_len, "unknown key '%s' (expected tensor-cores, max-tile, cluster, order, ms, default-ms)", word);
             return -1;
         }
         if (bad) {
@@ -134,6 +137,10 @@ static int parse_entry(char *line, fftgen_wisdom_entry *entry, char *why, size_t
     }
     if (seen != 3) {
         snprintf(why, why_len, "an entry needs tensor-cores= and max-tile=");
+        return -1;
+    }
+    if (entry->choice.columns_first && entry->rank != 2) {
+        snprintf(why, why_len, "order=columns-first applies to 2D shapes only");
         return -1;
     }
     return 0;
@@ -384,7 +391,8 @@ void fftgen_choice_text(const fftgen_choice *choice, char *out, size_t len)
     fftgen_tile_caps_text(&choice->max_tile, tiles, sizeof tiles);
     char cluster[16] = "";
     if (choice->cluster != 0) snprintf(cluster, sizeof cluster, " cluster=%d", choice->cluster);
-    snprintf(out, len, "tensor-cores=%s max-tile=%s%s", passes[0] ? passes : "none", tiles, cluster);
+    snprintf(out, len, "tensor-cores=%s max-tile=%s%s%s", passes[0] ? passes : "none", tiles, cluster,
+             choice->columns_first ? " order=columns-first" : "");
 }
 
 /* Appends printf output to a growing buffer; -1 when out of memory. */

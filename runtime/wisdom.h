@@ -8,7 +8,9 @@
  * (tensor-cores: the passes, numbered from 1, whose radix-16 stages run on tensor cores, or "none";
  * max-tile: the widest tile of the strided passes, 0 for the planner's default, or pass by pass as
  * in "max-tile=16,16,8" (the last value for the passes after it); an optional cluster=N: the
- * thread-block cluster size of fftgen_kernel_request.cluster (1: none); the times are what
+ * thread-block cluster size of fftgen_kernel_request.cluster (1: none); an optional
+ * order=columns-first (2D shapes: fftgen_kernel_request.columns_first; order=rows-first is the
+ * default, and may be written); the times are what
  * tune measured, for the reader). '#' starts a comment; blank lines are skipped.
  *
  * libfftgen uses a user's section only where the device, driver and fftgen version all match; the
@@ -28,6 +30,7 @@ typedef struct {
     int tensor_cores; /* the request's pass mask (fp16) */
     fftgen_tile_caps max_tile; /* pass by pass; 0: the planner's default */
     int cluster;      /* the request's cluster size (1: none); 0: the planner's default */
+    int columns_first; /* dense 2D shapes: the columns first (fftgen_kernel_request.columns_first) */
 } fftgen_choice;
 
 /* The device a section was measured on. */

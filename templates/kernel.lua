@@ -126,7 +126,17 @@ local function header(w, f, title, body)
     w:line(" *   output b*%d + (%s)*%d, in natural order.", f.odist, f.out_offset, f.ostride)
     w:line(" *   Elements between are neither read nor written. In place only where both layouts are the same.")
   end
-  if f.rank > 1 then
+  if f.rank > 1 and f.columns_first then
+    local columns, rows = f.passes[1], f.passes[2]
+    w:line(" * Passes, the columns first (`in` to `work` to `out`):")
+    w:line(" *   1. FFTs of %d points (radix %s) along dimension 0, in tiles of %d columns side by side; each",
+      columns.n, chain_text(columns), columns.ffts_per_block)
+    w:line(" *      tile written to `work` as one block: point j of column c at j*%d + c mod %d",
+      columns.ffts_per_block, columns.ffts_per_block)
+    w:line(" *   2. FFTs of %d points (radix %s) along dimension 1, in tiles of %d rows, read from the blocks in",
+      rows.n, chain_text(rows), rows.ffts_per_block)
+    w:line(" *      runs of %d points and written to `out` as whole rows", rows.in_layout.run_points)
+  elseif f.rank > 1 then
     w:line(" * Passes, the dimensions in turn (the first reads `in`; the others run in place on `out`")
     w:line(" * unless they say `work`):")
     for _, p in ipairs(f.passes) do
@@ -618,7 +628,12 @@ local function render_cuda(f)
   if through_work(f) then
     body[#body + 1] = string.format("  extern \"C\" size_t %s_work_bytes(int batch);", f.name)
   end
-  if through_work(f) and f.rank == 1 then
+  if f.columns_first then
+    body[#body + 1] = ""
+    body[#body + 1] = "The launch function runs the columns from `in` into `work`, a device buffer of"
+    body[#body + 1] = string.format("%s_work_bytes(batch) bytes owned by the caller, then the rows from `work`", f.name)
+    body[#body + 1] = "into `out`; `in` is left as it was when in != out."
+  elseif through_work(f) and f.rank == 1 then
     body[#body + 1] = ""
     body[#body + 1] = "The launch function runs the passes in order through `work`, a device buffer of"
     body[#body + 1] = string.format("%s_work_bytes(batch) bytes owned by the caller.", f.name)

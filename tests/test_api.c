@@ -208,25 +208,12 @@ static void transforms_match_fftw(void **state)
                   worst_case[0], worst_error[1], worst_case[1]);
 }
 
-/* 2D and 3D shapes through the API against FFTW double: the squares from 256^2 to 8192^2, 512x256,
- * the cubes from 64^3 to 512^3, a few small or uneven shapes, and rows and columns longer than one
- * kernel; forward out of place batch 1; up to
- * 2^22 points also batch 3, and the scaled inverse in place. */
-static void shapes_match_fftw(void **state)
+/* Each shape, both precisions, against FFTW double: forward out of place batch 1; up to 2^22 points
+ * also batch 3, and the scaled inverse in place. Prints the worst error under `what`. */
+static void check_shapes(const struct fft_shape *shapes, size_t count, const char *what)
 {
-    (void)state;
-    if (!have_gpu) skip();
-    static const struct fft_shape shapes[] = {
-        {2, {8, 16, 0}},     {2, {64, 64, 0}},      {2, {128, 128, 0}},  {2, {256, 256, 0}},   {2, {512, 256, 0}},
-        {2, {256, 512, 0}},  {2, {512, 512, 0}},    {2, {1024, 1024, 0}}, {2, {2048, 2048, 0}}, {2, {4096, 4096, 0}},
-        {2, {8192, 8192, 0}}, {2, {2, 16384, 0}},   {2, {16384, 4, 0}},  {3, {4, 8, 16}},      {3, {64, 64, 64}},
-        {3, {128, 128, 128}}, {3, {256, 256, 256}}, {3, {512, 512, 512}}, {3, {2, 4, 4096}},   {3, {1024, 8, 16}},
-        {2, {4, 65536, 0}},   {3, {2, 4, 131072}},  {2, {2, 2097152, 0}},  /* rows through the work area */
-        {2, {32768, 16, 0}}, /* columns through the work area */
-        {3, {8192, 4, 4}}, /* columns on thread-block clusters on sm_90 (so are 16384x4, 8192^2, fp16 4096^2) */
-    };
     double worst[2] = {0.0, 0.0};
-    for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; ++s)
+    for (size_t s = 0; s < count; ++s)
         for (int p = 0; p < 2; ++p) {
             const struct fft_shape shape = shapes[s];
             const long long points = (long long)shape_points(shape);
@@ -250,7 +237,54 @@ static void shapes_match_fftw(void **state)
                 if (error > worst[p]) worst[p] = error;
             }
         }
-    print_message("  worst relative L2 error of the 2D and 3D shapes: fp32 %.3e, fp16 %.3e\n", worst[0], worst[1]);
+    print_message("  worst relative L2 error of %s: fp32 %.3e, fp16 %.3e\n", what, worst[0], worst[1]);
+}
+
+/* 2D and 3D shapes through the API against FFTW double: the squares from 256^2 to 8192^2, 512x256,
+ * the cubes from 64^3 to 512^3, a few small or uneven shapes, and rows and columns longer than one
+ * kernel. */
+static void shapes_match_fftw(void **state)
+{
+    (void)state;
+    if (!have_gpu) skip();
+    static const struct fft_shape shapes[] = {
+        {2, {8, 16, 0}},     {2, {64, 64, 0}},      {2, {128, 128, 0}},  {2, {256, 256, 0}},   {2, {512, 256, 0}},
+        {2, {256, 512, 0}},  {2, {512, 512, 0}},    {2, {1024, 1024, 0}}, {2, {2048, 2048, 0}}, {2, {4096, 4096, 0}},
+        {2, {8192, 8192, 0}}, {2, {2, 16384, 0}},   {2, {16384, 4, 0}},  {3, {4, 8, 16}},      {3, {64, 64, 64}},
+        {3, {128, 128, 128}}, {3, {256, 256, 256}}, {3, {512, 512, 512}}, {3, {2, 4, 4096}},   {3, {1024, 8, 16}},
+        {2, {4, 65536, 0}},   {3, {2, 4, 131072}},  {2, {2, 2097152, 0}},  /* rows through the work area */
+        {2, {32768, 16, 0}}, /* columns through the work area */
+        {3, {8192, 4, 4}}, /* columns on thread-block clusters on sm_90 (so are 16384x4, 8192^2, fp16 4096^2) */
+    };
+    check_shapes(shapes, sizeof shapes / sizeof shapes[0], "the 2D and 3D shapes");
+}
+
+/* 2D shapes with the columns first (FFTGEN_ORDER=columns-first, as a wisdom entry's order=columns-first):
+ * the columns into the work area as blocks, then the rows from them. Squares and uneven shapes whose
+ * tiles differ between the passes. */
+static void columns_first_matches_fftw(void **state)
+{
+    (void)state;
+    if (!have_gpu) skip();
+    static const struct fft_shape shapes[] = {
+        {2, {64, 512, 0}},   {2, {16, 4096, 0}},   {2, {256, 256, 0}},  {2, {512, 256, 0}},
+        {2, {1024, 1024, 0}}, {2, {2048, 2048, 0}}, {2, {4096, 4096, 0}}, {2, {8192, 8192, 0}},
+    };
+    /* the order takes effect: 1024x1024 then needs a work area, which it does not with the rows first */
+    const long long square[2] = {1024, 1024};
+    size_t work[2] = {1, 1};
+    for (int order = 0; order < 2; ++order) {
+        fftgen_plan plan = NULL;
+        assert_int_equal(setenv("FFTGEN_ORDER", order ? "columns-first" : "rows-first", 1), 0);
+        assert_int_equal(fftgen_plan_many(&plan, 2, square, NULL, 1, 0, NULL, 1, 0, FFTGEN_FP16, 1, 0),
+                         FFTGEN_SUCCESS);
+        assert_int_equal(fftgen_get_work_size(plan, &work[order]), FFTGEN_SUCCESS);
+        assert_int_equal(fftgen_destroy(plan), FFTGEN_SUCCESS);
+    }
+    assert_int_equal(work[0], 0);
+    assert_int_equal(work[1], 1024 * 1024 * 4);
+    check_shapes(shapes, sizeof shapes / sizeof shapes[0], "the 2D shapes with the columns first");
+    assert_int_equal(unsetenv("FFTGEN_ORDER"), 0);
 }
 
 /* The current device's compute capability major (8 for sm_80). */
@@ -669,6 +703,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(transforms_match_fftw),
         cmocka_unit_test(strided_layouts_match_fftw),
         cmocka_unit_test(shapes_match_fftw),
+        cmocka_unit_test(columns_first_matches_fftw),
         cmocka_unit_test(tensor_cores_match_fftw),
         cmocka_unit_test(split_matches_fftw),
         cmocka_unit_test(wisdom_steers_plans),

@@ -132,6 +132,9 @@ static void bad_options(void **state)
                     "bf16");
     expect_rejected("--intermediate applies to fp16 only (fp32 keeps fp32 between passes)", "65536", "--intermediate",
                     "fp16");
+    expect_rejected("--order takes rows-first or columns-first, got 'columns'", "64x64", "--order", "columns");
+    expect_rejected("the columns can go first in 2D shapes only, not in 1D", "4096", "--order", "columns-first");
+    expect_rejected("the columns can go first in 2D shapes only, not in 3D", "16x16x16", "--order", "columns-first");
     /* fftgen tune checks its arguments before it looks for a GPU */
     assert_int_equal(run_fftgen("tune", "--help", NULL), 0);
     assert_non_null(strstr(output, "Usage: fftgen tune [options] [SHAPE...]"));
@@ -462,6 +465,39 @@ static void two_passes_write_tiles_as_blocks(void **state)
     assert_null(strstr(output, "written as one block"));
 }
 
+/* --order columns-first: the columns into the work area, each tile as a block, then the rows read from
+ * the blocks and written whole; the generated file says so and names the option in its command. */
+static void columns_first_through_the_work_area(void **state)
+{
+    (void)state;
+    assert_int_equal(run_fftgen("--n", "4096x4096", "--precision", "fp16", "--order", "columns-first", "--explain",
+                                NULL), 0);
+    assert_non_null(strstr(output, "fftgen plan: 4096x4096 2D fp16 FFT for sm_90, 2 passes over global memory (the"
+                                   " columns first, through the work area)\n"
+                                   "  pass 1: FFTs of 4096 points along dimension 0, columns in tiles side by side,"
+                                   " each tile written as one block into the work area\n"));
+    assert_non_null(strstr(output, "  pass 2: FFTs of 4096 points along dimension 1, rows in tiles, read in runs from"
+                                   " the blocks in the work area\n"));
+    assert_non_null(strstr(output, "    threads/block:  1024 (256 per transform, 4 transforms per block, 16 points per"
+                                   " thread)\n"));
+    assert_int_equal(run_fftgen("--n", "4096x4096", "--precision", "fp16", "--order", "rows-first", "--explain", NULL),
+                     0);
+    assert_null(strstr(output, "the columns first"));
+    char path[300];
+    snprintf(path, sizeof path, "%s/k1024x512.cu", work_dir);
+    assert_int_equal(run_fftgen("--n", "1024x512", "--order", "columns-first", "--direction", "forward", "-o", path,
+                                NULL), 0);
+    const char *text = file_text(path);
+    assert_non_null(strstr(text, "fftgen --n 1024x512 --order columns-first --precision fp32 --direction forward"));
+    assert_non_null(strstr(text, " * Passes, the columns first (`in` to `work` to `out`):\n"
+                                   " *   1. FFTs of 1024 points (radix 16 x 16 x 4) along dimension 0, in tiles of 8"
+                                   " columns side by side; each\n"
+                                   " *      tile written to `work` as one block: point j of column c at j*8 + c mod 8\n"));
+    assert_non_null(strstr(text, "constexpr int IN_RUN_POINTS = 8; // points per run of one transform"));
+    assert_non_null(strstr(text, "constexpr int IN_RUN_STRIDE = 8192; // elements between runs of one transform"));
+    unlink(path);
+}
+
 /* An odd power of two splits with the shorter columns first: measured faster in both precisions
  * (planner.c, plan_two_passes) */
 static void odd_powers_take_the_shorter_columns_first(void **state)
@@ -541,6 +577,7 @@ int main(void)
         cmocka_unit_test(two_passes_write_tiles_as_blocks),
         cmocka_unit_test(slices_skip_the_copies_where_faster),
         cmocka_unit_test(odd_powers_take_the_shorter_columns_first),
+        cmocka_unit_test(columns_first_through_the_work_area),
         cmocka_unit_test(writes_self_contained_file),
         cmocka_unit_test(template_errors_name_file_and_line),
     };

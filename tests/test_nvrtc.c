@@ -110,7 +110,7 @@ static void compile_all_with_nvrtc(void **state)
                 struct job *job = &jobs[job_count++];
                 char why[256];
                 const fftgen_kernel_request request = {n, 0, precisions[p], archs[a], 0, {{0}}, 0,
-                                                       FFTGEN_INTERMEDIATE_DEFAULT};
+                                                       FFTGEN_INTERMEDIATE_DEFAULT, 0};
                 assert_int_equal(fftgen_plan_transform(&request, &job->plan, why, sizeof why), FFTGEN_PLAN_OK);
                 snprintf(job->name, sizeof job->name, "fftgen_%lld_%s_sm_%d.cu", n,
                          fftgen_precision_name(precisions[p]), archs[a]);
@@ -132,7 +132,7 @@ static void compile_all_with_nvrtc(void **state)
                 long long points = 1;
                 for (int d = 0; d < rank; ++d) points *= shapes[i][1 + d];
                 const fftgen_kernel_request request = {points, 0, precisions[p], archs[a], 0, {{0}}, 0,
-                                                       FFTGEN_INTERMEDIATE_DEFAULT};
+                                                       FFTGEN_INTERMEDIATE_DEFAULT, 0};
                 const fftgen_user_layout dense = {1, points, {0}};
                 const fftgen_plan_status status =
                     fftgen_plan_shape(&request, rank, shapes[i] + 1, dense, dense, &job->plan, why, sizeof why);
@@ -150,7 +150,7 @@ static void compile_all_with_nvrtc(void **state)
             struct job *job = &jobs[job_count++];
             char why[256];
             const fftgen_kernel_request request = {n, 0, FFTGEN_KERNEL_FP16, archs[a], 1, {{0}}, 0,
-                                                   FFTGEN_INTERMEDIATE_DEFAULT};
+                                                   FFTGEN_INTERMEDIATE_DEFAULT, 0};
             assert_int_equal(fftgen_plan_transform(&request, &job->plan, why, sizeof why), FFTGEN_PLAN_OK);
             assert_true(job->plan.pass[0].tensor_cores);
             snprintf(job->name, sizeof job->name, "fftgen_%lld_tc_fp16_sm_%d.cu", n, archs[a]);
@@ -168,7 +168,7 @@ static void compile_all_with_nvrtc(void **state)
         long long points = 1;
         for (int d = 0; d < rank; ++d) points *= tc_shapes[i][1 + d];
         const fftgen_kernel_request request = {points, 0, FFTGEN_KERNEL_FP16, 90, (int)tc_shapes[i][4], {{0}}, 0,
-                                               FFTGEN_INTERMEDIATE_DEFAULT};
+                                               FFTGEN_INTERMEDIATE_DEFAULT, 0};
         const fftgen_user_layout dense = {1, points, {0}};
         assert_int_equal(
             fftgen_plan_shape(&request, rank, tc_shapes[i] + 1, dense, dense, &job->plan, why, sizeof why),
@@ -176,6 +176,24 @@ static void compile_all_with_nvrtc(void **state)
         fftgen_shape_text(rank, tc_shapes[i] + 1, text, sizeof text);
         snprintf(job->name, sizeof job->name, "fftgen_%s_tc%lld_fp16_sm_90.cu", text, tc_shapes[i][4]);
     }
+    /* 2D with the columns first (--order columns-first): fp16 rows loading their runs into registers
+     * (tiles of 4 and 8), fp32 copying them through shared memory */
+    static const long long first_shapes[][2] = {{4096, 4096}, {1024, 1024}};
+    for (size_t p = 0; p < 2; ++p)
+        for (size_t i = 0; i < sizeof first_shapes / sizeof first_shapes[0]; ++i) {
+            assert_true(job_count < MAX_JOBS);
+            struct job *job = &jobs[job_count++];
+            char why[256], text[32];
+            const long long points = first_shapes[i][0] * first_shapes[i][1];
+            const fftgen_kernel_request request = {points, 0, precisions[p], 90, 0, {{0}}, 0,
+                                                   FFTGEN_INTERMEDIATE_DEFAULT, 1};
+            const fftgen_user_layout dense = {1, points, {0}};
+            assert_int_equal(fftgen_plan_shape(&request, 2, first_shapes[i], dense, dense, &job->plan, why, sizeof why),
+                             FFTGEN_PLAN_OK);
+            assert_true(job->plan.columns_first);
+            fftgen_shape_text(2, first_shapes[i], text, sizeof text);
+            snprintf(job->name, sizeof job->name, "fftgen_%s_cf_%s_sm_90.cu", text, fftgen_precision_name(precisions[p]));
+        }
     /* the split precisions: one kernel, two and three tiled passes, a 2D and a 3D shape (sm_80 and sm_90);
      * the papers' variant on sm_90 */
     static const long long split_shapes[][4] = {
@@ -193,7 +211,7 @@ static void compile_all_with_nvrtc(void **state)
                 long long points = 1;
                 for (int d = 0; d < rank; ++d) points *= split_shapes[i][1 + d];
                 const fftgen_kernel_request request = {points, 0, precision, archs[a], 0, {{0}}, 0,
-                                                       FFTGEN_INTERMEDIATE_DEFAULT};
+                                                       FFTGEN_INTERMEDIATE_DEFAULT, 0};
                 const fftgen_user_layout dense = {1, points, {0}};
                 assert_int_equal(fftgen_plan_shape(&request, rank, split_shapes[i] + 1, dense, dense, &job->plan, why,
                                                    sizeof why),

@@ -149,6 +149,10 @@ static void damaged_files_are_refused_whole(void **state)
          "line 3: bad value '' for cluster"},
         {"fftgen-wisdom 1\ndevice \"X\" sm_90 driver 1 fftgen 0.1.0\nfp16 64 tensor-cores=1 max-tile=0 speed=9\n",
          "line 3: unknown key 'speed'"},
+        {"fftgen-wisdom 1\ndevice \"X\" sm_90 driver 1 fftgen 0.1.0\nfp16 64x64 tensor-cores=none max-tile=0 order=up\n",
+         "line 3: bad value 'up' for order"},
+        {"fftgen-wisdom 1\ndevice \"X\" sm_90 driver 1 fftgen 0.1.0\nfp16 4096 tensor-cores=none max-tile=0 order=columns-first\n",
+         "line 3: order=columns-first applies to 2D shapes only"},
         {"fftgen-wisdom 1\nfftgen-wisdom 1\n", "line 2: a second 'fftgen-wisdom' line"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
@@ -201,10 +205,10 @@ static void writing_keeps_what_it_does_not_replace(void **state)
     close(fd);
     /* measure 65536 fp16 again on the H100, and 4096 fp16 for the first time */
     const fftgen_wisdom_entry entries[] = {
-        {FFTGEN_KERNEL_FP16, 1, {65536}, {0, caps_of("4"), 0}, 0.45, 0.6},
-        {FFTGEN_KERNEL_FP16, 1, {4096}, {1, caps_of("0"), 0}, 0.2, 0.3},
-        {FFTGEN_KERNEL_FP16, 1, {1LL << 26}, {0, caps_of("16,8,8,8"), 0}, 1.2, 1.3},
-        {FFTGEN_KERNEL_FP32, 1, {32768}, {0, caps_of("0"), 2}, 1.1, 1.2},
+        {FFTGEN_KERNEL_FP16, 1, {65536}, {0, caps_of("4"), 0, 0}, 0.45, 0.6},
+        {FFTGEN_KERNEL_FP16, 1, {4096}, {1, caps_of("0"), 0, 0}, 0.2, 0.3},
+        {FFTGEN_KERNEL_FP16, 1, {1LL << 26}, {0, caps_of("16,8,8,8"), 0, 0}, 1.2, 1.3},
+        {FFTGEN_KERNEL_FP32, 1, {32768}, {0, caps_of("0"), 2, 0}, 1.1, 1.2},
     };
     assert_int_equal(fftgen_wisdom_write(path, &H100, entries, 4, why, sizeof why), FFTGEN_SUCCESS);
     const char *text = slurp(path);
@@ -281,7 +285,7 @@ static void shipped_table_parses_and_plans(void **state)
             const fftgen_kernel_precision precision = p ? FFTGEN_KERNEL_FP16 : FFTGEN_KERNEL_FP32;
             if (!find(&any, precision, 1, n, 0, &choice)) continue;
             const fftgen_kernel_request request = {n, 0, precision, 90, choice.tensor_cores, choice.max_tile,
-                                                   choice.cluster, FFTGEN_INTERMEDIATE_DEFAULT};
+                                                   choice.cluster, FFTGEN_INTERMEDIATE_DEFAULT, 0};
             fftgen_transform_plan plan;
             assert_int_equal(fftgen_plan_transform(&request, &plan, why, sizeof why), FFTGEN_PLAN_OK);
         }
@@ -314,7 +318,7 @@ static void planner_follows_a_choice(void **state)
     for (size_t i = 0; i < sizeof clusters / sizeof clusters[0]; ++i) {
         const fftgen_kernel_request request = {clusters[i].n, 0, clusters[i].precision, clusters[i].arch,
                                                clusters[i].tensor_cores, {{0}}, clusters[i].cluster,
-                                               FFTGEN_INTERMEDIATE_DEFAULT};
+                                               FFTGEN_INTERMEDIATE_DEFAULT, 0};
         assert_int_equal(fftgen_plan_transform(&request, &plan, why, sizeof why), FFTGEN_PLAN_OK);
         assert_int_equal(plan.pass_count, clusters[i].want_passes);
         assert_int_equal(plan.pass[0].cluster, clusters[i].want_blocks);
@@ -347,7 +351,7 @@ static void planner_follows_a_choice(void **state)
         const fftgen_user_layout dense = {1, points, {0}};
         const fftgen_kernel_request request = {points, 0, column_clusters[i].precision, column_clusters[i].arch,
                                                column_clusters[i].tensor_cores, {{0}}, column_clusters[i].cluster,
-                                               FFTGEN_INTERMEDIATE_DEFAULT};
+                                               FFTGEN_INTERMEDIATE_DEFAULT, 0};
         assert_int_equal(fftgen_plan_shape(&request, 2, shape, dense, dense, &plan, why, sizeof why), FFTGEN_PLAN_OK);
         assert_int_equal(plan.pass_count, column_clusters[i].want_passes);
         const fftgen_kernel_plan *columns = &plan.pass[1];
@@ -366,7 +370,7 @@ static void planner_follows_a_choice(void **state)
         }
     }
     const fftgen_kernel_request second = {1 << 20, 0, FFTGEN_KERNEL_FP16, 90, 2, caps_of("4"), 0,
-                                          FFTGEN_INTERMEDIATE_DEFAULT};
+                                          FFTGEN_INTERMEDIATE_DEFAULT, 0};
     assert_int_equal(fftgen_plan_transform(&second, &plan, why, sizeof why), FFTGEN_PLAN_OK);
     assert_int_equal(plan.pass_count, 2);
     assert_false(plan.pass[0].tensor_cores);
@@ -376,7 +380,7 @@ static void planner_follows_a_choice(void **state)
     assert_caps(&plan.max_tile, 4, 4, 4);
     /* tiles pass by pass: the columns wide, the rows at the planner's default (8 for 512 fp16 points) */
     const fftgen_kernel_request per_pass = {1LL << 27, 0, FFTGEN_KERNEL_FP16, 90, 0, caps_of("16,16,0"), 0,
-                                            FFTGEN_INTERMEDIATE_DEFAULT};
+                                            FFTGEN_INTERMEDIATE_DEFAULT, 0};
     assert_int_equal(fftgen_plan_transform(&per_pass, &plan, why, sizeof why), FFTGEN_PLAN_OK);
     assert_int_equal(plan.pass_count, 3);
     assert_int_equal(plan.pass[0].ffts_per_block, 16);
@@ -386,30 +390,91 @@ static void planner_follows_a_choice(void **state)
     const long long cube[3] = {64, 64, 64};
     const fftgen_user_layout dense_cube = {1, 1 << 18, {0}};
     const fftgen_kernel_request columns = {1 << 18, 0, FFTGEN_KERNEL_FP16, 90, 0, caps_of("0,4"), 0,
-                                           FFTGEN_INTERMEDIATE_DEFAULT};
+                                           FFTGEN_INTERMEDIATE_DEFAULT, 0};
     assert_int_equal(fftgen_plan_shape(&columns, 3, cube, dense_cube, dense_cube, &plan, why, sizeof why),
                      FFTGEN_PLAN_OK);
     assert_int_equal(plan.pass_count, 2);
     assert_int_equal(plan.pass[1].ffts_per_block, 4);
     /* fp32 cannot take tensor cores; 8 points have no radix-16 stage; sm_75 has no mma.m16n8k16 */
-    const fftgen_kernel_request fp32 = {4096, 0, FFTGEN_KERNEL_FP32, 90, 1, {{0}}, 0, FFTGEN_INTERMEDIATE_DEFAULT};
+    const fftgen_kernel_request fp32 = {4096, 0, FFTGEN_KERNEL_FP32, 90, 1, {{0}}, 0, FFTGEN_INTERMEDIATE_DEFAULT, 0};
     assert_int_equal(fftgen_plan_transform(&fp32, &plan, why, sizeof why), FFTGEN_PLAN_BAD_RADIX);
-    const fftgen_kernel_request tiny = {8, 0, FFTGEN_KERNEL_FP16, 90, 1, {{0}}, 0, FFTGEN_INTERMEDIATE_DEFAULT};
+    const fftgen_kernel_request tiny = {8, 0, FFTGEN_KERNEL_FP16, 90, 1, {{0}}, 0, FFTGEN_INTERMEDIATE_DEFAULT, 0};
     assert_int_equal(fftgen_plan_transform(&tiny, &plan, why, sizeof why), FFTGEN_PLAN_BAD_RADIX);
-    const fftgen_kernel_request turing = {4096, 0, FFTGEN_KERNEL_FP16, 75, 1, {{0}}, 0, FFTGEN_INTERMEDIATE_DEFAULT};
+    const fftgen_kernel_request turing = {4096, 0, FFTGEN_KERNEL_FP16, 75, 1, {{0}}, 0, FFTGEN_INTERMEDIATE_DEFAULT, 0};
     assert_int_equal(fftgen_plan_transform(&turing, &plan, why, sizeof why), FFTGEN_PLAN_BAD_ARCH);
     /* a 2D shape whose first pass asks for tensor cores is not fused */
     const long long shape[2] = {64, 64};
     const fftgen_user_layout dense = {1, 4096, {0}};
     const fftgen_kernel_request all = {4096, 0, FFTGEN_KERNEL_FP16, 90, FFTGEN_TENSOR_CORES_EVERY_PASS, {{0}}, 0,
-                                       FFTGEN_INTERMEDIATE_DEFAULT};
+                                       FFTGEN_INTERMEDIATE_DEFAULT, 0};
     assert_int_equal(fftgen_plan_shape(&all, 2, shape, dense, dense, &plan, why, sizeof why), FFTGEN_PLAN_OK);
     assert_int_equal(plan.pass_count, 2);
     assert_true(plan.pass[0].tensor_cores && plan.pass[1].tensor_cores);
-    const fftgen_kernel_request none = {4096, 0, FFTGEN_KERNEL_FP16, 90, 0, {{0}}, 0, FFTGEN_INTERMEDIATE_DEFAULT};
+    const fftgen_kernel_request none = {4096, 0, FFTGEN_KERNEL_FP16, 90, 0, {{0}}, 0, FFTGEN_INTERMEDIATE_DEFAULT, 0};
     assert_int_equal(fftgen_plan_shape(&none, 2, shape, dense, dense, &plan, why, sizeof why), FFTGEN_PLAN_OK);
     assert_int_equal(plan.pass_count, 1);
     assert_true(plan.pass[0].slice_rows > 0);
+}
+
+/* order=columns-first: read and written back, and the planner then takes the columns first through
+ * the work area, each tile of columns written as a block that the rows read in runs; strided
+ * layouts and other ranks refuse it. */
+static void planner_follows_an_order(void **state)
+{
+    (void)state;
+    char why[256], text[96];
+    const fftgen_device_key x = {"X", 90, "1", "0.1.0"};
+    const char wisdom[] = "fftgen-wisdom 1\ndevice \"X\" sm_90 driver 1 fftgen 0.1.0\n"
+                          "fp16 4096x4096 tensor-cores=none max-tile=0 order=columns-first\n"
+                          "fp16 1024x1024 tensor-cores=none max-tile=0 order=rows-first\n";
+    assert_int_equal(add(wisdom, &x, 0, why, sizeof why), FFTGEN_SUCCESS);
+    fftgen_choice choice;
+    const long long square[2] = {4096, 4096}, smaller[2] = {1024, 1024};
+    assert_true(fftgen_wisdom_find(&x, FFTGEN_KERNEL_FP16, 2, square, &choice));
+    assert_int_equal(choice.columns_first, 1);
+    fftgen_choice_text(&choice, text, sizeof text);
+    assert_string_equal(text, "tensor-cores=none max-tile=0 order=columns-first");
+    assert_true(fftgen_wisdom_find(&x, FFTGEN_KERNEL_FP16, 2, smaller, &choice));
+    assert_int_equal(choice.columns_first, 0);
+
+    const fftgen_user_layout dense = {1, 4096 * 4096, {0}};
+    const fftgen_kernel_request first = {4096 * 4096, 0, FFTGEN_KERNEL_FP16, 90, 0, {{0}}, 0,
+                                         FFTGEN_INTERMEDIATE_DEFAULT, 1};
+    fftgen_transform_plan plan;
+    assert_int_equal(fftgen_plan_shape(&first, 2, square, dense, dense, &plan, why, sizeof why), FFTGEN_PLAN_OK);
+    assert_true(plan.columns_first);
+    assert_int_equal(plan.pass_count, 2);
+    assert_int_equal(plan.pass[0].dimension, 0);
+    assert_int_equal(plan.pass[0].source, FFTGEN_BUFFER_INPUT);
+    assert_int_equal(plan.pass[0].target, FFTGEN_BUFFER_WORK);
+    assert_int_equal(plan.pass[0].out.elem_stride, plan.pass[0].ffts_per_block); /* a block per tile */
+    assert_int_equal(plan.pass[0].twiddle_n, 0);
+    assert_int_equal(plan.pass[1].dimension, 1);
+    assert_int_equal(plan.pass[1].source, FFTGEN_BUFFER_WORK);
+    assert_int_equal(plan.pass[1].target, FFTGEN_BUFFER_OUTPUT);
+    assert_int_equal(plan.pass[1].in.run_points, plan.pass[0].ffts_per_block);
+    assert_int_equal(plan.pass[1].out.elem_stride, 1); /* whole rows */
+    assert_true(fftgen_plan_needs_work(&plan));
+    /* not in strided layouts (libfftgen then plans without the choice), nor where the rows cannot read
+     * the blocks in whole runs (16-point rows: one thread a row) */
+    const fftgen_user_layout spread = {2, 2 * 4096 * 4096, {0}};
+    assert_int_equal(fftgen_plan_shape(&first, 2, square, spread, dense, &plan, why, sizeof why),
+                     FFTGEN_PLAN_BAD_LAYOUT);
+    assert_string_equal(why, "shape 4096x4096: the columns can go first only in dense layouts (stride 1, no embeds)");
+    const long long narrow[2] = {4096, 16};
+    const fftgen_user_layout dense_narrow = {1, 4096 * 16, {0}};
+    assert_int_equal(fftgen_plan_shape(&first, 2, narrow, dense_narrow, dense_narrow, &plan, why, sizeof why),
+                     FFTGEN_PLAN_TOO_LARGE);
+    assert_string_equal(why, "shape 4096x16 cannot take the columns first: its rows cannot read the column tiles'"
+                             " blocks in whole runs");
+    /* 1D and 3D refuse it */
+    const long long line[1] = {4096}, cube[3] = {64, 64, 64};
+    const fftgen_user_layout dense_line = {1, 4096, {0}}, dense_cube = {1, 1 << 18, {0}};
+    assert_int_equal(fftgen_plan_shape(&first, 1, line, dense_line, dense_line, &plan, why, sizeof why),
+                     FFTGEN_PLAN_BAD_SIZE);
+    assert_string_equal(why, "the columns can go first in 2D shapes only, not in 1D");
+    assert_int_equal(fftgen_plan_shape(&first, 3, cube, dense_cube, dense_cube, &plan, why, sizeof why),
+                     FFTGEN_PLAN_BAD_SIZE);
 }
 
 int main(void)
@@ -422,6 +487,7 @@ int main(void)
         cmocka_unit_test_teardown(default_path_follows_the_environment, teardown),
         cmocka_unit_test_teardown(shipped_table_parses_and_plans, teardown),
         cmocka_unit_test(planner_follows_a_choice),
+        cmocka_unit_test_teardown(planner_follows_an_order, teardown),
     };
     return cmocka_run_group_tests_name("wisdom", tests, NULL, NULL);
 }

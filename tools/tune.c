@@ -32,7 +32,8 @@ static void usage(FILE *to)
             "stages on tensor cores or on CUDA cores, pass by pass, for fp16; how many transforms the\n"
             "strided passes read side by side, for every pass and then pass by pass; on sm_90 and newer,\n"
             "thread-block clusters of 2, 4 or 8 blocks against none, for 1D sizes above one block and\n"
-            "for the columns of 2D and 3D shapes) and saves the fastest\n"
+            "for the columns of 2D and 3D shapes; for 2D shapes, the columns first through a work area\n"
+            "against the rows first) and saves the fastest\n"
             "in the wisdom file that libfftgen reads, keyed by the device, the driver and the fftgen\n"
             "version. A choice is saved only where it beats the planner's default by %.0f%% or more; every\n"
             "candidate must match the default's output.\n"
@@ -79,7 +80,7 @@ static int same_passes(const fftgen_transform_plan *a, const fftgen_transform_pl
         const fftgen_kernel_plan *x = &a->pass[i], *y = &b->pass[i];
         if (x->n != y->n || x->ffts_per_block != y->ffts_per_block || x->tensor_cores != y->tensor_cores ||
             x->slice_rows != y->slice_rows || x->threads != y->threads || x->column_registers != y->column_registers ||
-            x->cluster != y->cluster)
+            x->cluster != y->cluster || x->dimension != y->dimension || x->source != y->source)
             return 0;
     }
     return 1;
@@ -92,15 +93,15 @@ struct candidate_list {
     int count;
 };
 
-/* Adds the plan of (mask, tiles, cluster) unless the planner cannot make it or makes one already
- * listed; 1 if added. */
-static int add_candidate(const struct transform *t, int arch, int mask, fftgen_tile_caps tiles, int cluster,
-                         struct candidate_list *list)
+/* Adds the plan of `choice` unless the planner cannot make it or makes one already listed; 1 if
+ * added. */
+static int add_candidate(const struct transform *t, int arch, fftgen_choice choice, struct candidate_list *list)
 {
     const long long points = shape_arg_points(&t->shape);
     const fftgen_user_layout dense = {1, points, {0}};
-    const fftgen_kernel_request request = {points, 0, KERNEL_PRECISIONS[t->precision], arch, mask, tiles, cluster,
-                                           FFTGEN_INTERMEDIATE_DEFAULT};
+    const fftgen_kernel_request request = {points, 0, KERNEL_PRECISIONS[t->precision], arch, choice.tensor_cores,
+                                           choice.max_tile, choice.cluster, FFTGEN_INTERMEDIATE_DEFAULT,
+                                           choice.columns_first};
     char why[256];
     fftgen_transform_plan plan;
     if (list->count == MAX_CANDIDATES ||
@@ -110,21 +111,20 @@ static int add_candidate(const struct transform *t, int arch, int mask, fftgen_t
         if (same_passes(&list->plans[c], &plan)) return 0;
     struct candidate *k = &list->items[list->count];
     memset(k, 0, sizeof *k);
-    k->choice.tensor_cores = mask;
-    k->choice.max_tile = tiles;
-    k->choice.cluster = cluster;
+    k->choice = choice;
     /* the passes the plan does not have take its last pass's cap: the shortest text in the wisdom */
     for (int i = plan.pass_count; i < FFTGEN_MAX_PASSES; ++i)
-        k->choice.max_tile.pass[i] = tiles.pass[plan.pass_count - 1];
+        k->choice.max_tile.pass[i] = choice.max_tile.pass[plan.pass_count - 1];
     list->plans[list->count++] = plan;
     return 1;
 }
 
-static fftgen_tile_caps every_pass(int tile)
+/* The choice of `tile` for every pass, with `cluster` and the passes' order. */
+static fftgen_choice tiles_choice(int tile, int cluster, int columns_first)
 {
-    fftgen_tile_caps caps;
-    for (int i = 0; i < FFTGEN_MAX_PASSES; ++i) caps.pass[i] = tile;
-    return caps;
+    fftgen_choice choice = {0, {{0}}, cluster, columns_first};
+    for (int i = 0; i < FFTGEN_MAX_PASSES; ++i) choice.max_tile.pass[i] = tile;
+    return choice;
 }
 
 /* The passes that can take tensor cores (fp16, sm_80 and newer), as a mask. */
@@ -134,7 +134,7 @@ static int tensor_core_passes(const struct transform *t, int arch)
     const long long points = shape_arg_points(&t->shape);
     const fftgen_user_layout dense = {1, points, {0}};
     const fftgen_kernel_request every = {points, 0, FFTGEN_KERNEL_FP16, arch, FFTGEN_TENSOR_CORES_EVERY_PASS, {{0}}, 0,
-                                         FFTGEN_INTERMEDIATE_DEFAULT};
+                                         FFTGEN_INTERMEDIATE_DEFAULT, 0};
     fftgen_transform_plan plan;
     char why[256];
     int can = 0;
@@ -357,25 +357,25 @@ static int refine_pass_tiles(struct measurement *m, int arch, int runs, int jobs
     int varied[MAX_CANDIDATES]; /* the pass each new candidate varies */
     for (int i = 0; i < plan->pass_count; ++i)
         for (size_t k = 0; k < sizeof tiles / sizeof tiles[0] && plan->pass[i].tiled; ++k) {
-            fftgen_tile_caps caps = start.max_tile;
-            caps.pass[i] = tiles[k];
-            if (add_candidate(m->t, arch, start.tensor_cores, caps, start.cluster, list)) varied[list->count - 1] = i;
+            fftgen_choice varied_choice = start;
+            varied_choice.max_tile.pass[i] = tiles[k];
+            if (add_candidate(m->t, arch, varied_choice, list)) varied[list->count - 1] = i;
         }
     if (list->count == first) return 0;
     if (measure(m, list, first, runs, jobs, b) != 0) return -1;
-    fftgen_tile_caps together = start.max_tile;
+    fftgen_choice together = start;
     int changed = 0;
     for (int i = 0; i < plan->pass_count; ++i) {
         float best = list->items[base].ms;
         for (int c = first; c < list->count; ++c)
             if (varied[c] == i && list->items[c].ms < best) {
                 best = list->items[c].ms;
-                together.pass[i] = list->items[c].choice.max_tile.pass[i];
+                together.max_tile.pass[i] = list->items[c].choice.max_tile.pass[i];
             }
-        changed += together.pass[i] != start.max_tile.pass[i];
+        changed += together.max_tile.pass[i] != start.max_tile.pass[i];
     }
     const int last = list->count;
-    if (changed < 2 || !add_candidate(m->t, arch, start.tensor_cores, together, start.cluster, list)) return 0;
+    if (changed < 2 || !add_candidate(m->t, arch, together, list)) return 0;
     return measure(m, list, last, runs, jobs, b);
 }
 
@@ -393,7 +393,8 @@ static int tune_one(const struct transform *t, int arch, long long total, int ru
     *measured = 0;
     /* 16 is wider than the planner's default for fp16 four-step passes of more than 256 points */
     static const int tiles[] = {0, 16, 8, 4, 2};
-    for (size_t k = 0; k < sizeof tiles / sizeof tiles[0]; ++k) add_candidate(t, arch, 0, every_pass(tiles[k]), 0, &list);
+    for (size_t k = 0; k < sizeof tiles / sizeof tiles[0]; ++k)
+        add_candidate(t, arch, tiles_choice(tiles[k], 0, 0), &list);
     /* sm_90: no cluster, where the default has one, and each cluster size (1D sizes above one block: one
      * pass instead of passes; 2D and 3D: the columns); the planner drops what does not plan, or repeats */
     static const int clusters[] = {1, 2, 4, 8};
@@ -401,8 +402,11 @@ static int tune_one(const struct transform *t, int arch, long long total, int ru
         /* no cluster: every tile cap; a 1D transform on one cluster has no tiles; clusters of columns:
          * tiles of a sector's run (the default), 16 and 8 */
         const size_t caps = clusters[k] == 1 ? sizeof tiles / sizeof tiles[0] : (t->shape.rank == 1 ? 1 : 3);
-        for (size_t j = 0; j < caps; ++j) add_candidate(t, arch, 0, every_pass(tiles[j]), clusters[k], &list);
+        for (size_t j = 0; j < caps; ++j) add_candidate(t, arch, tiles_choice(tiles[j], clusters[k], 0), &list);
     }
+    /* 2D: the columns first, through the work area, with every tile cap */
+    for (size_t k = 0; k < sizeof tiles / sizeof tiles[0] && t->shape.rank == 2; ++k)
+        add_candidate(t, arch, tiles_choice(tiles[k], 0, 1), &list);
     const int can = tensor_core_passes(t, arch);
     if (list.count < 2 && can == 0) {
         printf("  %-5s %-12s one plan only: nothing to choose\n", PRECISION_NAMES[t->precision], shape);
@@ -421,8 +425,11 @@ static int tune_one(const struct transform *t, int arch, long long total, int ru
     if (!failed && can != 0) {
         const fftgen_choice best = list.items[fastest(&list)].choice;
         const int first = list.count;
-        for (int mask = 1; mask <= can; ++mask)
-            if ((mask & ~can) == 0) add_candidate(t, arch, mask, best.max_tile, best.cluster, &list);
+        for (int mask = 1; mask <= can; ++mask) {
+            fftgen_choice masked = best;
+            masked.tensor_cores = mask;
+            if ((mask & ~can) == 0) add_candidate(t, arch, masked, &list);
+        }
         failed = measure(&m, &list, first, runs, jobs, b) != 0;
     }
     free(m.reference);
