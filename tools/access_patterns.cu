@@ -56,6 +56,7 @@ const Case CASES[] = {
     {"columns -> blocks (pass 1 writing blocks)", COLUMNS, CONTIGUOUS},
     {"rows -> columns (pass 2 written transposed)", CONTIGUOUS, COLUMNS},
     {"blocks -> columns (pass 2 reading blocks)", BLOCKS, COLUMNS},
+    {"blocks -> rows (2D rows, columns first)", BLOCKS, CONTIGUOUS},
 };
 
 bool check(cudaError_t status, const char *what)
@@ -121,7 +122,8 @@ void usage(FILE *to)
     fprintf(to, "Usage: fftgen-access-patterns [--points TOTAL] [--runs R] [LxT...]\n"
                 "Times the global-memory access patterns of fftgen's four-step passes with no arithmetic:\n"
                 "a block moves a tile of T columns of an L x L matrix (16 points a thread), reading and\n"
-                "writing columns in place, blocks, or rows, as pass 1 and pass 2 did and do; fp16 (4-byte)\n"
+                "writing columns in place, blocks, or rows, as pass 1 and pass 2 did and do (and as the\n"
+                "rows of a 2D shape with the columns first: blocks -> rows); fp16 (4-byte)\n"
                 "and fp32 (8-byte) points. Each row gives the median time and the %% of a device-to-device\n"
                 "copy of the same bytes.\n\n"
                 "  LxT             column length and tile width, powers of two with L*T from 512 to 16384\n"
