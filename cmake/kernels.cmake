@@ -76,7 +76,7 @@ endforeach()
 
 # Chains the default radix never produces, so that the radix-2, -4 and -8 butterflies, mixed chains
 # and many threads per transform are checked too: "n:radix" pairs.
-set(FFTGEN_TEST_RADIX_VARIANTS 2:2 8:2 64:2 512:2 2048:2 32:4 128:4 1024:4 4096:4 64:8 512:8 2048:8 8192:8
+set(FFTGEN_TEST_RADIX_VARIANTS 2:2 8:2 64:2 512:2 2048:2 32:4 128:4 1024:4 4096:4 64:8 512:8 2048:8 8192:8 32:32 1024:32 2048:32 8192:32 16384:32
                                128:16)
 foreach(variant IN LISTS FFTGEN_TEST_RADIX_VARIANTS)
   string(REPLACE ":" ";" parts ${variant})

@@ -421,7 +421,7 @@ int main(int argc, char **argv)
         }
         case OPT_RADIX: {
             const long long radix = parse_integer("--radix", optarg);
-            if (radix != 2 && radix != 4 && radix != 8 && radix != 16)
+            if (radix != 2 && radix != 4 && radix != 8 && radix != 16 && radix != 32)
                 fail(EXIT_USAGE, "unknown radix %s (expected 2, 4, 8 or 16)", optarg);
             request.max_radix = (int)radix;
             break;

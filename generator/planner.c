@@ -201,7 +201,7 @@ static fftgen_plan_status build_plan(long long n, int radix, fftgen_kernel_preci
     const int log_n = log2_exact(n);
     if (n < 2 || log_n < 0) return FFTGEN_PLAN_BAD_SIZE;
     if (radix == 0) radix = n < 16 ? (int)n : 16;
-    if (radix != 2 && radix != 4 && radix != 8 && radix != 16) return FFTGEN_PLAN_BAD_RADIX;
+    if (radix != 2 && radix != 4 && radix != 8 && radix != 16 && radix != 32) return FFTGEN_PLAN_BAD_RADIX;
     if (n % radix != 0) return FFTGEN_PLAN_RADIX_NOT_DIVIDING;
 
     fftgen_kernel_plan p = {0};
