@@ -388,7 +388,7 @@ fftgen_plan_status fftgen_plan_kernel(const fftgen_kernel_request *asked, fftgen
         snprintf(why, why_len, "size %lld is not a power of two >= 2", n);
         break;
     case FFTGEN_PLAN_BAD_RADIX:
-        snprintf(why, why_len, "unknown radix %d (expected 2, 4, 8 or 16)", request->max_radix);
+        snprintf(why, why_len, "unknown radix %d (expected 2, 4, 8, 16 or 32)", request->max_radix);
         break;
     case FFTGEN_PLAN_RADIX_NOT_DIVIDING:
         snprintf(why, why_len, "radix %d does not divide size %lld", request->max_radix, n);
