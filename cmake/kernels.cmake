@@ -61,7 +61,7 @@ foreach(n IN LISTS FFTGEN_TEST_SIZES)
     foreach(d forward inverse)
       string(APPEND gpu_decls "int ${name}_${d}_launch(const void *in, void *out, int batch, void *stream);\n")
     endforeach()
-    string(APPEND gpu_rows "    {${n}, KERNEL_${P}, ${name}_forward_launch, ${name}_inverse_launch, 0},\n")
+    string(APPEND gpu_rows "    {${n}, KERNEL_${P}, ${name}_forward_launch, ${name}_inverse_launch, 0, 0},\n")
   endforeach()
 endforeach()
 
@@ -76,7 +76,7 @@ endforeach()
 
 # Chains the default radix never produces, so that the radix-2, -4 and -8 butterflies, mixed chains
 # and many threads per transform are checked too: "n:radix" pairs.
-set(FFTGEN_TEST_RADIX_VARIANTS 2:2 8:2 64:2 512:2 2048:2 32:4 128:4 1024:4 4096:4 64:8 512:8 2048:8 8192:8
+set(FFTGEN_TEST_RADIX_VARIANTS 2:2 8:2 64:2 512:2 2048:2 32:4 128:4 1024:4 4096:4 64:8 512:8 2048:8 8192:8 32:32 1024:32 2048:32 8192:32 16384:32
                                128:16)
 foreach(variant IN LISTS FFTGEN_TEST_RADIX_VARIANTS)
   string(REPLACE ":" ";" parts ${variant})
@@ -84,6 +84,25 @@ foreach(variant IN LISTS FFTGEN_TEST_RADIX_VARIANTS)
   list(GET parts 1 r)
   foreach(p IN LISTS FFTGEN_TEST_PRECISIONS)
     fftgen_add_sim(fftgen_${n}_r${r}_${p} ${n} ${p} ", ${r}, 0, 0, 0, 0" --radix ${r})
+  endforeach()
+endforeach()
+
+# Radix-32 chains as CUDA too (sm_80 and up, for their registers), so that tests/test_gpu.c checks
+# them on the GPU beside the default radix-16 kernels of the same sizes.
+foreach(n 8192 16384)
+  foreach(p IN LISTS FFTGEN_TEST_PRECISIONS)
+    set(name fftgen_${n}_r32_${p})
+    set(cu ${CMAKE_BINARY_DIR}/kernels/${name}.cu)
+    add_custom_command(OUTPUT ${cu}
+      COMMAND ${CMAKE_COMMAND} -E make_directory ${CMAKE_BINARY_DIR}/kernels
+      COMMAND fftgen --n ${n} --precision ${p} --radix 32 --name ${name} -o ${cu}
+      DEPENDS fftgen VERBATIM)
+    list(APPEND FFTGEN_CUDA_SOURCES_SM80_UP ${cu})
+    string(TOUPPER ${p} P)
+    foreach(d forward inverse)
+      string(APPEND gpu_decls "int ${name}_${d}_launch(const void *in, void *out, int batch, void *stream);\n")
+    endforeach()
+    string(APPEND gpu_rows "    {${n}, KERNEL_${P}, ${name}_forward_launch, ${name}_inverse_launch, 0, 32},\n")
   endforeach()
 endforeach()
 
@@ -120,7 +139,7 @@ foreach(n IN LISTS FFTGEN_TEST_TENSOR_CORE_SIZES)
   foreach(d forward inverse)
     string(APPEND gpu_decls "int ${name}_${d}_launch(const void *in, void *out, int batch, void *stream);\n")
   endforeach()
-  string(APPEND gpu_rows "    {${n}, KERNEL_FP16, ${name}_forward_launch, ${name}_inverse_launch, 1},\n")
+  string(APPEND gpu_rows "    {${n}, KERNEL_FP16, ${name}_forward_launch, ${name}_inverse_launch, 1, 0},\n")
 endforeach()
 
 # The split precisions (fp32 data, radix-16 stages on tensor cores with each operand split into fp16

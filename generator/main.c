@@ -30,8 +30,9 @@ static void usage(FILE *to)
             "                        a 2D or 3D shape as N0xN1[xN2], row-major (N2 contiguous): powers of\n"
             "                        two, at most 2^30 points in all, each dimension but the last within one\n"
             "                        kernel (the last too, unless the data are dense)\n"
-            "  --radix R             largest radix per stage: 2, 4, 8 or 16 (default 16, or N if smaller);\n"
-            "                        each thread holds R points (single-kernel sizes only)\n"
+            "  --radix R             largest radix per stage: 2, 4, 8, 16 or 32 (default 16, or N if\n"
+            "                        smaller); each thread holds R points (single-kernel sizes only;\n"
+            "                        32: fewer stages, about 90 registers a thread)\n"
             "  --precision P         fp32 (float2 storage) or fp16 (__half2 storage, fp32 arithmetic);\n"
             "                        default fp32. Or a split precision: float2 storage, the radix-16\n"
             "                        stages on tensor cores with each fp32 operand (data and DFT matrix)\n"
@@ -431,8 +432,8 @@ int main(int argc, char **argv)
         }
         case OPT_RADIX: {
             const long long radix = parse_integer("--radix", optarg);
-            if (radix != 2 && radix != 4 && radix != 8 && radix != 16)
-                fail(EXIT_USAGE, "unknown radix %s (expected 2, 4, 8 or 16)", optarg);
+            if (radix != 2 && radix != 4 && radix != 8 && radix != 16 && radix != 32)
+                fail(EXIT_USAGE, "unknown radix %s (expected 2, 4, 8, 16 or 32)", optarg);
             request.max_radix = (int)radix;
             break;
         }

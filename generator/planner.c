@@ -201,7 +201,7 @@ static fftgen_plan_status build_plan(long long n, int radix, fftgen_kernel_preci
     const int log_n = log2_exact(n);
     if (n < 2 || log_n < 0) return FFTGEN_PLAN_BAD_SIZE;
     if (radix == 0) radix = n < 16 ? (int)n : 16;
-    if (radix != 2 && radix != 4 && radix != 8 && radix != 16) return FFTGEN_PLAN_BAD_RADIX;
+    if (radix != 2 && radix != 4 && radix != 8 && radix != 16 && radix != 32) return FFTGEN_PLAN_BAD_RADIX;
     if (n % radix != 0) return FFTGEN_PLAN_RADIX_NOT_DIVIDING;
 
     fftgen_kernel_plan p = {0};
@@ -388,7 +388,7 @@ fftgen_plan_status fftgen_plan_kernel(const fftgen_kernel_request *asked, fftgen
         snprintf(why, why_len, "size %lld is not a power of two >= 2", n);
         break;
     case FFTGEN_PLAN_BAD_RADIX:
-        snprintf(why, why_len, "unknown radix %d (expected 2, 4, 8 or 16)", request->max_radix);
+        snprintf(why, why_len, "unknown radix %d (expected 2, 4, 8, 16 or 32)", request->max_radix);
         break;
     case FFTGEN_PLAN_RADIX_NOT_DIVIDING:
         snprintf(why, why_len, "radix %d does not divide size %lld", request->max_radix, n);

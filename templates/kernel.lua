@@ -487,17 +487,20 @@ end
 local TC_REGISTERS = 128
 -- What a twiddled four-step pass may use: two 512-thread blocks per SM.
 local PASS_REGISTERS = 64
+-- ... for 16 points a thread; 32 points need twice the registers (64 spill hundreds of bytes)
+local function pass_registers(p) return PASS_REGISTERS * math.max(p.radix_max, 16) // 16 end
 
 local function cuda_kernel(w, f, p, direction)
   local cluster = clustered(p) and "__cluster_dims__(CLUSTER, 1, 1) " or ""
   if p.tensor_cores and p.threads * TC_REGISTERS < 65536 then
     w:line("// at most %d registers per thread: %d blocks per SM", TC_REGISTERS, 65536 // (p.threads * TC_REGISTERS))
     w:line("extern \"C\" __global__ void %s__launch_bounds__(THREADS, %d)", cluster, 65536 // (p.threads * TC_REGISTERS))
-  elseif p.post_powers and not clustered(p) and p.threads * PASS_REGISTERS < 65536 then
+  elseif p.post_powers and not clustered(p) and p.threads * pass_registers(p) < 65536 then
     -- the pass twiddles' powers take registers; left alone ptxas gives 512-thread passes up to 70, so
     -- only one block per SM
-    w:line("// at most %d registers per thread: %d blocks per SM", PASS_REGISTERS, 65536 // (p.threads * PASS_REGISTERS))
-    w:line("extern \"C\" __global__ void __launch_bounds__(THREADS, %d)", 65536 // (p.threads * PASS_REGISTERS))
+    local cap = pass_registers(p)
+    w:line("// at most %d registers per thread: %d blocks per SM", cap, 65536 // (p.threads * cap))
+    w:line("extern \"C\" __global__ void __launch_bounds__(THREADS, %d)", 65536 // (p.threads * cap))
   else
     -- no cap: asking ptxas for the blocks per SM that shared memory allows (40 registers for the
     -- 256-thread kernels and 8192 points) spills and measured slower at every size (H100, fp16

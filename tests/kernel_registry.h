@@ -26,6 +26,7 @@ struct gpu_kernel {
     enum kernel_precision precision;
     launch_function forward, inverse;
     int tensor_cores; /* radix-16 stages on tensor cores */
+    int radix;        /* the largest radix asked for (--radix), 0: the default chain */
 };
 
 extern const struct sim_kernel sim_kernels[];

@@ -144,7 +144,8 @@ static void bad_options(void **state)
     assert_non_null(strstr(output, "unknown precision 'fp64'"));
     assert_int_equal(run_fftgen("tune", "--runs", "1", NULL), 2);
     expect_rejected("unknown radix 3", "64", "--radix", "3");
-    expect_rejected("unknown radix 32", "64", "--radix", "32");
+    expect_rejected("unknown radix 64 (expected 2, 4, 8, 16 or 32)", "64", "--radix", "64");
+    expect_rejected("radix 32 does not divide size 16", "16", "--radix", "32");
     expect_rejected("radix 16 does not divide size 8", "8", "--radix", "16");
     expect_rejected("unknown precision 'fp64'", "64", "--precision", "fp64");
     expect_rejected("unknown direction 'sideways'", "64", "--direction", "sideways");
@@ -211,6 +212,12 @@ static void explain_prints_plan(void **state)
     assert_non_null(strstr(output, "16 x 16 x 16 (3 stages)"));
     assert_non_null(strstr(output, "threads/block:  256"));
     assert_non_null(strstr(output, "shared memory:  34816 bytes"));
+    /* radix 32: 32 points a thread, two exchanges for 8192 points instead of two and a shuffle tail */
+    assert_int_equal(run_fftgen("--n", "8192", "--radix", "32", "--precision", "fp16", "--explain", NULL), 0);
+    assert_non_null(strstr(output, "32 x 32 x 8 (3 stages)"));
+    assert_non_null(strstr(output, "threads/block:  256 (256 per transform, 1 transform per block, 32 points per"
+                                   " thread)"));
+    assert_non_null(strstr(output, "(2 exchanges through fp32 shared memory)"));
     assert_int_equal(run_fftgen("--n", "16", "--explain", NULL), 0);
     assert_non_null(strstr(output, "stage 1:        radix 16, 1 butterfly per transform,"));
     assert_int_equal(run_fftgen("--n", "16384", "--precision", "fp16", "--explain", NULL), 0);

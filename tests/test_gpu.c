@@ -102,7 +102,9 @@ int main(void)
     char (*names)[64] = calloc((size_t)gpu_kernel_count, sizeof *names);
     if (tests == NULL || names == NULL) return 1;
     for (int i = 0; i < gpu_kernel_count; ++i) {
-        snprintf(names[i], sizeof names[i], "gpu_%d_%s%s", gpu_kernels[i].n,
+        char radix[16] = "";
+        if (gpu_kernels[i].radix != 0) snprintf(radix, sizeof radix, "r%d_", gpu_kernels[i].radix);
+        snprintf(names[i], sizeof names[i], "gpu_%d_%s%s%s", gpu_kernels[i].n, radix,
                  gpu_kernels[i].tensor_cores ? "tensor_cores_" : "",
                  gpu_kernels[i].precision == KERNEL_FP16 ? "fp16" : "fp32");
         tests[i].name = names[i];
