@@ -851,6 +851,11 @@ fftgen_plan_status fftgen_plan_strided(const fftgen_kernel_request *asked, fftge
     const long long n = request->n;
     const int contiguous = in.stride == 1 && in.dist == n && out.stride == 1 && out.dist == n;
     if (!contiguous) normal.cluster = 1; /* a cluster's blocks read and write dense transforms */
+    if (!contiguous && request->max_radix != 0) {
+        /* strided layouts take tiled passes, whose chains are the planner's */
+        snprintf(why, why_len, "a radix can be chosen for contiguous layouts only (stride 1, distance n)");
+        return FFTGEN_PLAN_BAD_RADIX;
+    }
     fftgen_plan_status status = fftgen_plan_transform(request, plan, why, why_len);
     plan->cluster = asked->cluster;
     if (status != FFTGEN_PLAN_OK || contiguous) return status;

@@ -93,7 +93,7 @@ static fftgen_kernel_request planner_request(long long points, int rank, const l
                                             const fftgen_choice *forced, const fftgen_tile_caps *tile_override)
 {
     fftgen_kernel_request request = {points, 0, precision, arch, 0, {{0}}, 0, FFTGEN_INTERMEDIATE_DEFAULT, 0};
-    fftgen_choice choice = {0, {{0}}, 0, 0};
+    fftgen_choice choice = {0, {{0}}, 0, 0, 0};
     if (forced != NULL) {
         choice = *forced;
     } else if (!(flags & FFTGEN_PLANNER_DEFAULTS)) {
@@ -113,6 +113,7 @@ static fftgen_kernel_request planner_request(long long points, int rank, const l
     /* FFTGEN_ORDER: the order of a 2D shape's passes to measure ("columns-first" or "rows-first"), as
      * fftgen's --order */
     request.columns_first = rank == 2 && choice.columns_first;
+    request.max_radix = rank == 1 ? choice.max_radix : 0;
     const int order = fftgen_order_parse(getenv("FFTGEN_ORDER"));
     if (order >= 0 && rank == 2) request.columns_first = order;
     /* FFTGEN_INTERMEDIATE: how fp16 passes store between them, to measure ("fp16" or "shared-exponent"),
@@ -186,7 +187,8 @@ fftgen_result fftgen_plan_many_with_choice(fftgen_plan *plan, int rank, const lo
     const fftgen_user_layout out = user_layout(rank, onembed, ostride, odist, points);
     fftgen_plan_status planned = fftgen_plan_shape(&request, rank, n, in, out, &p->transform, why, sizeof why);
     if (planned != FFTGEN_PLAN_OK && choice == NULL && !tensor_cores &&
-        (request.tensor_cores || fftgen_tile_caps_any(&request.max_tile) || request.columns_first)) {
+        (request.tensor_cores || fftgen_tile_caps_any(&request.max_tile) || request.columns_first ||
+         request.max_radix)) {
         /* a measured choice that does not fit this layout: the planner's own plan instead */
         const fftgen_kernel_request plain = {points, 0, kernel_precision, arch, 0, tile_override, 0,
                                              request.intermediate, 0};

@@ -122,12 +122,18 @@ static int parse_entry(char *line, fftgen_wisdom_entry *entry, char *why, size_t
         } else if (strcmp(word, "order") == 0) {
             entry->choice.columns_first = fftgen_order_parse(value);
             bad = entry->choice.columns_first < 0;
+        } else if (strcmp(word, "radix") == 0) {
+            char *end;
+            const long radix = strtol(value, &end, 10);
+            bad = end == value || *end != '\0' ||
+                  (radix != 2 && radix != 4 && radix != 8 && radix != 16 && radix != 32);
+            entry->choice.max_radix = bad ? 0 : (int)radix;
         } else if (strcmp(word, "ms") == 0) {
             bad = parse_time(value, &entry->ms);
         } else if (strcmp(word, "default-ms") == 0) {
             bad = parse_time(value, &entry->default_ms);
         } else {
-            snprintf(why, why_len, "unknown key '%s' (expected tensor-cores, max-tile, cluster, order, ms, default-ms)", word);
+            snprintf(why, why_len, "unknown key '%s' (expected tensor-cores, max-tile, cluster, order, radix, ms, default-ms)", word);
             return -1;
         }
         if (bad) {
@@ -141,6 +147,10 @@ static int parse_entry(char *line, fftgen_wisdom_entry *entry, char *why, size_t
     }
     if (entry->choice.columns_first && entry->rank != 2) {
         snprintf(why, why_len, "order=columns-first applies to 2D shapes only");
+        return -1;
+    }
+    if (entry->choice.max_radix != 0 && entry->rank != 1) {
+        snprintf(why, why_len, "radix= applies to 1D sizes only");
         return -1;
     }
     return 0;
@@ -391,8 +401,10 @@ void fftgen_choice_text(const fftgen_choice *choice, char *out, size_t len)
     fftgen_tile_caps_text(&choice->max_tile, tiles, sizeof tiles);
     char cluster[16] = "";
     if (choice->cluster != 0) snprintf(cluster, sizeof cluster, " cluster=%d", choice->cluster);
-    snprintf(out, len, "tensor-cores=%s max-tile=%s%s%s", passes[0] ? passes : "none", tiles, cluster,
-             choice->columns_first ? " order=columns-first" : "");
+    char radix[16] = "";
+    if (choice->max_radix != 0) snprintf(radix, sizeof radix, " radix=%d", choice->max_radix);
+    snprintf(out, len, "tensor-cores=%s max-tile=%s%s%s%s", passes[0] ? passes : "none", tiles, cluster,
+             choice->columns_first ? " order=columns-first" : "", radix);
 }
 
 /* Appends printf output to a growing buffer; -1 when out of memory. */

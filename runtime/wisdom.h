@@ -10,7 +10,8 @@
  * in "max-tile=16,16,8" (the last value for the passes after it); an optional cluster=N: the
  * thread-block cluster size of fftgen_kernel_request.cluster (1: none); an optional
  * order=columns-first (2D shapes: fftgen_kernel_request.columns_first; order=rows-first is the
- * default, and may be written); the times are what
+ * default, and may be written); an optional radix=R (1D sizes of one kernel: the largest radix, R
+ * points a thread, fftgen_kernel_request.max_radix); the times are what
  * tune measured, for the reader). '#' starts a comment; blank lines are skipped.
  *
  * libfftgen uses a user's section only where the device, driver and fftgen version all match; the
@@ -31,6 +32,8 @@ typedef struct {
     fftgen_tile_caps max_tile; /* pass by pass; 0: the planner's default */
     int cluster;      /* the request's cluster size (1: none); 0: the planner's default */
     int columns_first; /* dense 2D shapes: the columns first (fftgen_kernel_request.columns_first) */
+    int max_radix;    /* 1D single kernels: the largest radix (fftgen_kernel_request.max_radix); 0: the
+                         planner's */
 } fftgen_choice;
 
 /* The device a section was measured on. */

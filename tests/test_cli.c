@@ -132,6 +132,9 @@ static void bad_options(void **state)
                     "bf16");
     expect_rejected("--intermediate applies to fp16 only (fp32 keeps fp32 between passes)", "65536", "--intermediate",
                     "fp16");
+    /* strided layouts take the planner's chains (tiled passes) */
+    assert_int_equal(run_fftgen("--n", "1024", "--radix", "8", "--istride", "2", "--explain", NULL), 2);
+    assert_non_null(strstr(output, "a radix can be chosen for contiguous layouts only (stride 1, distance n)"));
     expect_rejected("--order takes rows-first or columns-first, got 'columns'", "64x64", "--order", "columns");
     expect_rejected("the columns can go first in 2D shapes only, not in 1D", "4096", "--order", "columns-first");
     expect_rejected("the columns can go first in 2D shapes only, not in 3D", "16x16x16", "--order", "columns-first");

@@ -176,6 +176,17 @@ static void compile_all_with_nvrtc(void **state)
         fftgen_shape_text(rank, tc_shapes[i] + 1, text, sizeof text);
         snprintf(job->name, sizeof job->name, "fftgen_%s_tc%lld_fp16_sm_90.cu", text, tc_shapes[i][4]);
     }
+    /* radix 32 (--radix 32; the shipped table's choice for fp16 16384 on sm_90), both precisions */
+    for (size_t p = 0; p < 2; ++p)
+        for (long long n = 1024; n <= 16384; n *= 4) {
+            assert_true(job_count < MAX_JOBS);
+            struct job *job = &jobs[job_count++];
+            char why[256];
+            const fftgen_kernel_request request = {n, 32, precisions[p], 90, 0, {{0}}, 0, FFTGEN_INTERMEDIATE_DEFAULT, 0};
+            assert_int_equal(fftgen_plan_transform(&request, &job->plan, why, sizeof why), FFTGEN_PLAN_OK);
+            assert_int_equal(job->plan.pass[0].radix_max, 32);
+            snprintf(job->name, sizeof job->name, "fftgen_%lld_r32_%s_sm_90.cu", n, fftgen_precision_name(precisions[p]));
+        }
     /* 2D with the columns first (--order columns-first): fp16 rows loading their runs into registers
      * (tiles of 4 and 8), fp32 copying them through shared memory */
     static const long long first_shapes[][2] = {{4096, 4096}, {1024, 1024}};

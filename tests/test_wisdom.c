@@ -153,6 +153,10 @@ static void damaged_files_are_refused_whole(void **state)
          "line 3: bad value 'up' for order"},
         {"fftgen-wisdom 1\ndevice \"X\" sm_90 driver 1 fftgen 0.1.0\nfp16 4096 tensor-cores=none max-tile=0 order=columns-first\n",
          "line 3: order=columns-first applies to 2D shapes only"},
+        {"fftgen-wisdom 1\ndevice \"X\" sm_90 driver 1 fftgen 0.1.0\nfp16 4096 tensor-cores=none max-tile=0 radix=64\n",
+         "line 3: bad value '64' for radix"},
+        {"fftgen-wisdom 1\ndevice \"X\" sm_90 driver 1 fftgen 0.1.0\nfp16 64x64 tensor-cores=none max-tile=0 radix=32\n",
+         "line 3: radix= applies to 1D sizes only"},
         {"fftgen-wisdom 1\nfftgen-wisdom 1\n", "line 2: a second 'fftgen-wisdom' line"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
@@ -205,10 +209,10 @@ static void writing_keeps_what_it_does_not_replace(void **state)
     close(fd);
     /* measure 65536 fp16 again on the H100, and 4096 fp16 for the first time */
     const fftgen_wisdom_entry entries[] = {
-        {FFTGEN_KERNEL_FP16, 1, {65536}, {0, caps_of("4"), 0, 0}, 0.45, 0.6},
-        {FFTGEN_KERNEL_FP16, 1, {4096}, {1, caps_of("0"), 0, 0}, 0.2, 0.3},
-        {FFTGEN_KERNEL_FP16, 1, {1LL << 26}, {0, caps_of("16,8,8,8"), 0, 0}, 1.2, 1.3},
-        {FFTGEN_KERNEL_FP32, 1, {32768}, {0, caps_of("0"), 2, 0}, 1.1, 1.2},
+        {FFTGEN_KERNEL_FP16, 1, {65536}, {0, caps_of("4"), 0, 0, 0}, 0.45, 0.6},
+        {FFTGEN_KERNEL_FP16, 1, {4096}, {1, caps_of("0"), 0, 0, 0}, 0.2, 0.3},
+        {FFTGEN_KERNEL_FP16, 1, {1LL << 26}, {0, caps_of("16,8,8,8"), 0, 0, 0}, 1.2, 1.3},
+        {FFTGEN_KERNEL_FP32, 1, {32768}, {0, caps_of("0"), 2, 0, 0}, 1.1, 1.2},
     };
     assert_int_equal(fftgen_wisdom_write(path, &H100, entries, 4, why, sizeof why), FFTGEN_SUCCESS);
     const char *text = slurp(path);
@@ -284,11 +288,19 @@ static void shipped_table_parses_and_plans(void **state)
             fftgen_choice choice;
             const fftgen_kernel_precision precision = p ? FFTGEN_KERNEL_FP16 : FFTGEN_KERNEL_FP32;
             if (!find(&any, precision, 1, n, 0, &choice)) continue;
-            const fftgen_kernel_request request = {n, 0, precision, 90, choice.tensor_cores, choice.max_tile,
-                                                   choice.cluster, FFTGEN_INTERMEDIATE_DEFAULT, 0};
+            const fftgen_kernel_request request = {n, choice.max_radix, precision, 90, choice.tensor_cores,
+                                                   choice.max_tile, choice.cluster, FFTGEN_INTERMEDIATE_DEFAULT, 0};
             fftgen_transform_plan plan;
             assert_int_equal(fftgen_plan_transform(&request, &plan, why, sizeof why), FFTGEN_PLAN_OK);
+            if (choice.max_radix != 0) assert_int_equal(plan.pass[0].radix_max, choice.max_radix);
         }
+    /* fp16 16384 takes radix 32 on sm_90 (fftgen-bench, H100: 0.536 -> 0.517 ms) */
+    fftgen_choice choice;
+    assert_true(find(&any, FFTGEN_KERNEL_FP16, 1, 16384, 0, &choice));
+    assert_int_equal(choice.max_radix, 32);
+    char text[96];
+    fftgen_choice_text(&choice, text, sizeof text);
+    assert_string_equal(text, "tensor-cores=none max-tile=0 radix=32");
 }
 
 /* The planner follows a choice: tensor cores in the passes named, tiles no wider than the cap. */

@@ -18,10 +18,13 @@ trap 'rm -rf "$out"' EXIT
 # The flags of a shipped choice (runtime/tuned_choices.wisdom) that differs from the planner's default.
 shipped_flags() {
     awk -v p="$1" -v n="$2" '$1 == p && $2 == n {
-        split($3, tc, "="); split($4, tile, "=");
         flags = "";
-        if (tc[2] != "none") flags = "--tensor-cores=" tc[2];
-        if (tile[2] != "0") flags = flags " --max-tile " tile[2];
+        for (i = 3; i <= NF; ++i) {
+            split($i, kv, "=");
+            if (kv[1] == "tensor-cores" && kv[2] != "none") flags = flags " --tensor-cores=" kv[2];
+            if (kv[1] == "max-tile" && kv[2] != "0") flags = flags " --max-tile " kv[2];
+            if (kv[1] == "radix") flags = flags " --radix " kv[2];
+        }
         print flags; exit }' "$root/runtime/tuned_choices.wisdom"
 }
 for ((n = 16; n <= 1048576; n *= 2)); do

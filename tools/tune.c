@@ -33,7 +33,7 @@ static void usage(FILE *to)
             "strided passes read side by side, for every pass and then pass by pass; on sm_90 and newer,\n"
             "thread-block clusters of 2, 4 or 8 blocks against none, for 1D sizes above one block and\n"
             "for the columns of 2D and 3D shapes; for 2D shapes, the columns first through a work area\n"
-            "against the rows first) and saves the fastest\n"
+            "against the rows first; for 1D sizes of one kernel, radix 32) and saves the fastest\n"
             "in the wisdom file that libfftgen reads, keyed by the device, the driver and the fftgen\n"
             "version. A choice is saved only where it beats the planner's default by %.0f%% or more; every\n"
             "candidate must match the default's output.\n"
@@ -80,7 +80,8 @@ static int same_passes(const fftgen_transform_plan *a, const fftgen_transform_pl
         const fftgen_kernel_plan *x = &a->pass[i], *y = &b->pass[i];
         if (x->n != y->n || x->ffts_per_block != y->ffts_per_block || x->tensor_cores != y->tensor_cores ||
             x->slice_rows != y->slice_rows || x->threads != y->threads || x->column_registers != y->column_registers ||
-            x->cluster != y->cluster || x->dimension != y->dimension || x->source != y->source)
+            x->cluster != y->cluster || x->dimension != y->dimension || x->source != y->source ||
+            x->radix_max != y->radix_max)
             return 0;
     }
     return 1;
@@ -99,7 +100,8 @@ static int add_candidate(const struct transform *t, int arch, fftgen_choice choi
 {
     const long long points = shape_arg_points(&t->shape);
     const fftgen_user_layout dense = {1, points, {0}};
-    const fftgen_kernel_request request = {points, 0, KERNEL_PRECISIONS[t->precision], arch, choice.tensor_cores,
+    const fftgen_kernel_request request = {points, choice.max_radix, KERNEL_PRECISIONS[t->precision], arch,
+                                           choice.tensor_cores,
                                            choice.max_tile, choice.cluster, FFTGEN_INTERMEDIATE_DEFAULT,
                                            choice.columns_first};
     char why[256];
@@ -122,7 +124,7 @@ static int add_candidate(const struct transform *t, int arch, fftgen_choice choi
 /* The choice of `tile` for every pass, with `cluster` and the passes' order. */
 static fftgen_choice tiles_choice(int tile, int cluster, int columns_first)
 {
-    fftgen_choice choice = {0, {{0}}, cluster, columns_first};
+    fftgen_choice choice = {0, {{0}}, cluster, columns_first, 0};
     for (int i = 0; i < FFTGEN_MAX_PASSES; ++i) choice.max_tile.pass[i] = tile;
     return choice;
 }
@@ -407,6 +409,11 @@ static int tune_one(const struct transform *t, int arch, long long total, int ru
     /* 2D: the columns first, through the work area, with every tile cap */
     for (size_t k = 0; k < sizeof tiles / sizeof tiles[0] && t->shape.rank == 2; ++k)
         add_candidate(t, arch, tiles_choice(tiles[k], 0, 1), &list);
+    /* 1D sizes of one kernel: radix 32 (fewer stages and exchanges, about 90 registers a thread); the
+     * planner refuses it above one kernel */
+    fftgen_choice radix32 = tiles_choice(0, 0, 0);
+    radix32.max_radix = 32;
+    if (t->shape.rank == 1) add_candidate(t, arch, radix32, &list);
     const int can = tensor_core_passes(t, arch);
     if (list.count < 2 && can == 0) {
         printf("  %-5s %-12s one plan only: nothing to choose\n", PRECISION_NAMES[t->precision], shape);
