@@ -1075,16 +1075,26 @@ static fftgen_plan_status plan_cluster_slice(const fftgen_kernel_request *reques
  * input's column reads are runs of T elements; the rows-first order (the default) reads and writes
  * them in the column pass, in place. The cost is a work area as large as the data. */
 static fftgen_plan_status plan_columns_first(const fftgen_kernel_request *request, const long long *shape,
-                                             fftgen_kernel_plan pass[2])
+                                             fftgen_kernel_plan pass[2], char *why, size_t why_len)
 {
     const long long n0 = shape[0], n1 = shape[1], points = n0 * n1;
     const fftgen_layout columns = {n1, 1, n1, 1, 0, points, 0, 0};
     const fftgen_layout rows = {1, n1, n0, 1, 0, points, 0, 0};
+    char text[64];
+    fftgen_shape_text(2, shape, text, sizeof text);
     fftgen_plan_status status = plan_columns(request, 0, n0, n1, columns, columns, 0, &pass[0]);
     if (status == FFTGEN_PLAN_OK) status = plan_columns(request, 1, n1, n0, rows, rows, 0, &pass[1]);
-    if (status != FFTGEN_PLAN_OK) return status;
+    if (status != FFTGEN_PLAN_OK) {
+        snprintf(why, why_len, "shape %s cannot take the columns first: its columns or rows do not fit one block",
+                 text);
+        return status;
+    }
     write_tiles_as_blocks(n0, n1, &pass[0], &pass[1]);
-    if (pass[1].in.run_points == 0) return FFTGEN_PLAN_TOO_LARGE; /* tiles the rows cannot read in runs */
+    if (pass[1].in.run_points == 0) {
+        snprintf(why, why_len, "shape %s cannot take the columns first: its rows cannot read the column tiles'"
+                 " blocks in whole runs", text);
+        return FFTGEN_PLAN_TOO_LARGE;
+    }
     pass[0].dimension = 0;
     pass[1].dimension = 1;
     pass[0].source = FFTGEN_BUFFER_INPUT;
@@ -1176,20 +1186,15 @@ fftgen_plan_status fftgen_plan_shape(const fftgen_kernel_request *asked, int ran
      * the fp16 request), each dimension takes a pass of its own */
     const int fuse = dense && !fftgen_precision_is_split(request->precision) && !(request->tensor_cores & 1);
     if (request->columns_first) {
-        char text[64];
-        fftgen_shape_text(rank, shape, text, sizeof text);
         if (!dense) {
+            char text[64];
+            fftgen_shape_text(rank, shape, text, sizeof text);
             snprintf(why, why_len, "shape %s: the columns can go first only in dense layouts (stride 1, no embeds)",
                      text);
             return FFTGEN_PLAN_BAD_LAYOUT;
         }
-        status = plan_columns_first(request, shape, p.pass);
-        if (status != FFTGEN_PLAN_OK) {
-            snprintf(why, why_len, "shape %s cannot take the columns first: %s", text,
-                     status == FFTGEN_PLAN_TOO_LARGE ? "its rows cannot read the column tiles' blocks in whole runs"
-                                                     : "no pass fits");
-            return status;
-        }
+        status = plan_columns_first(request, shape, p.pass, why, why_len);
+        if (status != FFTGEN_PLAN_OK) return status;
         p.pass_count = 2;
         p.columns_first = 1;
         next = -1;

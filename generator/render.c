@@ -94,7 +94,7 @@ void fftgen_plan_command(const fftgen_transform_plan *plan, int directions, cons
     }
     if (plan->columns_first) {
         const size_t at = strlen(choices);
-        snprintf(choices + at, sizeof choices - at, " --order columns-first");
+        snprintf(choices + at, sizeof choices - at, " --order %s", fftgen_order_name(1));
     }
     if (plan->intermediate != FFTGEN_INTERMEDIATE_DEFAULT && plan->pass_count > 1 &&
         first->precision == FFTGEN_KERNEL_FP16) {

@@ -401,10 +401,11 @@ void fftgen_choice_text(const fftgen_choice *choice, char *out, size_t len)
     fftgen_tile_caps_text(&choice->max_tile, tiles, sizeof tiles);
     char cluster[16] = "";
     if (choice->cluster != 0) snprintf(cluster, sizeof cluster, " cluster=%d", choice->cluster);
-    char radix[16] = "";
+    char order[32] = "", radix[16] = "";
+    if (choice->columns_first) snprintf(order, sizeof order, " order=%s", fftgen_order_name(1));
     if (choice->max_radix != 0) snprintf(radix, sizeof radix, " radix=%d", choice->max_radix);
-    snprintf(out, len, "tensor-cores=%s max-tile=%s%s%s%s", passes[0] ? passes : "none", tiles, cluster,
-             choice->columns_first ? " order=columns-first" : "", radix);
+    snprintf(out, len, "tensor-cores=%s max-tile=%s%s%s%s", passes[0] ? passes : "none", tiles, cluster, order,
+             radix);
 }
 
 /* Appends printf output to a growing buffer; -1 when out of memory. */

@@ -101,9 +101,8 @@ static int add_candidate(const struct transform *t, int arch, fftgen_choice choi
     const long long points = shape_arg_points(&t->shape);
     const fftgen_user_layout dense = {1, points, {0}};
     const fftgen_kernel_request request = {points, choice.max_radix, KERNEL_PRECISIONS[t->precision], arch,
-                                           choice.tensor_cores,
-                                           choice.max_tile, choice.cluster, FFTGEN_INTERMEDIATE_DEFAULT,
-                                           choice.columns_first};
+                                           choice.tensor_cores, choice.max_tile, choice.cluster,
+                                           FFTGEN_INTERMEDIATE_DEFAULT, choice.columns_first};
     char why[256];
     fftgen_transform_plan plan;
     if (list->count == MAX_CANDIDATES ||
