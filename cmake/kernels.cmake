@@ -317,7 +317,8 @@ target_compile_options(fftgen_sim_kernels PRIVATE -O2 -Wno-unused-variable -Wno-
 
 # Multi-pass, strided and 2D/3D files, compiled with nvcc too: their host launch functions exist only there.
 foreach(spec "65536;fp32;--cluster;1" "2097152;fp16" "64;fp32;--istride;3;--idist;200" "65536;fp16;--ostride;2;--odist;131072"
-             "512x256;fp16" "64x64x64;fp32" "16x32;fp32;--istride;2;--idist;1100;--inembed;40")
+             "512x256;fp16" "64x64x64;fp32" "16x32;fp32;--istride;2;--idist;1100;--inembed;40"
+             "1024x512;fp16;--order;columns-first")
   list(GET spec 0 n)
   list(GET spec 1 p)
   set(layout "")
