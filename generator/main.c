@@ -432,7 +432,7 @@ int main(int argc, char **argv)
         }
         case OPT_RADIX: {
             const long long radix = parse_integer("--radix", optarg);
-            if (radix != 2 && radix != 4 && radix != 8 && radix != 16 && radix != 32)
+            if (!fftgen_radix_supported(radix))
                 fail(EXIT_USAGE, "unknown radix %s (expected 2, 4, 8, 16 or 32)", optarg);
             request.max_radix = (int)radix;
             break;

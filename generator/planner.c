@@ -187,6 +187,11 @@ int fftgen_stores_from_registers(const fftgen_kernel_plan *p)
     return p->tiled && p->staged_io && p->column_registers && p->out.elem_stride != 1;
 }
 
+int fftgen_radix_supported(long long radix)
+{
+    return radix == 2 || radix == 4 || radix == 8 || radix == 16 || radix == 32;
+}
+
 static int log2_exact(long long n)
 {
     int k = 0;
@@ -201,7 +206,7 @@ static fftgen_plan_status build_plan(long long n, int radix, fftgen_kernel_preci
     const int log_n = log2_exact(n);
     if (n < 2 || log_n < 0) return FFTGEN_PLAN_BAD_SIZE;
     if (radix == 0) radix = n < 16 ? (int)n : 16;
-    if (radix != 2 && radix != 4 && radix != 8 && radix != 16 && radix != 32) return FFTGEN_PLAN_BAD_RADIX;
+    if (!fftgen_radix_supported(radix)) return FFTGEN_PLAN_BAD_RADIX;
     if (n % radix != 0) return FFTGEN_PLAN_RADIX_NOT_DIVIDING;
 
     fftgen_kernel_plan p = {0};

@@ -236,6 +236,9 @@ const char *fftgen_known_archs(void);
 /* The largest n that one kernel handles at this precision and architecture (default radix). */
 long long fftgen_single_kernel_limit(fftgen_kernel_precision precision, int arch);
 
+/* Whether `radix` is a largest radix per stage the kernels have: 2, 4, 8, 16 or 32. */
+int fftgen_radix_supported(long long radix);
+
 /* "fp32", "fp16", "split" or "split-papers"; fftgen_precision_parse is its inverse (-1: unknown). */
 const char *fftgen_precision_name(fftgen_kernel_precision precision);
 int fftgen_precision_parse(const char *name);

@@ -125,8 +125,7 @@ static int parse_entry(char *line, fftgen_wisdom_entry *entry, char *why, size_t
         } else if (strcmp(word, "radix") == 0) {
             char *end;
             const long radix = strtol(value, &end, 10);
-            bad = end == value || *end != '\0' ||
-                  (radix != 2 && radix != 4 && radix != 8 && radix != 16 && radix != 32);
+            bad = end == value || *end != '\0' || !fftgen_radix_supported(radix);
             entry->choice.max_radix = bad ? 0 : (int)radix;
         } else if (strcmp(word, "ms") == 0) {
             bad = parse_time(value, &entry->ms);
