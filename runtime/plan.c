@@ -110,10 +110,10 @@ static fftgen_kernel_request planner_request(long long points, int rank, const l
     /* FFTGEN_CLUSTER: a cluster size to measure ("1": passes), as fftgen's --cluster */
     const int cluster = fftgen_cluster_parse(getenv("FFTGEN_CLUSTER")); /* -1 when unset or not a size */
     if (cluster >= 0) request.cluster = cluster;
-    /* FFTGEN_ORDER: the order of a 2D shape's passes to measure ("columns-first" or "rows-first"), as
-     * fftgen's --order */
     request.columns_first = rank == 2 && choice.columns_first;
     request.max_radix = rank == 1 ? choice.max_radix : 0;
+    /* FFTGEN_ORDER: the order of a 2D shape's passes to measure ("columns-first" or "rows-first"), as
+     * fftgen's --order */
     const int order = fftgen_order_parse(getenv("FFTGEN_ORDER"));
     if (order >= 0 && rank == 2) request.columns_first = order;
     /* FFTGEN_INTERMEDIATE: how fp16 passes store between them, to measure ("fp16" or "shared-exponent"),
