@@ -186,11 +186,13 @@ fftgen_result fftgen_plan_many_with_choice(fftgen_plan *plan, int rank, const lo
     const fftgen_user_layout in = user_layout(rank, inembed, istride, idist, points);
     const fftgen_user_layout out = user_layout(rank, onembed, ostride, odist, points);
     fftgen_plan_status planned = fftgen_plan_shape(&request, rank, n, in, out, &p->transform, why, sizeof why);
-    if (planned != FFTGEN_PLAN_OK && choice == NULL && !tensor_cores &&
-        (request.tensor_cores || fftgen_tile_caps_any(&request.max_tile) || request.columns_first ||
-         request.max_radix)) {
-        /* a measured choice that does not fit this layout: the planner's own plan instead */
-        const fftgen_kernel_request plain = {points, 0, kernel_precision, arch, 0, tile_override, 0,
+    if (planned != FFTGEN_PLAN_OK && choice == NULL &&
+        ((request.tensor_cores && !tensor_cores) || fftgen_tile_caps_any(&request.max_tile) ||
+         request.columns_first || request.max_radix)) {
+        /* a measured choice that does not fit this layout, or not FFTGEN_TENSOR_CORES (a radix-32
+         * kernel has no radix-16 stage): the planner's own plan instead, with what the flags ask */
+        const fftgen_kernel_request plain = {points, 0, kernel_precision, arch,
+                                             tensor_cores ? FFTGEN_TENSOR_CORES_EVERY_PASS : 0, tile_override, 0,
                                              request.intermediate, 0};
         planned = fftgen_plan_shape(&plain, rank, n, in, out, &p->transform, why, sizeof why);
     }
