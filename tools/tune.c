@@ -33,10 +33,10 @@ static void usage(FILE *to)
             "strided passes read side by side, for every pass and then pass by pass; on sm_90 and newer,\n"
             "thread-block clusters of 2, 4 or 8 blocks against none, for 1D sizes above one block and\n"
             "for the columns of 2D and 3D shapes; for 2D shapes, the columns first through a work area\n"
-            "against the rows first; for 1D sizes of one kernel, radix 32) and saves the fastest\n"
-            "in the wisdom file that libfftgen reads, keyed by the device, the driver and the fftgen\n"
-            "version. A choice is saved only where it beats the planner's default by %.0f%% or more; every\n"
-            "candidate must match the default's output.\n"
+            "against the rows first; for 1D sizes of one kernel, radix 4, 8, 16 and 32) and saves the\n"
+            "fastest in the wisdom file that libfftgen reads, keyed by the device, the driver and the\n"
+            "fftgen version. A choice is saved only where it beats the planner's default by %.0f%% or more;\n"
+            "every candidate must match the default's output.\n"
             "Batched forward transforms, out of place, CUDA events, the median of many runs.\n"
             "\n"
             "  SHAPE...           1D sizes (powers of two) and 2D or 3D shapes such as 512x256; default 16\n"
@@ -408,11 +408,15 @@ static int tune_one(const struct transform *t, int arch, long long total, int ru
     /* 2D: the columns first, through the work area, with every tile cap */
     for (size_t k = 0; k < sizeof tiles / sizeof tiles[0] && t->shape.rank == 2; ++k)
         add_candidate(t, arch, tiles_choice(tiles[k], 0, 1), &list);
-    /* 1D sizes of one kernel: radix 32 (fewer stages and exchanges, about 90 registers a thread); the
-     * planner refuses it above one kernel */
-    fftgen_choice radix32 = tiles_choice(0, 0, 0);
-    radix32.max_radix = 32;
-    if (t->shape.rank == 1) add_candidate(t, arch, radix32, &list);
+    /* 1D sizes of one kernel: every radix from 4 up (radix 32: fewer stages and exchanges, about 90
+     * registers a thread; radix 8 and 4: more threads a transform, which read and write straight from
+     * 8 threads up in fp16); the planner refuses them above one kernel, and drops repeats of the default */
+    static const int radices[] = {4, 8, 16, 32};
+    for (size_t k = 0; k < sizeof radices / sizeof radices[0] && t->shape.rank == 1; ++k) {
+        fftgen_choice radix = tiles_choice(0, 0, 0);
+        radix.max_radix = radices[k];
+        add_candidate(t, arch, radix, &list);
+    }
     const int can = tensor_core_passes(t, arch);
     if (list.count < 2 && can == 0) {
         printf("  %-5s %-12s one plan only: nothing to choose\n", PRECISION_NAMES[t->precision], shape);
