@@ -341,6 +341,24 @@ static fftgen_plan_status check_split(const fftgen_kernel_request *request, int 
     return FFTGEN_PLAN_OK;
 }
 
+/* The radix of a 1D transform in one kernel when the request names none. fp16 transforms of 32 and 64
+ * points would get 2 and 4 threads each from radix 16, too few to read and write straight
+ * (direct_io_too_narrow), so they would copy their points through shared memory on the way in and
+ * out as well as exchange them between the stages. H100, 2^27 points, median of 50 runs, two rounds
+ * (results/notes.md): 32 points in one thread (radix 32, no exchange) 101.0% and 100.8% of copy
+ * bandwidth against 96.1% and 96.2% with radix 16; 64 points on 8 threads (radix 8: straight loads
+ * and stores, one exchange) 100.5% and 99.6% against 95.6% and 95.4%. Radix 8 at 32 points (4
+ * threads, staged) measured 88%, radix 4 (8 threads, two exchanges) 73%. fp32 is at copy speed
+ * with radix 16 there; tensor-core requests keep the radix-16 stages that they run. */
+static int default_single_kernel_radix(const fftgen_kernel_request *request)
+{
+    if (request->max_radix != 0 || request->precision != FFTGEN_KERNEL_FP16 || request->tensor_cores != 0)
+        return request->max_radix;
+    if (request->n == 32) return 32;
+    if (request->n == 64) return 8;
+    return 0;
+}
+
 /* Split plans put every radix-16 stage that fits on tensor cores whether asked or not; the
  * --tensor-cores request (one fp16 kernel) is a different thing, so it is dropped for them. */
 static fftgen_kernel_request normalized(const fftgen_kernel_request *request)
@@ -378,7 +396,7 @@ fftgen_plan_status fftgen_plan_kernel(const fftgen_kernel_request *asked, fftgen
     if (status == FFTGEN_PLAN_OK) status = check_tensor_core_request(request, why, why_len);
     if (status != FFTGEN_PLAN_OK) return status;
     fftgen_kernel_plan p;
-    status = build_plan(n, request->max_radix, request->precision, arch, &p);
+    status = build_plan(n, default_single_kernel_radix(request), request->precision, arch, &p);
     if (status == FFTGEN_PLAN_OK && request->tensor_cores) {
         status = use_tensor_cores(&p, why, why_len);
         if (status != FFTGEN_PLAN_OK) return status;
@@ -765,8 +783,8 @@ static fftgen_plan_status plan_transform_quietly(const fftgen_kernel_request *re
     p.shape[0] = request->n;
     p.in.stride = p.out.stride = 1;
     p.in.dist = p.out.dist = request->n;
-    fftgen_plan_status status = build_plan(request->n, request->max_radix, request->precision, request->arch,
-                                           &p.pass[0]);
+    fftgen_plan_status status = build_plan(request->n, default_single_kernel_radix(request), request->precision,
+                                           request->arch, &p.pass[0]);
     if (status == FFTGEN_PLAN_OK && fftgen_precision_is_split(request->precision) &&
         p.pass[0].threads > SPLIT_MAX_THREADS)
         status = FFTGEN_PLAN_TOO_LARGE; /* two passes instead */
@@ -1182,8 +1200,10 @@ fftgen_plan_status fftgen_plan_shape(const fftgen_kernel_request *asked, int ran
     /* The first pass reads the input and writes the output; dense data on both sides take the
      * untiled kernels: the last two dimensions fused when a slice fits a block, else the rows. */
     const int dense = is_contiguous(&in, rank, shape, points) && is_contiguous(&out, rank, shape, points);
-    const fftgen_kernel_request rows = {shape[rank - 1], 0, request->precision, request->arch, 0, request->max_tile, 1,
-                                        FFTGEN_INTERMEDIATE_DEFAULT, 0};
+    /* the rows' passes are the shape's first passes, so they take the same tensor-core bits (and with
+     * them the radix-16 stages that those run: default_single_kernel_radix) */
+    const fftgen_kernel_request rows = {shape[rank - 1], 0, request->precision, request->arch, request->tensor_cores,
+                                        request->max_tile, 1, FFTGEN_INTERMEDIATE_DEFAULT, 0};
     fftgen_transform_plan row_plan;
     int next = rank - 2; /* the highest dimension still to transform */
     p.pass_count = 1;
