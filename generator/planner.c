@@ -348,14 +348,16 @@ static fftgen_plan_status check_split(const fftgen_kernel_request *request, int 
  * (results/notes.md): 32 points in one thread (radix 32, no exchange) 101.0% and 100.8% of copy
  * bandwidth against 96.1% and 96.2% with radix 16; 64 points on 8 threads (radix 8: straight loads
  * and stores, one exchange) 100.5% and 99.6% against 95.6% and 95.4%. Radix 8 at 32 points (4
- * threads, staged) measured 88%, radix 4 (8 threads, two exchanges) 73%. fp32 is at copy speed
- * with radix 16 there; tensor-core requests keep the radix-16 stages that they run. */
+ * threads, staged) measured 88%, radix 4 (8 threads, two exchanges) 73%. 128 points on 16 threads
+ * (radix 8: 8 x 8 x 2, an exchange more, but a warp reads 64 bytes of a transform instead of 32)
+ * measured 1% faster in five rounds (100.4-100.5% against 99.2-99.3% in the last three). fp32 is at
+ * copy speed with radix 16 there; tensor-core requests keep the radix-16 stages that they run. */
 static int default_single_kernel_radix(const fftgen_kernel_request *request)
 {
     if (request->max_radix != 0 || request->precision != FFTGEN_KERNEL_FP16 || request->tensor_cores != 0)
         return request->max_radix;
     if (request->n == 32) return 32;
-    if (request->n == 64) return 8;
+    if (request->n == 64 || request->n == 128) return 8;
     return 0;
 }
 

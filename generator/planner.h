@@ -70,7 +70,7 @@ typedef enum { FFTGEN_BUFFER_INPUT, FFTGEN_BUFFER_OUTPUT, FFTGEN_BUFFER_WORK } f
 typedef struct {
     long long n;          /* points per transform */
     int max_radix;        /* 2, 4, 8, 16 or 32 (fftgen_radix_supported); 0 picks the default (16, or n
-                             if smaller; in one fp16 kernel, 32 for 32 points and 8 for 64) */
+                             if smaller; in one fp16 kernel, 32 for 32 points, 8 for 64 and 128) */
     fftgen_kernel_precision precision;
     int arch;             /* compute capability as 10*major+minor, e.g. 90 for sm_90 */
     int tensor_cores;     /* fp16: bit i puts pass i's radix-16 stages on tensor cores where the pass
