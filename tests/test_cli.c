@@ -523,6 +523,41 @@ static void odd_powers_take_the_shorter_columns_first(void **state)
     }
 }
 
+/* The measured radices of the smallest fp16 kernels (planner.c, default_single_kernel_radix): 32 points
+ * in one thread, 64 and 128 on radix 8; fp32, a named radix and tensor cores keep radix 16. Twiddles
+ * of untiled fp16 radix-16 stages come from four loads (templates/stage.lua, emit_twiddle_powers). */
+static void small_fp16_sizes_take_their_measured_radix(void **state)
+{
+    (void)state;
+    static const char *const chains[][3] = {{"32", "fp16", "radix chain:    32 (1 stage)"},
+                                            {"64", "fp16", "radix chain:    8 x 8 (2 stages)"},
+                                            {"128", "fp16", "radix chain:    8 x 8 x 2 (3 stages)"},
+                                            {"256", "fp16", "radix chain:    16 x 16 (2 stages)"},
+                                            {"32", "fp32", "radix chain:    16 x 2 (2 stages)"},
+                                            {"64", "fp32", "radix chain:    16 x 4 (2 stages)"}};
+    for (size_t i = 0; i < sizeof chains / sizeof chains[0]; ++i) {
+        assert_int_equal(run_fftgen("--n", chains[i][0], "--precision", chains[i][1], "--explain", NULL), 0);
+        assert_non_null(strstr(output, chains[i][2]));
+    }
+    assert_int_equal(run_fftgen("--n", "64", "--precision", "fp16", "--radix", "16", "--explain", NULL), 0);
+    assert_non_null(strstr(output, "radix chain:    16 x 4 (2 stages)"));
+    assert_int_equal(run_fftgen("--n", "64", "--precision", "fp16", "--tensor-cores", "--explain", NULL), 0);
+    assert_non_null(strstr(output, "radix chain:    16 x 4 (2 stages)"));
+    /* four twiddle loads a radix-16 butterfly (rows 1, 2, 4 and 8: offsets 0, 16, 48 and 112 of 16-point
+     * sub-transforms) in an untiled fp16 kernel, all fifteen in fp32 */
+    char path[300];
+    snprintf(path, sizeof path, "%s/fft256.cu", work_dir);
+    assert_int_equal(run_fftgen("--n", "256", "--precision", "fp16", "-o", path, NULL), 0);
+    const char *text = file_text(path);
+    assert_non_null(strstr(text, "const float2 w8_0 = load_twiddle(tw, 112);"));
+    assert_null(strstr(text, "load_twiddle(tw, 32)"));
+    assert_int_equal(run_fftgen("--n", "256", "--precision", "fp32", "-o", path, NULL), 0);
+    text = file_text(path);
+    assert_null(strstr(text, "w8_0"));
+    assert_non_null(strstr(text, "load_twiddle(tw, 32)"));
+    unlink(path);
+}
+
 static void writes_self_contained_file(void **state)
 {
     (void)state;
@@ -587,6 +622,7 @@ int main(void)
         cmocka_unit_test(two_passes_write_tiles_as_blocks),
         cmocka_unit_test(slices_skip_the_copies_where_faster),
         cmocka_unit_test(odd_powers_take_the_shorter_columns_first),
+        cmocka_unit_test(small_fp16_sizes_take_their_measured_radix),
         cmocka_unit_test(columns_first_through_the_work_area),
         cmocka_unit_test(writes_self_contained_file),
         cmocka_unit_test(template_errors_name_file_and_line),
