@@ -202,6 +202,12 @@ fftgen_add_sim(fftgen_262144_t2_fp32 262144 fp32 ", 0, 0, 0, 0, 0" --max-tile 2)
 fftgen_add_sim(fftgen_32768_t0_8_fp16 32768 fp16 ", 0, 0, 0, 0, 0" --max-tile 0,8)
 fftgen_add_sim(fftgen_524288_t16_0_fp16 524288 fp16 ", 0, 0, 0, 0, 0" --max-tile 16,0)
 fftgen_add_sim(fftgen_8388608_t16_16_8_fp16 8388608 fp16 ", 0, 0, 0, 0, 0" --max-tile 16,16,8)
+# twiddles from their powers of two in tiled passes (fftgen tune chooses them pass by pass): both
+# passes (radix-16, -8 and -4 stages), the middle one of three, and columns on a cluster
+fftgen_add_sim(fftgen_2097152_tp_fp16 2097152 fp16 ", 0, 0, 0, 0, 0" --twiddle-powers)
+fftgen_add_sim(fftgen_8388608_tp2_fp16 8388608 fp16 ", 0, 0, 0, 0, 0" --twiddle-powers=2)
+fftgen_shape_fields(8192x4 0 0 points fields)
+fftgen_add_sim(fftgen_8192x4_tp_fp16 ${points} fp16 ", 0, 0, 0, 0, 0${fields}" --n 8192x4 --twiddle-powers)
 # fp16 between passes: the planner keeps fp16 for two passes and stores the last intermediate of three
 # as shared-exponent complexes (above); every intermediate as fp16, and every one shared-exponent
 fftgen_add_sim(fftgen_2097152_i16_fp16 2097152 fp16 ", 0, 0, 0, 0, 0" --intermediate fp16)

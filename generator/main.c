@@ -46,6 +46,10 @@ static void usage(FILE *to)
             "                        input split into hi + lo, fp32 sums) in every pass that has them, or in\n"
             "                        the passes listed (numbered from 1, as --explain shows); fp16 storage,\n"
             "                        sm_80 or newer. Off by default (libfftgen chooses from measurements)\n"
+            "  --twiddle-powers[=P,..] fp16: the tiled passes listed (every one without a list) load\n"
+            "                        twiddles 1, 2, 4, .. of each butterfly and multiply the others from\n"
+            "                        them, as one-kernel transforms always do. Off by default (libfftgen\n"
+            "                        chooses pass by pass from measurements)\n"
             "  --max-tile T[,T..]    strided passes read at most T transforms side by side (1, 2, 4, 8 or\n"
             "                        16; 0: as many as the planner's limits allow, the default); a list\n"
             "                        gives pass by pass (as --explain numbers them), the last value for\n"
@@ -146,22 +150,14 @@ static int parse_arch(const char *text)
 }
 
 /* "--tensor-cores=1,3": passes numbered from 1, as --explain shows them; no list: every pass. */
-static int parse_passes(const char *text)
+static int parse_passes(const char *option, const char *text)
 {
-    if (text == NULL) return FFTGEN_TENSOR_CORES_EVERY_PASS;
-    int passes = 0;
-    const char *at = text;
-    for (;;) {
-        char *end;
-        errno = 0;
-        const long pass = strtol(at, &end, 10);
-        if (end == at || (*end != '\0' && *end != ',') || errno == ERANGE || pass < 1 || pass > FFTGEN_MAX_PASSES)
-            fail(EXIT_USAGE, "--tensor-cores=%s: expected pass numbers from 1 to %d, separated by commas", text,
-                 FFTGEN_MAX_PASSES);
-        passes |= 1 << (pass - 1);
-        if (*end == '\0') return passes;
-        at = end + 1;
-    }
+    if (text == NULL) return FFTGEN_EVERY_PASS;
+    const int passes = fftgen_pass_mask_parse(text);
+    if (passes <= 0)
+        fail(EXIT_USAGE, "--%s=%s: expected pass numbers from 1 to %d, separated by commas", option, text,
+             FFTGEN_MAX_PASSES);
+    return passes;
 }
 
 /* `fftgen tune`: the fftgen-tune program beside this one (it links the CUDA runtime and libfftgen,
@@ -213,10 +209,13 @@ static void explain_pass(const fftgen_kernel_plan *plan, const char *indent)
             to = "global memory";
         }
         const int tensor_cores = plan->tensor_cores && plan->radices[s] == 16;
+        /* the first stage has no twiddles, a shuffle tail's radix 2 loads its one */
+        const int powers = plan->twiddle_powers && s > 0 && plan->radices[s] >= 4 && !tensor_cores;
         const int butterflies = points / plan->radices[s];
         printf("%sstage %d:        radix %d, %d butterfl%s per transform, sub-transforms of %d points,"
-               " %s -> %s%s\n", indent, s + 1, plan->radices[s], butterflies, butterflies == 1 ? "y" : "ies", span,
-               from, to, tensor_cores ? ", on tensor cores (mma.sync m16n8k16)" : "");
+               " %s -> %s%s%s\n", indent, s + 1, plan->radices[s], butterflies, butterflies == 1 ? "y" : "ies", span,
+               from, to, tensor_cores ? ", on tensor cores (mma.sync m16n8k16)" : "",
+               powers ? ", twiddles from their powers of two" : "");
     }
     if (plan->cluster > 1)
         printf("%sstage %d:        radix %d across the cluster's blocks, %d butterflies per transform, through"
@@ -377,6 +376,7 @@ int main(int argc, char **argv)
 {
     enum { OPT_N = 256, OPT_RADIX, OPT_PRECISION, OPT_DIRECTION, OPT_ARCH, OPT_EXPLAIN, OPT_NAME, OPT_TARGET,
            OPT_TEMPLATES, OPT_ISTRIDE, OPT_IDIST, OPT_OSTRIDE, OPT_ODIST, OPT_INEMBED, OPT_ONEMBED, OPT_TENSOR_CORES,
+           OPT_TWIDDLE_POWERS,
            OPT_MAX_TILE, OPT_CLUSTER, OPT_INTERMEDIATE, OPT_ORDER };
     static const struct option options[] = {
         {"n", required_argument, 0, OPT_N},
@@ -396,6 +396,7 @@ int main(int argc, char **argv)
         {"inembed", required_argument, 0, OPT_INEMBED},
         {"onembed", required_argument, 0, OPT_ONEMBED},
         {"tensor-cores", optional_argument, 0, OPT_TENSOR_CORES},
+        {"twiddle-powers", optional_argument, 0, OPT_TWIDDLE_POWERS},
         {"max-tile", required_argument, 0, OPT_MAX_TILE},
         {"cluster", required_argument, 0, OPT_CLUSTER},
         {"intermediate", required_argument, 0, OPT_INTERMEDIATE},
@@ -407,7 +408,7 @@ int main(int argc, char **argv)
     if (argc > 1 && strcmp(argv[1], "pack") == 0) return fftgen_pack_command(argc - 1, argv + 1);
     if (argc > 1 && strcmp(argv[1], "tune") == 0) return run_tune(argv + 1);
     fftgen_kernel_request request = {0, 0, FFTGEN_KERNEL_FP32, FFTGEN_DEFAULT_ARCH, 0, {{0}}, 0,
-                                     FFTGEN_INTERMEDIATE_DEFAULT, 0};
+                                     FFTGEN_INTERMEDIATE_DEFAULT, 0, 0};
     int have_n = 0, explain_only = 0, directions = FFTGEN_RENDER_BOTH;
     const char *output = NULL, *name = NULL, *templates_dir = NULL;
     fftgen_target target = FFTGEN_TARGET_CUDA;
@@ -460,7 +461,10 @@ int main(int argc, char **argv)
             explain_only = 1;
             break;
         case OPT_TENSOR_CORES:
-            request.tensor_cores = parse_passes(optarg);
+            request.tensor_cores = parse_passes("tensor-cores", optarg);
+            break;
+        case OPT_TWIDDLE_POWERS:
+            request.twiddle_powers = parse_passes("twiddle-powers", optarg);
             break;
         case OPT_MAX_TILE:
             if (fftgen_tile_caps_parse(optarg, &request.max_tile) != 0)

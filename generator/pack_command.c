@@ -239,7 +239,7 @@ int fftgen_pack_command(int argc, char **argv)
             if (parse_archs(optarg, archs, &arch_count) != 0) return 2;
             break;
         case 'o': output = optarg; break;
-        case 't': tensor_cores = FFTGEN_TENSOR_CORES_EVERY_PASS; break;
+        case 't': tensor_cores = FFTGEN_EVERY_PASS; break;
         case 'h': pack_usage(stdout); return 0;
         case ':': fail("option '%s' needs a value%s", argv[optind - 1], ""); return 2;
         default: fail("unknown option '%s' (see fftgen pack --help)%s", argv[optind - 1], ""); return 2;
@@ -308,7 +308,7 @@ int fftgen_pack_command(int argc, char **argv)
                 if (!wanted[p]) continue;
                 for (int a = 0; a < arch_count; ++a) {
                     const fftgen_kernel_request request = {sizes[s], 0, (fftgen_kernel_precision)p, archs[a],
-                                                           tensor_cores, {{0}}, 0, FFTGEN_INTERMEDIATE_DEFAULT, 0};
+                                                           tensor_cores, {{0}}, 0, FFTGEN_INTERMEDIATE_DEFAULT, 0, 0};
                     fftgen_transform_plan plan;
                     if (fftgen_plan_transform(&request, &plan, why, sizeof why) != FFTGEN_PLAN_OK) {
                         fail("%s%s", why, "");

@@ -299,7 +299,7 @@ static fftgen_plan_status check_tensor_core_request(const fftgen_kernel_request 
  * slice has none, and stays on CUDA cores. */
 static fftgen_plan_status place_on_tensor_cores(const fftgen_kernel_request *request, fftgen_transform_plan *plan)
 {
-    const unsigned passes = fftgen_precision_is_split(request->precision) ? FFTGEN_TENSOR_CORES_EVERY_PASS
+    const unsigned passes = fftgen_precision_is_split(request->precision) ? FFTGEN_EVERY_PASS
                                                                            : (unsigned)request->tensor_cores;
     for (int i = 0; i < plan->pass_count; ++i) {
         fftgen_kernel_plan *pass = &plan->pass[i];
@@ -320,6 +320,32 @@ static fftgen_plan_status check_tensor_cores_placed(const fftgen_kernel_request 
     snprintf(why, why_len, "no pass of this plan has radix-16 stages that tensor cores can run (they need 16"
                            " points or more in a dimension, and no fused 2D slice)");
     return FFTGEN_PLAN_BAD_RADIX;
+}
+
+/* Which passes multiply their twiddles from powers of two (fftgen_kernel_plan.twiddle_powers): fp16
+ * one-kernel transforms and slices always (H100, 2^27 points: 4096 97.6% -> 99.8% of copy bandwidth,
+ * 8192 86.2% -> 88.8%, 16384 70.3% -> 72.7%, none slower); tiled passes where the request names them,
+ * since there they measured faster in some passes and slower in others (2^22 4% faster with them in
+ * its first pass, 2^27 3% slower; results/notes.md). */
+static fftgen_plan_status place_twiddle_powers(const fftgen_kernel_request *request, fftgen_transform_plan *plan,
+                                               char *why, size_t why_len)
+{
+    const int fp16 = request->precision == FFTGEN_KERNEL_FP16;
+    if (request->twiddle_powers != 0 && !fp16) {
+        snprintf(why, why_len, "twiddles from their powers of two are an fp16 choice (fp32 kernels wait on memory"
+                               " and keep their loads)");
+        return FFTGEN_PLAN_BAD_RADIX;
+    }
+    if (request->twiddle_powers != FFTGEN_EVERY_PASS && request->twiddle_powers >> plan->pass_count != 0) {
+        snprintf(why, why_len, "twiddle powers: pass %d named, but the plan has %d pass%s", plan->pass_count + 1,
+                 plan->pass_count, plan->pass_count > 1 ? "es" : "");
+        return FFTGEN_PLAN_BAD_RADIX;
+    }
+    for (int i = 0; i < plan->pass_count; ++i) {
+        fftgen_kernel_plan *pass = &plan->pass[i];
+        pass->twiddle_powers = fp16 && (!pass->tiled || (request->twiddle_powers >> i & 1));
+    }
+    return FFTGEN_PLAN_OK;
 }
 
 /* What a split request needs before planning: tensor cores, and a radix-16 stage in 1D. */
@@ -741,6 +767,32 @@ int fftgen_order_parse(const char *text)
     return -1;
 }
 
+int fftgen_pass_mask_parse(const char *text)
+{
+    if (text == NULL) return -1;
+    if (strcmp(text, "none") == 0) return 0;
+    int mask = 0;
+    for (const char *at = text;;) {
+        char *end;
+        errno = 0;
+        const long pass = strtol(at, &end, 10);
+        if (end == at || errno == ERANGE || pass < 1 || pass > FFTGEN_MAX_PASSES || (*end != '\0' && *end != ','))
+            return -1;
+        mask |= 1 << (pass - 1);
+        if (*end == '\0') return mask;
+        at = end + 1;
+    }
+}
+
+void fftgen_pass_mask_text(int mask, char *out, size_t len)
+{
+    size_t at = 0;
+    if (len > 0) out[0] = '\0';
+    for (int i = 0; i < FFTGEN_MAX_PASSES && at < len; ++i)
+        if (mask >> i & 1) at += (size_t)snprintf(out + at, len - at, "%s%d", at ? "," : "", i + 1);
+    if (mask == 0) snprintf(out, len, "none");
+}
+
 int fftgen_cluster_parse(const char *text)
 {
     if (text == NULL || text[0] < '0' || text[0] > '9' || text[1] != '\0') return -1;
@@ -832,6 +884,7 @@ fftgen_plan_status fftgen_plan_transform(const fftgen_kernel_request *asked, fft
                  request->n, fftgen_transform_limit(request->precision, request->arch),
                  fftgen_precision_name(request->precision), request->arch);
     if (status == FFTGEN_PLAN_OK) status = check_tensor_cores_placed(request, plan, why, why_len);
+    if (status == FFTGEN_PLAN_OK) status = place_twiddle_powers(request, plan, why, why_len);
     if (status == FFTGEN_PLAN_OK) place_intermediates(request, plan);
     plan->max_tile = request->max_tile;
     plan->cluster = request->cluster;
@@ -843,7 +896,7 @@ long long fftgen_transform_limit(fftgen_kernel_precision precision, int arch)
     if (fftgen_arch_shared_limit(arch) < 0) return 0;
     long long best = 0;
     for (long long n = 2; n <= (1LL << 30); n *= 2) {
-        const fftgen_kernel_request request = {n, 0, precision, arch, 0, {{0}}, 0, FFTGEN_INTERMEDIATE_DEFAULT, 0};
+        const fftgen_kernel_request request = {n, 0, precision, arch, 0, {{0}}, 0, FFTGEN_INTERMEDIATE_DEFAULT, 0, 0};
         fftgen_transform_plan plan;
         if (plan_transform_quietly(&request, &plan) != FFTGEN_PLAN_OK) break;
         best = n;
@@ -902,6 +955,7 @@ fftgen_plan_status fftgen_plan_strided(const fftgen_kernel_request *asked, fftge
                                user_pass_layout(out, tile), 0, &p.pass[0]);
             if (status == FFTGEN_PLAN_OK) status = place_on_tensor_cores(request, &p);
             if (status == FFTGEN_PLAN_OK) status = check_tensor_cores_placed(request, &p, why, why_len);
+            if (status == FFTGEN_PLAN_OK) status = place_twiddle_powers(request, &p, why, why_len);
             if (status == FFTGEN_PLAN_OK) {
                 route_through_work(&p);
                 p.max_tile = request->max_tile;
@@ -1205,7 +1259,7 @@ fftgen_plan_status fftgen_plan_shape(const fftgen_kernel_request *asked, int ran
     /* the rows' passes are the shape's first passes, so they take the same tensor-core bits (and with
      * them the radix-16 stages that those run: default_single_kernel_radix) */
     const fftgen_kernel_request rows = {shape[rank - 1], 0, request->precision, request->arch, request->tensor_cores,
-                                        request->max_tile, 1, FFTGEN_INTERMEDIATE_DEFAULT, 0};
+                                        request->max_tile, 1, FFTGEN_INTERMEDIATE_DEFAULT, 0, 0};
     fftgen_transform_plan row_plan;
     int next = rank - 2; /* the highest dimension still to transform */
     p.pass_count = 1;
@@ -1292,6 +1346,7 @@ fftgen_plan_status fftgen_plan_shape(const fftgen_kernel_request *asked, int ran
         return status;
     }
     status = check_tensor_cores_placed(request, &p, why, why_len);
+    if (status == FFTGEN_PLAN_OK) status = place_twiddle_powers(request, &p, why, why_len);
     if (status != FFTGEN_PLAN_OK) return status;
     place_intermediates(request, &p);
     p.max_tile = request->max_tile;

@@ -39,6 +39,11 @@ int fftgen_tile_caps_parse(const char *text, fftgen_tile_caps *caps);
 void fftgen_tile_caps_text(const fftgen_tile_caps *caps, char *out, size_t len);
 int fftgen_tile_caps_any(const fftgen_tile_caps *caps); /* whether any pass has a cap */
 
+/* A set of passes as text: "1,3" (numbered from 1, as --explain shows them) or "none". Parse: the
+ * mask (bit i for pass i + 1), or -1. */
+int fftgen_pass_mask_parse(const char *text);
+void fftgen_pass_mask_text(int mask, char *out, size_t len);
+
 /* A cluster size as text: "0", "1", "2", "4" or "8"; -1 for anything else. */
 int fftgen_cluster_parse(const char *text);
 
@@ -74,7 +79,7 @@ typedef struct {
     fftgen_kernel_precision precision;
     int arch;             /* compute capability as 10*major+minor, e.g. 90 for sm_90 */
     int tensor_cores;     /* fp16: bit i puts pass i's radix-16 stages on tensor cores where the pass
-                             has them (sm_80 and newer); FFTGEN_TENSOR_CORES_EVERY_PASS: all passes.
+                             has them (sm_80 and newer); FFTGEN_EVERY_PASS: all passes.
                              An error if no pass takes them. Split plans use them in every pass. */
     fftgen_tile_caps max_tile; /* strided passes: at most this many transforms side by side */
     int cluster;          /* sm_90 and newer: the thread-block cluster size (2, 4 or 8) of a 1D size
@@ -87,6 +92,9 @@ typedef struct {
                              and written to the output (plan_columns_first); 0 the planner's order
                              (the rows first, then the columns in place). An error in other
                              layouts and ranks, and where the rows cannot read the blocks in runs. */
+    int twiddle_powers;   /* fp16: bit i has tiled pass i multiply its stages' twiddles from their powers
+                             of two (fftgen_kernel_plan.twiddle_powers), as one-kernel transforms always
+                             do; FFTGEN_EVERY_PASS: every tiled pass. An error in other precisions. */
 } fftgen_kernel_request;
 
 /* Where a pass finds its data: transform f is member c = f mod group_size of group
@@ -147,9 +155,14 @@ typedef struct {
     /* fp16: the pass reads (shared_exponent_source) or writes (shared_exponent_target) the data between
      * passes as shared-exponent complexes (fftgen_intermediate), not __half2 */
     int shared_exponent_source, shared_exponent_target;
+    /* fp16: each CUDA-core radix-r stage loads twiddles 1, 2, 4, .., r/2 of its butterflies and
+     * multiplies the others from them, instead of loading all r - 1 (fewer loads, a few more products;
+     * errors near fp32's rounding). One-kernel transforms and slices always; tiled passes where the
+     * request says so (measured pass by pass: `fftgen tune`). */
+    int twiddle_powers;
 } fftgen_kernel_plan;
 
-#define FFTGEN_TENSOR_CORES_EVERY_PASS ((1 << FFTGEN_MAX_PASSES) - 1)
+#define FFTGEN_EVERY_PASS ((1 << FFTGEN_MAX_PASSES) - 1) /* a request's pass mask: all of them */
 #define FFTGEN_MAX_RANK 3
 
 /* A user layout as cufftPlanMany's advanced layout: element x (a multi-index) of transform b at

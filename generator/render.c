@@ -59,26 +59,36 @@ static void tensor_core_option(const fftgen_transform_plan *plan, char *out, siz
 {
     out[0] = '\0';
     if (fftgen_precision_is_split(plan->pass[0].precision)) return;
-    int on = 0, fit = 0;
-    char list[32] = "";
+    int on = 0, fit = 0, mask = 0;
     for (int i = 0; i < plan->pass_count; ++i) {
         const fftgen_kernel_plan *pass = &plan->pass[i];
         fit += pass->radix_max == 16 && pass->slice_rows == 0;
-        if (!pass->tensor_cores) continue;
-        const size_t at = strlen(list);
-        snprintf(list + at, sizeof list - at, "%s%d", on ? "," : "", i + 1);
-        ++on;
+        on += pass->tensor_cores != 0;
+        mask |= (pass->tensor_cores != 0) << i;
     }
     if (on == 0) return;
+    char list[32];
+    fftgen_pass_mask_text(mask, list, sizeof list);
     if (on == fit) snprintf(out, len, " --tensor-cores");
     else snprintf(out, len, " --tensor-cores=%s", list);
+}
+
+/* " --twiddle-powers=1,3": the tiled passes that multiply their twiddles from powers of two (the
+ * others do so without asking). */
+static void twiddle_powers_option(const fftgen_transform_plan *plan, char *out, size_t len)
+{
+    int mask = 0;
+    for (int i = 0; i < plan->pass_count; ++i) mask |= (plan->pass[i].tiled && plan->pass[i].twiddle_powers) << i;
+    char list[32];
+    fftgen_pass_mask_text(mask, list, sizeof list);
+    if (mask != 0) snprintf(out, len, " --twiddle-powers=%s", list);
 }
 
 void fftgen_plan_command(const fftgen_transform_plan *plan, int directions, const char *name, char *out,
                          size_t len)
 {
     const fftgen_kernel_plan *first = &plan->pass[0];
-    char radix[32] = "", shape[64], choices[96] = "";
+    char radix[32] = "", shape[64], choices[160] = "";
     if (plan->pass_count == 1 && plan->rank == 1 && first->cluster > 1)
         snprintf(radix, sizeof radix, " --cluster %d", first->cluster); /* a cluster's chain is the default's */
     else if (plan->pass_count == 1 && plan->rank == 1)
@@ -92,6 +102,7 @@ void fftgen_plan_command(const fftgen_transform_plan *plan, int directions, cons
         const size_t at = strlen(choices);
         snprintf(choices + at, sizeof choices - at, " --max-tile %s", tiles);
     }
+    twiddle_powers_option(plan, choices + strlen(choices), sizeof choices - strlen(choices));
     if (plan->columns_first) {
         const size_t at = strlen(choices);
         snprintf(choices + at, sizeof choices - at, " --order %s", fftgen_order_name(1));
@@ -167,6 +178,8 @@ static void push_pass(lua_State *L, const fftgen_kernel_plan *pass)
     lua_setfield(L, -2, "tiled");
     lua_pushboolean(L, pass->tensor_cores);
     lua_setfield(L, -2, "tensor_cores");
+    lua_pushboolean(L, pass->twiddle_powers);
+    lua_setfield(L, -2, "twiddle_powers");
     static const char *const buffers[] = {"input", "output", "work"};
     set_string(L, "source", buffers[pass->source]);
     set_string(L, "target", buffers[pass->target]);

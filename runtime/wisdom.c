@@ -42,20 +42,6 @@ static int is_power_of_two(long long n)
 }
 
 /* "tensor-cores=1,3" or "none" into a pass mask; -1 if malformed. */
-static int parse_passes(const char *text)
-{
-    if (strcmp(text, "none") == 0) return 0;
-    int mask = 0;
-    for (const char *at = text;;) {
-        char *end;
-        const long pass = strtol(at, &end, 10);
-        if (end == at || pass < 1 || pass > FFTGEN_MAX_PASSES || (*end != '\0' && *end != ',')) return -1;
-        mask |= 1 << (pass - 1);
-        if (*end == '\0') return mask;
-        at = end + 1;
-    }
-}
-
 static int parse_shape(const char *text, fftgen_wisdom_entry *entry)
 {
     entry->rank = 0;
@@ -110,7 +96,7 @@ static int parse_entry(char *line, fftgen_wisdom_entry *entry, char *why, size_t
         *value++ = '\0';
         int bad = 0;
         if (strcmp(word, "tensor-cores") == 0) {
-            entry->choice.tensor_cores = parse_passes(value);
+            entry->choice.tensor_cores = fftgen_pass_mask_parse(value);
             bad = entry->choice.tensor_cores < 0;
             seen |= 1;
         } else if (strcmp(word, "max-tile") == 0) {
@@ -122,6 +108,9 @@ static int parse_entry(char *line, fftgen_wisdom_entry *entry, char *why, size_t
         } else if (strcmp(word, "order") == 0) {
             entry->choice.columns_first = fftgen_order_parse(value);
             bad = entry->choice.columns_first < 0;
+        } else if (strcmp(word, "twiddle-powers") == 0) {
+            entry->choice.twiddle_powers = fftgen_pass_mask_parse(value);
+            bad = entry->choice.twiddle_powers < 0;
         } else if (strcmp(word, "radix") == 0) {
             char *end;
             const long radix = strtol(value, &end, 10);
@@ -132,7 +121,10 @@ static int parse_entry(char *line, fftgen_wisdom_entry *entry, char *why, size_t
         } else if (strcmp(word, "default-ms") == 0) {
             bad = parse_time(value, &entry->default_ms);
         } else {
-            snprintf(why, why_len, "unknown key '%s' (expected tensor-cores, max-tile, cluster, order, radix, ms, default-ms)", word);
+            snprintf(why, why_len,
+                     "unknown key '%s' (expected tensor-cores, max-tile, cluster, order, radix, twiddle-powers, ms,"
+                     " default-ms)",
+                     word);
             return -1;
         }
         if (bad) {
@@ -150,6 +142,10 @@ static int parse_entry(char *line, fftgen_wisdom_entry *entry, char *why, size_t
     }
     if (entry->choice.max_radix != 0 && entry->rank != 1) {
         snprintf(why, why_len, "radix= applies to 1D sizes only");
+        return -1;
+    }
+    if (entry->choice.twiddle_powers != 0 && entry->precision != FFTGEN_KERNEL_FP16) {
+        snprintf(why, why_len, "twiddle-powers= applies to fp16 only");
         return -1;
     }
     return 0;
@@ -390,21 +386,21 @@ int fftgen_wisdom_find(const fftgen_device_key *key, fftgen_kernel_precision pre
 
 void fftgen_choice_text(const fftgen_choice *choice, char *out, size_t len)
 {
-    char passes[32] = "";
-    for (int i = 0; i < FFTGEN_MAX_PASSES; ++i)
-        if (choice->tensor_cores >> i & 1) {
-            const size_t at = strlen(passes);
-            snprintf(passes + at, sizeof passes - at, "%s%d", at ? "," : "", i + 1);
-        }
+    char passes[32];
+    fftgen_pass_mask_text(choice->tensor_cores, passes, sizeof passes);
     char tiles[32];
     fftgen_tile_caps_text(&choice->max_tile, tiles, sizeof tiles);
     char cluster[16] = "";
     if (choice->cluster != 0) snprintf(cluster, sizeof cluster, " cluster=%d", choice->cluster);
-    char order[32] = "", radix[16] = "";
+    char order[32] = "", radix[16] = "", powers[48] = "";
     if (choice->columns_first) snprintf(order, sizeof order, " order=%s", fftgen_order_name(1));
     if (choice->max_radix != 0) snprintf(radix, sizeof radix, " radix=%d", choice->max_radix);
-    snprintf(out, len, "tensor-cores=%s max-tile=%s%s%s%s", passes[0] ? passes : "none", tiles, cluster, order,
-             radix);
+    if (choice->twiddle_powers != 0) {
+        char list[32];
+        fftgen_pass_mask_text(choice->twiddle_powers, list, sizeof list);
+        snprintf(powers, sizeof powers, " twiddle-powers=%s", list);
+    }
+    snprintf(out, len, "tensor-cores=%s max-tile=%s%s%s%s%s", passes, tiles, cluster, order, radix, powers);
 }
 
 /* Appends printf output to a growing buffer; -1 when out of memory. */
@@ -431,7 +427,7 @@ static int append(struct text_buffer *b, const char *data, size_t length)
 
 static int append_entry(struct text_buffer *b, const fftgen_wisdom_entry *entry)
 {
-    char shape[64], choice[64], line[MAX_LINE];
+    char shape[64], choice[160], line[MAX_LINE];
     fftgen_shape_text(entry->rank, entry->shape, shape, sizeof shape);
     fftgen_choice_text(&entry->choice, choice, sizeof choice);
     const int n = snprintf(line, sizeof line, "%s %s %s ms=%.4f default-ms=%.4f\n",

@@ -34,6 +34,8 @@ typedef struct {
     int columns_first; /* dense 2D shapes: the columns first (fftgen_kernel_request.columns_first) */
     int max_radix;    /* 1D single kernels: the largest radix (fftgen_kernel_request.max_radix); 0: the
                          planner's */
+    int twiddle_powers; /* fp16: the tiled passes that multiply their twiddles from powers of two
+                           (fftgen_kernel_request.twiddle_powers) */
 } fftgen_choice;
 
 /* The device a section was measured on. */

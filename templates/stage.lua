@@ -436,38 +436,35 @@ local function emit_loads(w, plan, r, from_global, paired)
   end
 end
 
--- The twiddles of a radix-16 butterfly that emit_twiddle_powers computes, as products of two others.
-local TWIDDLE_POWER_FACTORS = {[3] = {1, 2}, [5] = {1, 4}, [6] = {2, 4}, [7] = {3, 4}}
-
--- Loads twiddles 1, 2, 4 and 8 of a radix-16 butterfly and multiplies the others from them (m + 8 as
--- m times 8; three products at most, so errors near fp32's rounding, far below fp16's). Untiled fp16
--- kernels wait on the load/store pipe (exchanges through shared memory and 15 twiddle loads a
--- butterfly), not on arithmetic. H100, fp16, 2^27 points, median of 30 runs, two rounds each
--- (results/notes.md): 4096 points 97.6% -> 99.8% of copy bandwidth, 8192 86.2% -> 88.8%, 16384
--- 70.3% -> 72.7%, 1024 to 256 unchanged. Tiled passes measured mixed (2^22 3% faster, 2^20 and 2^27
--- 2.5-3% slower), so they keep loading all fifteen.
+-- Loads twiddles 1, 2, 4, .., r/2 of a radix-r butterfly and multiplies the others from them: twiddle
+-- m as twiddle m - h times twiddle h, h the highest power of two below m (at most log2(r) - 1
+-- products, so errors near fp32's rounding, far below fp16's). fp16 kernels wait on the load/store
+-- pipe (exchanges through shared memory and r - 1 twiddle loads a butterfly), not on arithmetic; where
+-- the planner chooses this: fftgen_kernel_plan.twiddle_powers.
 local function emit_twiddle_powers(w, mul, r, ns, q)
   local function name(m) return string.format("w%d_%d", m, q) end
-  for _, m in ipairs({1, 2, 4, 8}) do
-    w:line("const float2 %s = load_twiddle(tw, %d);", name(m), (m - 1) * ns)
+  local half = r // 2
+  local h = 1
+  while h <= half do
+    w:line("const float2 %s = load_twiddle(tw, %d);", name(h), (h - 1) * ns)
+    h = h * 2
   end
-  for m = 1, 7 do
-    local factors = TWIDDLE_POWER_FACTORS[m]
-    if factors then
-      w:line("const float2 %s = twiddle_mul(%s, %s);", name(m), name(factors[1]), name(factors[2]))
-    end
+  h = 1
+  for m = 1, half - 1 do
+    if m == 2 * h then h = m end
+    if m ~= h then w:line("const float2 %s = twiddle_mul(%s, %s);", name(m), name(m - h), name(h)) end
     w:line("v[%d] = %s(v[%d], %s);", q * r + m, mul, q * r + m, name(m))
-    w:line("v[%d] = %s(v[%d], twiddle_mul(%s, %s));", q * r + m + 8, mul, q * r + m + 8, name(m), name(8))
+    w:line("v[%d] = %s(v[%d], twiddle_mul(%s, %s));", q * r + m + half, mul, q * r + m + half, name(m), name(half))
   end
-  w:line("v[%d] = %s(v[%d], %s);", q * r + 8, mul, q * r + 8, name(8))
+  w:line("v[%d] = %s(v[%d], %s);", q * r + half, mul, q * r + half, name(half))
 end
 
 -- Multiplies the butterfly's inputs 1..r-1 by their twiddles; a warp reads them unit-stride.
--- powers: radix 16 multiplies most of them from four (emit_twiddle_powers).
+-- powers: most of them are multiplied from the powers of two (emit_twiddle_powers).
 local function emit_twiddles(w, prefix, stage_index, r, ns, q, sign, powers)
   local mul = (sign < 0) and "twiddle_mul" or "twiddle_mul_conj"
   w:line("const float2* tw = %stwiddles_%d + k;", prefix, stage_index)
-  if powers and r == 16 then
+  if powers and r >= 4 then
     emit_twiddle_powers(w, mul, r, ns, q)
     return
   end
@@ -505,7 +502,7 @@ local function emit_butterflies(w, plan, stage_index, r, ns, sign, to_global, to
       out_base = string.format("j * %d", r)
     else
       w:line("const int k = j & %d;", ns - 1)
-      emit_twiddles(w, plan.prefix, stage_index, r, ns, q, sign, plan.fp16 and not plan.tiled)
+      emit_twiddles(w, plan.prefix, stage_index, r, ns, q, sign, plan.twiddle_powers)
       out_base = last and "k" or string.format("(j - k) * %d + k", r)
     end
     local xs = {}

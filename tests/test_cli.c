@@ -103,6 +103,12 @@ static void bad_sizes(void **state)
     expect_rejected("--inembed applies to 2D and 3D shapes", "64", "--inembed", "80");
     /* tensor cores: fp16, sm_80 and newer, radix-16 single kernels */
     expect_rejected("tensor cores take fp16 operands", "4096", "--tensor-cores", NULL);
+    /* twiddle powers: fp16, passes the plan has */
+    expect_rejected("twiddles from their powers of two are an fp16 choice", "2097152", "--twiddle-powers", NULL);
+    assert_int_equal(run_fftgen("--n", "2097152", "--precision", "fp16", "--twiddle-powers=3", NULL), 2);
+    assert_non_null(strstr(output, "twiddle powers: pass 3 named, but the plan has 2 passes"));
+    assert_int_equal(run_fftgen("--n", "2097152", "--precision", "fp16", "--twiddle-powers=0", NULL), 2);
+    assert_non_null(strstr(output, "--twiddle-powers=0: expected pass numbers from 1 to 5"));
     /* split: a radix-16 stage, on sm_80 or newer */
     expect_rejected("--precision split needs at least 16 points", "8", "--precision", "split");
     assert_int_equal(run_fftgen("--n", "64", "--precision", "split-papers", "--arch", "sm_75", NULL), 2);
@@ -378,7 +384,8 @@ static void explain_prints_plan(void **state)
     assert_non_null(strstr(output, " * Between passes: 1-2 shared-exponent (store_shared_exponent below"));
     /* a radix-2 tail after radix 16 runs in registers, one exchange fewer; not after radix 8 */
     assert_int_equal(run_fftgen("--n", "8192", "--precision", "fp16", "--explain", NULL), 0);
-    assert_non_null(strstr(output, "sub-transforms of 4096 points, shared memory -> registers\n"));
+    assert_non_null(strstr(output, "sub-transforms of 4096 points, shared memory -> registers, twiddles from their"
+                                   " powers of two\n"));
     assert_non_null(strstr(output, "registers (pairs swapped between lanes 16 apart by warp shuffles) -> global memory"));
     assert_non_null(strstr(output, "(2 exchanges through fp32 shared memory)"));
     assert_int_equal(run_fftgen("--n", "8192", "--radix", "8", "--explain", NULL), 0);
@@ -407,7 +414,7 @@ static void slices_skip_the_copies_where_faster(void **state)
     assert_non_null(strstr(output, "    stage 1:        radix 16, 8 butterflies per transform, sub-transforms of 16"
                                    " points, global memory -> shared memory\n"
                                    "    stage 2:        radix 8, 16 butterflies per transform, sub-transforms of 128"
-                                   " points, shared memory -> shared memory\n"));
+                                   " points, shared memory -> shared memory, twiddles from their powers of two\n"));
     assert_non_null(strstr(output, "139264 bytes per block (3 exchanges through fp32 shared memory)\n"));
     assert_int_equal(run_fftgen("--n", "128x128", "--explain", NULL), 0); /* fp32 rows of 128: a copy in */
     assert_non_null(strstr(output, "(3 exchanges through fp32 shared memory, plus a coalesced copy in)\n"));
@@ -555,6 +562,35 @@ static void small_fp16_sizes_take_their_measured_radix(void **state)
     text = file_text(path);
     assert_null(strstr(text, "w8_0"));
     assert_non_null(strstr(text, "load_twiddle(tw, 32)"));
+    /* radix 8 the same way: twiddles 1, 2 and 4 (offsets 0, 8 and 24 of 8-point sub-transforms) */
+    assert_int_equal(run_fftgen("--n", "64", "--precision", "fp16", "-o", path, NULL), 0);
+    text = file_text(path);
+    assert_non_null(strstr(text, "const float2 w4_0 = load_twiddle(tw, 24);"));
+    assert_non_null(strstr(text, "const float2 w3_0 = twiddle_mul(w1_0, w2_0);"));
+    assert_null(strstr(text, "load_twiddle(tw, 16)"));
+    unlink(path);
+}
+
+/* Tiled passes load all their twiddles unless asked (fftgen tune measures which passes gain). */
+static void tiled_passes_take_twiddle_powers_on_request(void **state)
+{
+    (void)state;
+    static const char *const powers = "twiddles from their powers of two";
+    assert_int_equal(run_fftgen("--n", "2097152", "--precision", "fp16", "--explain", NULL), 0);
+    assert_null(strstr(output, powers));
+    assert_int_equal(run_fftgen("--n", "2097152", "--precision", "fp16", "--twiddle-powers=2", "--explain", NULL), 0);
+    const char *second = strstr(output, "pass 2:");
+    assert_non_null(second);
+    const char *first_powers = strstr(output, powers);
+    assert_true(first_powers != NULL && first_powers > second); /* in pass 2 only */
+    assert_int_equal(run_fftgen("--n", "2097152", "--precision", "fp16", "--twiddle-powers", "--explain", NULL), 0);
+    assert_true(strstr(output, powers) < strstr(output, "pass 2:"));
+    /* the file's header gives the command that makes it again */
+    char path[300];
+    snprintf(path, sizeof path, "%s/fft2m.cu", work_dir);
+    assert_int_equal(run_fftgen("--n", "2097152", "--precision", "fp16", "--twiddle-powers=2", "-o", path, NULL), 0);
+    const char *text = file_text(path);
+    assert_non_null(strstr(text, "--twiddle-powers=2 --precision fp16"));
     unlink(path);
 }
 
@@ -623,6 +659,7 @@ int main(void)
         cmocka_unit_test(slices_skip_the_copies_where_faster),
         cmocka_unit_test(odd_powers_take_the_shorter_columns_first),
         cmocka_unit_test(small_fp16_sizes_take_their_measured_radix),
+        cmocka_unit_test(tiled_passes_take_twiddle_powers_on_request),
         cmocka_unit_test(columns_first_through_the_work_area),
         cmocka_unit_test(writes_self_contained_file),
         cmocka_unit_test(template_errors_name_file_and_line),

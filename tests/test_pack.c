@@ -24,7 +24,7 @@ static char *render_radix(long long n, int radix, fftgen_kernel_precision precis
     char why[256];
     fftgen_transform_plan plan;
     const fftgen_kernel_request request = {n, radix, precision, arch, tensor_cores, {{0}}, 0,
-                                           FFTGEN_INTERMEDIATE_DEFAULT, 0};
+                                           FFTGEN_INTERMEDIATE_DEFAULT, 0, 0};
     if (fftgen_plan_transform(&request, &plan, why, sizeof why) != FFTGEN_PLAN_OK) return NULL;
     const fftgen_render_request r = {&plan, FFTGEN_TARGET_CUDA, FFTGEN_RENDER_BOTH, NULL, NULL};
     return fftgen_render(&r, why, sizeof why);

@@ -157,6 +157,10 @@ static void damaged_files_are_refused_whole(void **state)
          "line 3: bad value '64' for radix"},
         {"fftgen-wisdom 1\ndevice \"X\" sm_90 driver 1 fftgen 0.1.0\nfp16 64x64 tensor-cores=none max-tile=0 radix=32\n",
          "line 3: radix= applies to 1D sizes only"},
+        {"fftgen-wisdom 1\ndevice \"X\" sm_90 driver 1 fftgen 0.1.0\nfp16 65536 tensor-cores=none max-tile=0 twiddle-powers=0\n",
+         "line 3: bad value '0' for twiddle-powers"},
+        {"fftgen-wisdom 1\ndevice \"X\" sm_90 driver 1 fftgen 0.1.0\nfp32 65536 tensor-cores=none max-tile=0 twiddle-powers=1\n",
+         "line 3: twiddle-powers= applies to fp16 only"},
         {"fftgen-wisdom 1\nfftgen-wisdom 1\n", "line 2: a second 'fftgen-wisdom' line"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
@@ -209,16 +213,16 @@ static void writing_keeps_what_it_does_not_replace(void **state)
     close(fd);
     /* measure 65536 fp16 again on the H100, and 4096 fp16 for the first time */
     const fftgen_wisdom_entry entries[] = {
-        {FFTGEN_KERNEL_FP16, 1, {65536}, {0, caps_of("4"), 0, 0, 0}, 0.45, 0.6},
-        {FFTGEN_KERNEL_FP16, 1, {4096}, {1, caps_of("0"), 0, 0, 0}, 0.2, 0.3},
-        {FFTGEN_KERNEL_FP16, 1, {1LL << 26}, {0, caps_of("16,8,8,8"), 0, 0, 0}, 1.2, 1.3},
-        {FFTGEN_KERNEL_FP32, 1, {32768}, {0, caps_of("0"), 2, 0, 0}, 1.1, 1.2},
+        {FFTGEN_KERNEL_FP16, 1, {65536}, {0, caps_of("4"), 0, 0, 0, 0}, 0.45, 0.6},
+        {FFTGEN_KERNEL_FP16, 1, {4096}, {1, caps_of("0"), 0, 0, 0, 0}, 0.2, 0.3},
+        {FFTGEN_KERNEL_FP16, 1, {1LL << 26}, {0, caps_of("16,8,8,8"), 0, 0, 0, 5}, 1.2, 1.3},
+        {FFTGEN_KERNEL_FP32, 1, {32768}, {0, caps_of("0"), 2, 0, 0, 0}, 1.1, 1.2},
     };
     assert_int_equal(fftgen_wisdom_write(path, &H100, entries, 4, why, sizeof why), FFTGEN_SUCCESS);
     const char *text = slurp(path);
     assert_non_null(strstr(text, "fp16 65536 tensor-cores=none max-tile=4 ms=0.4500 default-ms=0.6000"));
     assert_non_null(strstr(text, "fp16 4096 tensor-cores=1 max-tile=0"));
-    assert_non_null(strstr(text, "fp16 67108864 tensor-cores=none max-tile=16,8 ms=1.2000")); /* shortest form */
+    assert_non_null(strstr(text, "fp16 67108864 tensor-cores=none max-tile=16,8 twiddle-powers=1,3 ms=1.2000"));
     assert_non_null(strstr(text, "fp32 32768 tensor-cores=none max-tile=0 cluster=2 ms=1.1000"));
     assert_null(strstr(text, "fp16 65536 tensor-cores=2 max-tile=8"));      /* replaced */
     assert_non_null(strstr(text, "fp32 512x256 tensor-cores=none max-tile=4")); /* kept */
@@ -238,6 +242,7 @@ static void writing_keeps_what_it_does_not_replace(void **state)
     assert_caps(&choice.max_tile, 4, 4, 4);
     assert_true(find(&H100, FFTGEN_KERNEL_FP16, 1, 1LL << 26, 0, &choice));
     assert_caps(&choice.max_tile, 16, 8, 8);
+    assert_int_equal(choice.twiddle_powers, 5);
     assert_int_equal(choice.cluster, 0); /* no cluster= word: the planner's default */
     assert_true(find(&H100, FFTGEN_KERNEL_FP32, 1, 32768, 0, &choice));
     assert_int_equal(choice.cluster, 2);
@@ -289,7 +294,7 @@ static void shipped_table_parses_and_plans(void **state)
             const fftgen_kernel_precision precision = p ? FFTGEN_KERNEL_FP16 : FFTGEN_KERNEL_FP32;
             if (!find(&any, precision, 1, n, 0, &choice)) continue;
             const fftgen_kernel_request request = {n, choice.max_radix, precision, 90, choice.tensor_cores,
-                                                   choice.max_tile, choice.cluster, FFTGEN_INTERMEDIATE_DEFAULT, 0};
+                                                   choice.max_tile, choice.cluster, FFTGEN_INTERMEDIATE_DEFAULT, 0, 0};
             fftgen_transform_plan plan;
             assert_int_equal(fftgen_plan_transform(&request, &plan, why, sizeof why), FFTGEN_PLAN_OK);
             if (choice.max_radix != 0) assert_int_equal(plan.pass[0].radix_max, choice.max_radix);
@@ -298,12 +303,55 @@ static void shipped_table_parses_and_plans(void **state)
     fftgen_choice choice;
     assert_true(find(&any, FFTGEN_KERNEL_FP16, 1, 16384, 0, &choice));
     assert_int_equal(choice.max_radix, 32);
-    char text[96];
+    char text[160];
     fftgen_choice_text(&choice, text, sizeof text);
     assert_string_equal(text, "tensor-cores=none max-tile=0 radix=32");
 }
 
 /* The planner follows a choice: tensor cores in the passes named, tiles no wider than the cap. */
+/* fp16 one-kernel transforms always take twiddles from powers of two; tiled passes where the choice
+ * names them; fp32 never */
+static void planner_places_twiddle_powers(void **state)
+{
+    (void)state;
+    char why[256];
+    fftgen_transform_plan plan;
+    const struct {
+        int rank;
+        long long shape[3];
+        fftgen_kernel_precision precision;
+        int mask, want_passes, want; /* want: the passes' twiddle_powers as a mask */
+    } cases[] = {
+        {1, {4096}, FFTGEN_KERNEL_FP16, 0, 1, 1},         {1, {4096}, FFTGEN_KERNEL_FP32, 0, 1, 0},
+        {1, {1 << 22}, FFTGEN_KERNEL_FP16, 0, 2, 0},      {1, {1 << 22}, FFTGEN_KERNEL_FP16, 1, 2, 1},
+        {1, {1 << 22}, FFTGEN_KERNEL_FP16, FFTGEN_EVERY_PASS, 2, 3}, {1, {1 << 27}, FFTGEN_KERNEL_FP16, 4, 3, 4},
+        {2, {1024, 1024}, FFTGEN_KERNEL_FP16, 0, 2, 1},   {2, {1024, 1024}, FFTGEN_KERNEL_FP16, 2, 2, 3},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
+        const fftgen_kernel_request request = {0, 0, cases[i].precision, 90, 0, {{0}}, 0,
+                                               FFTGEN_INTERMEDIATE_DEFAULT, 0, cases[i].mask};
+        long long points = 1;
+        for (int d = 0; d < cases[i].rank; ++d) points *= cases[i].shape[d];
+        const fftgen_user_layout dense = {1, points, {0}};
+        assert_int_equal(
+            fftgen_plan_shape(&request, cases[i].rank, cases[i].shape, dense, dense, &plan, why, sizeof why),
+            FFTGEN_PLAN_OK);
+        assert_int_equal(plan.pass_count, cases[i].want_passes);
+        int got = 0;
+        for (int p = 0; p < plan.pass_count; ++p) got |= plan.pass[p].twiddle_powers << p;
+        assert_int_equal(got, cases[i].want);
+    }
+    /* fp16 only, and passes the plan has */
+    const long long n = 1 << 22;
+    const fftgen_user_layout dense = {1, n, {0}};
+    fftgen_kernel_request fp32 = {0, 0, FFTGEN_KERNEL_FP32, 90, 0, {{0}}, 0, FFTGEN_INTERMEDIATE_DEFAULT, 0, 1};
+    assert_int_equal(fftgen_plan_shape(&fp32, 1, &n, dense, dense, &plan, why, sizeof why), FFTGEN_PLAN_BAD_RADIX);
+    assert_non_null(strstr(why, "fp16"));
+    fftgen_kernel_request third = {0, 0, FFTGEN_KERNEL_FP16, 90, 0, {{0}}, 0, FFTGEN_INTERMEDIATE_DEFAULT, 0, 4};
+    assert_int_equal(fftgen_plan_shape(&third, 1, &n, dense, dense, &plan, why, sizeof why), FFTGEN_PLAN_BAD_RADIX);
+    assert_non_null(strstr(why, "pass 3 named, but the plan has 2 passes"));
+}
+
 static void planner_follows_a_choice(void **state)
 {
     (void)state;
@@ -330,7 +378,7 @@ static void planner_follows_a_choice(void **state)
     for (size_t i = 0; i < sizeof clusters / sizeof clusters[0]; ++i) {
         const fftgen_kernel_request request = {clusters[i].n, 0, clusters[i].precision, clusters[i].arch,
                                                clusters[i].tensor_cores, {{0}}, clusters[i].cluster,
-                                               FFTGEN_INTERMEDIATE_DEFAULT, 0};
+                                               FFTGEN_INTERMEDIATE_DEFAULT, 0, 0};
         assert_int_equal(fftgen_plan_transform(&request, &plan, why, sizeof why), FFTGEN_PLAN_OK);
         assert_int_equal(plan.pass_count, clusters[i].want_passes);
         assert_int_equal(plan.pass[0].cluster, clusters[i].want_blocks);
@@ -363,7 +411,7 @@ static void planner_follows_a_choice(void **state)
         const fftgen_user_layout dense = {1, points, {0}};
         const fftgen_kernel_request request = {points, 0, column_clusters[i].precision, column_clusters[i].arch,
                                                column_clusters[i].tensor_cores, {{0}}, column_clusters[i].cluster,
-                                               FFTGEN_INTERMEDIATE_DEFAULT, 0};
+                                               FFTGEN_INTERMEDIATE_DEFAULT, 0, 0};
         assert_int_equal(fftgen_plan_shape(&request, 2, shape, dense, dense, &plan, why, sizeof why), FFTGEN_PLAN_OK);
         assert_int_equal(plan.pass_count, column_clusters[i].want_passes);
         const fftgen_kernel_plan *columns = &plan.pass[1];
@@ -382,7 +430,7 @@ static void planner_follows_a_choice(void **state)
         }
     }
     const fftgen_kernel_request second = {1 << 20, 0, FFTGEN_KERNEL_FP16, 90, 2, caps_of("4"), 0,
-                                          FFTGEN_INTERMEDIATE_DEFAULT, 0};
+                                          FFTGEN_INTERMEDIATE_DEFAULT, 0, 0};
     assert_int_equal(fftgen_plan_transform(&second, &plan, why, sizeof why), FFTGEN_PLAN_OK);
     assert_int_equal(plan.pass_count, 2);
     assert_false(plan.pass[0].tensor_cores);
@@ -392,7 +440,7 @@ static void planner_follows_a_choice(void **state)
     assert_caps(&plan.max_tile, 4, 4, 4);
     /* tiles pass by pass: the columns wide, the rows at the planner's default (8 for 512 fp16 points) */
     const fftgen_kernel_request per_pass = {1LL << 27, 0, FFTGEN_KERNEL_FP16, 90, 0, caps_of("16,16,0"), 0,
-                                            FFTGEN_INTERMEDIATE_DEFAULT, 0};
+                                            FFTGEN_INTERMEDIATE_DEFAULT, 0, 0};
     assert_int_equal(fftgen_plan_transform(&per_pass, &plan, why, sizeof why), FFTGEN_PLAN_OK);
     assert_int_equal(plan.pass_count, 3);
     assert_int_equal(plan.pass[0].ffts_per_block, 16);
@@ -402,27 +450,30 @@ static void planner_follows_a_choice(void **state)
     const long long cube[3] = {64, 64, 64};
     const fftgen_user_layout dense_cube = {1, 1 << 18, {0}};
     const fftgen_kernel_request columns = {1 << 18, 0, FFTGEN_KERNEL_FP16, 90, 0, caps_of("0,4"), 0,
-                                           FFTGEN_INTERMEDIATE_DEFAULT, 0};
+                                           FFTGEN_INTERMEDIATE_DEFAULT, 0, 0};
     assert_int_equal(fftgen_plan_shape(&columns, 3, cube, dense_cube, dense_cube, &plan, why, sizeof why),
                      FFTGEN_PLAN_OK);
     assert_int_equal(plan.pass_count, 2);
     assert_int_equal(plan.pass[1].ffts_per_block, 4);
     /* fp32 cannot take tensor cores; 8 points have no radix-16 stage; sm_75 has no mma.m16n8k16 */
-    const fftgen_kernel_request fp32 = {4096, 0, FFTGEN_KERNEL_FP32, 90, 1, {{0}}, 0, FFTGEN_INTERMEDIATE_DEFAULT, 0};
+    const fftgen_kernel_request fp32 = {4096, 0, FFTGEN_KERNEL_FP32, 90, 1, {{0}}, 0, FFTGEN_INTERMEDIATE_DEFAULT,
+                                        0, 0};
     assert_int_equal(fftgen_plan_transform(&fp32, &plan, why, sizeof why), FFTGEN_PLAN_BAD_RADIX);
-    const fftgen_kernel_request tiny = {8, 0, FFTGEN_KERNEL_FP16, 90, 1, {{0}}, 0, FFTGEN_INTERMEDIATE_DEFAULT, 0};
+    const fftgen_kernel_request tiny = {8, 0, FFTGEN_KERNEL_FP16, 90, 1, {{0}}, 0, FFTGEN_INTERMEDIATE_DEFAULT, 0, 0};
     assert_int_equal(fftgen_plan_transform(&tiny, &plan, why, sizeof why), FFTGEN_PLAN_BAD_RADIX);
-    const fftgen_kernel_request turing = {4096, 0, FFTGEN_KERNEL_FP16, 75, 1, {{0}}, 0, FFTGEN_INTERMEDIATE_DEFAULT, 0};
+    const fftgen_kernel_request turing = {4096, 0, FFTGEN_KERNEL_FP16, 75, 1, {{0}}, 0, FFTGEN_INTERMEDIATE_DEFAULT,
+                                          0, 0};
     assert_int_equal(fftgen_plan_transform(&turing, &plan, why, sizeof why), FFTGEN_PLAN_BAD_ARCH);
     /* a 2D shape whose first pass asks for tensor cores is not fused */
     const long long shape[2] = {64, 64};
     const fftgen_user_layout dense = {1, 4096, {0}};
-    const fftgen_kernel_request all = {4096, 0, FFTGEN_KERNEL_FP16, 90, FFTGEN_TENSOR_CORES_EVERY_PASS, {{0}}, 0,
-                                       FFTGEN_INTERMEDIATE_DEFAULT, 0};
+    const fftgen_kernel_request all = {4096, 0, FFTGEN_KERNEL_FP16, 90, FFTGEN_EVERY_PASS, {{0}}, 0,
+                                       FFTGEN_INTERMEDIATE_DEFAULT, 0, 0};
     assert_int_equal(fftgen_plan_shape(&all, 2, shape, dense, dense, &plan, why, sizeof why), FFTGEN_PLAN_OK);
     assert_int_equal(plan.pass_count, 2);
     assert_true(plan.pass[0].tensor_cores && plan.pass[1].tensor_cores);
-    const fftgen_kernel_request none = {4096, 0, FFTGEN_KERNEL_FP16, 90, 0, {{0}}, 0, FFTGEN_INTERMEDIATE_DEFAULT, 0};
+    const fftgen_kernel_request none = {4096, 0, FFTGEN_KERNEL_FP16, 90, 0, {{0}}, 0, FFTGEN_INTERMEDIATE_DEFAULT,
+                                        0, 0};
     assert_int_equal(fftgen_plan_shape(&none, 2, shape, dense, dense, &plan, why, sizeof why), FFTGEN_PLAN_OK);
     assert_int_equal(plan.pass_count, 1);
     assert_true(plan.pass[0].slice_rows > 0);
@@ -434,7 +485,7 @@ static void planner_follows_a_choice(void **state)
 static void planner_follows_an_order(void **state)
 {
     (void)state;
-    char why[256], text[96];
+    char why[256], text[160];
     const fftgen_device_key x = {"X", 90, "1", "0.1.0"};
     const char wisdom[] = "fftgen-wisdom 1\ndevice \"X\" sm_90 driver 1 fftgen 0.1.0\n"
                           "fp16 4096x4096 tensor-cores=none max-tile=0 order=columns-first\n"
@@ -451,7 +502,7 @@ static void planner_follows_an_order(void **state)
 
     const fftgen_user_layout dense = {1, 4096 * 4096, {0}};
     const fftgen_kernel_request first = {4096 * 4096, 0, FFTGEN_KERNEL_FP16, 90, 0, {{0}}, 0,
-                                         FFTGEN_INTERMEDIATE_DEFAULT, 1};
+                                         FFTGEN_INTERMEDIATE_DEFAULT, 1, 0};
     fftgen_transform_plan plan;
     assert_int_equal(fftgen_plan_shape(&first, 2, square, dense, dense, &plan, why, sizeof why), FFTGEN_PLAN_OK);
     assert_true(plan.columns_first);
@@ -499,6 +550,7 @@ int main(void)
         cmocka_unit_test_teardown(default_path_follows_the_environment, teardown),
         cmocka_unit_test_teardown(shipped_table_parses_and_plans, teardown),
         cmocka_unit_test(planner_follows_a_choice),
+        cmocka_unit_test(planner_places_twiddle_powers),
         cmocka_unit_test_teardown(planner_follows_an_order, teardown),
     };
     return cmocka_run_group_tests_name("wisdom", tests, NULL, NULL);

@@ -33,7 +33,8 @@ static void usage(FILE *to)
             "strided passes read side by side, for every pass and then pass by pass; on sm_90 and newer,\n"
             "thread-block clusters of 2, 4 or 8 blocks against none, for 1D sizes above one block and\n"
             "for the columns of 2D and 3D shapes; for 2D shapes, the columns first through a work area\n"
-            "against the rows first; for 1D sizes of one kernel, radix 4, 8, 16 and 32) and saves the\n"
+            "against the rows first; for 1D sizes of one kernel, radix 4, 8, 16 and 32; for fp16, the tiled\n"
+            "passes that multiply their twiddles from powers of two, every set of them) and saves the\n"
             "fastest in the wisdom file that libfftgen reads, keyed by the device, the driver and the\n"
             "fftgen version. A choice is saved only where it beats the planner's default by %.0f%% or more;\n"
             "every candidate must match the default's output.\n"
@@ -81,7 +82,7 @@ static int same_passes(const fftgen_transform_plan *a, const fftgen_transform_pl
         if (x->n != y->n || x->ffts_per_block != y->ffts_per_block || x->tensor_cores != y->tensor_cores ||
             x->slice_rows != y->slice_rows || x->threads != y->threads || x->column_registers != y->column_registers ||
             x->cluster != y->cluster || x->dimension != y->dimension || x->source != y->source ||
-            x->radix_max != y->radix_max)
+            x->radix_max != y->radix_max || x->twiddle_powers != y->twiddle_powers)
             return 0;
     }
     return 1;
@@ -102,7 +103,8 @@ static int add_candidate(const struct transform *t, int arch, fftgen_choice choi
     const fftgen_user_layout dense = {1, points, {0}};
     const fftgen_kernel_request request = {points, choice.max_radix, KERNEL_PRECISIONS[t->precision], arch,
                                            choice.tensor_cores, choice.max_tile, choice.cluster,
-                                           FFTGEN_INTERMEDIATE_DEFAULT, choice.columns_first};
+                                           FFTGEN_INTERMEDIATE_DEFAULT, choice.columns_first,
+                                           choice.twiddle_powers};
     char why[256];
     fftgen_transform_plan plan;
     if (list->count == MAX_CANDIDATES ||
@@ -123,7 +125,7 @@ static int add_candidate(const struct transform *t, int arch, fftgen_choice choi
 /* The choice of `tile` for every pass, with `cluster` and the passes' order. */
 static fftgen_choice tiles_choice(int tile, int cluster, int columns_first)
 {
-    fftgen_choice choice = {0, {{0}}, cluster, columns_first, 0};
+    fftgen_choice choice = {0, {{0}}, cluster, columns_first, 0, 0};
     for (int i = 0; i < FFTGEN_MAX_PASSES; ++i) choice.max_tile.pass[i] = tile;
     return choice;
 }
@@ -134,8 +136,8 @@ static int tensor_core_passes(const struct transform *t, int arch)
     if (t->precision != FFTGEN_FP16 || arch < 80) return 0;
     const long long points = shape_arg_points(&t->shape);
     const fftgen_user_layout dense = {1, points, {0}};
-    const fftgen_kernel_request every = {points, 0, FFTGEN_KERNEL_FP16, arch, FFTGEN_TENSOR_CORES_EVERY_PASS, {{0}}, 0,
-                                         FFTGEN_INTERMEDIATE_DEFAULT, 0};
+    const fftgen_kernel_request every = {points, 0, FFTGEN_KERNEL_FP16, arch, FFTGEN_EVERY_PASS, {{0}}, 0,
+                                         FFTGEN_INTERMEDIATE_DEFAULT, 0, 0};
     fftgen_transform_plan plan;
     char why[256];
     int can = 0;
@@ -380,10 +382,29 @@ static int refine_pass_tiles(struct measurement *m, int arch, int runs, int jobs
     return measure(m, list, last, runs, jobs, b);
 }
 
-/* Measures one transform in three rounds: the tile caps on CUDA cores, the same for every pass (and
- * each cluster size against none) and then pass by pass, and (fp16) the tensor-core pass
- * masks with the best tiles and cluster size. Fills `entry` (the
- * default choice unless one is MIN_GAIN faster). -1 when a measurement failed. */
+/* fp16: every set of the fastest plan's tiled passes multiplying their twiddles from powers of two
+ * (fewer loads, more products: which wins depends on the pass, so each set is measured). 0, or -1
+ * when a measurement failed. */
+static int try_twiddle_powers(struct measurement *m, int arch, int runs, int jobs, struct buffers *b,
+                              struct candidate_list *list)
+{
+    if (m->t->precision != FFTGEN_FP16) return 0;
+    const int base = fastest(list), first = list->count;
+    const fftgen_transform_plan *plan = &list->plans[base];
+    int tiled = 0;
+    for (int i = 0; i < plan->pass_count; ++i) tiled |= plan->pass[i].tiled << i;
+    for (int mask = 1; mask <= tiled; ++mask) {
+        fftgen_choice powers = list->items[base].choice;
+        powers.twiddle_powers = mask;
+        if ((mask & ~tiled) == 0) add_candidate(m->t, arch, powers, list);
+    }
+    return list->count == first ? 0 : measure(m, list, first, runs, jobs, b);
+}
+
+/* Measures one transform in four rounds: the tile caps on CUDA cores, the same for every pass (and
+ * each cluster size against none) and then pass by pass; (fp16) the tensor-core pass masks with the
+ * best tiles and cluster size; (fp16) the tiled passes that take twiddles from powers of two. Fills
+ * `entry` (the default choice unless one is MIN_GAIN faster). -1 when a measurement failed. */
 static int tune_one(const struct transform *t, int arch, long long total, int runs, int jobs, struct buffers *b,
                     fftgen_wisdom_entry *entry, int *measured)
 {
@@ -442,6 +463,7 @@ static int tune_one(const struct transform *t, int arch, long long total, int ru
         }
         failed = measure(&m, &list, first, runs, jobs, b) != 0;
     }
+    if (!failed) failed = try_twiddle_powers(&m, arch, runs, jobs, b, &list) != 0;
     free(m.reference);
     free(m.output);
     if (failed) {
@@ -458,7 +480,7 @@ static int tune_one(const struct transform *t, int arch, long long total, int ru
     entry->choice = list.items[best].choice;
     entry->ms = list.items[best].ms;
     entry->default_ms = default_ms;
-    char choice[96], runner_up[96];
+    char choice[160], runner_up[160];
     fftgen_choice_text(&entry->choice, choice, sizeof choice);
     fftgen_choice_text(&list.items[fast].choice, runner_up, sizeof runner_up);
     printf("  %-5s %-12s %2d candidates, default %.4f ms; fastest %s %.4f ms (%.3fx): %s\n",
