@@ -41,7 +41,6 @@ static int is_power_of_two(long long n)
     return n >= 2 && (n & (n - 1)) == 0;
 }
 
-/* "tensor-cores=1,3" or "none" into a pass mask; -1 if malformed. */
 static int parse_shape(const char *text, fftgen_wisdom_entry *entry)
 {
     entry->rank = 0;

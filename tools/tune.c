@@ -2,6 +2,7 @@
  * transform on this GPU, and saves the fastest in the wisdom file libfftgen reads. See usage(). */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
+#include <stddef.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -382,23 +383,31 @@ static int refine_pass_tiles(struct measurement *m, int arch, int runs, int jobs
     return measure(m, list, last, runs, jobs, b);
 }
 
-/* fp16: every set of the fastest plan's tiled passes multiplying their twiddles from powers of two
- * (fewer loads, more products: which wins depends on the pass, so each set is measured). 0, or -1
- * when a measurement failed. */
-static int try_twiddle_powers(struct measurement *m, int arch, int runs, int jobs, struct buffers *b,
-                              struct candidate_list *list)
+/* Every non-empty subset of `passes` (a pass mask) as the choice field at `field` (a pass mask too:
+ * offsetof(fftgen_choice, ...)) of the fastest candidate so far, measured. 0, or -1 when a
+ * measurement failed. */
+static int measure_pass_sets(struct measurement *m, int arch, int runs, int jobs, struct buffers *b,
+                             struct candidate_list *list, int passes, size_t field)
 {
-    if (m->t->precision != FFTGEN_FP16) return 0;
-    const int base = fastest(list), first = list->count;
-    const fftgen_transform_plan *plan = &list->plans[base];
-    int tiled = 0;
-    for (int i = 0; i < plan->pass_count; ++i) tiled |= plan->pass[i].tiled << i;
-    for (int mask = 1; mask <= tiled; ++mask) {
-        fftgen_choice powers = list->items[base].choice;
-        powers.twiddle_powers = mask;
-        if ((mask & ~tiled) == 0) add_candidate(m->t, arch, powers, list);
+    const fftgen_choice best = list->items[fastest(list)].choice;
+    const int first = list->count;
+    for (int mask = 1; mask <= passes; ++mask) {
+        if ((mask & ~passes) != 0) continue;
+        fftgen_choice set = best;
+        *(int *)((char *)&set + field) = mask;
+        add_candidate(m->t, arch, set, list);
     }
     return list->count == first ? 0 : measure(m, list, first, runs, jobs, b);
+}
+
+/* fp16: the fastest plan's tiled passes, which may take their twiddles from powers of two (fewer
+ * loads, more products: which wins depends on the pass, so every set is measured). */
+static int tiled_passes(const struct candidate_list *list)
+{
+    const fftgen_transform_plan *plan = &list->plans[fastest(list)];
+    int tiled = 0;
+    for (int i = 0; i < plan->pass_count; ++i) tiled |= plan->pass[i].tiled << i;
+    return tiled;
 }
 
 /* Measures one transform in four rounds: the tile caps on CUDA cores, the same for every pass (and
@@ -453,17 +462,11 @@ static int tune_one(const struct transform *t, int arch, long long total, int ru
                  fill_random(b->in, t->precision == FFTGEN_FP16, m.values, (unsigned long long)points) != 0 ||
                  measure(&m, &list, 0, runs, jobs, b) != 0;
     if (!failed) failed = refine_pass_tiles(&m, arch, runs, jobs, b, &list) != 0;
-    if (!failed && can != 0) {
-        const fftgen_choice best = list.items[fastest(&list)].choice;
-        const int first = list.count;
-        for (int mask = 1; mask <= can; ++mask) {
-            fftgen_choice masked = best;
-            masked.tensor_cores = mask;
-            if ((mask & ~can) == 0) add_candidate(t, arch, masked, &list);
-        }
-        failed = measure(&m, &list, first, runs, jobs, b) != 0;
-    }
-    if (!failed) failed = try_twiddle_powers(&m, arch, runs, jobs, b, &list) != 0;
+    if (!failed)
+        failed = measure_pass_sets(&m, arch, runs, jobs, b, &list, can, offsetof(fftgen_choice, tensor_cores)) != 0;
+    if (!failed && t->precision == FFTGEN_FP16)
+        failed = measure_pass_sets(&m, arch, runs, jobs, b, &list, tiled_passes(&list),
+                                   offsetof(fftgen_choice, twiddle_powers)) != 0;
     free(m.reference);
     free(m.output);
     if (failed) {
