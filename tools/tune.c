@@ -21,6 +21,10 @@
 enum { MAX_CANDIDATES = 64, MAX_TRANSFORMS = 128, WARMUP_RUNS = 3, CHECKED_POINTS = 1 << 20 };
 /* A candidate must beat the planner's default by this much to be saved: below it, run-to-run noise. */
 #define MIN_GAIN 0.02
+/* An option added to the fastest plan so far (tensor cores or twiddle powers in some passes) must beat
+ * that plan by this much: the default-relative MIN_GAIN alone let 2^26 and 2^27 fp16 keep twiddle
+ * powers that three A/B rounds then measured 0.2-0.3% slower (results/notes.md). */
+#define MIN_OPTION_GAIN 0.01
 /* Candidates must agree with the default plan's output (relative L2): they are the same transform. */
 #define FP32_AGREEMENT 1e-5
 #define FP16_AGREEMENT 4e-3
@@ -35,10 +39,12 @@ static void usage(FILE *to)
             "thread-block clusters of 2, 4 or 8 blocks against none, for 1D sizes above one block and\n"
             "for the columns of 2D and 3D shapes; for 2D shapes, the columns first through a work area\n"
             "against the rows first; for 1D sizes of one kernel, radix 4, 8, 16 and 32; for fp16, the tiled\n"
-            "passes that multiply their twiddles from powers of two, every set of them) and saves the\n"
+            "passes that multiply their twiddles from powers of two, every set of them; and the choice in\n"
+            "use now, from the wisdom file or the table shipped with libfftgen) and saves the\n"
             "fastest in the wisdom file that libfftgen reads, keyed by the device, the driver and the\n"
-            "fftgen version. A choice is saved only where it beats the planner's default by %.0f%% or more;\n"
-            "every candidate must match the default's output.\n"
+            "fftgen version. A choice is saved only where it beats the planner's default by %.0f%% or more,\n"
+            "and tensor cores or twiddle powers are taken only where they beat the same plan without them\n"
+            "by %.0f%%; every candidate must match the default's output.\n"
             "Batched forward transforms, out of place, CUDA events, the median of many runs.\n"
             "\n"
             "  SHAPE...           1D sizes (powers of two) and 2D or 3D shapes such as 512x256; default 16\n"
@@ -54,7 +60,7 @@ static void usage(FILE *to)
             "  -h, --help         this text\n"
             "\n"
             "Exit status: 0; 1 when there is no GPU or a measurement fails; 2 on bad arguments.\n",
-            100 * MIN_GAIN);
+            100 * MIN_GAIN, 100 * MIN_OPTION_GAIN);
 }
 
 struct transform {
@@ -68,6 +74,7 @@ struct candidate {
     fftgen_result created;
     float ms;
     double disagreement;
+    int held_back; /* an option round's candidate that did not beat its starting plan by MIN_OPTION_GAIN */
 };
 
 static const char *const PRECISION_NAMES[] = {"fp32", "fp16", "split", "split-papers"};
@@ -94,6 +101,7 @@ struct candidate_list {
     struct candidate items[MAX_CANDIDATES];
     fftgen_transform_plan plans[MAX_CANDIDATES];
     int count;
+    char held_back[2][192]; /* what the option rounds did not take, said after the transform's line */
 };
 
 /* Adds the plan of `choice` unless the planner cannot make it or makes one already listed; 1 if
@@ -344,7 +352,7 @@ static int fastest(const struct candidate_list *list)
 {
     int best = 0;
     for (int c = 1; c < list->count; ++c)
-        if (list->items[c].ms < list->items[best].ms) best = c;
+        if (!list->items[c].held_back && list->items[c].ms < list->items[best].ms) best = c;
     return best;
 }
 
@@ -384,20 +392,32 @@ static int refine_pass_tiles(struct measurement *m, int arch, int runs, int jobs
 }
 
 /* Every non-empty subset of `passes` (a pass mask) as the choice field at `field` (a pass mask too:
- * offsetof(fftgen_choice, ...)) of the fastest candidate so far, measured. 0, or -1 when a
- * measurement failed. */
+ * offsetof(fftgen_choice, ...)) of the fastest candidate so far, measured. The option wins only where
+ * it beats that plan by MIN_OPTION_GAIN; otherwise its candidates are held back and `name` says so.
+ * 0, or -1 when a measurement failed. */
 static int measure_pass_sets(struct measurement *m, int arch, int runs, int jobs, struct buffers *b,
-                             struct candidate_list *list, int passes, size_t field)
+                             struct candidate_list *list, int passes, size_t field, const char *name)
 {
-    const fftgen_choice best = list->items[fastest(list)].choice;
-    const int first = list->count;
+    const int base = fastest(list), first = list->count;
+    const fftgen_choice start = list->items[base].choice;
     for (int mask = 1; mask <= passes; ++mask) {
         if ((mask & ~passes) != 0) continue;
-        fftgen_choice set = best;
+        fftgen_choice set = start;
         *(int *)((char *)&set + field) = mask;
         add_candidate(m->t, arch, set, list);
     }
-    return list->count == first ? 0 : measure(m, list, first, runs, jobs, b);
+    if (list->count == first) return 0;
+    if (measure(m, list, first, runs, jobs, b) != 0) return -1;
+    const int best = fastest(list);
+    const float without = list->items[base].ms, with = list->items[best].ms;
+    if (best >= first && with > without * (1 - MIN_OPTION_GAIN)) {
+        for (int c = first; c < list->count; ++c) list->items[c].held_back = 1;
+        char *note = list->held_back[list->held_back[0][0] != '\0'], passes[32];
+        fftgen_pass_mask_text(*(const int *)((const char *)&list->items[best].choice + field), passes, sizeof passes);
+        snprintf(note, sizeof list->held_back[0], "%s in passes %s: %.4f ms against %.4f ms for the plan before"
+                 " them, less than %.0f%% faster: not taken", name, passes, with, without, 100 * MIN_OPTION_GAIN);
+    }
+    return 0;
 }
 
 /* fp16: the fastest plan's tiled passes, which may take their twiddles from powers of two (fewer
@@ -414,11 +434,13 @@ static int tiled_passes(const struct candidate_list *list)
  * each cluster size against none) and then pass by pass; (fp16) the tensor-core pass masks with the
  * best tiles and cluster size; (fp16) the tiled passes that take twiddles from powers of two. Fills
  * `entry` (the default choice unless one is MIN_GAIN faster). -1 when a measurement failed. */
-static int tune_one(const struct transform *t, int arch, long long total, int runs, int jobs, struct buffers *b,
-                    fftgen_wisdom_entry *entry, int *measured)
+static int tune_one(const struct transform *t, const fftgen_device_key *key, long long total, int runs, int jobs,
+                    struct buffers *b, fftgen_wisdom_entry *entry, int *measured)
 {
     static struct candidate_list list;
+    const int arch = key->arch;
     list.count = 0;
+    list.held_back[0][0] = list.held_back[1][0] = '\0';
     char shape[64];
     fftgen_shape_text(t->shape.rank, t->shape.n, shape, sizeof shape);
     *measured = 0;
@@ -447,6 +469,12 @@ static int tune_one(const struct transform *t, int arch, long long total, int ru
         radix.max_radix = radices[k];
         add_candidate(t, arch, radix, &list);
     }
+    /* the choice libfftgen makes now (the user's wisdom, else the shipped table): the rounds below vary
+     * only the fastest plan so far, and may not reach a combination measured on another device (the
+     * H100's choice for fp16 256x256 ran 7% faster on an H200 than any plan of the H200's own rounds) */
+    fftgen_choice current;
+    if (fftgen_wisdom_find(key, KERNEL_PRECISIONS[t->precision], t->shape.rank, t->shape.n, &current))
+        add_candidate(t, arch, current, &list);
     const int can = tensor_core_passes(t, arch);
     if (list.count < 2 && can == 0) {
         printf("  %-5s %-12s one plan only: nothing to choose\n", PRECISION_NAMES[t->precision], shape);
@@ -463,10 +491,11 @@ static int tune_one(const struct transform *t, int arch, long long total, int ru
                  measure(&m, &list, 0, runs, jobs, b) != 0;
     if (!failed) failed = refine_pass_tiles(&m, arch, runs, jobs, b, &list) != 0;
     if (!failed)
-        failed = measure_pass_sets(&m, arch, runs, jobs, b, &list, can, offsetof(fftgen_choice, tensor_cores)) != 0;
+        failed = measure_pass_sets(&m, arch, runs, jobs, b, &list, can, offsetof(fftgen_choice, tensor_cores),
+                                   "tensor cores") != 0;
     if (!failed && t->precision == FFTGEN_FP16)
         failed = measure_pass_sets(&m, arch, runs, jobs, b, &list, tiled_passes(&list),
-                                   offsetof(fftgen_choice, twiddle_powers)) != 0;
+                                   offsetof(fftgen_choice, twiddle_powers), "twiddle powers") != 0;
     free(m.reference);
     free(m.output);
     if (failed) {
@@ -489,6 +518,8 @@ static int tune_one(const struct transform *t, int arch, long long total, int ru
     printf("  %-5s %-12s %2d candidates, default %.4f ms; fastest %s %.4f ms (%.3fx): %s\n",
            PRECISION_NAMES[t->precision], shape, list.count, default_ms, runner_up, list.items[fast].ms,
            default_ms / list.items[fast].ms, best == 0 ? "keeps the default" : "saved");
+    for (int i = 0; i < 2 && list.held_back[i][0] != '\0'; ++i)
+        printf("  %-5s %-12s %s\n", PRECISION_NAMES[t->precision], shape, list.held_back[i]);
     fflush(stdout);
     *measured = 1;
     return 0;
@@ -594,6 +625,7 @@ int main(int argc, char **argv)
                 fftgen_result_string(found != FFTGEN_SUCCESS ? found : FFTGEN_CUDA_ERROR));
         return 1;
     }
+    fftgen_wisdom_load_defaults(&key); /* the choices in use now, candidates too */
     /* three buffers as large as the largest transform's data */
     long long most = 0;
     for (int i = 0; i < count; ++i) {
@@ -614,7 +646,7 @@ int main(int argc, char **argv)
     for (int i = 0; i < count && entries != NULL && written == FFTGEN_SUCCESS; ++i) {
         int measured = 0;
         printf("[%d/%d]", i + 1, count);
-        if (tune_one(&transforms[i], arch, total, runs, jobs, &b, &entries[saved], &measured) != 0) ++failures;
+        if (tune_one(&transforms[i], &key, total, runs, jobs, &b, &entries[saved], &measured) != 0) ++failures;
         saved += measured;
         /* saved as it goes: an interrupted run keeps what it measured */
         if (measured) written = fftgen_wisdom_write(path, &key, entries, saved, why, sizeof why);
