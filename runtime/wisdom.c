@@ -16,9 +16,16 @@ extern const unsigned long long fftgen_shipped_wisdom_size;
 
 enum { MAX_LINE = 512 };
 
+/* Where an entry came from, in the order fftgen_wisdom_find looks. */
+typedef enum {
+    FROM_USER,             /* the user's wisdom, for this device, driver and fftgen version */
+    FROM_SHIPPED_DEVICE,   /* a shipped section named for this device */
+    FROM_SHIPPED_ARCH      /* the first shipped section of this architecture, for every device of it */
+} entry_source;
+
 struct stored_entry {
     int arch;
-    int shipped;
+    entry_source source;
     fftgen_wisdom_entry entry;
 };
 
@@ -250,6 +257,7 @@ struct add_context {
     const fftgen_device_key *key;
     int shipped;
     int failed;
+    char arch_device[sizeof ((fftgen_device_key *)0)->device]; /* shipped: the first section of key->arch */
 };
 
 static int same_transform(const fftgen_wisdom_entry *a, const fftgen_wisdom_entry *b)
@@ -260,13 +268,28 @@ static int same_transform(const fftgen_wisdom_entry *a, const fftgen_wisdom_entr
     return 1;
 }
 
+/* Which source a section's entries are for `add->key`, or -1 where they are not for it. The shipped
+ * table's first section of an architecture serves every device of it; a later one, measured on
+ * another device of the same architecture (an H200 beside the H100), serves only that device, and
+ * first: the same kernels' best choices differ where the bandwidth per SM differs. */
+static int section_source(struct add_context *add, const fftgen_device_key *section)
+{
+    if (!add->shipped) return same_key(section, add->key) ? FROM_USER : -1;
+    if (section->arch != add->key->arch) return -1;
+    if (add->arch_device[0] == '\0')
+        snprintf(add->arch_device, sizeof add->arch_device, "%s", section->device);
+    if (strcmp(section->device, add->key->device) == 0) return FROM_SHIPPED_DEVICE;
+    return strcmp(section->device, add->arch_device) == 0 ? FROM_SHIPPED_ARCH : -1;
+}
+
 /* Under the lock. */
 static void store(void *context, const fftgen_device_key *section, const fftgen_wisdom_entry *entry)
 {
     struct add_context *add = context;
-    if (add->shipped ? section->arch != add->key->arch : !same_key(section, add->key)) return;
+    const int source = section_source(add, section);
+    if (source < 0) return;
     for (int i = 0; i < stored_count; ++i)
-        if (stored[i].shipped == add->shipped && stored[i].arch == section->arch &&
+        if (stored[i].source == (entry_source)source && stored[i].arch == section->arch &&
             same_transform(&stored[i].entry, entry)) {
             stored[i].entry = *entry;
             return;
@@ -281,7 +304,7 @@ static void store(void *context, const fftgen_device_key *section, const fftgen_
         stored = grown;
         stored_capacity = capacity;
     }
-    const struct stored_entry added = {section->arch, add->shipped, *entry};
+    const struct stored_entry added = {section->arch, (entry_source)source, *entry};
     stored[stored_count++] = added;
 }
 
@@ -289,7 +312,7 @@ fftgen_result fftgen_wisdom_add_text(const char *text, size_t size, const fftgen
                                      char *why, size_t why_len)
 {
     if (walk(text, size, NULL, NULL, why, why_len) != 0) return FFTGEN_WISDOM_CORRUPT;
-    struct add_context add = {key, shipped, 0};
+    struct add_context add = {key, shipped, 0, ""};
     pthread_mutex_lock(&lock);
     walk(text, size, store, &add, why, why_len);
     pthread_mutex_unlock(&lock);
@@ -372,9 +395,9 @@ int fftgen_wisdom_find(const fftgen_device_key *key, fftgen_kernel_precision pre
     for (int d = 0; d < rank && d < FFTGEN_MAX_RANK; ++d) wanted.shape[d] = shape[d];
     int found = 0;
     pthread_mutex_lock(&lock);
-    for (int pass = 0; pass < 2 && !found; ++pass) /* the user's wisdom, then the shipped table */
+    for (int source = FROM_USER; source <= FROM_SHIPPED_ARCH && !found; ++source)
         for (int i = 0; i < stored_count && !found; ++i)
-            if (stored[i].shipped == pass && stored[i].arch == key->arch &&
+            if (stored[i].source == (entry_source)source && stored[i].arch == key->arch &&
                 same_transform(&stored[i].entry, &wanted)) {
                 *choice = stored[i].entry.choice;
                 found = 1;

@@ -14,8 +14,10 @@
  * points a thread, fftgen_kernel_request.max_radix); the times are what
  * tune measured, for the reader). '#' starts a comment; blank lines are skipped.
  *
- * libfftgen uses a user's section only where the device, driver and fftgen version all match; the
- * shipped table's sections where the architecture matches. */
+ * libfftgen uses a user's section only where the device, driver and fftgen version all match. In the
+ * shipped table, the first section of an architecture serves every device of it, and a later section
+ * of the same architecture serves only the device it names, ahead of the first (driver and fftgen
+ * version aside). */
 #ifndef FFTGEN_RUNTIME_WISDOM_H
 #define FFTGEN_RUNTIME_WISDOM_H
 
@@ -54,8 +56,9 @@ typedef struct {
     double ms, default_ms; /* as measured, for the reader */
 } fftgen_wisdom_entry;
 
-/* Checks the whole text, then adds its entries for `key`'s device (shipped: for key->arch, from any
- * device) to the process's wisdom; a later entry for the same transform replaces an earlier one. On
+/* Checks the whole text, then adds its entries for `key`'s device (shipped: the sections of key->arch
+ * that serve key->device, above) to the process's wisdom; a later entry for the same transform, from
+ * the same kind of section, replaces an earlier one. On
  * FFTGEN_WISDOM_CORRUPT, nothing is added and `why` names the line. */
 fftgen_result fftgen_wisdom_add_text(const char *text, size_t size, const fftgen_device_key *key, int shipped,
                                      char *why, size_t why_len);
@@ -68,8 +71,8 @@ fftgen_result fftgen_wisdom_add_file(const char *path, const fftgen_device_key *
  * said once on stderr; a missing one is not an error. */
 void fftgen_wisdom_load_defaults(const fftgen_device_key *key);
 
-/* The choice for a transform on key->arch: the user's wisdom first, then the shipped table. 1 if
- * found. */
+/* The choice for a transform on key->arch: the user's wisdom first, then the shipped section named for
+ * key->device, then the architecture's shipped section. 1 if found. */
 int fftgen_wisdom_find(const fftgen_device_key *key, fftgen_kernel_precision precision, int rank,
                        const long long *shape, fftgen_choice *choice);
 

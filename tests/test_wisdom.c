@@ -1,5 +1,6 @@
 /* Wisdom (runtime/wisdom.h), without a GPU: a user's section is used only on its own device, driver
- * and fftgen version, the shipped table for every device of its architecture, the user's first;
+ * and fftgen version, the shipped table's first section of an architecture for every device of it
+ * and a later one for its own device first, the user's first;
  * damaged files are refused whole and name the line; writing keeps other devices' sections and this
  * device's transforms not measured again, and never overwrites a damaged file; the shipped table
  * parses; the planner follows a choice. */
@@ -92,16 +93,24 @@ static void users_section_is_for_its_device_only(void **state)
     assert_false(find(&newer, FFTGEN_KERNEL_FP16, 1, 65536, 0, &choice));
 }
 
+/* The choice found for fp16 65536 on `key`: tensor-core passes and one tile cap for every pass. */
+static void assert_fp16_65536_choice(const fftgen_device_key *key, int tensor_cores, int cap)
+{
+    fftgen_choice choice;
+    assert_true(find(key, FFTGEN_KERNEL_FP16, 1, 65536, 0, &choice));
+    assert_int_equal(choice.tensor_cores, tensor_cores);
+    assert_caps(&choice.max_tile, cap, cap, cap);
+}
+
 static void shipped_table_is_per_architecture_and_comes_second(void **state)
 {
     (void)state;
     char why[256];
     fftgen_choice choice;
-    /* any sm_90 device takes the shipped choices (the later section wins for the same transform) */
+    /* any sm_90 device takes the architecture's section, the first one (measured on the H100) */
     const fftgen_device_key other = {"NVIDIA GH200", 90, "1.0", "0.1.0"};
     assert_int_equal(add(TWO_DEVICES, &other, 1, why, sizeof why), FFTGEN_SUCCESS);
-    assert_true(find(&other, FFTGEN_KERNEL_FP16, 1, 65536, 0, &choice));
-    assert_int_equal(choice.tensor_cores, 3);
+    assert_fp16_65536_choice(&other, 2, 8);
     const fftgen_device_key ampere = {"NVIDIA A100", 80, "1.0", "0.1.0"};
     assert_false(find(&ampere, FFTGEN_KERNEL_FP16, 1, 65536, 0, &choice));
     /* the user's own wisdom comes first */
@@ -109,9 +118,25 @@ static void shipped_table_is_per_architecture_and_comes_second(void **state)
     const char mine[] = "fftgen-wisdom 1\ndevice \"NVIDIA GH200\" sm_90 driver 1.0 fftgen 0.1.0\n"
                         "fp16 65536 tensor-cores=none max-tile=2\n";
     assert_int_equal(add(mine, &other, 0, why, sizeof why), FFTGEN_SUCCESS);
-    assert_true(find(&other, FFTGEN_KERNEL_FP16, 1, 65536, 0, &choice));
-    assert_int_equal(choice.tensor_cores, 0);
-    assert_caps(&choice.max_tile, 2, 2, 2);
+    assert_fp16_65536_choice(&other, 0, 2);
+}
+
+/* A later shipped section of the architecture serves only the device it names, ahead of the first
+ * section, which still serves that device's other transforms; any driver and fftgen version. */
+static void shipped_section_of_a_device_comes_first_there(void **state)
+{
+    (void)state;
+    char why[256];
+    fftgen_choice choice;
+    const fftgen_device_key h200 = {"NVIDIA H200", 90, "999.1", "0.2.0"};
+    assert_int_equal(add(TWO_DEVICES, &h200, 1, why, sizeof why), FFTGEN_SUCCESS);
+    assert_fp16_65536_choice(&h200, 3, 0);
+    assert_true(find(&h200, FFTGEN_KERNEL_FP32, 2, 512, 256, &choice));
+    assert_caps(&choice.max_tile, 4, 4, 4);
+    /* and the H100 is not served by the H200's section */
+    fftgen_wisdom_reset_for_tests();
+    assert_int_equal(add(TWO_DEVICES, &H100, 1, why, sizeof why), FFTGEN_SUCCESS);
+    assert_fp16_65536_choice(&H100, 2, 8);
 }
 
 static void damaged_files_are_refused_whole(void **state)
@@ -284,28 +309,58 @@ static void shipped_table_parses_and_plans(void **state)
 {
     (void)state;
     char why[256];
-    const fftgen_device_key any = {"any", 90, "1", "0.1.0"};
-    assert_int_equal(fftgen_wisdom_add_text(fftgen_shipped_wisdom_data, (size_t)fftgen_shipped_wisdom_size, &any, 1,
-                                            why, sizeof why),
-                     FFTGEN_SUCCESS);
-    for (long long n = 16; n <= (1LL << 27); n *= 2)
+    /* every sm_90 device, and the H200, whose own section comes first */
+    static const fftgen_device_key devices[] = {{"any", 90, "1", "0.1.0"}, {"NVIDIA H200", 90, "1", "0.1.0"}};
+    static const long long shapes[][3] = {{256, 256}, {1024, 1024}, {4096, 4096}, {8192, 8192}, {64, 64, 64},
+                                          {128, 128, 128}, {256, 256, 256}, {512, 512, 512}};
+    for (size_t d = 0; d < sizeof devices / sizeof devices[0]; ++d) {
+        fftgen_wisdom_reset_for_tests();
+        assert_int_equal(fftgen_wisdom_add_text(fftgen_shipped_wisdom_data, (size_t)fftgen_shipped_wisdom_size,
+                                                &devices[d], 1, why, sizeof why),
+                         FFTGEN_SUCCESS);
         for (int p = 0; p < 2; ++p) {
-            fftgen_choice choice;
             const fftgen_kernel_precision precision = p ? FFTGEN_KERNEL_FP16 : FFTGEN_KERNEL_FP32;
-            if (!find(&any, precision, 1, n, 0, &choice)) continue;
-            const fftgen_kernel_request request = {n, choice.max_radix, precision, 90, choice.tensor_cores,
-                                                   choice.max_tile, choice.cluster, FFTGEN_INTERMEDIATE_DEFAULT, 0, 0};
-            fftgen_transform_plan plan;
-            assert_int_equal(fftgen_plan_transform(&request, &plan, why, sizeof why), FFTGEN_PLAN_OK);
-            if (choice.max_radix != 0) assert_int_equal(plan.pass[0].radix_max, choice.max_radix);
+            fftgen_choice choice;
+            for (long long n = 16; n <= (1LL << 27); n *= 2) {
+                if (!find(&devices[d], precision, 1, n, 0, &choice)) continue;
+                const fftgen_kernel_request request = {n, choice.max_radix, precision, 90, choice.tensor_cores,
+                                                       choice.max_tile, choice.cluster,
+                                                       FFTGEN_INTERMEDIATE_DEFAULT, 0, choice.twiddle_powers};
+                fftgen_transform_plan plan;
+                assert_int_equal(fftgen_plan_transform(&request, &plan, why, sizeof why), FFTGEN_PLAN_OK);
+                if (choice.max_radix != 0) assert_int_equal(plan.pass[0].radix_max, choice.max_radix);
+            }
+            for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; ++s) {
+                const int rank = shapes[s][2] != 0 ? 3 : 2;
+                const long long points = shapes[s][0] * shapes[s][1] * (rank == 3 ? shapes[s][2] : 1);
+                if (!fftgen_wisdom_find(&devices[d], precision, rank, shapes[s], &choice)) continue;
+                const fftgen_kernel_request request = {points, 0, precision, 90, choice.tensor_cores,
+                                                       choice.max_tile, choice.cluster,
+                                                       FFTGEN_INTERMEDIATE_DEFAULT, choice.columns_first,
+                                                       choice.twiddle_powers};
+                const fftgen_user_layout dense = {1, points, {0}};
+                fftgen_transform_plan plan;
+                assert_int_equal(fftgen_plan_shape(&request, rank, shapes[s], dense, dense, &plan, why, sizeof why),
+                                 FFTGEN_PLAN_OK);
+            }
         }
-    /* fp16 16384 takes radix 32 on sm_90 (fftgen-bench, H100: 0.536 -> 0.517 ms) */
+    }
+    /* fp16 16384 takes radix 32 on sm_90 (fftgen-bench, H100: 0.536 -> 0.517 ms), on the H200 too */
     fftgen_choice choice;
-    assert_true(find(&any, FFTGEN_KERNEL_FP16, 1, 16384, 0, &choice));
+    assert_true(find(&devices[1], FFTGEN_KERNEL_FP16, 1, 16384, 0, &choice));
     assert_int_equal(choice.max_radix, 32);
     char text[160];
     fftgen_choice_text(&choice, text, sizeof text);
     assert_string_equal(text, "tensor-cores=none max-tile=0 radix=32");
+    /* fp32 65536 on the H200: two passes, not the planner's cluster (1.2407 -> 1.0418 ms there) */
+    assert_true(find(&devices[1], FFTGEN_KERNEL_FP32, 1, 65536, 0, &choice));
+    assert_int_equal(choice.cluster, 1);
+    fftgen_wisdom_reset_for_tests();
+    assert_int_equal(fftgen_wisdom_add_text(fftgen_shipped_wisdom_data, (size_t)fftgen_shipped_wisdom_size,
+                                            &devices[0], 1, why, sizeof why),
+                     FFTGEN_SUCCESS);
+    assert_true(find(&devices[0], FFTGEN_KERNEL_FP32, 1, 65536, 0, &choice));
+    assert_int_equal(choice.cluster, 0);
 }
 
 /* The planner follows a choice: tensor cores in the passes named, tiles no wider than the cap. */
@@ -545,6 +600,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_teardown(users_section_is_for_its_device_only, teardown),
         cmocka_unit_test_teardown(shipped_table_is_per_architecture_and_comes_second, teardown),
+        cmocka_unit_test_teardown(shipped_section_of_a_device_comes_first_there, teardown),
         cmocka_unit_test_teardown(damaged_files_are_refused_whole, teardown),
         cmocka_unit_test_teardown(writing_keeps_what_it_does_not_replace, teardown),
         cmocka_unit_test_teardown(default_path_follows_the_environment, teardown),
