@@ -431,9 +431,10 @@ static int tiled_passes(const struct candidate_list *list)
 }
 
 /* Measures one transform in four rounds: the tile caps on CUDA cores, the same for every pass (and
- * each cluster size against none) and then pass by pass; (fp16) the tensor-core pass masks with the
- * best tiles and cluster size; (fp16) the tiled passes that take twiddles from powers of two. Fills
- * `entry` (the default choice unless one is MIN_GAIN faster). -1 when a measurement failed. */
+ * each cluster size against none, and the choice in use now) and then pass by pass; (fp16) the
+ * tensor-core pass masks with the best tiles and cluster size; (fp16) the tiled passes that take
+ * twiddles from powers of two; the last two only where they gain MIN_OPTION_GAIN. Fills `entry` (the
+ * default choice unless one is MIN_GAIN faster). -1 when a measurement failed. */
 static int tune_one(const struct transform *t, const fftgen_device_key *key, long long total, int runs, int jobs,
                     struct buffers *b, fftgen_wisdom_entry *entry, int *measured)
 {
