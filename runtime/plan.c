@@ -99,7 +99,7 @@ static fftgen_kernel_request planner_request(long long points, int rank, const l
     } else if (!(flags & FFTGEN_PLANNER_DEFAULTS)) {
         fftgen_device_key key;
         if (fftgen_device_key_of(device, arch, &key) == FFTGEN_SUCCESS) {
-            fftgen_wisdom_load_defaults(&key);
+            fftgen_wisdom_load_defaults();
             fftgen_wisdom_find(&key, precision, rank, n, &choice);
         }
     }
@@ -355,12 +355,9 @@ fftgen_result fftgen_load_wisdom(const char *path)
     size_t memory;
     const fftgen_result found = fftgen_current_device(&device, &arch, &memory);
     if (found != FFTGEN_SUCCESS) return found;
-    fftgen_device_key key;
-    const fftgen_result keyed = fftgen_device_key_of(device, arch, &key);
-    if (keyed != FFTGEN_SUCCESS) return keyed;
-    fftgen_wisdom_load_defaults(&key); /* so that the default file does not come later, over this one */
+    fftgen_wisdom_load_defaults(); /* so that the default file does not come later, over this one */
     char why[512];
-    return fftgen_wisdom_add_file(path, &key, why, sizeof why);
+    return fftgen_wisdom_add_file(path, why, sizeof why);
 }
 
 fftgen_result fftgen_load_pack(const char *path)

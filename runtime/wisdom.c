@@ -16,16 +16,12 @@ extern const unsigned long long fftgen_shipped_wisdom_size;
 
 enum { MAX_LINE = 512 };
 
-/* Where an entry came from, in the order fftgen_wisdom_find looks. */
-typedef enum {
-    FROM_USER,             /* the user's wisdom, for this device, driver and fftgen version */
-    FROM_SHIPPED_DEVICE,   /* a shipped section named for this device */
-    FROM_SHIPPED_ARCH      /* the first shipped section of this architecture, for every device of it */
-} entry_source;
-
+/* Every section's entries are kept, each with its section's device; fftgen_wisdom_find picks the
+ * ones that serve the device it plans for (a process may plan for several). */
 struct stored_entry {
-    int arch;
-    entry_source source;
+    fftgen_device_key section;
+    int shipped;
+    int first_of_arch; /* shipped: the table's first section of its architecture */
     fftgen_wisdom_entry entry;
 };
 
@@ -253,11 +249,15 @@ static int walk(const char *text, size_t size, entry_sink take, void *context, c
     return 0;
 }
 
+enum { MAX_ARCHS = 16 };
+
 struct add_context {
-    const fftgen_device_key *key;
     int shipped;
     int failed;
-    char arch_device[sizeof ((fftgen_device_key *)0)->device]; /* shipped: the first section of key->arch */
+    /* shipped: the device of each architecture's first section, in the order met */
+    int arch_count;
+    int archs[MAX_ARCHS];
+    char arch_devices[MAX_ARCHS][sizeof ((fftgen_device_key *)0)->device];
 };
 
 static int same_transform(const fftgen_wisdom_entry *a, const fftgen_wisdom_entry *b)
@@ -268,28 +268,28 @@ static int same_transform(const fftgen_wisdom_entry *a, const fftgen_wisdom_entr
     return 1;
 }
 
-/* Which source a section's entries are for `add->key`, or -1 where they are not for it. The shipped
- * table's first section of an architecture serves every device of it; a later one, measured on
- * another device of the same architecture (an H200 beside the H100), serves only that device, and
- * first: the same kernels' best choices differ where the bandwidth per SM differs. */
-static int section_source(struct add_context *add, const fftgen_device_key *section)
+/* Whether `section` is the shipped table's first section of its architecture. That one serves every
+ * device of the architecture; a later one, measured on another device of it (an H200 beside the
+ * H100), serves only the device it names, and first: the same kernels' best choices differ where the
+ * bandwidth per SM differs. */
+static int first_of_arch(struct add_context *add, const fftgen_device_key *section)
 {
-    if (!add->shipped) return same_key(section, add->key) ? FROM_USER : -1;
-    if (section->arch != add->key->arch) return -1;
-    if (add->arch_device[0] == '\0')
-        snprintf(add->arch_device, sizeof add->arch_device, "%s", section->device);
-    if (strcmp(section->device, add->key->device) == 0) return FROM_SHIPPED_DEVICE;
-    return strcmp(section->device, add->arch_device) == 0 ? FROM_SHIPPED_ARCH : -1;
+    for (int i = 0; i < add->arch_count; ++i)
+        if (add->archs[i] == section->arch) return strcmp(add->arch_devices[i], section->device) == 0;
+    if (add->arch_count == MAX_ARCHS) return 0;
+    add->archs[add->arch_count] = section->arch;
+    snprintf(add->arch_devices[add->arch_count], sizeof add->arch_devices[0], "%s", section->device);
+    ++add->arch_count;
+    return 1;
 }
 
 /* Under the lock. */
 static void store(void *context, const fftgen_device_key *section, const fftgen_wisdom_entry *entry)
 {
     struct add_context *add = context;
-    const int source = section_source(add, section);
-    if (source < 0) return;
+    const int first = add->shipped && first_of_arch(add, section);
     for (int i = 0; i < stored_count; ++i)
-        if (stored[i].source == (entry_source)source && stored[i].arch == section->arch &&
+        if (stored[i].shipped == add->shipped && same_key(&stored[i].section, section) &&
             same_transform(&stored[i].entry, entry)) {
             stored[i].entry = *entry;
             return;
@@ -304,15 +304,14 @@ static void store(void *context, const fftgen_device_key *section, const fftgen_
         stored = grown;
         stored_capacity = capacity;
     }
-    const struct stored_entry added = {section->arch, (entry_source)source, *entry};
+    const struct stored_entry added = {*section, add->shipped, first, *entry};
     stored[stored_count++] = added;
 }
 
-fftgen_result fftgen_wisdom_add_text(const char *text, size_t size, const fftgen_device_key *key, int shipped,
-                                     char *why, size_t why_len)
+fftgen_result fftgen_wisdom_add_text(const char *text, size_t size, int shipped, char *why, size_t why_len)
 {
     if (walk(text, size, NULL, NULL, why, why_len) != 0) return FFTGEN_WISDOM_CORRUPT;
-    struct add_context add = {key, shipped, 0, ""};
+    struct add_context add = {shipped, 0, 0, {0}, {""}};
     pthread_mutex_lock(&lock);
     walk(text, size, store, &add, why, why_len);
     pthread_mutex_unlock(&lock);
@@ -342,13 +341,13 @@ static char *read_file(const char *path, size_t *size, char *why, size_t why_len
     return data;
 }
 
-fftgen_result fftgen_wisdom_add_file(const char *path, const fftgen_device_key *key, char *why, size_t why_len)
+fftgen_result fftgen_wisdom_add_file(const char *path, char *why, size_t why_len)
 {
     size_t size = 0;
     char *text = read_file(path, &size, why, why_len);
     if (text == NULL) return FFTGEN_WISDOM_UNREADABLE;
     char reason[256];
-    const fftgen_result result = fftgen_wisdom_add_text(text, size, key, 0, reason, sizeof reason);
+    const fftgen_result result = fftgen_wisdom_add_text(text, size, 0, reason, sizeof reason);
     if (result != FFTGEN_SUCCESS) snprintf(why, why_len, "%s: %s", path, reason);
     free(text);
     return result;
@@ -366,7 +365,7 @@ int fftgen_wisdom_default_path(char *path, size_t len)
     return snprintf(path, len, "%s/wisdom.txt", dir) < (int)len ? 0 : -1;
 }
 
-void fftgen_wisdom_load_defaults(const fftgen_device_key *key)
+void fftgen_wisdom_load_defaults(void)
 {
     pthread_mutex_lock(&lock);
     const int first = !defaults_loaded;
@@ -374,7 +373,7 @@ void fftgen_wisdom_load_defaults(const fftgen_device_key *key)
     pthread_mutex_unlock(&lock);
     if (!first) return;
     char why[512], path[4096];
-    if (fftgen_wisdom_add_text(fftgen_shipped_wisdom_data, (size_t)fftgen_shipped_wisdom_size, key, 1, why,
+    if (fftgen_wisdom_add_text(fftgen_shipped_wisdom_data, (size_t)fftgen_shipped_wisdom_size, 1, why,
                                sizeof why) != FFTGEN_SUCCESS)
         fprintf(stderr, "fftgen: the shipped table of kernel choices is unusable: %s\n", why);
     if (fftgen_wisdom_default_path(path, sizeof path) != 0) return;
@@ -382,8 +381,19 @@ void fftgen_wisdom_load_defaults(const fftgen_device_key *key)
     if (probe == NULL) return; /* no wisdom yet: not an error */
     fclose(probe);
     /* damaged wisdom must not stop planning: it is skipped, and said once */
-    if (fftgen_wisdom_add_file(path, key, why, sizeof why) != FFTGEN_SUCCESS)
+    if (fftgen_wisdom_add_file(path, why, sizeof why) != FFTGEN_SUCCESS)
         fprintf(stderr, "fftgen: skipping the wisdom file %s (run fftgen tune again, or delete it)\n", why);
+}
+
+/* Which entries serve `key`, first to last: 0, the user's section for this device, driver and fftgen
+ * version; 1, the shipped section named for this device; 2, the architecture's first shipped
+ * section; -1: the entry does not serve `key`. */
+static int precedence(const struct stored_entry *stored_entry, const fftgen_device_key *key)
+{
+    if (!stored_entry->shipped) return same_key(&stored_entry->section, key) ? 0 : -1;
+    if (stored_entry->section.arch != key->arch) return -1;
+    if (strcmp(stored_entry->section.device, key->device) == 0) return 1;
+    return stored_entry->first_of_arch ? 2 : -1;
 }
 
 int fftgen_wisdom_find(const fftgen_device_key *key, fftgen_kernel_precision precision, int rank,
@@ -393,17 +403,18 @@ int fftgen_wisdom_find(const fftgen_device_key *key, fftgen_kernel_precision pre
     wanted.precision = precision;
     wanted.rank = rank;
     for (int d = 0; d < rank && d < FFTGEN_MAX_RANK; ++d) wanted.shape[d] = shape[d];
-    int found = 0;
+    int best = -1, best_precedence = 0;
     pthread_mutex_lock(&lock);
-    for (int source = FROM_USER; source <= FROM_SHIPPED_ARCH && !found; ++source)
-        for (int i = 0; i < stored_count && !found; ++i)
-            if (stored[i].source == (entry_source)source && stored[i].arch == key->arch &&
-                same_transform(&stored[i].entry, &wanted)) {
-                *choice = stored[i].entry.choice;
-                found = 1;
-            }
+    for (int i = 0; i < stored_count; ++i) { /* at equal precedence, the later entry */
+        const int p = precedence(&stored[i], key);
+        if (p >= 0 && (best < 0 || p <= best_precedence) && same_transform(&stored[i].entry, &wanted)) {
+            best = i;
+            best_precedence = p;
+        }
+    }
+    if (best >= 0) *choice = stored[best].entry.choice;
     pthread_mutex_unlock(&lock);
-    return found;
+    return best >= 0;
 }
 
 void fftgen_choice_text(const fftgen_choice *choice, char *out, size_t len)

@@ -56,23 +56,22 @@ typedef struct {
     double ms, default_ms; /* as measured, for the reader */
 } fftgen_wisdom_entry;
 
-/* Checks the whole text, then adds its entries for `key`'s device (shipped: the sections of key->arch
- * that serve key->device, above) to the process's wisdom; a later entry for the same transform, from
- * the same kind of section, replaces an earlier one. On
- * FFTGEN_WISDOM_CORRUPT, nothing is added and `why` names the line. */
-fftgen_result fftgen_wisdom_add_text(const char *text, size_t size, const fftgen_device_key *key, int shipped,
-                                     char *why, size_t why_len);
+/* Checks the whole text, then adds all its sections to the process's wisdom (shipped: as the shipped
+ * table); a later entry for the same transform in a section of the same key replaces an earlier one.
+ * On FFTGEN_WISDOM_CORRUPT, nothing is added and `why` names the line. */
+fftgen_result fftgen_wisdom_add_text(const char *text, size_t size, int shipped, char *why, size_t why_len);
 
 /* The same from a file (FFTGEN_WISDOM_UNREADABLE if it cannot be read). */
-fftgen_result fftgen_wisdom_add_file(const char *path, const fftgen_device_key *key, char *why, size_t why_len);
+fftgen_result fftgen_wisdom_add_file(const char *path, char *why, size_t why_len);
 
 /* Once per process, for the first plan: the shipped table, then the user's wisdom file ($FFTGEN_WISDOM,
  * else wisdom.txt in the kernel cache's folder; FFTGEN_WISDOM=0: none). A damaged file is skipped and
  * said once on stderr; a missing one is not an error. */
-void fftgen_wisdom_load_defaults(const fftgen_device_key *key);
+void fftgen_wisdom_load_defaults(void);
 
-/* The choice for a transform on key->arch: the user's wisdom first, then the shipped section named for
- * key->device, then the architecture's shipped section. 1 if found. */
+/* The choice for a transform on `key`'s device: the user's section for this device, driver and fftgen
+ * version first, then the shipped section named for the device, then the first shipped section of
+ * its architecture. 1 if found. */
 int fftgen_wisdom_find(const fftgen_device_key *key, fftgen_kernel_precision precision, int rank,
                        const long long *shape, fftgen_choice *choice);
 

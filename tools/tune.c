@@ -626,7 +626,7 @@ int main(int argc, char **argv)
                 fftgen_result_string(found != FFTGEN_SUCCESS ? found : FFTGEN_CUDA_ERROR));
         return 1;
     }
-    fftgen_wisdom_load_defaults(&key); /* the choices in use now, candidates too */
+    fftgen_wisdom_load_defaults(); /* the choices in use now, candidates too */
     /* three buffers as large as the largest transform's data */
     long long most = 0;
     for (int i = 0; i < count; ++i) {
