@@ -2,8 +2,8 @@
  * and fftgen version, the shipped table's first section of an architecture for every device of it
  * and a later one for its own device first, the user's first;
  * damaged files are refused whole and name the line; writing keeps other devices' sections and this
- * device's transforms not measured again, and never overwrites a damaged file; the shipped table
- * parses; the planner follows a choice. */
+ * device's transforms not measured again, and never overwrites a damaged file; the defaults load
+ * once and serve every device of a process; the shipped table parses; the planner follows a choice. */
 #define _POSIX_C_SOURCE 200809L
 #include <setjmp.h>
 #include <stdarg.h>
@@ -307,6 +307,36 @@ static void default_path_follows_the_environment(void **state)
     unsetenv("FFTGEN_CACHE_DIR");
 }
 
+/* What the library loads at its first plan: the shipped table, then the user's file ($FFTGEN_WISDOM),
+ * once; each device of the process is then served by its own sections. */
+static void defaults_load_once_and_serve_each_device(void **state)
+{
+    (void)state;
+    char path[] = "/tmp/fftgen-wisdom-XXXXXX";
+    const int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    const char mine[] = "fftgen-wisdom 1\ndevice \"NVIDIA H100 80GB HBM3\" sm_90 driver 580.159.04 fftgen 0.1.0\n"
+                        "fp32 65536 tensor-cores=none max-tile=2\n";
+    assert_int_equal(write(fd, mine, strlen(mine)), (ssize_t)strlen(mine));
+    close(fd);
+    setenv("FFTGEN_WISDOM", path, 1);
+    fftgen_wisdom_load_defaults();
+    fftgen_choice choice;
+    assert_true(find(&H100, FFTGEN_KERNEL_FP32, 1, 65536, 0, &choice)); /* the user's */
+    assert_caps(&choice.max_tile, 2, 2, 2);
+    const fftgen_device_key h200 = {"NVIDIA H200", 90, "580.159.04", "0.1.0"};
+    assert_true(find(&h200, FFTGEN_KERNEL_FP32, 1, 65536, 0, &choice)); /* the H200's shipped line */
+    assert_int_equal(choice.cluster, 1);
+    assert_true(find(&H100, FFTGEN_KERNEL_FP16, 1, 16384, 0, &choice)); /* the H100's shipped line */
+    assert_int_equal(choice.max_radix, 32);
+    /* once per process: a later change of the file is not read */
+    unlink(path);
+    fftgen_wisdom_load_defaults();
+    assert_true(find(&H100, FFTGEN_KERNEL_FP32, 1, 65536, 0, &choice));
+    assert_caps(&choice.max_tile, 2, 2, 2);
+    unsetenv("FFTGEN_WISDOM");
+}
+
 /* The table shipped in the library is valid wisdom, and its choices are ones the planner can make. */
 static void shipped_table_parses_and_plans(void **state)
 {
@@ -602,6 +632,7 @@ int main(void)
         cmocka_unit_test_teardown(damaged_files_are_refused_whole, teardown),
         cmocka_unit_test_teardown(writing_keeps_what_it_does_not_replace, teardown),
         cmocka_unit_test_teardown(default_path_follows_the_environment, teardown),
+        cmocka_unit_test_teardown(defaults_load_once_and_serve_each_device, teardown),
         cmocka_unit_test_teardown(shipped_table_parses_and_plans, teardown),
         cmocka_unit_test(planner_follows_a_choice),
         cmocka_unit_test(planner_places_twiddle_powers),
