@@ -162,8 +162,8 @@ fftgen_result fftgen_destroy(fftgen_plan plan);
  * has no kernel for the current device's architecture. */
 fftgen_result fftgen_load_pack(const char *path);
 
-/* Reads a wisdom file (written by `fftgen tune`): its choices for the current device, driver and
- * fftgen version serve later plans, ahead of the default wisdom file and the shipped table.
+/* Reads a wisdom file (written by `fftgen tune`): each section's choices serve later plans on the
+ * device, driver and fftgen version it names, ahead of the default wisdom file and the shipped table.
  * FFTGEN_WISDOM_UNREADABLE or FFTGEN_WISDOM_CORRUPT (nothing taken) on a bad file; needs a device. */
 fftgen_result fftgen_load_wisdom(const char *path);
 
