@@ -344,29 +344,24 @@ static void shipped_table_parses_and_plans(void **state)
     char why[256];
     /* every sm_90 device, and the H200, whose own section comes first */
     static const fftgen_device_key devices[] = {{"any", 90, "1", "0.1.0"}, {"NVIDIA H200", 90, "1", "0.1.0"}};
-    static const long long shapes[][3] = {{256, 256}, {1024, 1024}, {4096, 4096}, {8192, 8192}, {64, 64, 64},
-                                          {128, 128, 128}, {256, 256, 256}, {512, 512, 512}};
+    /* every 1D size, then the shapes fftgen tune measures by default */
+    long long shapes[32 + 8][3] = {{256, 256}, {1024, 1024}, {4096, 4096}, {8192, 8192}, {64, 64, 64},
+                                   {128, 128, 128}, {256, 256, 256}, {512, 512, 512}};
+    int count = 8;
+    for (long long n = 16; n <= (1LL << 27); n *= 2) shapes[count++][0] = n;
     assert_int_equal(fftgen_wisdom_add_text(fftgen_shipped_wisdom_data, (size_t)fftgen_shipped_wisdom_size, 1, why,
                                             sizeof why),
                      FFTGEN_SUCCESS);
-    for (size_t d = 0; d < sizeof devices / sizeof devices[0]; ++d) {
-        for (int p = 0; p < 2; ++p) {
-            const fftgen_kernel_precision precision = p ? FFTGEN_KERNEL_FP16 : FFTGEN_KERNEL_FP32;
-            fftgen_choice choice;
-            for (long long n = 16; n <= (1LL << 27); n *= 2) {
-                if (!find(&devices[d], precision, 1, n, 0, &choice)) continue;
-                const fftgen_kernel_request request = {n, choice.max_radix, precision, 90, choice.tensor_cores,
-                                                       choice.max_tile, choice.cluster,
-                                                       FFTGEN_INTERMEDIATE_DEFAULT, 0, choice.twiddle_powers};
-                fftgen_transform_plan plan;
-                assert_int_equal(fftgen_plan_transform(&request, &plan, why, sizeof why), FFTGEN_PLAN_OK);
-                if (choice.max_radix != 0) assert_int_equal(plan.pass[0].radix_max, choice.max_radix);
-            }
-            for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; ++s) {
-                const int rank = shapes[s][2] != 0 ? 3 : 2;
-                const long long points = shapes[s][0] * shapes[s][1] * (rank == 3 ? shapes[s][2] : 1);
+    for (size_t d = 0; d < sizeof devices / sizeof devices[0]; ++d)
+        for (int p = 0; p < 2; ++p)
+            for (int s = 0; s < count; ++s) {
+                const fftgen_kernel_precision precision = p ? FFTGEN_KERNEL_FP16 : FFTGEN_KERNEL_FP32;
+                const int rank = shapes[s][2] != 0 ? 3 : shapes[s][1] != 0 ? 2 : 1;
+                long long points = 1;
+                for (int i = 0; i < rank; ++i) points *= shapes[s][i];
+                fftgen_choice choice;
                 if (!fftgen_wisdom_find(&devices[d], precision, rank, shapes[s], &choice)) continue;
-                const fftgen_kernel_request request = {points, 0, precision, 90, choice.tensor_cores,
+                const fftgen_kernel_request request = {points, choice.max_radix, precision, 90, choice.tensor_cores,
                                                        choice.max_tile, choice.cluster,
                                                        FFTGEN_INTERMEDIATE_DEFAULT, choice.columns_first,
                                                        choice.twiddle_powers};
@@ -374,9 +369,8 @@ static void shipped_table_parses_and_plans(void **state)
                 fftgen_transform_plan plan;
                 assert_int_equal(fftgen_plan_shape(&request, rank, shapes[s], dense, dense, &plan, why, sizeof why),
                                  FFTGEN_PLAN_OK);
+                if (choice.max_radix != 0) assert_int_equal(plan.pass[0].radix_max, choice.max_radix);
             }
-        }
-    }
     /* fp16 16384 takes radix 32 on sm_90 (fftgen-bench, H100: 0.536 -> 0.517 ms), on the H200 too */
     fftgen_choice choice;
     assert_true(find(&devices[1], FFTGEN_KERNEL_FP16, 1, 16384, 0, &choice));
@@ -391,7 +385,6 @@ static void shipped_table_parses_and_plans(void **state)
     assert_int_equal(choice.cluster, 0);
 }
 
-/* The planner follows a choice: tensor cores in the passes named, tiles no wider than the cap. */
 /* fp16 one-kernel transforms always take twiddles from powers of two; tiled passes where the choice
  * names them; fp32 never */
 static void planner_places_twiddle_powers(void **state)
@@ -435,6 +428,7 @@ static void planner_places_twiddle_powers(void **state)
     assert_non_null(strstr(why, "pass 3 named, but the plan has 2 passes"));
 }
 
+/* The planner follows a choice: tensor cores in the passes named, tiles no wider than the cap. */
 static void planner_follows_a_choice(void **state)
 {
     (void)state;

@@ -101,7 +101,7 @@ struct candidate_list {
     struct candidate items[MAX_CANDIDATES];
     fftgen_transform_plan plans[MAX_CANDIDATES];
     int count;
-    char held_back[2][192]; /* what the option rounds did not take, said after the transform's line */
+    char option_notes[2][192]; /* what the option rounds did not take, said after the transform's line */
 };
 
 /* Adds the plan of `choice` unless the planner cannot make it or makes one already listed; 1 if
@@ -412,9 +412,9 @@ static int measure_pass_sets(struct measurement *m, int arch, int runs, int jobs
     const float without = list->items[base].ms, with = list->items[best].ms;
     if (best >= first && with > without * (1 - MIN_OPTION_GAIN)) {
         for (int c = first; c < list->count; ++c) list->items[c].held_back = 1;
-        char *note = list->held_back[list->held_back[0][0] != '\0'], passes[32];
+        char *note = list->option_notes[list->option_notes[0][0] != '\0'], passes[32];
         fftgen_pass_mask_text(*(const int *)((const char *)&list->items[best].choice + field), passes, sizeof passes);
-        snprintf(note, sizeof list->held_back[0], "%s in passes %s: %.4f ms against %.4f ms for the plan before"
+        snprintf(note, sizeof list->option_notes[0], "%s in passes %s: %.4f ms against %.4f ms for the plan before"
                  " them, less than %.0f%% faster: not taken", name, passes, with, without, 100 * MIN_OPTION_GAIN);
     }
     return 0;
@@ -441,7 +441,7 @@ static int tune_one(const struct transform *t, const fftgen_device_key *key, lon
     static struct candidate_list list;
     const int arch = key->arch;
     list.count = 0;
-    list.held_back[0][0] = list.held_back[1][0] = '\0';
+    list.option_notes[0][0] = list.option_notes[1][0] = '\0';
     char shape[64];
     fftgen_shape_text(t->shape.rank, t->shape.n, shape, sizeof shape);
     *measured = 0;
@@ -519,8 +519,8 @@ static int tune_one(const struct transform *t, const fftgen_device_key *key, lon
     printf("  %-5s %-12s %2d candidates, default %.4f ms; fastest %s %.4f ms (%.3fx): %s\n",
            PRECISION_NAMES[t->precision], shape, list.count, default_ms, runner_up, list.items[fast].ms,
            default_ms / list.items[fast].ms, best == 0 ? "keeps the default" : "saved");
-    for (int i = 0; i < 2 && list.held_back[i][0] != '\0'; ++i)
-        printf("  %-5s %-12s %s\n", PRECISION_NAMES[t->precision], shape, list.held_back[i]);
+    for (int i = 0; i < 2 && list.option_notes[i][0] != '\0'; ++i)
+        printf("  %-5s %-12s %s\n", PRECISION_NAMES[t->precision], shape, list.option_notes[i]);
     fflush(stdout);
     *measured = 1;
     return 0;
