@@ -255,6 +255,24 @@ fftgen_512_fp32_forward(const point_t* in, point_t* out, int batch, float scale)
             v[14] = make_float2(0.0f, 0.0f);
             v[15] = make_float2(0.0f, 0.0f);
         }
+        if (scale != 1.0f) {
+            v[0] = scaled(v[0], scale);
+            v[1] = scaled(v[1], scale);
+            v[2] = scaled(v[2], scale);
+            v[3] = scaled(v[3], scale);
+            v[4] = scaled(v[4], scale);
+            v[5] = scaled(v[5], scale);
+            v[6] = scaled(v[6], scale);
+            v[7] = scaled(v[7], scale);
+            v[8] = scaled(v[8], scale);
+            v[9] = scaled(v[9], scale);
+            v[10] = scaled(v[10], scale);
+            v[11] = scaled(v[11], scale);
+            v[12] = scaled(v[12], scale);
+            v[13] = scaled(v[13], scale);
+            v[14] = scaled(v[14], scale);
+            v[15] = scaled(v[15], scale);
+        }
         {
             const int j = fft_thread;
             const float2 t1 = make_float2(v[0].x + v[8].x, v[0].y + v[8].y);
@@ -277,15 +295,15 @@ fftgen_512_fp32_forward(const point_t* in, point_t* out, int batch, float scale)
             const float2 t18 = make_float2(t11.x - t16.x, t11.y - t16.y);
             const float2 t19 = make_float2(t5.x + t14.x, t5.y + t14.y);
             const float2 t20 = make_float2(t5.x - t14.x, t5.y - t14.y);
-            const float2 t21 = make_float2(7.071067691e-01f * t17.x - -7.071067691e-01f * t17.y, 7.071067691e-01f * t17.y + -7.071067691e-01f * t17.x);
-            const float2 t22 = make_float2(t8.x + t21.x, t8.y + t21.y);
-            const float2 t23 = make_float2(t8.x - t21.x, t8.y - t21.y);
+            const float2 t21 = make_float2(t17.x + t17.y, t17.y - t17.x);
+            const float2 t22 = make_float2(t8.x + 7.071067691e-01f * t21.x, t8.y + 7.071067691e-01f * t21.y);
+            const float2 t23 = make_float2(t8.x - 7.071067691e-01f * t21.x, t8.y - 7.071067691e-01f * t21.y);
             const float2 t24 = make_float2(t15.y, -t15.x);
             const float2 t25 = make_float2(t6.x + t24.x, t6.y + t24.y);
             const float2 t26 = make_float2(t6.x - t24.x, t6.y - t24.y);
-            const float2 t27 = make_float2(-7.071067691e-01f * t18.x - -7.071067691e-01f * t18.y, -7.071067691e-01f * t18.y + -7.071067691e-01f * t18.x);
-            const float2 t28 = make_float2(t9.x + t27.x, t9.y + t27.y);
-            const float2 t29 = make_float2(t9.x - t27.x, t9.y - t27.y);
+            const float2 t27 = make_float2(-t18.y + t18.x, t18.x + t18.y);
+            const float2 t28 = make_float2(t9.x + -7.071067691e-01f * t27.x, t9.y + -7.071067691e-01f * t27.y);
+            const float2 t29 = make_float2(t9.x - -7.071067691e-01f * t27.x, t9.y - -7.071067691e-01f * t27.y);
             const float2 t30 = make_float2(v[1].x + v[9].x, v[1].y + v[9].y);
             const float2 t31 = make_float2(v[1].x - v[9].x, v[1].y - v[9].y);
             const float2 t32 = make_float2(v[5].x + v[13].x, v[5].y + v[13].y);
@@ -306,38 +324,38 @@ fftgen_512_fp32_forward(const point_t* in, point_t* out, int batch, float scale)
             const float2 t47 = make_float2(t40.x - t45.x, t40.y - t45.y);
             const float2 t48 = make_float2(t34.x + t43.x, t34.y + t43.y);
             const float2 t49 = make_float2(t34.x - t43.x, t34.y - t43.y);
-            const float2 t50 = make_float2(7.071067691e-01f * t46.x - -7.071067691e-01f * t46.y, 7.071067691e-01f * t46.y + -7.071067691e-01f * t46.x);
-            const float2 t51 = make_float2(t37.x + t50.x, t37.y + t50.y);
-            const float2 t52 = make_float2(t37.x - t50.x, t37.y - t50.y);
+            const float2 t50 = make_float2(t46.x + t46.y, t46.y - t46.x);
+            const float2 t51 = make_float2(t37.x + 7.071067691e-01f * t50.x, t37.y + 7.071067691e-01f * t50.y);
+            const float2 t52 = make_float2(t37.x - 7.071067691e-01f * t50.x, t37.y - 7.071067691e-01f * t50.y);
             const float2 t53 = make_float2(t44.y, -t44.x);
             const float2 t54 = make_float2(t35.x + t53.x, t35.y + t53.y);
             const float2 t55 = make_float2(t35.x - t53.x, t35.y - t53.y);
-            const float2 t56 = make_float2(-7.071067691e-01f * t47.x - -7.071067691e-01f * t47.y, -7.071067691e-01f * t47.y + -7.071067691e-01f * t47.x);
-            const float2 t57 = make_float2(t38.x + t56.x, t38.y + t56.y);
-            const float2 t58 = make_float2(t38.x - t56.x, t38.y - t56.y);
+            const float2 t56 = make_float2(-t47.y + t47.x, t47.x + t47.y);
+            const float2 t57 = make_float2(t38.x + -7.071067691e-01f * t56.x, t38.y + -7.071067691e-01f * t56.y);
+            const float2 t58 = make_float2(t38.x - -7.071067691e-01f * t56.x, t38.y - -7.071067691e-01f * t56.y);
             const float2 t59 = make_float2(t19.x + t48.x, t19.y + t48.y);
             const float2 t60 = make_float2(t19.x - t48.x, t19.y - t48.y);
-            const float2 t61 = make_float2(9.238795042e-01f * t51.x - -3.826834261e-01f * t51.y, 9.238795042e-01f * t51.y + -3.826834261e-01f * t51.x);
-            const float2 t62 = make_float2(t22.x + t61.x, t22.y + t61.y);
-            const float2 t63 = make_float2(t22.x - t61.x, t22.y - t61.y);
-            const float2 t64 = make_float2(7.071067691e-01f * t54.x - -7.071067691e-01f * t54.y, 7.071067691e-01f * t54.y + -7.071067691e-01f * t54.x);
-            const float2 t65 = make_float2(t25.x + t64.x, t25.y + t64.y);
-            const float2 t66 = make_float2(t25.x - t64.x, t25.y - t64.y);
-            const float2 t67 = make_float2(3.826834261e-01f * t57.x - -9.238795042e-01f * t57.y, 3.826834261e-01f * t57.y + -9.238795042e-01f * t57.x);
-            const float2 t68 = make_float2(t28.x + t67.x, t28.y + t67.y);
-            const float2 t69 = make_float2(t28.x - t67.x, t28.y - t67.y);
+            const float2 t61 = make_float2(t51.x + 4.142135680e-01f * t51.y, t51.y + -4.142135680e-01f * t51.x);
+            const float2 t62 = make_float2(t22.x + 9.238795042e-01f * t61.x, t22.y + 9.238795042e-01f * t61.y);
+            const float2 t63 = make_float2(t22.x - 9.238795042e-01f * t61.x, t22.y - 9.238795042e-01f * t61.y);
+            const float2 t64 = make_float2(t54.x + t54.y, t54.y - t54.x);
+            const float2 t65 = make_float2(t25.x + 7.071067691e-01f * t64.x, t25.y + 7.071067691e-01f * t64.y);
+            const float2 t66 = make_float2(t25.x - 7.071067691e-01f * t64.x, t25.y - 7.071067691e-01f * t64.y);
+            const float2 t67 = make_float2(-t57.y + -4.142135680e-01f * t57.x, t57.x + -4.142135680e-01f * t57.y);
+            const float2 t68 = make_float2(t28.x + -9.238795042e-01f * t67.x, t28.y + -9.238795042e-01f * t67.y);
+            const float2 t69 = make_float2(t28.x - -9.238795042e-01f * t67.x, t28.y - -9.238795042e-01f * t67.y);
             const float2 t70 = make_float2(t49.y, -t49.x);
             const float2 t71 = make_float2(t20.x + t70.x, t20.y + t70.y);
             const float2 t72 = make_float2(t20.x - t70.x, t20.y - t70.y);
-            const float2 t73 = make_float2(-3.826834261e-01f * t52.x - -9.238795042e-01f * t52.y, -3.826834261e-01f * t52.y + -9.238795042e-01f * t52.x);
-            const float2 t74 = make_float2(t23.x + t73.x, t23.y + t73.y);
-            const float2 t75 = make_float2(t23.x - t73.x, t23.y - t73.y);
-            const float2 t76 = make_float2(-7.071067691e-01f * t55.x - -7.071067691e-01f * t55.y, -7.071067691e-01f * t55.y + -7.071067691e-01f * t55.x);
-            const float2 t77 = make_float2(t26.x + t76.x, t26.y + t76.y);
-            const float2 t78 = make_float2(t26.x - t76.x, t26.y - t76.y);
-            const float2 t79 = make_float2(-9.238795042e-01f * t58.x - -3.826834261e-01f * t58.y, -9.238795042e-01f * t58.y + -3.826834261e-01f * t58.x);
-            const float2 t80 = make_float2(t29.x + t79.x, t29.y + t79.y);
-            const float2 t81 = make_float2(t29.x - t79.x, t29.y - t79.y);
+            const float2 t73 = make_float2(-t52.y + 4.142135680e-01f * t52.x, t52.x + 4.142135680e-01f * t52.y);
+            const float2 t74 = make_float2(t23.x + -9.238795042e-01f * t73.x, t23.y + -9.238795042e-01f * t73.y);
+            const float2 t75 = make_float2(t23.x - -9.238795042e-01f * t73.x, t23.y - -9.238795042e-01f * t73.y);
+            const float2 t76 = make_float2(-t55.y + t55.x, t55.x + t55.y);
+            const float2 t77 = make_float2(t26.x + -7.071067691e-01f * t76.x, t26.y + -7.071067691e-01f * t76.y);
+            const float2 t78 = make_float2(t26.x - -7.071067691e-01f * t76.x, t26.y - -7.071067691e-01f * t76.y);
+            const float2 t79 = make_float2(t58.x + -4.142135680e-01f * t58.y, t58.y + 4.142135680e-01f * t58.x);
+            const float2 t80 = make_float2(t29.x + -9.238795042e-01f * t79.x, t29.y + -9.238795042e-01f * t79.y);
+            const float2 t81 = make_float2(t29.x - -9.238795042e-01f * t79.x, t29.y - -9.238795042e-01f * t79.y);
             const int dst = padded(slot + j * 16);
             smem[dst] = t59;
             smem[dst + 1] = t62;
@@ -417,15 +435,15 @@ fftgen_512_fp32_forward(const point_t* in, point_t* out, int batch, float scale)
             const float2 t18 = make_float2(t11.x - t16.x, t11.y - t16.y);
             const float2 t19 = make_float2(t5.x + t14.x, t5.y + t14.y);
             const float2 t20 = make_float2(t5.x - t14.x, t5.y - t14.y);
-            const float2 t21 = make_float2(7.071067691e-01f * t17.x - -7.071067691e-01f * t17.y, 7.071067691e-01f * t17.y + -7.071067691e-01f * t17.x);
-            const float2 t22 = make_float2(t8.x + t21.x, t8.y + t21.y);
-            const float2 t23 = make_float2(t8.x - t21.x, t8.y - t21.y);
+            const float2 t21 = make_float2(t17.x + t17.y, t17.y - t17.x);
+            const float2 t22 = make_float2(t8.x + 7.071067691e-01f * t21.x, t8.y + 7.071067691e-01f * t21.y);
+            const float2 t23 = make_float2(t8.x - 7.071067691e-01f * t21.x, t8.y - 7.071067691e-01f * t21.y);
             const float2 t24 = make_float2(t15.y, -t15.x);
             const float2 t25 = make_float2(t6.x + t24.x, t6.y + t24.y);
             const float2 t26 = make_float2(t6.x - t24.x, t6.y - t24.y);
-            const float2 t27 = make_float2(-7.071067691e-01f * t18.x - -7.071067691e-01f * t18.y, -7.071067691e-01f * t18.y + -7.071067691e-01f * t18.x);
-            const float2 t28 = make_float2(t9.x + t27.x, t9.y + t27.y);
-            const float2 t29 = make_float2(t9.x - t27.x, t9.y - t27.y);
+            const float2 t27 = make_float2(-t18.y + t18.x, t18.x + t18.y);
+            const float2 t28 = make_float2(t9.x + -7.071067691e-01f * t27.x, t9.y + -7.071067691e-01f * t27.y);
+            const float2 t29 = make_float2(t9.x - -7.071067691e-01f * t27.x, t9.y - -7.071067691e-01f * t27.y);
             const float2 t30 = make_float2(v[1].x + v[9].x, v[1].y + v[9].y);
             const float2 t31 = make_float2(v[1].x - v[9].x, v[1].y - v[9].y);
             const float2 t32 = make_float2(v[5].x + v[13].x, v[5].y + v[13].y);
@@ -446,38 +464,38 @@ fftgen_512_fp32_forward(const point_t* in, point_t* out, int batch, float scale)
             const float2 t47 = make_float2(t40.x - t45.x, t40.y - t45.y);
             const float2 t48 = make_float2(t34.x + t43.x, t34.y + t43.y);
             const float2 t49 = make_float2(t34.x - t43.x, t34.y - t43.y);
-            const float2 t50 = make_float2(7.071067691e-01f * t46.x - -7.071067691e-01f * t46.y, 7.071067691e-01f * t46.y + -7.071067691e-01f * t46.x);
-            const float2 t51 = make_float2(t37.x + t50.x, t37.y + t50.y);
-            const float2 t52 = make_float2(t37.x - t50.x, t37.y - t50.y);
+            const float2 t50 = make_float2(t46.x + t46.y, t46.y - t46.x);
+            const float2 t51 = make_float2(t37.x + 7.071067691e-01f * t50.x, t37.y + 7.071067691e-01f * t50.y);
+            const float2 t52 = make_float2(t37.x - 7.071067691e-01f * t50.x, t37.y - 7.071067691e-01f * t50.y);
             const float2 t53 = make_float2(t44.y, -t44.x);
             const float2 t54 = make_float2(t35.x + t53.x, t35.y + t53.y);
             const float2 t55 = make_float2(t35.x - t53.x, t35.y - t53.y);
-            const float2 t56 = make_float2(-7.071067691e-01f * t47.x - -7.071067691e-01f * t47.y, -7.071067691e-01f * t47.y + -7.071067691e-01f * t47.x);
-            const float2 t57 = make_float2(t38.x + t56.x, t38.y + t56.y);
-            const float2 t58 = make_float2(t38.x - t56.x, t38.y - t56.y);
+            const float2 t56 = make_float2(-t47.y + t47.x, t47.x + t47.y);
+            const float2 t57 = make_float2(t38.x + -7.071067691e-01f * t56.x, t38.y + -7.071067691e-01f * t56.y);
+            const float2 t58 = make_float2(t38.x - -7.071067691e-01f * t56.x, t38.y - -7.071067691e-01f * t56.y);
             const float2 t59 = make_float2(t19.x + t48.x, t19.y + t48.y);
             const float2 t60 = make_float2(t19.x - t48.x, t19.y - t48.y);
-            const float2 t61 = make_float2(9.238795042e-01f * t51.x - -3.826834261e-01f * t51.y, 9.238795042e-01f * t51.y + -3.826834261e-01f * t51.x);
-            const float2 t62 = make_float2(t22.x + t61.x, t22.y + t61.y);
-            const float2 t63 = make_float2(t22.x - t61.x, t22.y - t61.y);
-            const float2 t64 = make_float2(7.071067691e-01f * t54.x - -7.071067691e-01f * t54.y, 7.071067691e-01f * t54.y + -7.071067691e-01f * t54.x);
-            const float2 t65 = make_float2(t25.x + t64.x, t25.y + t64.y);
-            const float2 t66 = make_float2(t25.x - t64.x, t25.y - t64.y);
-            const float2 t67 = make_float2(3.826834261e-01f * t57.x - -9.238795042e-01f * t57.y, 3.826834261e-01f * t57.y + -9.238795042e-01f * t57.x);
-            const float2 t68 = make_float2(t28.x + t67.x, t28.y + t67.y);
-            const float2 t69 = make_float2(t28.x - t67.x, t28.y - t67.y);
+            const float2 t61 = make_float2(t51.x + 4.142135680e-01f * t51.y, t51.y + -4.142135680e-01f * t51.x);
+            const float2 t62 = make_float2(t22.x + 9.238795042e-01f * t61.x, t22.y + 9.238795042e-01f * t61.y);
+            const float2 t63 = make_float2(t22.x - 9.238795042e-01f * t61.x, t22.y - 9.238795042e-01f * t61.y);
+            const float2 t64 = make_float2(t54.x + t54.y, t54.y - t54.x);
+            const float2 t65 = make_float2(t25.x + 7.071067691e-01f * t64.x, t25.y + 7.071067691e-01f * t64.y);
+            const float2 t66 = make_float2(t25.x - 7.071067691e-01f * t64.x, t25.y - 7.071067691e-01f * t64.y);
+            const float2 t67 = make_float2(-t57.y + -4.142135680e-01f * t57.x, t57.x + -4.142135680e-01f * t57.y);
+            const float2 t68 = make_float2(t28.x + -9.238795042e-01f * t67.x, t28.y + -9.238795042e-01f * t67.y);
+            const float2 t69 = make_float2(t28.x - -9.238795042e-01f * t67.x, t28.y - -9.238795042e-01f * t67.y);
             const float2 t70 = make_float2(t49.y, -t49.x);
             const float2 t71 = make_float2(t20.x + t70.x, t20.y + t70.y);
             const float2 t72 = make_float2(t20.x - t70.x, t20.y - t70.y);
-            const float2 t73 = make_float2(-3.826834261e-01f * t52.x - -9.238795042e-01f * t52.y, -3.826834261e-01f * t52.y + -9.238795042e-01f * t52.x);
-            const float2 t74 = make_float2(t23.x + t73.x, t23.y + t73.y);
-            const float2 t75 = make_float2(t23.x - t73.x, t23.y - t73.y);
-            const float2 t76 = make_float2(-7.071067691e-01f * t55.x - -7.071067691e-01f * t55.y, -7.071067691e-01f * t55.y + -7.071067691e-01f * t55.x);
-            const float2 t77 = make_float2(t26.x + t76.x, t26.y + t76.y);
-            const float2 t78 = make_float2(t26.x - t76.x, t26.y - t76.y);
-            const float2 t79 = make_float2(-9.238795042e-01f * t58.x - -3.826834261e-01f * t58.y, -9.238795042e-01f * t58.y + -3.826834261e-01f * t58.x);
-            const float2 t80 = make_float2(t29.x + t79.x, t29.y + t79.y);
-            const float2 t81 = make_float2(t29.x - t79.x, t29.y - t79.y);
+            const float2 t73 = make_float2(-t52.y + 4.142135680e-01f * t52.x, t52.x + 4.142135680e-01f * t52.y);
+            const float2 t74 = make_float2(t23.x + -9.238795042e-01f * t73.x, t23.y + -9.238795042e-01f * t73.y);
+            const float2 t75 = make_float2(t23.x - -9.238795042e-01f * t73.x, t23.y - -9.238795042e-01f * t73.y);
+            const float2 t76 = make_float2(-t55.y + t55.x, t55.x + t55.y);
+            const float2 t77 = make_float2(t26.x + -7.071067691e-01f * t76.x, t26.y + -7.071067691e-01f * t76.y);
+            const float2 t78 = make_float2(t26.x - -7.071067691e-01f * t76.x, t26.y - -7.071067691e-01f * t76.y);
+            const float2 t79 = make_float2(t58.x + -4.142135680e-01f * t58.y, t58.y + 4.142135680e-01f * t58.x);
+            const float2 t80 = make_float2(t29.x + -9.238795042e-01f * t79.x, t29.y + -9.238795042e-01f * t79.y);
+            const float2 t81 = make_float2(t29.x - -9.238795042e-01f * t79.x, t29.y - -9.238795042e-01f * t79.y);
             v[0] = t59;
             v[1] = t62;
             v[2] = t65;
@@ -509,8 +527,8 @@ fftgen_512_fp32_forward(const point_t* in, point_t* out, int batch, float scale)
             const float2 t1 = make_float2(a.x + b.x, a.y + b.y);
             const float2 t2 = make_float2(a.x - b.x, a.y - b.y);
             if (active) {
-                store_point(dst, 0, scaled(t1, scale));
-                store_point(dst, 256, scaled(t2, scale));
+                store_point(dst, 0, t1);
+                store_point(dst, 256, t2);
             }
         }
         {
@@ -520,8 +538,8 @@ fftgen_512_fp32_forward(const point_t* in, point_t* out, int batch, float scale)
             const float2 t3 = make_float2(a.x + b.x, a.y + b.y);
             const float2 t4 = make_float2(a.x - b.x, a.y - b.y);
             if (active) {
-                store_point(dst, 16, scaled(t3, scale));
-                store_point(dst, 272, scaled(t4, scale));
+                store_point(dst, 16, t3);
+                store_point(dst, 272, t4);
             }
         }
         {
@@ -531,8 +549,8 @@ fftgen_512_fp32_forward(const point_t* in, point_t* out, int batch, float scale)
             const float2 t5 = make_float2(a.x + b.x, a.y + b.y);
             const float2 t6 = make_float2(a.x - b.x, a.y - b.y);
             if (active) {
-                store_point(dst, 32, scaled(t5, scale));
-                store_point(dst, 288, scaled(t6, scale));
+                store_point(dst, 32, t5);
+                store_point(dst, 288, t6);
             }
         }
         {
@@ -542,8 +560,8 @@ fftgen_512_fp32_forward(const point_t* in, point_t* out, int batch, float scale)
             const float2 t7 = make_float2(a.x + b.x, a.y + b.y);
             const float2 t8 = make_float2(a.x - b.x, a.y - b.y);
             if (active) {
-                store_point(dst, 48, scaled(t7, scale));
-                store_point(dst, 304, scaled(t8, scale));
+                store_point(dst, 48, t7);
+                store_point(dst, 304, t8);
             }
         }
         {
@@ -553,8 +571,8 @@ fftgen_512_fp32_forward(const point_t* in, point_t* out, int batch, float scale)
             const float2 t9 = make_float2(a.x + b.x, a.y + b.y);
             const float2 t10 = make_float2(a.x - b.x, a.y - b.y);
             if (active) {
-                store_point(dst, 64, scaled(t9, scale));
-                store_point(dst, 320, scaled(t10, scale));
+                store_point(dst, 64, t9);
+                store_point(dst, 320, t10);
             }
         }
         {
@@ -564,8 +582,8 @@ fftgen_512_fp32_forward(const point_t* in, point_t* out, int batch, float scale)
             const float2 t11 = make_float2(a.x + b.x, a.y + b.y);
             const float2 t12 = make_float2(a.x - b.x, a.y - b.y);
             if (active) {
-                store_point(dst, 80, scaled(t11, scale));
-                store_point(dst, 336, scaled(t12, scale));
+                store_point(dst, 80, t11);
+                store_point(dst, 336, t12);
             }
         }
         {
@@ -575,8 +593,8 @@ fftgen_512_fp32_forward(const point_t* in, point_t* out, int batch, float scale)
             const float2 t13 = make_float2(a.x + b.x, a.y + b.y);
             const float2 t14 = make_float2(a.x - b.x, a.y - b.y);
             if (active) {
-                store_point(dst, 96, scaled(t13, scale));
-                store_point(dst, 352, scaled(t14, scale));
+                store_point(dst, 96, t13);
+                store_point(dst, 352, t14);
             }
         }
         {
@@ -586,8 +604,8 @@ fftgen_512_fp32_forward(const point_t* in, point_t* out, int batch, float scale)
             const float2 t15 = make_float2(a.x + b.x, a.y + b.y);
             const float2 t16 = make_float2(a.x - b.x, a.y - b.y);
             if (active) {
-                store_point(dst, 112, scaled(t15, scale));
-                store_point(dst, 368, scaled(t16, scale));
+                store_point(dst, 112, t15);
+                store_point(dst, 368, t16);
             }
         }
     }
@@ -643,6 +661,24 @@ fftgen_512_fp32_inverse(const point_t* in, point_t* out, int batch, float scale)
             v[14] = make_float2(0.0f, 0.0f);
             v[15] = make_float2(0.0f, 0.0f);
         }
+        if (scale != 1.0f) {
+            v[0] = scaled(v[0], scale);
+            v[1] = scaled(v[1], scale);
+            v[2] = scaled(v[2], scale);
+            v[3] = scaled(v[3], scale);
+            v[4] = scaled(v[4], scale);
+            v[5] = scaled(v[5], scale);
+            v[6] = scaled(v[6], scale);
+            v[7] = scaled(v[7], scale);
+            v[8] = scaled(v[8], scale);
+            v[9] = scaled(v[9], scale);
+            v[10] = scaled(v[10], scale);
+            v[11] = scaled(v[11], scale);
+            v[12] = scaled(v[12], scale);
+            v[13] = scaled(v[13], scale);
+            v[14] = scaled(v[14], scale);
+            v[15] = scaled(v[15], scale);
+        }
         {
             const int j = fft_thread;
             const float2 t1 = make_float2(v[0].x + v[8].x, v[0].y + v[8].y);
@@ -665,15 +701,15 @@ fftgen_512_fp32_inverse(const point_t* in, point_t* out, int batch, float scale)
             const float2 t18 = make_float2(t11.x - t16.x, t11.y - t16.y);
             const float2 t19 = make_float2(t5.x + t14.x, t5.y + t14.y);
             const float2 t20 = make_float2(t5.x - t14.x, t5.y - t14.y);
-            const float2 t21 = make_float2(7.071067691e-01f * t17.x - 7.071067691e-01f * t17.y, 7.071067691e-01f * t17.y + 7.071067691e-01f * t17.x);
-            const float2 t22 = make_float2(t8.x + t21.x, t8.y + t21.y);
-            const float2 t23 = make_float2(t8.x - t21.x, t8.y - t21.y);
+            const float2 t21 = make_float2(t17.x - t17.y, t17.y + t17.x);
+            const float2 t22 = make_float2(t8.x + 7.071067691e-01f * t21.x, t8.y + 7.071067691e-01f * t21.y);
+            const float2 t23 = make_float2(t8.x - 7.071067691e-01f * t21.x, t8.y - 7.071067691e-01f * t21.y);
             const float2 t24 = make_float2(-t15.y, t15.x);
             const float2 t25 = make_float2(t6.x + t24.x, t6.y + t24.y);
             const float2 t26 = make_float2(t6.x - t24.x, t6.y - t24.y);
-            const float2 t27 = make_float2(-7.071067691e-01f * t18.x - 7.071067691e-01f * t18.y, -7.071067691e-01f * t18.y + 7.071067691e-01f * t18.x);
-            const float2 t28 = make_float2(t9.x + t27.x, t9.y + t27.y);
-            const float2 t29 = make_float2(t9.x - t27.x, t9.y - t27.y);
+            const float2 t27 = make_float2(-t18.y - t18.x, t18.x - t18.y);
+            const float2 t28 = make_float2(t9.x + 7.071067691e-01f * t27.x, t9.y + 7.071067691e-01f * t27.y);
+            const float2 t29 = make_float2(t9.x - 7.071067691e-01f * t27.x, t9.y - 7.071067691e-01f * t27.y);
             const float2 t30 = make_float2(v[1].x + v[9].x, v[1].y + v[9].y);
             const float2 t31 = make_float2(v[1].x - v[9].x, v[1].y - v[9].y);
             const float2 t32 = make_float2(v[5].x + v[13].x, v[5].y + v[13].y);
@@ -694,38 +730,38 @@ fftgen_512_fp32_inverse(const point_t* in, point_t* out, int batch, float scale)
             const float2 t47 = make_float2(t40.x - t45.x, t40.y - t45.y);
             const float2 t48 = make_float2(t34.x + t43.x, t34.y + t43.y);
             const float2 t49 = make_float2(t34.x - t43.x, t34.y - t43.y);
-            const float2 t50 = make_float2(7.071067691e-01f * t46.x - 7.071067691e-01f * t46.y, 7.071067691e-01f * t46.y + 7.071067691e-01f * t46.x);
-            const float2 t51 = make_float2(t37.x + t50.x, t37.y + t50.y);
-            const float2 t52 = make_float2(t37.x - t50.x, t37.y - t50.y);
+            const float2 t50 = make_float2(t46.x - t46.y, t46.y + t46.x);
+            const float2 t51 = make_float2(t37.x + 7.071067691e-01f * t50.x, t37.y + 7.071067691e-01f * t50.y);
+            const float2 t52 = make_float2(t37.x - 7.071067691e-01f * t50.x, t37.y - 7.071067691e-01f * t50.y);
             const float2 t53 = make_float2(-t44.y, t44.x);
             const float2 t54 = make_float2(t35.x + t53.x, t35.y + t53.y);
             const float2 t55 = make_float2(t35.x - t53.x, t35.y - t53.y);
-            const float2 t56 = make_float2(-7.071067691e-01f * t47.x - 7.071067691e-01f * t47.y, -7.071067691e-01f * t47.y + 7.071067691e-01f * t47.x);
-            const float2 t57 = make_float2(t38.x + t56.x, t38.y + t56.y);
-            const float2 t58 = make_float2(t38.x - t56.x, t38.y - t56.y);
+            const float2 t56 = make_float2(-t47.y - t47.x, t47.x - t47.y);
+            const float2 t57 = make_float2(t38.x + 7.071067691e-01f * t56.x, t38.y + 7.071067691e-01f * t56.y);
+            const float2 t58 = make_float2(t38.x - 7.071067691e-01f * t56.x, t38.y - 7.071067691e-01f * t56.y);
             const float2 t59 = make_float2(t19.x + t48.x, t19.y + t48.y);
             const float2 t60 = make_float2(t19.x - t48.x, t19.y - t48.y);
-            const float2 t61 = make_float2(9.238795042e-01f * t51.x - 3.826834261e-01f * t51.y, 9.238795042e-01f * t51.y + 3.826834261e-01f * t51.x);
-            const float2 t62 = make_float2(t22.x + t61.x, t22.y + t61.y);
-            const float2 t63 = make_float2(t22.x - t61.x, t22.y - t61.y);
-            const float2 t64 = make_float2(7.071067691e-01f * t54.x - 7.071067691e-01f * t54.y, 7.071067691e-01f * t54.y + 7.071067691e-01f * t54.x);
-            const float2 t65 = make_float2(t25.x + t64.x, t25.y + t64.y);
-            const float2 t66 = make_float2(t25.x - t64.x, t25.y - t64.y);
-            const float2 t67 = make_float2(3.826834261e-01f * t57.x - 9.238795042e-01f * t57.y, 3.826834261e-01f * t57.y + 9.238795042e-01f * t57.x);
-            const float2 t68 = make_float2(t28.x + t67.x, t28.y + t67.y);
-            const float2 t69 = make_float2(t28.x - t67.x, t28.y - t67.y);
+            const float2 t61 = make_float2(t51.x + -4.142135680e-01f * t51.y, t51.y + 4.142135680e-01f * t51.x);
+            const float2 t62 = make_float2(t22.x + 9.238795042e-01f * t61.x, t22.y + 9.238795042e-01f * t61.y);
+            const float2 t63 = make_float2(t22.x - 9.238795042e-01f * t61.x, t22.y - 9.238795042e-01f * t61.y);
+            const float2 t64 = make_float2(t54.x - t54.y, t54.y + t54.x);
+            const float2 t65 = make_float2(t25.x + 7.071067691e-01f * t64.x, t25.y + 7.071067691e-01f * t64.y);
+            const float2 t66 = make_float2(t25.x - 7.071067691e-01f * t64.x, t25.y - 7.071067691e-01f * t64.y);
+            const float2 t67 = make_float2(-t57.y + 4.142135680e-01f * t57.x, t57.x + 4.142135680e-01f * t57.y);
+            const float2 t68 = make_float2(t28.x + 9.238795042e-01f * t67.x, t28.y + 9.238795042e-01f * t67.y);
+            const float2 t69 = make_float2(t28.x - 9.238795042e-01f * t67.x, t28.y - 9.238795042e-01f * t67.y);
             const float2 t70 = make_float2(-t49.y, t49.x);
             const float2 t71 = make_float2(t20.x + t70.x, t20.y + t70.y);
             const float2 t72 = make_float2(t20.x - t70.x, t20.y - t70.y);
-            const float2 t73 = make_float2(-3.826834261e-01f * t52.x - 9.238795042e-01f * t52.y, -3.826834261e-01f * t52.y + 9.238795042e-01f * t52.x);
-            const float2 t74 = make_float2(t23.x + t73.x, t23.y + t73.y);
-            const float2 t75 = make_float2(t23.x - t73.x, t23.y - t73.y);
-            const float2 t76 = make_float2(-7.071067691e-01f * t55.x - 7.071067691e-01f * t55.y, -7.071067691e-01f * t55.y + 7.071067691e-01f * t55.x);
-            const float2 t77 = make_float2(t26.x + t76.x, t26.y + t76.y);
-            const float2 t78 = make_float2(t26.x - t76.x, t26.y - t76.y);
-            const float2 t79 = make_float2(-9.238795042e-01f * t58.x - 3.826834261e-01f * t58.y, -9.238795042e-01f * t58.y + 3.826834261e-01f * t58.x);
-            const float2 t80 = make_float2(t29.x + t79.x, t29.y + t79.y);
-            const float2 t81 = make_float2(t29.x - t79.x, t29.y - t79.y);
+            const float2 t73 = make_float2(-t52.y + -4.142135680e-01f * t52.x, t52.x + -4.142135680e-01f * t52.y);
+            const float2 t74 = make_float2(t23.x + 9.238795042e-01f * t73.x, t23.y + 9.238795042e-01f * t73.y);
+            const float2 t75 = make_float2(t23.x - 9.238795042e-01f * t73.x, t23.y - 9.238795042e-01f * t73.y);
+            const float2 t76 = make_float2(-t55.y - t55.x, t55.x - t55.y);
+            const float2 t77 = make_float2(t26.x + 7.071067691e-01f * t76.x, t26.y + 7.071067691e-01f * t76.y);
+            const float2 t78 = make_float2(t26.x - 7.071067691e-01f * t76.x, t26.y - 7.071067691e-01f * t76.y);
+            const float2 t79 = make_float2(t58.x + 4.142135680e-01f * t58.y, t58.y + -4.142135680e-01f * t58.x);
+            const float2 t80 = make_float2(t29.x + -9.238795042e-01f * t79.x, t29.y + -9.238795042e-01f * t79.y);
+            const float2 t81 = make_float2(t29.x - -9.238795042e-01f * t79.x, t29.y - -9.238795042e-01f * t79.y);
             const int dst = padded(slot + j * 16);
             smem[dst] = t59;
             smem[dst + 1] = t62;
@@ -805,15 +841,15 @@ fftgen_512_fp32_inverse(const point_t* in, point_t* out, int batch, float scale)
             const float2 t18 = make_float2(t11.x - t16.x, t11.y - t16.y);
             const float2 t19 = make_float2(t5.x + t14.x, t5.y + t14.y);
             const float2 t20 = make_float2(t5.x - t14.x, t5.y - t14.y);
-            const float2 t21 = make_float2(7.071067691e-01f * t17.x - 7.071067691e-01f * t17.y, 7.071067691e-01f * t17.y + 7.071067691e-01f * t17.x);
-            const float2 t22 = make_float2(t8.x + t21.x, t8.y + t21.y);
-            const float2 t23 = make_float2(t8.x - t21.x, t8.y - t21.y);
+            const float2 t21 = make_float2(t17.x - t17.y, t17.y + t17.x);
+            const float2 t22 = make_float2(t8.x + 7.071067691e-01f * t21.x, t8.y + 7.071067691e-01f * t21.y);
+            const float2 t23 = make_float2(t8.x - 7.071067691e-01f * t21.x, t8.y - 7.071067691e-01f * t21.y);
             const float2 t24 = make_float2(-t15.y, t15.x);
             const float2 t25 = make_float2(t6.x + t24.x, t6.y + t24.y);
             const float2 t26 = make_float2(t6.x - t24.x, t6.y - t24.y);
-            const float2 t27 = make_float2(-7.071067691e-01f * t18.x - 7.071067691e-01f * t18.y, -7.071067691e-01f * t18.y + 7.071067691e-01f * t18.x);
-            const float2 t28 = make_float2(t9.x + t27.x, t9.y + t27.y);
-            const float2 t29 = make_float2(t9.x - t27.x, t9.y - t27.y);
+            const float2 t27 = make_float2(-t18.y - t18.x, t18.x - t18.y);
+            const float2 t28 = make_float2(t9.x + 7.071067691e-01f * t27.x, t9.y + 7.071067691e-01f * t27.y);
+            const float2 t29 = make_float2(t9.x - 7.071067691e-01f * t27.x, t9.y - 7.071067691e-01f * t27.y);
             const float2 t30 = make_float2(v[1].x + v[9].x, v[1].y + v[9].y);
             const float2 t31 = make_float2(v[1].x - v[9].x, v[1].y - v[9].y);
             const float2 t32 = make_float2(v[5].x + v[13].x, v[5].y + v[13].y);
@@ -834,38 +870,38 @@ fftgen_512_fp32_inverse(const point_t* in, point_t* out, int batch, float scale)
             const float2 t47 = make_float2(t40.x - t45.x, t40.y - t45.y);
             const float2 t48 = make_float2(t34.x + t43.x, t34.y + t43.y);
             const float2 t49 = make_float2(t34.x - t43.x, t34.y - t43.y);
-            const float2 t50 = make_float2(7.071067691e-01f * t46.x - 7.071067691e-01f * t46.y, 7.071067691e-01f * t46.y + 7.071067691e-01f * t46.x);
-            const float2 t51 = make_float2(t37.x + t50.x, t37.y + t50.y);
-            const float2 t52 = make_float2(t37.x - t50.x, t37.y - t50.y);
+            const float2 t50 = make_float2(t46.x - t46.y, t46.y + t46.x);
+            const float2 t51 = make_float2(t37.x + 7.071067691e-01f * t50.x, t37.y + 7.071067691e-01f * t50.y);
+            const float2 t52 = make_float2(t37.x - 7.071067691e-01f * t50.x, t37.y - 7.071067691e-01f * t50.y);
             const float2 t53 = make_float2(-t44.y, t44.x);
             const float2 t54 = make_float2(t35.x + t53.x, t35.y + t53.y);
             const float2 t55 = make_float2(t35.x - t53.x, t35.y - t53.y);
-            const float2 t56 = make_float2(-7.071067691e-01f * t47.x - 7.071067691e-01f * t47.y, -7.071067691e-01f * t47.y + 7.071067691e-01f * t47.x);
-            const float2 t57 = make_float2(t38.x + t56.x, t38.y + t56.y);
-            const float2 t58 = make_float2(t38.x - t56.x, t38.y - t56.y);
+            const float2 t56 = make_float2(-t47.y - t47.x, t47.x - t47.y);
+            const float2 t57 = make_float2(t38.x + 7.071067691e-01f * t56.x, t38.y + 7.071067691e-01f * t56.y);
+            const float2 t58 = make_float2(t38.x - 7.071067691e-01f * t56.x, t38.y - 7.071067691e-01f * t56.y);
             const float2 t59 = make_float2(t19.x + t48.x, t19.y + t48.y);
             const float2 t60 = make_float2(t19.x - t48.x, t19.y - t48.y);
-            const float2 t61 = make_float2(9.238795042e-01f * t51.x - 3.826834261e-01f * t51.y, 9.238795042e-01f * t51.y + 3.826834261e-01f * t51.x);
-            const float2 t62 = make_float2(t22.x + t61.x, t22.y + t61.y);
-            const float2 t63 = make_float2(t22.x - t61.x, t22.y - t61.y);
-            const float2 t64 = make_float2(7.071067691e-01f * t54.x - 7.071067691e-01f * t54.y, 7.071067691e-01f * t54.y + 7.071067691e-01f * t54.x);
-            const float2 t65 = make_float2(t25.x + t64.x, t25.y + t64.y);
-            const float2 t66 = make_float2(t25.x - t64.x, t25.y - t64.y);
-            const float2 t67 = make_float2(3.826834261e-01f * t57.x - 9.238795042e-01f * t57.y, 3.826834261e-01f * t57.y + 9.238795042e-01f * t57.x);
-            const float2 t68 = make_float2(t28.x + t67.x, t28.y + t67.y);
-            const float2 t69 = make_float2(t28.x - t67.x, t28.y - t67.y);
+            const float2 t61 = make_float2(t51.x + -4.142135680e-01f * t51.y, t51.y + 4.142135680e-01f * t51.x);
+            const float2 t62 = make_float2(t22.x + 9.238795042e-01f * t61.x, t22.y + 9.238795042e-01f * t61.y);
+            const float2 t63 = make_float2(t22.x - 9.238795042e-01f * t61.x, t22.y - 9.238795042e-01f * t61.y);
+            const float2 t64 = make_float2(t54.x - t54.y, t54.y + t54.x);
+            const float2 t65 = make_float2(t25.x + 7.071067691e-01f * t64.x, t25.y + 7.071067691e-01f * t64.y);
+            const float2 t66 = make_float2(t25.x - 7.071067691e-01f * t64.x, t25.y - 7.071067691e-01f * t64.y);
+            const float2 t67 = make_float2(-t57.y + 4.142135680e-01f * t57.x, t57.x + 4.142135680e-01f * t57.y);
+            const float2 t68 = make_float2(t28.x + 9.238795042e-01f * t67.x, t28.y + 9.238795042e-01f * t67.y);
+            const float2 t69 = make_float2(t28.x - 9.238795042e-01f * t67.x, t28.y - 9.238795042e-01f * t67.y);
             const float2 t70 = make_float2(-t49.y, t49.x);
             const float2 t71 = make_float2(t20.x + t70.x, t20.y + t70.y);
             const float2 t72 = make_float2(t20.x - t70.x, t20.y - t70.y);
-            const float2 t73 = make_float2(-3.826834261e-01f * t52.x - 9.238795042e-01f * t52.y, -3.826834261e-01f * t52.y + 9.238795042e-01f * t52.x);
-            const float2 t74 = make_float2(t23.x + t73.x, t23.y + t73.y);
-            const float2 t75 = make_float2(t23.x - t73.x, t23.y - t73.y);
-            const float2 t76 = make_float2(-7.071067691e-01f * t55.x - 7.071067691e-01f * t55.y, -7.071067691e-01f * t55.y + 7.071067691e-01f * t55.x);
-            const float2 t77 = make_float2(t26.x + t76.x, t26.y + t76.y);
-            const float2 t78 = make_float2(t26.x - t76.x, t26.y - t76.y);
-            const float2 t79 = make_float2(-9.238795042e-01f * t58.x - 3.826834261e-01f * t58.y, -9.238795042e-01f * t58.y + 3.826834261e-01f * t58.x);
-            const float2 t80 = make_float2(t29.x + t79.x, t29.y + t79.y);
-            const float2 t81 = make_float2(t29.x - t79.x, t29.y - t79.y);
+            const float2 t73 = make_float2(-t52.y + -4.142135680e-01f * t52.x, t52.x + -4.142135680e-01f * t52.y);
+            const float2 t74 = make_float2(t23.x + 9.238795042e-01f * t73.x, t23.y + 9.238795042e-01f * t73.y);
+            const float2 t75 = make_float2(t23.x - 9.238795042e-01f * t73.x, t23.y - 9.238795042e-01f * t73.y);
+            const float2 t76 = make_float2(-t55.y - t55.x, t55.x - t55.y);
+            const float2 t77 = make_float2(t26.x + 7.071067691e-01f * t76.x, t26.y + 7.071067691e-01f * t76.y);
+            const float2 t78 = make_float2(t26.x - 7.071067691e-01f * t76.x, t26.y - 7.071067691e-01f * t76.y);
+            const float2 t79 = make_float2(t58.x + 4.142135680e-01f * t58.y, t58.y + -4.142135680e-01f * t58.x);
+            const float2 t80 = make_float2(t29.x + -9.238795042e-01f * t79.x, t29.y + -9.238795042e-01f * t79.y);
+            const float2 t81 = make_float2(t29.x - -9.238795042e-01f * t79.x, t29.y - -9.238795042e-01f * t79.y);
             v[0] = t59;
             v[1] = t62;
             v[2] = t65;
@@ -897,8 +933,8 @@ fftgen_512_fp32_inverse(const point_t* in, point_t* out, int batch, float scale)
             const float2 t1 = make_float2(a.x + b.x, a.y + b.y);
             const float2 t2 = make_float2(a.x - b.x, a.y - b.y);
             if (active) {
-                store_point(dst, 0, scaled(t1, scale));
-                store_point(dst, 256, scaled(t2, scale));
+                store_point(dst, 0, t1);
+                store_point(dst, 256, t2);
             }
         }
         {
@@ -908,8 +944,8 @@ fftgen_512_fp32_inverse(const point_t* in, point_t* out, int batch, float scale)
             const float2 t3 = make_float2(a.x + b.x, a.y + b.y);
             const float2 t4 = make_float2(a.x - b.x, a.y - b.y);
             if (active) {
-                store_point(dst, 16, scaled(t3, scale));
-                store_point(dst, 272, scaled(t4, scale));
+                store_point(dst, 16, t3);
+                store_point(dst, 272, t4);
             }
         }
         {
@@ -919,8 +955,8 @@ fftgen_512_fp32_inverse(const point_t* in, point_t* out, int batch, float scale)
             const float2 t5 = make_float2(a.x + b.x, a.y + b.y);
             const float2 t6 = make_float2(a.x - b.x, a.y - b.y);
             if (active) {
-                store_point(dst, 32, scaled(t5, scale));
-                store_point(dst, 288, scaled(t6, scale));
+                store_point(dst, 32, t5);
+                store_point(dst, 288, t6);
             }
         }
         {
@@ -930,8 +966,8 @@ fftgen_512_fp32_inverse(const point_t* in, point_t* out, int batch, float scale)
             const float2 t7 = make_float2(a.x + b.x, a.y + b.y);
             const float2 t8 = make_float2(a.x - b.x, a.y - b.y);
             if (active) {
-                store_point(dst, 48, scaled(t7, scale));
-                store_point(dst, 304, scaled(t8, scale));
+                store_point(dst, 48, t7);
+                store_point(dst, 304, t8);
             }
         }
         {
@@ -941,8 +977,8 @@ fftgen_512_fp32_inverse(const point_t* in, point_t* out, int batch, float scale)
             const float2 t9 = make_float2(a.x + b.x, a.y + b.y);
             const float2 t10 = make_float2(a.x - b.x, a.y - b.y);
             if (active) {
-                store_point(dst, 64, scaled(t9, scale));
-                store_point(dst, 320, scaled(t10, scale));
+                store_point(dst, 64, t9);
+                store_point(dst, 320, t10);
             }
         }
         {
@@ -952,8 +988,8 @@ fftgen_512_fp32_inverse(const point_t* in, point_t* out, int batch, float scale)
             const float2 t11 = make_float2(a.x + b.x, a.y + b.y);
             const float2 t12 = make_float2(a.x - b.x, a.y - b.y);
             if (active) {
-                store_point(dst, 80, scaled(t11, scale));
-                store_point(dst, 336, scaled(t12, scale));
+                store_point(dst, 80, t11);
+                store_point(dst, 336, t12);
             }
         }
         {
@@ -963,8 +999,8 @@ fftgen_512_fp32_inverse(const point_t* in, point_t* out, int batch, float scale)
             const float2 t13 = make_float2(a.x + b.x, a.y + b.y);
             const float2 t14 = make_float2(a.x - b.x, a.y - b.y);
             if (active) {
-                store_point(dst, 96, scaled(t13, scale));
-                store_point(dst, 352, scaled(t14, scale));
+                store_point(dst, 96, t13);
+                store_point(dst, 352, t14);
             }
         }
         {
@@ -974,8 +1010,8 @@ fftgen_512_fp32_inverse(const point_t* in, point_t* out, int batch, float scale)
             const float2 t15 = make_float2(a.x + b.x, a.y + b.y);
             const float2 t16 = make_float2(a.x - b.x, a.y - b.y);
             if (active) {
-                store_point(dst, 112, scaled(t15, scale));
-                store_point(dst, 368, scaled(t16, scale));
+                store_point(dst, 112, t15);
+                store_point(dst, 368, t16);
             }
         }
     }

@@ -11,21 +11,36 @@ local function define(w, expr)
   return name
 end
 
--- exp(sign*2*pi*i*k/n) * x, as an expression, specialised where the factor is trivial.
-local function rotate(w, x, k, n, sign)
-  if k == 0 then return x end
-  if 4 * k == n then
-    -- multiplying by sign*i
-    if sign < 0 then
-      return define(w, string.format("make_float2(%s.y, -%s.x)", x, x))
-    end
-    return define(w, string.format("make_float2(-%s.y, %s.x)", x, x))
-  end
+-- a + ratio * b as an expression, with ratios of +-1 as plain sums
+local function plus_times(a, ratio, b)
+  if ratio == 1 then return string.format("%s + %s", a, b) end
+  if ratio == -1 then return string.format("%s - %s", a, b) end
+  return string.format("%s + %s * %s", a, code.float(ratio), b)
+end
+
+-- x * exp(sign*2*pi*i*k/n) for a factor other than 1 and +-i, as f * u: f is the larger of |cos|
+-- and |sin| (returned as a literal) and u = x * (cos + i sin) / f costs two FMAs, or two additions
+-- at odd multiples of pi/4. The butterfly then forms a +- f * u in four FMAs: six operations where
+-- the product and then the sum and difference take eight (fp16 kernels are bound by instruction issue
+-- on GPUs with the most bandwidth per SM).
+local function factored_rotation(w, x, k, n, sign)
   local c, s = twiddle.cos_sin(k, n)
   s = sign * s
-  local cl, sl = code.float(c), code.float(s)
-  return define(w, string.format("make_float2(%s * %s.x - %s * %s.y, %s * %s.y + %s * %s.x)",
-    cl, x, sl, x, cl, x, sl, x))
+  local function exact(ratio) -- the ratio at odd multiples of pi/4 is +-1, up to the sine's rounding
+    if math.abs(math.abs(ratio) - 1) < 1e-12 then return ratio > 0 and 1 or -1 end
+    return ratio
+  end
+  local xr, xi = x .. ".x", x .. ".y"
+  if math.abs(c) >= math.abs(s) then
+    -- (c xr - s xi, c xi + s xr) = c * (xr - (s/c) xi, xi + (s/c) xr)
+    local ratio = exact(s / c)
+    return define(w, string.format("make_float2(%s, %s)", plus_times(xr, -ratio, xi), plus_times(xi, ratio, xr))),
+      code.float(c)
+  end
+  -- = s * ((c/s) xr - xi, (c/s) xi + xr)
+  local ratio = exact(c / s)
+  return define(w, string.format("make_float2(%s, %s)", plus_times("-" .. xi, ratio, xr), plus_times(xr, ratio, xi))),
+    code.float(s)
 end
 
 -- Emits the DFT of the values named in `xs` (natural order); returns the names of the
@@ -43,10 +58,21 @@ function M.dft(w, xs, sign)
   local ys = {}
   local half = n // 2
   for k = 0, half - 1 do
-    local t = rotate(w, o[k + 1], k, n, sign)
-    local a = e[k + 1]
-    ys[k + 1] = define(w, string.format("make_float2(%s.x + %s.x, %s.y + %s.y)", a, t, a, t))
-    ys[k + 1 + half] = define(w, string.format("make_float2(%s.x - %s.x, %s.y - %s.y)", a, t, a, t))
+    local a, x = e[k + 1], o[k + 1]
+    if k == 0 or 4 * k == n then
+      -- times 1 or +-i: a swap and negations
+      local t = x
+      if k > 0 then
+        t = define(w, (sign < 0) and string.format("make_float2(%s.y, -%s.x)", x, x)
+          or string.format("make_float2(-%s.y, %s.x)", x, x))
+      end
+      ys[k + 1] = define(w, string.format("make_float2(%s.x + %s.x, %s.y + %s.y)", a, t, a, t))
+      ys[k + 1 + half] = define(w, string.format("make_float2(%s.x - %s.x, %s.y - %s.y)", a, t, a, t))
+    else
+      local u, f = factored_rotation(w, x, k, n, sign)
+      ys[k + 1] = define(w, string.format("make_float2(%s.x + %s * %s.x, %s.y + %s * %s.y)", a, f, u, a, f, u))
+      ys[k + 1 + half] = define(w, string.format("make_float2(%s.x - %s * %s.x, %s.y - %s * %s.y)", a, f, u, a, f, u))
+    end
   end
   return ys
 end

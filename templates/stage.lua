@@ -29,6 +29,35 @@ local PAD_EVERY = 16
 local function loader(plan) return plan.shared_exponent_source and "load_shared_exponent" or "load_point" end
 local function storer(plan) return plan.shared_exponent_target and "store_shared_exponent" or "store_point" end
 
+-- The scale (1/N in a normalized inverse's last pass, else 1). Kernels of 16 points a thread or more
+-- that read global memory in their first stage multiply its inputs, behind a test that is uniform
+-- over the launch, so that passes with a scale of 1 (all others) spend no multiplications on it; the
+-- transform is linear and 1/N a power of two, so the outputs are exactly the scaled ones. The others
+-- multiply their outputs as they store them: at 8 points a thread, and in the small transforms that
+-- copy their points through shared memory, the test measured 2-3% slower than the multiplications
+-- (H200, fp16 16 to 128; results/notes.md). Tensor-core stages round their operands to fp16, where
+-- inputs times 1/N would lose their low bits (2^22 points: 2.9e-3 against 4.2e-4), so their kernels
+-- scale the outputs too. A fused slice's rows and columns follow the slice.
+local function scales_outputs(plan)
+  if plan.scale_outputs == nil then
+    plan.scale_outputs = plan.radix_max < 16 or (plan.staged_io and not plan.tiled) or plan.tensor_cores or false
+  end
+  return plan.scale_outputs
+end
+
+-- A stored output, times the scale where the kernel scales its outputs.
+local function output(plan, value)
+  if scales_outputs(plan) then return string.format("scaled(%s, scale)", value) end
+  return value
+end
+
+local function emit_input_scale(w, plan)
+  if scales_outputs(plan) then return end
+  w:open("if (scale != 1.0f)")
+  for i = 0, plan.radix_max - 1 do w:line("v[%d] = scaled(v[%d], scale);", i, i) end
+  w:close()
+end
+
 -- padded(base + c) equals padded(base) + c + c/16 when base mod 16 never exceeds `bound` and
 -- bound + c mod 16 < 16; then the access is a base register plus a compile-time offset.
 local function smem_index(base_padded, base_expr, bound, c)
@@ -284,7 +313,9 @@ local function emit_staged_load(w, plan)
     targets[u] = target
     w:line("v[%d] = (%s < tile_ffts) ? " .. loader(plan) .. "(%s, 0) : %s;", u, fft, address, zero)
   end
-  if not register_side(plan, plan.in_layout) then -- else v[u] is what the first stage reads
+  if register_side(plan, plan.in_layout) then -- v[u] is what the first stage reads
+    emit_input_scale(w, plan)
+  else
     for u = 0, plan.radix_max - 1 do w:line("smem[%s] = v[%d];", targets[u], u) end
   end
   w:close()
@@ -305,7 +336,7 @@ local function post_tables(plan)
   return table.concat(names, ", ")
 end
 
--- The tiled store, with the twiddle of the strided pass and the scale. Copies of the same
+-- The tiled store, with the twiddle of the strided pass (and the scale, scales_outputs). Copies of the same
 -- transform share one test of the batch.
 local function emit_tiled_store(w, plan, sign)
   w:line("// coalesced copy of the tile's results to global memory%s",
@@ -328,9 +359,9 @@ local function emit_tiled_store(w, plan, sign)
   end
   if plan.twiddle_n > 0 and plan.post_powers then
     -- exp(-+2*pi*i*c*j/TWIDDLE_N) = base * ratio^e, ratio^e a product of the ratio's powers of two:
-    -- a few table products per thread instead of one per point; the scale rides on the base
+    -- a few table products per thread instead of one per point; a scale of the outputs rides on the base
     w:line("const int column = %s;", twiddle_column(plan))
-    w:line("const float2 pass_tw0 = scaled(%s(%s, column * %s, POST_TWIDDLE_BITS), scale);",
+    w:line("const float2 pass_tw0 = " .. output(plan, "%s(%s, column * %s, POST_TWIDDLE_BITS)") .. ";",
       plan.post_twiddle_call, tables, outs.row)
     local needed, top = {}, 1
     for u = 1, plan.radix_max - 1 do
@@ -374,7 +405,7 @@ local function emit_tiled_store(w, plan, sign)
         w:line("const int q%d = %s * (%s);", u, twiddle_column(plan), code.sum(outs.row, e * step))
         value = string.format("%s(%s, %s(%s, q%d, POST_TWIDDLE_BITS))", mul, value, plan.post_twiddle_call, tables, u)
       end
-      w:line(storer(plan) .. "(%s, 0, scaled(%s, scale));", address, value)
+      w:line(storer(plan) .. "(%s, 0, %s);", address, output(plan, value))
     end
   end
   w:close()
@@ -389,7 +420,7 @@ local function emit_staged_store(w, plan, sign)
   for u = 0, plan.radix_max - 1 do
     local c = u * plan.threads
     w:open("if (%s < block_points)", code.sum("thread", c))
-    w:line(storer(plan) .. "(dst, %d, scaled(smem[%s], scale));", c, code.sum("src", c + c // PAD_EVERY))
+    w:line(storer(plan) .. "(dst, %d, %s);", c, output(plan, string.format("smem[%s]", code.sum("src", c + c // PAD_EVERY))))
     w:close()
   end
 end
@@ -514,8 +545,8 @@ local function emit_butterflies(w, plan, stage_index, r, ns, sign, to_global, to
       -- last stage: output m of butterfly j lands at j + m*ns, unit stride across threads
       w:open("if (active)")
       for m = 0, r - 1 do
-        w:line(storer(plan) .. "(dst, %d, scaled(%s, scale));", (q * plan.threads_per_fft + m * ns) * point_step,
-          ys[m + 1])
+        w:line(storer(plan) .. "(dst, %d, %s);", (q * plan.threads_per_fft + m * ns) * point_step,
+          output(plan, ys[m + 1]))
       end
       w:close()
     elseif to_registers then
@@ -567,8 +598,8 @@ local function emit_shuffle_tail(w, plan, stage_index, ns, sign, to_registers)
       w:line("y[%d] = %s;", i + 8, ys[2])
     else
       w:open("if (active)")
-      w:line(storer(plan) .. "(dst, %d, scaled(%s, scale));", i * pair_ns, ys[1])
-      w:line(storer(plan) .. "(dst, %d, scaled(%s, scale));", i * pair_ns + half, ys[2])
+      w:line(storer(plan) .. "(dst, %d, %s);", i * pair_ns, output(plan, ys[1]))
+      w:line(storer(plan) .. "(dst, %d, %s);", i * pair_ns + half, output(plan, ys[2]))
       w:close()
     end
     w:close()
@@ -586,7 +617,7 @@ local function slice_plans(plan)
     local columns = plan.n // plan.slice_rows
     local common = { radix_max = plan.radix_max, threads = plan.threads, keep_in_smem = true,
       shared_exponent_source = plan.shared_exponent_source, shared_exponent_target = plan.shared_exponent_target,
-      slice_cluster = (plan.cluster or 1) > 1 }
+      slice_cluster = (plan.cluster or 1) > 1, scale_outputs = scales_outputs(plan) }
     local function sub(fields)
       for k, v in pairs(common) do fields[k] = v end
       return fields
@@ -679,6 +710,10 @@ function M.phases(plan, sign)
   -- tiled sides in registers (register_side): the copies in and out go straight between global memory
   -- and the stages' registers
   local load_to_registers = plan.staged_io and not plan.data_in_smem and register_side(plan, plan.in_layout)
+  -- the first stage scales its inputs (emit_input_scale) where it reads them from global memory, or
+  -- from the shared memory a tiled copy put them in; loads to registers scaled them, and a slice's
+  -- columns follow its rows, which did
+  local scale_first_stage = not plan.data_in_smem and not load_to_registers
   local store_from_registers = plan.staged_io and not keep_in_smem and register_side(plan, plan.out_layout)
   if plan.staged_io and not plan.data_in_smem then
     emit_staged_load(w, plan)
@@ -701,6 +736,7 @@ function M.phases(plan, sign)
       ((tail and last) and ", the pairs swapped between lanes 16 apart" or ""))
     if tail and last then
       assert((to_global or to_registers) and not on_tensor_cores, "the shuffle tail stores from registers")
+      assert(not (first and scale_first_stage), "the shuffle tail reads no points to scale")
       emit_shuffle_tail(w, plan, s, ns, sign, to_registers)
       break
     end
@@ -709,6 +745,7 @@ function M.phases(plan, sign)
     elseif not in_registers then
       emit_loads(w, plan, r, from_global, paired)
     end
+    if first and scale_first_stage then emit_input_scale(w, plan) end
     -- every thread must read before any thread overwrites the shared buffer (the stage before a
     -- shuffle tail overwrites none)
     if not from_global and not in_registers and not paired then barrier() end
@@ -794,7 +831,7 @@ function M.cluster_phase(plan, sign)
         value = string.format("%s(%s, %s(%s, %s * (%s), POST_TWIDDLE_BITS))", mul, value, plan.post_twiddle_call,
           post_tables(plan), twiddle_column(plan), code.sum("k", q * plan.n))
       end
-      w:line(storer(plan) .. "(dst, %s, scaled(%s, scale));", store(i * plan.threads_per_fft + q * plan.n), value)
+      w:line(storer(plan) .. "(dst, %s, %s);", store(i * plan.threads_per_fft + q * plan.n), output(plan, value))
     end
     w:close()
     w:close()
