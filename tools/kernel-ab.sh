@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Builds fftgen-kernel-ab (tools/kernel_ab.cu): kernels generated from several template directories, for
+# the same sizes, timed against each other in one process on the GPU. For template changes whose effect
+# is a few per cent, where runs on different machines differ by more than that.
+# Usage: tools/kernel-ab.sh OUTDIR NAME=TEMPLATE_DIR[@MINBLOCKS]... -- SPEC...
+#   NAME=DIR       a variant: the kernels fftgen writes with --templates DIR; @MINBLOCKS also asks ptxas
+#                  for that many blocks per SM (__launch_bounds__(THREADS, MINBLOCKS))
+#   SPEC           PRECISION:N[:FLAG=VALUE...], e.g. fp16:4096 or fp16:1024:--radix=32 (one-kernel sizes)
+# Then on the GPU: OUTDIR/fftgen-kernel-ab [RUNS [ROUNDS]]  (exit 1 if a kernel's error is off).
+# Example: cp -r templates /tmp/base && (edit templates) && \
+#   tools/kernel-ab.sh build-ab base=/tmp/base new=templates -- fp16:512 fp16:4096 fp32:8192
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+[ $# -ge 4 ] || { sed -n '2,12p' "$0" >&2; exit 2; }
+out=$1; shift
+fftgen=${FFTGEN:-$root/build/fftgen}
+[ -x "$fftgen" ] || { echo "kernel-ab: no fftgen at $fftgen (build first)" >&2; exit 2; }
+nvcc=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
+variants=()
+while [ $# -gt 0 ] && [ "$1" != "--" ]; do variants+=("$1"); shift; done
+[ "${1:-}" = "--" ] && [ $# -ge 2 ] && [ ${#variants[@]} -ge 1 ] || { echo "kernel-ab: give NAME=DIR... -- SPEC..." >&2; exit 2; }
+shift
+mkdir -p "$out/gen"
+rm -f "$out"/gen/*
+: > "$out/entries.inc"
+for spec in "$@"; do
+    IFS=: read -r precision n extra <<< "$spec"
+    for v in "${variants[@]}"; do
+        name=${v%%=*}; dir=${v#*=}; blocks=0
+        case $dir in *@*) blocks=${dir#*@}; dir=${dir%@*};; esac
+        id="${name}_${precision}_${n}${extra:+_x}"
+        # shellcheck disable=SC2086 # the extra flags are words
+        "$fftgen" --n "$n" --precision "$precision" --direction forward --templates "$dir" --name "$id" \
+            ${extra//=/ } -o "$out/gen/$id.cu"
+        if [ "$blocks" != 0 ]; then
+            sed -i "s/__launch_bounds__(THREADS)/__launch_bounds__(THREADS, $blocks)/" "$out/gen/$id.cu"
+        fi
+        echo "ENTRY(${id}_forward_launch, \"$name${extra:+ $extra}\", $n, $([ "$precision" = fp16 ] && echo 1 || echo 0))" \
+            >> "$out/entries.inc"
+    done
+done
+echo "kernel-ab: compiling $(wc -l < "$out/entries.inc") kernels"
+find "$out/gen" -name '*.cu' -print0 | xargs -0 -P "$(nproc)" -I{} "$nvcc" -O3 -arch=sm_90 -c {} -o {}.o
+"$nvcc" -O3 -arch=sm_90 -I"$out" "$root/tools/kernel_ab.cu" "$out"/gen/*.o -o "$out/fftgen-kernel-ab"
+echo "kernel-ab: built $out/fftgen-kernel-ab"

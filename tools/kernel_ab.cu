@@ -1,0 +1,116 @@
+// fftgen-kernel-ab: times variants of generated kernels against each other in one process (tools/kernel-ab.sh
+// builds it): every entry of entries.inc on 2^27 points, in interleaved rounds, with CUDA events around
+// each launch (warm-up first, median of all runs), fresh random inputs of its precision and the copy
+// bandwidth of the same bytes; first the relative L2 error of the first and last transform of each
+// against a double DFT, with the outputs poisoned before the launch.
+#include <cuda_runtime.h>
+#include <cuda_fp16.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <math.h>
+#include <vector>
+#include <algorithm>
+#define CHECK(x) do { cudaError_t e_ = (x); if (e_ != cudaSuccess) { fprintf(stderr, "%s:%d %s: %s\n", __FILE__, __LINE__, #x, cudaGetErrorString(e_)); exit(1); } } while (0)
+typedef cudaError_t (*launch_fn)(const void*, void*, int, cudaStream_t);
+#define ENTRY(name, variant, n, fp16) extern "C" cudaError_t name(const void*, void*, int, cudaStream_t);
+#include "entries.inc"
+#undef ENTRY
+struct entry { launch_fn launch; const char* variant; long n; int fp16; };
+static entry entries[] = {
+#define ENTRY(name, variant, n, fp16) {name, variant, n, fp16},
+#include "entries.inc"
+#undef ENTRY
+};
+static const long TOTAL = 1L << 27;
+static double check(const entry& e, const void* hin, const void* hout, int count) {
+    std::vector<double> c(e.n), sn(e.n);
+    for (long q = 0; q < e.n; q++) { c[q] = cos(-2 * M_PI * q / e.n); sn[q] = sin(-2 * M_PI * q / e.n); }
+    std::vector<double> xr(e.n), xi(e.n);
+    double err = 0, ref = 0;
+    for (int b = 0; b < count; b++) {
+        for (long j = 0; j < e.n; j++) {
+            if (e.fp16) { const __half2* h = (const __half2*)hin + b * e.n + j; xr[j] = __low2float(*h); xi[j] = __high2float(*h); }
+            else { const float2* f = (const float2*)hin + b * e.n + j; xr[j] = f->x; xi[j] = f->y; }
+        }
+        for (long k = 0; k < e.n; k++) {
+            double sr = 0, si = 0;
+            for (long j = 0, q = 0; j < e.n; j++, q = (q + k) & (e.n - 1)) {
+                sr += xr[j] * c[q] - xi[j] * sn[q]; si += xr[j] * sn[q] + xi[j] * c[q];
+            }
+            double yr, yi;
+            if (e.fp16) { const __half2* h = (const __half2*)hout + b * e.n + k; yr = __low2float(*h); yi = __high2float(*h); }
+            else { const float2* f = (const float2*)hout + b * e.n + k; yr = f->x; yi = f->y; }
+            err += (yr - sr) * (yr - sr) + (yi - si) * (yi - si); ref += sr * sr + si * si;
+        }
+    }
+    return sqrt(err / ref);
+}
+int main(int argc, char** argv) {
+    if (argc > 3 || (argc > 1 && atoi(argv[1]) < 1) || (argc > 2 && atoi(argv[2]) < 1)) {
+        fprintf(stderr, "usage: fftgen-kernel-ab [RUNS [ROUNDS]]   (timed runs per entry and round: default 30 and 3)\n");
+        return 2;
+    }
+    int runs = argc > 1 ? atoi(argv[1]) : 30, rounds = argc > 2 ? atoi(argv[2]) : 3;
+    int wrong = 0;
+    const int count = sizeof entries / sizeof entries[0];
+    void *in, *out; CHECK(cudaMalloc(&in, TOTAL * 8)); CHECK(cudaMalloc(&out, TOTAL * 8));
+    std::vector<float> host(TOTAL * 2); srand(7);
+    for (long i = 0; i < TOTAL * 2; i++) host[i] = (float)rand() / RAND_MAX * 2 - 1;
+    std::vector<__half2> hosth(TOTAL);
+    for (long i = 0; i < TOTAL; i++) hosth[i] = __floats2half2_rn(host[2 * i], host[2 * i + 1]);
+    cudaEvent_t a, b; CHECK(cudaEventCreate(&a)); CHECK(cudaEventCreate(&b));
+    std::vector<std::vector<float>> times(count);
+    double copy_ms[2];
+    for (int p = 0; p < 2; p++) { // copy bandwidth for 4- and 8-byte points
+        std::vector<float> t;
+        for (int r = 0; r < runs + 5; r++) {
+            CHECK(cudaEventRecord(a)); CHECK(cudaMemcpyAsync(out, in, TOTAL * (p ? 8 : 4), cudaMemcpyDeviceToDevice));
+            CHECK(cudaEventRecord(b)); CHECK(cudaEventSynchronize(b)); float ms; CHECK(cudaEventElapsedTime(&ms, a, b));
+            if (r >= 5) t.push_back(ms);
+        }
+        std::sort(t.begin(), t.end()); copy_ms[p] = t[t.size() / 2];
+    }
+    printf("copy: fp16 bytes %.4f ms (%.0f GB/s), fp32 bytes %.4f ms (%.0f GB/s)\n", copy_ms[0], 2 * TOTAL * 4 / copy_ms[0] / 1e6, copy_ms[1], 2 * TOTAL * 8 / copy_ms[1] / 1e6);
+    for (int i = 0; i < count; i++) { // correctness, with poisoned outputs
+        const entry& e = entries[i];
+        CHECK(cudaMemcpy(in, e.fp16 ? (void*)hosth.data() : (void*)host.data(), TOTAL * (e.fp16 ? 4 : 8), cudaMemcpyHostToDevice));
+        CHECK(cudaMemset(out, 0xff, TOTAL * 8));
+        int batch = (int)(TOTAL / e.n);
+        CHECK(e.launch(in, out, batch, 0)); CHECK(cudaDeviceSynchronize());
+        std::vector<char> res(TOTAL * 8);
+        CHECK(cudaMemcpy(res.data(), out, TOTAL * (e.fp16 ? 4 : 8), cudaMemcpyDeviceToHost));
+        int checked = e.n <= 1024 ? 4 : 1;
+        double err = check(e, e.fp16 ? (void*)hosth.data() : (void*)host.data(), res.data(), checked);
+        // the last transform too: it sits in the last block
+        double err_last = 0;
+        { entry last = e; const char* base_in = (const char*)(e.fp16 ? (void*)hosth.data() : (void*)host.data());
+          size_t off = (size_t)(batch - 1) * e.n * (e.fp16 ? 4 : 8);
+          err_last = check(last, base_in + off, res.data() + off, 1); }
+        const double bound = e.fp16 ? 1e-3 : 1e-6;
+        const bool bad = !(err < bound) || !(err_last < bound); // NaN counts as wrong
+        wrong += bad;
+        printf("%-10s %-4s %8ld  rel L2 error %.3e (last transform %.3e)%s\n", e.variant, e.fp16 ? "fp16" : "fp32", e.n, err, err_last,
+               bad ? "  WRONG" : "");
+    }
+    for (int r = 0; r < rounds; r++) {
+        for (int i = 0; i < count; i++) {
+            const entry& e = entries[i];
+            int batch = (int)(TOTAL / e.n);
+            if (i == 0 || entries[i - 1].fp16 != e.fp16) // fresh random inputs of this precision
+                CHECK(cudaMemcpy(in, e.fp16 ? (void*)hosth.data() : (void*)host.data(), TOTAL * (e.fp16 ? 4 : 8), cudaMemcpyHostToDevice));
+            for (int k = 0; k < 5; k++) CHECK(e.launch(in, out, batch, 0));
+            for (int k = 0; k < runs; k++) {
+                CHECK(cudaEventRecord(a)); CHECK(e.launch(in, out, batch, 0)); CHECK(cudaEventRecord(b));
+                CHECK(cudaEventSynchronize(b)); float ms; CHECK(cudaEventElapsedTime(&ms, a, b)); times[i].push_back(ms);
+            }
+        }
+    }
+    for (int i = 0; i < count; i++) {
+        const entry& e = entries[i];
+        std::sort(times[i].begin(), times[i].end());
+        double ms = times[i][times[i].size() / 2];
+        printf("%-10s %-4s %8ld  %.4f ms  %5.1f%% of copy  (min %.4f, max %.4f)\n", e.variant, e.fp16 ? "fp16" : "fp32", e.n, ms,
+               100 * copy_ms[!e.fp16] / ms, times[i].front(), times[i].back());
+    }
+    return wrong ? 1 : 0;
+}
