@@ -59,20 +59,20 @@ function M.dft(w, xs, sign)
   local half = n // 2
   for k = 0, half - 1 do
     local a, x = e[k + 1], o[k + 1]
-    if k == 0 or 4 * k == n then
-      -- times 1 or +-i: a swap and negations
-      local t = x
-      if k > 0 then
-        t = define(w, (sign < 0) and string.format("make_float2(%s.y, -%s.x)", x, x)
-          or string.format("make_float2(-%s.y, %s.x)", x, x))
-      end
-      ys[k + 1] = define(w, string.format("make_float2(%s.x + %s.x, %s.y + %s.y)", a, t, a, t))
-      ys[k + 1 + half] = define(w, string.format("make_float2(%s.x - %s.x, %s.y - %s.y)", a, t, a, t))
+    local tx, ty -- the rotated odd input's parts, as expressions
+    if k == 0 then
+      tx, ty = x .. ".x", x .. ".y"
+    elseif 4 * k == n then
+      -- times +-i: a swap and a negation
+      local t = define(w, (sign < 0) and string.format("make_float2(%s.y, -%s.x)", x, x)
+        or string.format("make_float2(-%s.y, %s.x)", x, x))
+      tx, ty = t .. ".x", t .. ".y"
     else
       local u, f = factored_rotation(w, x, k, n, sign)
-      ys[k + 1] = define(w, string.format("make_float2(%s.x + %s * %s.x, %s.y + %s * %s.y)", a, f, u, a, f, u))
-      ys[k + 1 + half] = define(w, string.format("make_float2(%s.x - %s * %s.x, %s.y - %s * %s.y)", a, f, u, a, f, u))
+      tx, ty = string.format("%s * %s.x", f, u), string.format("%s * %s.y", f, u)
     end
+    ys[k + 1] = define(w, string.format("make_float2(%s.x + %s, %s.y + %s)", a, tx, a, ty))
+    ys[k + 1 + half] = define(w, string.format("make_float2(%s.x - %s, %s.y - %s)", a, tx, a, ty))
   end
   return ys
 end

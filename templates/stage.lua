@@ -39,10 +39,8 @@ local function storer(plan) return plan.shared_exponent_target and "store_shared
 -- inputs times 1/N would lose their low bits (2^22 points: 2.9e-3 against 4.2e-4), so their kernels
 -- scale the outputs too. A fused slice's rows and columns follow the slice.
 local function scales_outputs(plan)
-  if plan.scale_outputs == nil then
-    plan.scale_outputs = plan.radix_max < 16 or (plan.staged_io and not plan.tiled) or plan.tensor_cores or false
-  end
-  return plan.scale_outputs
+  if plan.scale_outputs ~= nil then return plan.scale_outputs end -- a slice's rows or columns
+  return plan.radix_max < 16 or (plan.staged_io and not plan.tiled) or plan.tensor_cores or false
 end
 
 -- A stored output, times the scale where the kernel scales its outputs.

@@ -22,29 +22,44 @@ static entry entries[] = {
 #undef ENTRY
 };
 static const long TOTAL = 1L << 27;
+
+static size_t point_bytes(const entry& e) { return e.fp16 ? 4 : 8; }
+
+// point i of a buffer of the entry's precision, in double
+static void point_at(const entry& e, const void* points, long i, double* re, double* im) {
+    if (e.fp16) {
+        const __half2 h = ((const __half2*)points)[i];
+        *re = __low2float(h);
+        *im = __high2float(h);
+    } else {
+        const float2 f = ((const float2*)points)[i];
+        *re = f.x;
+        *im = f.y;
+    }
+}
+
+// relative L2 error of `count` transforms against a DFT in double
 static double check(const entry& e, const void* hin, const void* hout, int count) {
-    std::vector<double> c(e.n), sn(e.n);
+    std::vector<double> c(e.n), sn(e.n), xr(e.n), xi(e.n);
     for (long q = 0; q < e.n; q++) { c[q] = cos(-2 * M_PI * q / e.n); sn[q] = sin(-2 * M_PI * q / e.n); }
-    std::vector<double> xr(e.n), xi(e.n);
     double err = 0, ref = 0;
     for (int b = 0; b < count; b++) {
-        for (long j = 0; j < e.n; j++) {
-            if (e.fp16) { const __half2* h = (const __half2*)hin + b * e.n + j; xr[j] = __low2float(*h); xi[j] = __high2float(*h); }
-            else { const float2* f = (const float2*)hin + b * e.n + j; xr[j] = f->x; xi[j] = f->y; }
-        }
+        for (long j = 0; j < e.n; j++) point_at(e, hin, b * e.n + j, &xr[j], &xi[j]);
         for (long k = 0; k < e.n; k++) {
             double sr = 0, si = 0;
             for (long j = 0, q = 0; j < e.n; j++, q = (q + k) & (e.n - 1)) {
-                sr += xr[j] * c[q] - xi[j] * sn[q]; si += xr[j] * sn[q] + xi[j] * c[q];
+                sr += xr[j] * c[q] - xi[j] * sn[q];
+                si += xr[j] * sn[q] + xi[j] * c[q];
             }
             double yr, yi;
-            if (e.fp16) { const __half2* h = (const __half2*)hout + b * e.n + k; yr = __low2float(*h); yi = __high2float(*h); }
-            else { const float2* f = (const float2*)hout + b * e.n + k; yr = f->x; yi = f->y; }
-            err += (yr - sr) * (yr - sr) + (yi - si) * (yi - si); ref += sr * sr + si * si;
+            point_at(e, hout, b * e.n + k, &yr, &yi);
+            err += (yr - sr) * (yr - sr) + (yi - si) * (yi - si);
+            ref += sr * sr + si * si;
         }
     }
     return sqrt(err / ref);
 }
+
 int main(int argc, char** argv) {
     if (argc > 3 || (argc > 1 && atoi(argv[1]) < 1) || (argc > 2 && atoi(argv[2]) < 1)) {
         fprintf(stderr, "usage: fftgen-kernel-ab [RUNS [ROUNDS]]   (timed runs per entry and round: default 30 and 3)\n");
@@ -58,6 +73,8 @@ int main(int argc, char** argv) {
     for (long i = 0; i < TOTAL * 2; i++) host[i] = (float)rand() / RAND_MAX * 2 - 1;
     std::vector<__half2> hosth(TOTAL);
     for (long i = 0; i < TOTAL; i++) hosth[i] = __floats2half2_rn(host[2 * i], host[2 * i + 1]);
+    auto inputs = [&](const entry& e) { return e.fp16 ? (const void*)hosth.data() : (const void*)host.data(); };
+    std::vector<char> results(TOTAL * 8);
     cudaEvent_t a, b; CHECK(cudaEventCreate(&a)); CHECK(cudaEventCreate(&b));
     std::vector<std::vector<float>> times(count);
     double copy_ms[2];
@@ -73,19 +90,15 @@ int main(int argc, char** argv) {
     printf("copy: fp16 bytes %.4f ms (%.0f GB/s), fp32 bytes %.4f ms (%.0f GB/s)\n", copy_ms[0], 2 * TOTAL * 4 / copy_ms[0] / 1e6, copy_ms[1], 2 * TOTAL * 8 / copy_ms[1] / 1e6);
     for (int i = 0; i < count; i++) { // correctness, with poisoned outputs
         const entry& e = entries[i];
-        CHECK(cudaMemcpy(in, e.fp16 ? (void*)hosth.data() : (void*)host.data(), TOTAL * (e.fp16 ? 4 : 8), cudaMemcpyHostToDevice));
+        CHECK(cudaMemcpy(in, inputs(e), TOTAL * point_bytes(e), cudaMemcpyHostToDevice));
         CHECK(cudaMemset(out, 0xff, TOTAL * 8));
         int batch = (int)(TOTAL / e.n);
         CHECK(e.launch(in, out, batch, 0)); CHECK(cudaDeviceSynchronize());
-        std::vector<char> res(TOTAL * 8);
-        CHECK(cudaMemcpy(res.data(), out, TOTAL * (e.fp16 ? 4 : 8), cudaMemcpyDeviceToHost));
-        int checked = e.n <= 1024 ? 4 : 1;
-        double err = check(e, e.fp16 ? (void*)hosth.data() : (void*)host.data(), res.data(), checked);
+        CHECK(cudaMemcpy(results.data(), out, TOTAL * point_bytes(e), cudaMemcpyDeviceToHost));
+        double err = check(e, inputs(e), results.data(), e.n <= 1024 ? 4 : 1);
         // the last transform too: it sits in the last block
-        double err_last = 0;
-        { entry last = e; const char* base_in = (const char*)(e.fp16 ? (void*)hosth.data() : (void*)host.data());
-          size_t off = (size_t)(batch - 1) * e.n * (e.fp16 ? 4 : 8);
-          err_last = check(last, base_in + off, res.data() + off, 1); }
+        const size_t last = (size_t)(batch - 1) * e.n * point_bytes(e);
+        double err_last = check(e, (const char*)inputs(e) + last, results.data() + last, 1);
         const double bound = e.fp16 ? 1e-3 : 1e-6;
         const bool bad = !(err < bound) || !(err_last < bound); // NaN counts as wrong
         wrong += bad;
@@ -97,7 +110,7 @@ int main(int argc, char** argv) {
             const entry& e = entries[i];
             int batch = (int)(TOTAL / e.n);
             if (i == 0 || entries[i - 1].fp16 != e.fp16) // fresh random inputs of this precision
-                CHECK(cudaMemcpy(in, e.fp16 ? (void*)hosth.data() : (void*)host.data(), TOTAL * (e.fp16 ? 4 : 8), cudaMemcpyHostToDevice));
+                CHECK(cudaMemcpy(in, inputs(e), TOTAL * point_bytes(e), cudaMemcpyHostToDevice));
             for (int k = 0; k < 5; k++) CHECK(e.launch(in, out, batch, 0));
             for (int k = 0; k < runs; k++) {
                 CHECK(cudaEventRecord(a)); CHECK(e.launch(in, out, batch, 0)); CHECK(cudaEventRecord(b));
