@@ -82,7 +82,8 @@ __device__ __forceinline__ int padded(int i) { return i + (i >> 4); }
 // shared memory holds float2 with one pad element every 16: 4352 elements
 static_assert(SHARED_BYTES == 4352 * sizeof(float2), "shared memory size");
 
-extern "C" __global__ void __launch_bounds__(THREADS)
+// at most 102 registers per thread: 5 blocks per SM
+extern "C" __global__ void __launch_bounds__(THREADS, 5)
 fftgen_32_fp16_forward(const point_t* in, point_t* out, int batch, float scale) {
     extern __shared__ float2 smem[];
     const int thread = threadIdx.x;
@@ -552,7 +553,8 @@ fftgen_32_fp16_forward(const point_t* in, point_t* out, int batch, float scale) 
     }
 }
 
-extern "C" __global__ void __launch_bounds__(THREADS)
+// at most 102 registers per thread: 5 blocks per SM
+extern "C" __global__ void __launch_bounds__(THREADS, 5)
 fftgen_32_fp16_inverse(const point_t* in, point_t* out, int batch, float scale) {
     extern __shared__ float2 smem[];
     const int thread = threadIdx.x;

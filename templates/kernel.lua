@@ -489,22 +489,35 @@ local TC_REGISTERS = 128
 local PASS_REGISTERS = 64
 -- ... for 16 points a thread; 32 points need twice the registers (64 spill hundreds of bytes)
 local function pass_registers(p) return PASS_REGISTERS * math.max(p.radix_max, 16) // 16 end
+-- One-kernel transforms of 32 points a thread: asking for five 128-thread blocks per SM (at most 102
+-- registers) makes ptxas schedule them better, with no spills (H200, in one process: fp16 32 89.1% ->
+-- 95.5% of copy, 1024 89.6% -> 97.3%; results/kernel-ab.txt). Left alone it gives 80 to 109.
+local RADIX32_REGISTERS = 102
+local function radix32_bounded(p)
+  return p.radix_max == 32 and p.threads * RADIX32_REGISTERS * 2 <= 65536
+end
+
+-- The register cap per thread these kernels ask ptxas for, or nil.
+local function register_cap(p)
+  if p.tensor_cores and p.threads * TC_REGISTERS < 65536 then return TC_REGISTERS end
+  if clustered(p) then return nil end
+  -- the pass twiddles' powers take registers; left alone ptxas gives 512-thread passes up to 70, so
+  -- only one block per SM
+  if p.post_powers and p.threads * pass_registers(p) < 65536 then return pass_registers(p) end
+  if radix32_bounded(p) then return RADIX32_REGISTERS end
+  -- no cap: asking ptxas for the blocks per SM that shared memory allows (40 registers for the
+  -- 256-thread kernels and 8192 points) spills and measured slower at every size (H100, fp16
+  -- 8192 0.424 -> 0.501 ms, 32 0.382 -> 0.493 with 85 registers; results/notes.md)
+  return nil
+end
 
 local function cuda_kernel(w, f, p, direction)
   local cluster = clustered(p) and "__cluster_dims__(CLUSTER, 1, 1) " or ""
-  if p.tensor_cores and p.threads * TC_REGISTERS < 65536 then
-    w:line("// at most %d registers per thread: %d blocks per SM", TC_REGISTERS, 65536 // (p.threads * TC_REGISTERS))
-    w:line("extern \"C\" __global__ void %s__launch_bounds__(THREADS, %d)", cluster, 65536 // (p.threads * TC_REGISTERS))
-  elseif p.post_powers and not clustered(p) and p.threads * pass_registers(p) < 65536 then
-    -- the pass twiddles' powers take registers; left alone ptxas gives 512-thread passes up to 70, so
-    -- only one block per SM
-    local cap = pass_registers(p)
+  local cap = register_cap(p)
+  if cap then
     w:line("// at most %d registers per thread: %d blocks per SM", cap, 65536 // (p.threads * cap))
-    w:line("extern \"C\" __global__ void __launch_bounds__(THREADS, %d)", 65536 // (p.threads * cap))
+    w:line("extern \"C\" __global__ void %s__launch_bounds__(THREADS, %d)", cluster, 65536 // (p.threads * cap))
   else
-    -- no cap: asking ptxas for the blocks per SM that shared memory allows (40 registers for the
-    -- 256-thread kernels and 8192 points) spills and measured slower at every size (H100, fp16
-    -- 8192 0.424 -> 0.501 ms, 32 0.382 -> 0.493; results/notes.md)
     w:line("extern \"C\" __global__ void %s__launch_bounds__(THREADS)", cluster)
   end
   w:open("%s(const point_t* in, point_t* out, int batch, float scale)", kernel_name(f, p, direction))
