@@ -103,16 +103,12 @@ static fftgen_kernel_request planner_request(long long points, int rank, const l
             fftgen_wisdom_find(&key, precision, rank, n, &choice);
         }
     }
-    if (precision == FFTGEN_KERNEL_FP16) request.tensor_cores = choice.tensor_cores;
+    fftgen_choice_apply(&choice, rank, &request);
     if (flags & FFTGEN_TENSOR_CORES) request.tensor_cores = FFTGEN_EVERY_PASS;
-    if (precision == FFTGEN_KERNEL_FP16) request.twiddle_powers = choice.twiddle_powers;
-    request.max_tile = fftgen_tile_caps_any(tile_override) ? *tile_override : choice.max_tile;
-    request.cluster = choice.cluster;
+    if (fftgen_tile_caps_any(tile_override)) request.max_tile = *tile_override;
     /* FFTGEN_CLUSTER: a cluster size to measure ("1": passes), as fftgen's --cluster */
     const int cluster = fftgen_cluster_parse(getenv("FFTGEN_CLUSTER")); /* -1 when unset or not a size */
     if (cluster >= 0) request.cluster = cluster;
-    request.columns_first = rank == 2 && choice.columns_first;
-    request.max_radix = rank == 1 ? choice.max_radix : 0;
     /* FFTGEN_ORDER: the order of a 2D shape's passes to measure ("columns-first" or "rows-first"), as
      * fftgen's --order */
     const int order = fftgen_order_parse(getenv("FFTGEN_ORDER"));

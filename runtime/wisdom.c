@@ -417,6 +417,18 @@ int fftgen_wisdom_find(const fftgen_device_key *key, fftgen_kernel_precision pre
     return best >= 0;
 }
 
+void fftgen_choice_apply(const fftgen_choice *choice, int rank, fftgen_kernel_request *request)
+{
+    if (request->precision == FFTGEN_KERNEL_FP16) {
+        request->tensor_cores = choice->tensor_cores;
+        request->twiddle_powers = choice->twiddle_powers;
+    }
+    request->max_tile = choice->max_tile;
+    request->cluster = choice->cluster;
+    request->columns_first = rank == 2 && choice->columns_first;
+    request->max_radix = rank == 1 ? choice->max_radix : 0;
+}
+
 void fftgen_choice_text(const fftgen_choice *choice, char *out, size_t len)
 {
     char passes[32];

@@ -83,6 +83,9 @@ int fftgen_wisdom_default_path(char *path, size_t len);
 fftgen_result fftgen_wisdom_write(const char *path, const fftgen_device_key *key, const fftgen_wisdom_entry *entries,
                                   int count, char *why, size_t why_len);
 
+/* Sets what `choice` measured in a planner request for a transform of `rank` dimensions: the tensor-core
+ * passes and twiddle powers (fp16 only), the tiles, the cluster, the order (2D), the radix (1D). */
+void fftgen_choice_apply(const fftgen_choice *choice, int rank, fftgen_kernel_request *request);
 /* "tensor-cores=2 max-tile=8" for a choice (the words of a wisdom line; " cluster=N" where set). */
 void fftgen_choice_text(const fftgen_choice *choice, char *out, size_t len);
 

@@ -16,6 +16,9 @@
 #include "pack.h"
 #include "planner.h"
 #include "render.h"
+#include "wisdom.h"
+
+extern const char fftgen_shipped_wisdom_data[];
 
 static char work_dir[256];
 
@@ -78,6 +81,67 @@ static void default_pack_needs_no_nvrtc(void **state)
     free(source);
     unsetenv("FFTGEN_NVRTC");
     unsetenv("FFTGEN_CACHE");
+}
+
+/* The device names of the shipped table's sm_90 sections, from its `device "NAME" sm_90 ...` lines. */
+static int shipped_sm90_devices(fftgen_device_key *keys, int max)
+{
+    int count = 0;
+    for (const char *line = fftgen_shipped_wisdom_data; line != NULL && *line != '\0' && count < max;) {
+        const char *end = strchr(line, '\n');
+        const char *name = line + strlen("device \"");
+        const char *close = strncmp(line, "device \"", strlen("device \"")) == 0 ? strchr(name, '"') : NULL;
+        if (close != NULL && (end == NULL || close < end) && strncmp(close, "\" sm_90 ", 8) == 0) {
+            memset(&keys[count], 0, sizeof keys[count]);
+            snprintf(keys[count].device, sizeof keys[count].device, "%.*s", (int)(close - name), name);
+            keys[count].arch = 90;
+            ++count;
+        }
+        line = end != NULL ? end + 1 : NULL;
+    }
+    return count;
+}
+
+/* Every 1D plan an sm_90 device of the shipped table makes from 16 to 2^20 points, its measured choice
+ * applied, is in the default pack: none of them waits for NVRTC on first use. */
+static void default_pack_serves_every_shipped_choice(void **state)
+{
+    (void)state;
+    setenv("FFTGEN_NVRTC", "/nonexistent/libnvrtc.so.13", 1);
+    setenv("FFTGEN_CACHE", "0", 1);
+    fftgen_wisdom_load_defaults();
+    fftgen_device_key keys[8];
+    const int devices = shipped_sm90_devices(keys, 8);
+    assert_true(devices >= 2); /* the H100's section and the H200's */
+    int chosen = 0;
+    for (int d = 0; d < devices; ++d) {
+        for (long long n = 16; n <= (1 << 20); n *= 2) {
+            for (int p = 0; p < 2; ++p) {
+                const fftgen_kernel_precision precision = p ? FFTGEN_KERNEL_FP16 : FFTGEN_KERNEL_FP32;
+                fftgen_kernel_request request = {n, 0, precision, 90, 0, {{0}}, 0, FFTGEN_INTERMEDIATE_DEFAULT, 0, 0};
+                fftgen_choice choice;
+                if (fftgen_wisdom_find(&keys[d], precision, 1, &n, &choice)) {
+                    fftgen_choice_apply(&choice, 1, &request);
+                    ++chosen;
+                }
+                char why[256];
+                fftgen_transform_plan plan;
+                assert_int_equal(fftgen_plan_transform(&request, &plan, why, sizeof why), FFTGEN_PLAN_OK);
+                const fftgen_render_request r = {&plan, FFTGEN_TARGET_CUDA, FFTGEN_RENDER_BOTH, NULL, NULL};
+                char *source = fftgen_render(&r, why, sizeof why);
+                assert_non_null(source);
+                fftgen_cubin cubin;
+                char log[256];
+                const fftgen_result found = fftgen_cache_get(source, 90, 0, &cubin, log, sizeof log);
+                if (found != FFTGEN_SUCCESS)
+                    print_error("not in the default pack: %s %s %lld points\n", keys[d].device,
+                                p ? "fp16" : "fp32", n);
+                assert_int_equal(found, FFTGEN_SUCCESS);
+                free(source);
+            }
+        }
+    }
+    assert_true(chosen >= 2 * 17); /* every size has a line in the first section */
 }
 
 static int run(const char *command)
@@ -229,6 +293,7 @@ int main(void)
     if (mkdtemp(work_dir) == NULL) return 1;
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_teardown(default_pack_needs_no_nvrtc, restore_environment),
+        cmocka_unit_test_teardown(default_pack_serves_every_shipped_choice, restore_environment),
         cmocka_unit_test(written_pack_loads_and_serves),
         cmocka_unit_test(tensor_core_pack_serves_tensor_core_plans),
         cmocka_unit_test(split_pack_serves_split_plans),

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Writes generated/: the kernel sources of the default kernel pack (every size from 16 to 2^20 points,
-# fp32 and fp16, as the planner makes them and, where they differ, as the shipped table of measured
-# choices and the planner for sm_80 make them), with the fftgen of the build. The build compiles
+# fp32 and fp16, as the planner makes them and, where they differ, as every section of the shipped table
+# of measured choices and the planner for sm_80 make them), with the fftgen of the build. The build compiles
 # them into the pack that libfftgen embeds; a test checks that they are what the templates write.
 # Usage: tools/regenerate.sh [--check] [FFTGEN]   (--check: compare instead of write; exit 1 if stale)
 set -euo pipefail
@@ -15,25 +15,37 @@ fftgen=${1:-${FFTGEN_BUILD_DIR:-$root/build}/fftgen}
 [ -x "$fftgen" ] || { echo "regenerate: no fftgen at $fftgen (build first)" >&2; exit 2; }
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
-# The flags of a shipped choice (runtime/tuned_choices.wisdom) that differs from the planner's default.
-shipped_flags() {
-    awk -v p="$1" -v n="$2" '$1 == p && $2 == n {
-        flags = "";
-        for (i = 3; i <= NF; ++i) {
-            split($i, kv, "=");
-            if (kv[1] == "tensor-cores" && kv[2] != "none") flags = flags " --tensor-cores=" kv[2];
-            if (kv[1] == "max-tile" && kv[2] != "0") flags = flags " --max-tile " kv[2];
-            if (kv[1] == "radix") flags = flags " --radix " kv[2];
-        }
-        print flags; exit }' "$root/runtime/tuned_choices.wisdom"
+# The shipped table's choices (runtime/tuned_choices.wisdom) for one size that differ from the planner's
+# default, one line per distinct choice: the section's device as a file-name word, then fftgen's flags.
+# Every section's, since each serves its devices: a choice missing here is compiled by NVRTC on first use.
+shipped_choices() {
+    awk -v p="$1" -v n="$2" '
+        $1 == "device" { split($0, q, "\""); device = tolower(q[2]); sub(/^nvidia /, "", device);
+                         gsub(/[^a-z0-9]+/, "-", device) }
+        $1 == p && $2 == n {
+            flags = "";
+            for (i = 3; i <= NF; ++i) {
+                split($i, kv, "=");
+                if (kv[1] == "tensor-cores" && kv[2] != "none") flags = flags " --tensor-cores=" kv[2];
+                if (kv[1] == "max-tile" && kv[2] != "0") flags = flags " --max-tile " kv[2];
+                if (kv[1] == "radix") flags = flags " --radix " kv[2];
+                if (kv[1] == "twiddle-powers") flags = flags " --twiddle-powers=" kv[2];
+                if (kv[1] == "cluster") flags = flags " --cluster " kv[2];
+            }
+            if (flags != "" && !(flags in seen)) { seen[flags] = 1; print device flags }
+        }' "$root/runtime/tuned_choices.wisdom"
 }
 for ((n = 16; n <= 1048576; n *= 2)); do
     for p in fp32 fp16; do
         "$fftgen" --n "$n" --precision "$p" -o "$out/fftgen_${n}_${p}.cu"
-        # the shipped table's choice too, where it differs: the plans of sm_90 devices use it
-        flags=$(shipped_flags "$p" "$n")
-        # shellcheck disable=SC2086 # the flags are words
-        [ -z "$flags" ] || "$fftgen" --n "$n" --precision "$p" $flags -o "$out/fftgen_${n}_${p}_tuned.cu"
+        # the shipped table's choices too, where they differ: the plans of sm_90 devices use them
+        while read -r device flags; do
+            # shellcheck disable=SC2086 # the flags are words
+            "$fftgen" --n "$n" --precision "$p" $flags -o "$out/fftgen_${n}_${p}_${device}.cu"
+            if cmp -s "$out/fftgen_${n}_${p}_${device}.cu" "$out/fftgen_${n}_${p}.cu"; then
+                rm "$out/fftgen_${n}_${p}_${device}.cu"
+            fi
+        done < <(shipped_choices "$p" "$n")
         # sm_80's plan too, where it differs (sm_90 runs fp32 2^15 and 2^16 on thread-block clusters,
         # which sm_80 does not have), so that sm_80 devices find it in the pack instead of compiling it
         "$fftgen" --n "$n" --precision "$p" --arch sm_80 -o "$out/sm80.cu"
