@@ -16,12 +16,13 @@ fftgen=${1:-${FFTGEN_BUILD_DIR:-$root/build}/fftgen}
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 # The shipped table's choices (runtime/tuned_choices.wisdom) for one size that differ from the planner's
-# default, one line per distinct choice: the section's device as a file-name word, then fftgen's flags.
-# Every section's, since each serves its devices: a choice missing here is compiled by NVRTC on first use.
+# default, one line per distinct choice: the section's device as a file-name word, then fftgen's flags
+# (its architecture first). Every section's, since each serves its devices: a choice missing here is
+# compiled by NVRTC on first use.
 shipped_choices() {
     awk -v p="$1" -v n="$2" '
         $1 == "device" { split($0, q, "\""); device = tolower(q[2]); sub(/^nvidia /, "", device);
-                         gsub(/[^a-z0-9]+/, "-", device) }
+                         gsub(/[^a-z0-9]+/, "-", device); split(q[3], rest, " "); arch = rest[1] }
         $1 == p && $2 == n {
             flags = "";
             for (i = 3; i <= NF; ++i) {
@@ -32,7 +33,7 @@ shipped_choices() {
                 if (kv[1] == "twiddle-powers") flags = flags " --twiddle-powers=" kv[2];
                 if (kv[1] == "cluster") flags = flags " --cluster " kv[2];
             }
-            if (flags != "" && !(flags in seen)) { seen[flags] = 1; print device flags }
+            if (flags != "" && !((arch flags) in seen)) { seen[arch flags] = 1; print device " --arch " arch flags }
         }' "$root/runtime/tuned_choices.wisdom"
 }
 for ((n = 16; n <= 1048576; n *= 2)); do
