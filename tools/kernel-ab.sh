@@ -6,12 +6,13 @@
 #   NAME=DIR       a variant: the kernels fftgen writes with --templates DIR; @MINBLOCKS also asks ptxas
 #                  for that many blocks per SM (__launch_bounds__(THREADS, MINBLOCKS))
 #   SPEC           PRECISION:N[:FLAG=VALUE...], e.g. fp16:4096 or fp16:1024:--radix=32 (one-kernel sizes)
-# Then on the GPU: OUTDIR/fftgen-kernel-ab [RUNS [ROUNDS]]  (exit 1 if a kernel's error is off).
+# Then on the GPU: OUTDIR/fftgen-kernel-ab [RUNS [ROUNDS]] [--out-at MB,...]  (exit 1 if a kernel's error
+#   is off; --out-at: the output that many MB after the input, one timing per placement).
 # Example: cp -r templates /tmp/base && (edit templates) && \
 #   tools/kernel-ab.sh build-ab base=/tmp/base new=templates -- fp16:512 fp16:4096 fp32:8192
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-[ $# -ge 4 ] || { sed -n '2,12p' "$0" >&2; exit 2; }
+[ $# -ge 4 ] || { sed -n '2,13p' "$0" >&2; exit 2; }
 out=$1; shift
 fftgen=${FFTGEN:-$root/build/fftgen}
 [ -x "$fftgen" ] || { echo "kernel-ab: no fftgen at $fftgen (build first)" >&2; exit 2; }

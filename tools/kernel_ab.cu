@@ -2,11 +2,14 @@
 // builds it): every entry of entries.inc on 2^27 points, in interleaved rounds, with CUDA events around
 // each launch (warm-up first, median of all runs), fresh random inputs of its precision and the copy
 // bandwidth of the same bytes; first the relative L2 error of the first and last transform of each
-// against a double DFT, with the outputs poisoned before the launch.
+// against a double DFT, with the outputs poisoned before the launch. With --out-at, the output buffer
+// starts that many MB after the input in one allocation, for each value given: whether the
+// placement of the buffers changes a kernel's speed.
 #include <cuda_runtime.h>
 #include <cuda_fp16.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <math.h>
 #include <vector>
 #include <algorithm>
@@ -60,15 +63,40 @@ static double check(const entry& e, const void* hin, const void* hout, int count
     return sqrt(err / ref);
 }
 
+static void usage() {
+    fprintf(stderr, "usage: fftgen-kernel-ab [RUNS [ROUNDS]] [--out-at MB[,MB...]]\n"
+                    "  RUNS, ROUNDS  timed runs per entry and round (default 30 and 3)\n"
+                    "  --out-at      the output starts MB after the input, in one allocation (at least 512 MB:\n"
+                    "                fp32 entries need 1024 and are skipped below it); one timing per value\n");
+    exit(2);
+}
+
 int main(int argc, char** argv) {
-    if (argc > 3 || (argc > 1 && atoi(argv[1]) < 1) || (argc > 2 && atoi(argv[2]) < 1)) {
-        fprintf(stderr, "usage: fftgen-kernel-ab [RUNS [ROUNDS]]   (timed runs per entry and round: default 30 and 3)\n");
-        return 2;
+    int runs = 30, rounds = 3, positional = 0;
+    std::vector<long> out_at; // MB; empty: two allocations
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--out-at") && i + 1 < argc) {
+            for (char* t = strtok(argv[++i], ","); t; t = strtok(NULL, ",")) {
+                const long mb = atol(t);
+                if (mb < 512) usage();
+                out_at.push_back(mb);
+            }
+        } else if (positional < 2 && atoi(argv[i]) >= 1) {
+            (positional++ ? rounds : runs) = atoi(argv[i]);
+        } else {
+            usage();
+        }
     }
-    int runs = argc > 1 ? atoi(argv[1]) : 30, rounds = argc > 2 ? atoi(argv[2]) : 3;
     int wrong = 0;
     const int count = sizeof entries / sizeof entries[0];
-    void *in, *out; CHECK(cudaMalloc(&in, TOTAL * 8)); CHECK(cudaMalloc(&out, TOTAL * 8));
+    void *in, *out;
+    const long max_at = out_at.empty() ? 0 : *std::max_element(out_at.begin(), out_at.end());
+    if (out_at.empty()) {
+        CHECK(cudaMalloc(&in, TOTAL * 8)); CHECK(cudaMalloc(&out, TOTAL * 8));
+    } else {
+        CHECK(cudaMalloc(&in, (max_at << 20) + TOTAL * 8));
+        out = (char*)in + (out_at[0] << 20);
+    }
     std::vector<float> host(TOTAL * 2); srand(7);
     for (long i = 0; i < TOTAL * 2; i++) host[i] = (float)rand() / RAND_MAX * 2 - 1;
     std::vector<__half2> hosth(TOTAL);
@@ -76,20 +104,25 @@ int main(int argc, char** argv) {
     auto inputs = [&](const entry& e) { return e.fp16 ? (const void*)hosth.data() : (const void*)host.data(); };
     std::vector<char> results(TOTAL * 8);
     cudaEvent_t a, b; CHECK(cudaEventCreate(&a)); CHECK(cudaEventCreate(&b));
-    std::vector<std::vector<float>> times(count);
-    double copy_ms[2];
-    for (int p = 0; p < 2; p++) { // copy bandwidth for 4- and 8-byte points
-        std::vector<float> t;
-        for (int r = 0; r < runs + 5; r++) {
-            CHECK(cudaEventRecord(a)); CHECK(cudaMemcpyAsync(out, in, TOTAL * (p ? 8 : 4), cudaMemcpyDeviceToDevice));
-            CHECK(cudaEventRecord(b)); CHECK(cudaEventSynchronize(b)); float ms; CHECK(cudaEventElapsedTime(&ms, a, b));
-            if (r >= 5) t.push_back(ms);
+    // copy bandwidth for 4- and 8-byte points, between the buffers as placed now
+    auto measure_copy = [&](double copy_ms[2]) {
+        for (int p = 0; p < 2; p++) {
+            std::vector<float> t;
+            for (int r = 0; r < runs + 5; r++) {
+                CHECK(cudaEventRecord(a)); CHECK(cudaMemcpyAsync(out, in, TOTAL * (p ? 8 : 4), cudaMemcpyDeviceToDevice));
+                CHECK(cudaEventRecord(b)); CHECK(cudaEventSynchronize(b)); float ms; CHECK(cudaEventElapsedTime(&ms, a, b));
+                if (r >= 5) t.push_back(ms);
+            }
+            std::sort(t.begin(), t.end()); copy_ms[p] = t[t.size() / 2];
         }
-        std::sort(t.begin(), t.end()); copy_ms[p] = t[t.size() / 2];
-    }
-    printf("copy: fp16 bytes %.4f ms (%.0f GB/s), fp32 bytes %.4f ms (%.0f GB/s)\n", copy_ms[0], 2 * TOTAL * 4 / copy_ms[0] / 1e6, copy_ms[1], 2 * TOTAL * 8 / copy_ms[1] / 1e6);
+        printf("copy: fp16 bytes %.4f ms (%.0f GB/s), fp32 bytes %.4f ms (%.0f GB/s)\n", copy_ms[0], 2 * TOTAL * 4 / copy_ms[0] / 1e6, copy_ms[1], 2 * TOTAL * 8 / copy_ms[1] / 1e6);
+    };
+    // an entry fits the placement if its output does not overlap its input
+    auto fits = [&](const entry& e, long at) { return at == 0 || (at << 20) >= (long)(TOTAL * point_bytes(e)); };
+    const long first_at = out_at.empty() ? 0 : out_at[0];
     for (int i = 0; i < count; i++) { // correctness, with poisoned outputs
         const entry& e = entries[i];
+        if (!fits(e, first_at)) continue;
         CHECK(cudaMemcpy(in, inputs(e), TOTAL * point_bytes(e), cudaMemcpyHostToDevice));
         CHECK(cudaMemset(out, 0xff, TOTAL * 8));
         int batch = (int)(TOTAL / e.n);
@@ -105,25 +138,37 @@ int main(int argc, char** argv) {
         printf("%-10s %-4s %8ld  rel L2 error %.3e (last transform %.3e)%s\n", e.variant, e.fp16 ? "fp16" : "fp32", e.n, err, err_last,
                bad ? "  WRONG" : "");
     }
-    for (int r = 0; r < rounds; r++) {
-        for (int i = 0; i < count; i++) {
-            const entry& e = entries[i];
-            int batch = (int)(TOTAL / e.n);
-            if (i == 0 || entries[i - 1].fp16 != e.fp16) // fresh random inputs of this precision
-                CHECK(cudaMemcpy(in, inputs(e), TOTAL * point_bytes(e), cudaMemcpyHostToDevice));
-            for (int k = 0; k < 5; k++) CHECK(e.launch(in, out, batch, 0));
-            for (int k = 0; k < runs; k++) {
-                CHECK(cudaEventRecord(a)); CHECK(e.launch(in, out, batch, 0)); CHECK(cudaEventRecord(b));
-                CHECK(cudaEventSynchronize(b)); float ms; CHECK(cudaEventElapsedTime(&ms, a, b)); times[i].push_back(ms);
+    if (out_at.empty()) out_at.push_back(0);
+    for (long at : out_at) {
+        if (at) {
+            out = (char*)in + (at << 20);
+            printf("-- the output %ld MB after the input\n", at);
+        }
+        double copy_ms[2];
+        measure_copy(copy_ms);
+        std::vector<std::vector<float>> times(count);
+        for (int r = 0; r < rounds; r++) {
+            for (int i = 0; i < count; i++) {
+                const entry& e = entries[i];
+                if (!fits(e, at)) continue;
+                int batch = (int)(TOTAL / e.n);
+                if (i == 0 || entries[i - 1].fp16 != e.fp16) // fresh random inputs of this precision
+                    CHECK(cudaMemcpy(in, inputs(e), TOTAL * point_bytes(e), cudaMemcpyHostToDevice));
+                for (int k = 0; k < 5; k++) CHECK(e.launch(in, out, batch, 0));
+                for (int k = 0; k < runs; k++) {
+                    CHECK(cudaEventRecord(a)); CHECK(e.launch(in, out, batch, 0)); CHECK(cudaEventRecord(b));
+                    CHECK(cudaEventSynchronize(b)); float ms; CHECK(cudaEventElapsedTime(&ms, a, b)); times[i].push_back(ms);
+                }
             }
         }
-    }
-    for (int i = 0; i < count; i++) {
-        const entry& e = entries[i];
-        std::sort(times[i].begin(), times[i].end());
-        double ms = times[i][times[i].size() / 2];
-        printf("%-10s %-4s %8ld  %.4f ms  %5.1f%% of copy  (min %.4f, max %.4f)\n", e.variant, e.fp16 ? "fp16" : "fp32", e.n, ms,
-               100 * copy_ms[!e.fp16] / ms, times[i].front(), times[i].back());
+        for (int i = 0; i < count; i++) {
+            const entry& e = entries[i];
+            if (times[i].empty()) continue;
+            std::sort(times[i].begin(), times[i].end());
+            double ms = times[i][times[i].size() / 2];
+            printf("%-10s %-4s %8ld  %.4f ms  %5.1f%% of copy  (min %.4f, max %.4f)\n", e.variant, e.fp16 ? "fp16" : "fp32", e.n, ms,
+                   100 * copy_ms[!e.fp16] / ms, times[i].front(), times[i].back());
+        }
     }
     return wrong ? 1 : 0;
 }
