@@ -249,6 +249,28 @@ static int walk(const char *text, size_t size, entry_sink take, void *context, c
     return 0;
 }
 
+/* fftgen_wisdom_sections' sink: each section's key once, in the order met. */
+struct section_list {
+    fftgen_device_key *keys;
+    int count, max;
+};
+
+static void list_section(void *context, const fftgen_device_key *section, const fftgen_wisdom_entry *entry)
+{
+    (void)entry;
+    struct section_list *list = context;
+    for (int i = 0; i < list->count; ++i)
+        if (same_key(&list->keys[i], section)) return;
+    if (list->count < list->max) list->keys[list->count++] = *section;
+}
+
+int fftgen_wisdom_sections(const char *text, size_t size, fftgen_device_key *keys, int max)
+{
+    char why[256];
+    struct section_list list = {keys, 0, max};
+    return walk(text, size, list_section, &list, why, sizeof why) == 0 ? list.count : -1;
+}
+
 enum { MAX_ARCHS = 16 };
 
 struct add_context {

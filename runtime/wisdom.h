@@ -83,6 +83,9 @@ int fftgen_wisdom_default_path(char *path, size_t len);
 fftgen_result fftgen_wisdom_write(const char *path, const fftgen_device_key *key, const fftgen_wisdom_entry *entries,
                                   int count, char *why, size_t why_len);
 
+/* The sections of a wisdom text that hold entries, in order (at most `max`): their count, or -1 if the
+ * text is not wisdom. */
+int fftgen_wisdom_sections(const char *text, size_t size, fftgen_device_key *keys, int max);
 /* Sets what `choice` measured in a planner request for a transform of `rank` dimensions: the tensor-core
  * passes and twiddle powers (fp16 only), the tiles, the cluster, the order (2D), the radix (1D). */
 void fftgen_choice_apply(const fftgen_choice *choice, int rank, fftgen_kernel_request *request);

@@ -19,6 +19,7 @@
 #include "wisdom.h"
 
 extern const char fftgen_shipped_wisdom_data[];
+extern const unsigned long long fftgen_shipped_wisdom_size;
 
 static char work_dir[256];
 
@@ -83,25 +84,6 @@ static void default_pack_needs_no_nvrtc(void **state)
     unsetenv("FFTGEN_CACHE");
 }
 
-/* The device names of the shipped table's sm_90 sections, from its `device "NAME" sm_90 ...` lines. */
-static int shipped_sm90_devices(fftgen_device_key *keys, int max)
-{
-    int count = 0;
-    for (const char *line = fftgen_shipped_wisdom_data; line != NULL && *line != '\0' && count < max;) {
-        const char *end = strchr(line, '\n');
-        const char *name = line + strlen("device \"");
-        const char *close = strncmp(line, "device \"", strlen("device \"")) == 0 ? strchr(name, '"') : NULL;
-        if (close != NULL && (end == NULL || close < end) && strncmp(close, "\" sm_90 ", 8) == 0) {
-            memset(&keys[count], 0, sizeof keys[count]);
-            snprintf(keys[count].device, sizeof keys[count].device, "%.*s", (int)(close - name), name);
-            keys[count].arch = 90;
-            ++count;
-        }
-        line = end != NULL ? end + 1 : NULL;
-    }
-    return count;
-}
-
 /* Every 1D plan an sm_90 device of the shipped table makes from 16 to 2^20 points, its measured choice
  * applied, is in the default pack: none of them waits for NVRTC on first use. */
 static void default_pack_serves_every_shipped_choice(void **state)
@@ -111,10 +93,11 @@ static void default_pack_serves_every_shipped_choice(void **state)
     setenv("FFTGEN_CACHE", "0", 1);
     fftgen_wisdom_load_defaults();
     fftgen_device_key keys[8];
-    const int devices = shipped_sm90_devices(keys, 8);
+    const int devices = fftgen_wisdom_sections(fftgen_shipped_wisdom_data, (size_t)fftgen_shipped_wisdom_size, keys, 8);
     assert_true(devices >= 2); /* the H100's section and the H200's */
     int chosen = 0;
     for (int d = 0; d < devices; ++d) {
+        if (keys[d].arch != 90) continue;
         for (long long n = 16; n <= (1 << 20); n *= 2) {
             for (int p = 0; p < 2; ++p) {
                 const fftgen_kernel_precision precision = p ? FFTGEN_KERNEL_FP16 : FFTGEN_KERNEL_FP32;
