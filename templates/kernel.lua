@@ -489,12 +489,18 @@ local TC_REGISTERS = 128
 local PASS_REGISTERS = 64
 -- ... for 16 points a thread; 32 points need twice the registers (64 spill hundreds of bytes)
 local function pass_registers(p) return PASS_REGISTERS * math.max(p.radix_max, 16) // 16 end
--- One-kernel transforms of 32 points a thread: asking for five 128-thread blocks per SM (at most 102
--- registers) makes ptxas schedule them better, with no spills (H200, in one process: fp16 32 89.1% ->
--- 95.5% of copy, 1024 89.6% -> 97.3%; results/kernel-ab.txt). Left alone it gives 80 to 109.
+-- Transforms of 32 points a thread: asking for five 128-thread blocks per SM (at most 102 registers)
+-- makes ptxas schedule them better, with no spills (H200, in one process: fp16 32 89.1% -> 95.5% of
+-- copy, 1024 89.6% -> 97.3%; results/kernel-ab.txt). Left alone it gives 80 to 124 registers.
+-- 256-thread blocks (8192 points) of fp16 data ask for three, as many as their shared memory allows:
+-- ptxas takes 80 registers and spills 4 bytes (H200, fp16 8192: 68.7% -> 72.6% of copy). With fp32
+-- data it spills 12 bytes and ran slower (94.9% -> 86.1%), so those keep two.
 local RADIX32_REGISTERS = 102
-local function radix32_bounded(p)
-  return p.radix_max == 32 and p.threads * RADIX32_REGISTERS * 2 <= 65536
+local function radix32_registers(p)
+  if p.radix_max ~= 32 then return nil end
+  if p.threads <= 128 then return RADIX32_REGISTERS end
+  if p.threads == 256 then return 65536 // (256 * (p.fp16 and 3 or 2)) end
+  return nil
 end
 
 -- The register cap per thread these kernels ask ptxas for, or nil.
@@ -504,7 +510,8 @@ local function register_cap(p)
   -- the pass twiddles' powers take registers; left alone ptxas gives 512-thread passes up to 70, so
   -- only one block per SM
   if p.post_powers and p.threads * pass_registers(p) < 65536 then return pass_registers(p) end
-  if radix32_bounded(p) then return RADIX32_REGISTERS end
+  local radix32 = radix32_registers(p)
+  if radix32 then return radix32 end
   -- no cap: asking ptxas for the blocks per SM that shared memory allows (40 registers for the
   -- 256-thread kernels and 8192 points) spills and measured slower at every size (H100, fp16
   -- 8192 0.424 -> 0.501 ms, 32 0.382 -> 0.493 with 85 registers; results/notes.md)
