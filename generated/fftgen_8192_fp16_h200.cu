@@ -72,6 +72,10 @@ __device__ __forceinline__ float2 twiddle_mul_conj(float2 a, float2 w) {
 
 // One pad element every 16 keeps strided shared-memory accesses off a single bank.
 __device__ __forceinline__ int padded(int i) { return i + (i >> 4); }
+// Two neighbouring points in one 16-byte store; i is even.
+__device__ __forceinline__ void store_pair(float2* s, int i, float2 a, float2 b) {
+    *reinterpret_cast<float4*>(s + i) = make_float4(a.x, a.y, b.x, b.y);
+}
 
 [[maybe_unused]] constexpr int POINTS = 8192; // points per transform
 [[maybe_unused]] constexpr int RADIX_MAX = 32; // points each thread holds in registers
@@ -2459,37 +2463,22 @@ fftgen_8192_fp16_forward(const point_t* in, point_t* out, int batch, float scale
             const float2 t208 = make_float2(t81.x + -9.807852507e-01f * t207.x, t81.y + -9.807852507e-01f * t207.y);
             const float2 t209 = make_float2(t81.x - -9.807852507e-01f * t207.x, t81.y - -9.807852507e-01f * t207.y);
             const int dst = padded(slot + j * 32);
-            smem[dst] = t163;
-            smem[dst + 1] = t166;
-            smem[dst + 2] = t169;
-            smem[dst + 3] = t172;
-            smem[dst + 4] = t175;
-            smem[dst + 5] = t178;
-            smem[dst + 6] = t181;
-            smem[dst + 7] = t184;
-            smem[dst + 8] = t187;
-            smem[dst + 9] = t190;
-            smem[dst + 10] = t193;
-            smem[dst + 11] = t196;
-            smem[dst + 12] = t199;
-            smem[dst + 13] = t202;
-            smem[dst + 14] = t205;
-            smem[dst + 15] = t208;
+            store_pair(smem, dst, t163, t166);
+            store_pair(smem, dst + 2, t169, t172);
+            store_pair(smem, dst + 4, t175, t178);
+            store_pair(smem, dst + 6, t181, t184);
+            store_pair(smem, dst + 8, t187, t190);
+            store_pair(smem, dst + 10, t193, t196);
+            store_pair(smem, dst + 12, t199, t202);
+            store_pair(smem, dst + 14, t205, t208);
             smem[dst + 17] = t164;
-            smem[dst + 18] = t167;
-            smem[dst + 19] = t170;
-            smem[dst + 20] = t173;
-            smem[dst + 21] = t176;
-            smem[dst + 22] = t179;
-            smem[dst + 23] = t182;
-            smem[dst + 24] = t185;
-            smem[dst + 25] = t188;
-            smem[dst + 26] = t191;
-            smem[dst + 27] = t194;
-            smem[dst + 28] = t197;
-            smem[dst + 29] = t200;
-            smem[dst + 30] = t203;
-            smem[dst + 31] = t206;
+            store_pair(smem, dst + 18, t167, t170);
+            store_pair(smem, dst + 20, t173, t176);
+            store_pair(smem, dst + 22, t179, t182);
+            store_pair(smem, dst + 24, t185, t188);
+            store_pair(smem, dst + 26, t191, t194);
+            store_pair(smem, dst + 28, t197, t200);
+            store_pair(smem, dst + 30, t203, t206);
             smem[dst + 32] = t209;
         }
     }
@@ -3419,37 +3408,22 @@ fftgen_8192_fp16_inverse(const point_t* in, point_t* out, int batch, float scale
             const float2 t208 = make_float2(t81.x + -9.807852507e-01f * t207.x, t81.y + -9.807852507e-01f * t207.y);
             const float2 t209 = make_float2(t81.x - -9.807852507e-01f * t207.x, t81.y - -9.807852507e-01f * t207.y);
             const int dst = padded(slot + j * 32);
-            smem[dst] = t163;
-            smem[dst + 1] = t166;
-            smem[dst + 2] = t169;
-            smem[dst + 3] = t172;
-            smem[dst + 4] = t175;
-            smem[dst + 5] = t178;
-            smem[dst + 6] = t181;
-            smem[dst + 7] = t184;
-            smem[dst + 8] = t187;
-            smem[dst + 9] = t190;
-            smem[dst + 10] = t193;
-            smem[dst + 11] = t196;
-            smem[dst + 12] = t199;
-            smem[dst + 13] = t202;
-            smem[dst + 14] = t205;
-            smem[dst + 15] = t208;
+            store_pair(smem, dst, t163, t166);
+            store_pair(smem, dst + 2, t169, t172);
+            store_pair(smem, dst + 4, t175, t178);
+            store_pair(smem, dst + 6, t181, t184);
+            store_pair(smem, dst + 8, t187, t190);
+            store_pair(smem, dst + 10, t193, t196);
+            store_pair(smem, dst + 12, t199, t202);
+            store_pair(smem, dst + 14, t205, t208);
             smem[dst + 17] = t164;
-            smem[dst + 18] = t167;
-            smem[dst + 19] = t170;
-            smem[dst + 20] = t173;
-            smem[dst + 21] = t176;
-            smem[dst + 22] = t179;
-            smem[dst + 23] = t182;
-            smem[dst + 24] = t185;
-            smem[dst + 25] = t188;
-            smem[dst + 26] = t191;
-            smem[dst + 27] = t194;
-            smem[dst + 28] = t197;
-            smem[dst + 29] = t200;
-            smem[dst + 30] = t203;
-            smem[dst + 31] = t206;
+            store_pair(smem, dst + 18, t167, t170);
+            store_pair(smem, dst + 20, t173, t176);
+            store_pair(smem, dst + 22, t179, t182);
+            store_pair(smem, dst + 24, t185, t188);
+            store_pair(smem, dst + 26, t191, t194);
+            store_pair(smem, dst + 28, t197, t200);
+            store_pair(smem, dst + 30, t203, t206);
             smem[dst + 32] = t209;
         }
     }

@@ -49,6 +49,13 @@ end
 -- cluster's blocks (one each of the CLUSTER parts of a transform)
 local function per_block_batch(f) return multi(f) or on_cluster(f) end
 local function shuffle_tail(f) return any_pass(f, "shuffle_tail") end
+-- Files with a radix-32 stage, whose first stage may write pairs of points (stage.lua)
+local function radix32(f)
+  for _, p in ipairs(f.passes) do
+    if p.radix_max == 32 then return true end
+  end
+  return false
+end
 local function shared_exponent(f)
   return any_pass(f, "shared_exponent_source") or any_pass(f, "shared_exponent_target")
 end
@@ -434,6 +441,12 @@ local function cuda_helpers(w, f)
   w:line("")
   w:line("// One pad element every 16 keeps strided shared-memory accesses off a single bank.")
   w:line("__device__ __forceinline__ int padded(int i) { return i + (i >> 4); }")
+  if radix32(f) then
+    w:line("// Two neighbouring points in one 16-byte store; i is even.")
+    w:open("__device__ __forceinline__ void store_pair(float2* s, int i, float2 a, float2 b)")
+    w:line("*reinterpret_cast<float4*>(s + i) = make_float4(a.x, a.y, b.x, b.y);")
+    w:close()
+  end
   if shuffle_tail(f) then
     w:line("")
     w:line("// The value `mine` of lane ^ 16; `theirs` names it in the partner's registers for the host simulation.")
@@ -785,6 +798,9 @@ local function sim_helpers(w, f)
   w:close()
   w:line("static inline float2 load_twiddle(const float2* tw, int i) { return tw[i]; }")
   w:line("static inline int padded(int i) { return i + (i >> 4); }")
+  if radix32(f) then
+    w:line("static inline void store_pair(float2* s, int i, float2 a, float2 b) { s[i] = a; s[i + 1] = b; }")
+  end
   if shuffle_tail(f) then
     w:line("/* a warp shuffle: the partner lane's register `theirs`, kept from the previous phase */")
     w:line("#define lane_xor16(mine, theirs) ((void)(mine), registers[thread ^ 16][theirs])")

@@ -502,6 +502,28 @@ local function emit_twiddles(w, prefix, stage_index, r, ns, q, sign, powers)
   end
 end
 
+-- A first stage of radix 32 writes each butterfly's outputs to 32 neighbouring points, from
+-- padded(slot + j * 32), which is even (slot and j * 32 are multiples of 32), so every pair of outputs
+-- in one 16-point run lands on 16 aligned bytes: store_pair writes them at once. nvcc's front end
+-- merges those stores by itself; NVRTC's, which addresses shared memory in 64 bits, does not.
+local function pairs_stores(plan, r, ns)
+  return ns == 1 and r == 32 and not plan.transposed_smem and plan.n % 32 == 0
+end
+
+local function emit_paired_stores(w, ys)
+  local m = 0
+  while m < #ys do
+    local at = m + m // PAD_EVERY
+    if at % 2 == 0 and (m + 1) % PAD_EVERY ~= 0 and m + 1 < #ys then
+      w:line("store_pair(smem, %s, %s, %s);", code.sum("dst", at), ys[m + 1], ys[m + 2])
+      m = m + 2
+    else
+      w:line("smem[%s] = %s;", code.sum("dst", at), ys[m + 1])
+      m = m + 1
+    end
+  end
+end
+
 -- Twiddles, butterfly and stores of the butterflies this thread owns in one stage. to_registers
 -- (the last stage of a tiled pass that stores columns): output m of butterfly q, point
 -- fft_thread + (q + m * per_thread) * THREADS_PER_FFT, goes to y[q + m * per_thread].
@@ -557,8 +579,12 @@ local function emit_butterflies(w, plan, stage_index, r, ns, sign, to_global, to
           PAD_EVERY - 1
       end
       w:line("const int dst = padded(%s);", base)
-      for m = 0, r - 1 do
-        w:line("smem[%s] = %s;", smem_index("dst", base, bound, m * ns * step), ys[m + 1])
+      if pairs_stores(plan, r, ns) then
+        emit_paired_stores(w, ys)
+      else
+        for m = 0, r - 1 do
+          w:line("smem[%s] = %s;", smem_index("dst", base, bound, m * ns * step), ys[m + 1])
+        end
       end
     end
     w:close()
