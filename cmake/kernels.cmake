@@ -87,6 +87,19 @@ foreach(variant IN LISTS FFTGEN_TEST_RADIX_VARIANTS)
   endforeach()
 endforeach()
 
+# Blocks of fewer threads than the planner's 256 (fftgen tune measures them, the table ships some):
+# "n:radix:threads". The tests' batches of 3 leave the last block partly empty.
+set(FFTGEN_TEST_BLOCK_VARIANTS 16:16:32 64:16:64 256:16:64 1024:32:64 2048:32:32)
+foreach(variant IN LISTS FFTGEN_TEST_BLOCK_VARIANTS)
+  string(REPLACE ":" ";" parts ${variant})
+  list(GET parts 0 n)
+  list(GET parts 1 r)
+  list(GET parts 2 t)
+  foreach(p IN LISTS FFTGEN_TEST_PRECISIONS)
+    fftgen_add_sim(fftgen_${n}_r${r}_b${t}_${p} ${n} ${p} ", ${r}, 0, 0, 0, 0" --radix ${r} --block-threads ${t})
+  endforeach()
+endforeach()
+
 # Radix-32 chains as CUDA too (sm_80 and up, for their registers), so that tests/test_gpu.c checks
 # them on the GPU beside the default radix-16 kernels of the same sizes.
 foreach(n 8192 16384)

@@ -33,6 +33,10 @@ static void usage(FILE *to)
             "  --radix R             largest radix per stage: 2, 4, 8, 16 or 32 (default 16, or N if\n"
             "                        smaller); each thread holds R points (single-kernel sizes only;\n"
             "                        32: fewer stages, about 90 registers a thread)\n"
+            "  --block-threads T     single-kernel sizes: at most T threads a block (a power of two from 32\n"
+            "                        to 1024), in whole transforms, at least one; default 256, or fewer\n"
+            "                        where shared memory caps a block's transforms (libfftgen chooses\n"
+            "                        from measurements)\n"
             "  --precision P         fp32 (float2 storage) or fp16 (__half2 storage, fp32 arithmetic);\n"
             "                        default fp32. Or a split precision: float2 storage, the radix-16\n"
             "                        stages on tensor cores with each fp32 operand (data and DFT matrix)\n"
@@ -377,10 +381,11 @@ int main(int argc, char **argv)
     enum { OPT_N = 256, OPT_RADIX, OPT_PRECISION, OPT_DIRECTION, OPT_ARCH, OPT_EXPLAIN, OPT_NAME, OPT_TARGET,
            OPT_TEMPLATES, OPT_ISTRIDE, OPT_IDIST, OPT_OSTRIDE, OPT_ODIST, OPT_INEMBED, OPT_ONEMBED, OPT_TENSOR_CORES,
            OPT_TWIDDLE_POWERS,
-           OPT_MAX_TILE, OPT_CLUSTER, OPT_INTERMEDIATE, OPT_ORDER };
+           OPT_MAX_TILE, OPT_CLUSTER, OPT_INTERMEDIATE, OPT_ORDER, OPT_BLOCK_THREADS };
     static const struct option options[] = {
         {"n", required_argument, 0, OPT_N},
         {"radix", required_argument, 0, OPT_RADIX},
+        {"block-threads", required_argument, 0, OPT_BLOCK_THREADS},
         {"precision", required_argument, 0, OPT_PRECISION},
         {"direction", required_argument, 0, OPT_DIRECTION},
         {"arch", required_argument, 0, OPT_ARCH},
@@ -408,7 +413,7 @@ int main(int argc, char **argv)
     if (argc > 1 && strcmp(argv[1], "pack") == 0) return fftgen_pack_command(argc - 1, argv + 1);
     if (argc > 1 && strcmp(argv[1], "tune") == 0) return run_tune(argv + 1);
     fftgen_kernel_request request = {0, 0, FFTGEN_KERNEL_FP32, FFTGEN_DEFAULT_ARCH, 0, {{0}}, 0,
-                                     FFTGEN_INTERMEDIATE_DEFAULT, 0, 0};
+                                     FFTGEN_INTERMEDIATE_DEFAULT, 0, 0, 0};
     int have_n = 0, explain_only = 0, directions = FFTGEN_RENDER_BOTH;
     const char *output = NULL, *name = NULL, *templates_dir = NULL;
     fftgen_target target = FFTGEN_TARGET_CUDA;
@@ -436,6 +441,14 @@ int main(int argc, char **argv)
             if (!fftgen_radix_supported(radix))
                 fail(EXIT_USAGE, "unknown radix %s (expected 2, 4, 8, 16 or 32)", optarg);
             request.max_radix = (int)radix;
+            break;
+        }
+        case OPT_BLOCK_THREADS: {
+            const long long threads = parse_integer("--block-threads", optarg);
+            if (!fftgen_block_threads_supported(threads))
+                fail(EXIT_USAGE, "unknown block size %s (expected a power of two from 32 to %d threads)", optarg,
+                     FFTGEN_MAX_THREADS_PER_BLOCK);
+            request.block_threads = (int)threads;
             break;
         }
         case OPT_PRECISION: {

@@ -187,6 +187,11 @@ int fftgen_stores_from_registers(const fftgen_kernel_plan *p)
     return p->tiled && p->staged_io && p->column_registers && p->out.elem_stride != 1;
 }
 
+int fftgen_block_threads_supported(long long threads)
+{
+    return threads >= 32 && threads <= FFTGEN_MAX_THREADS_PER_BLOCK && (threads & (threads - 1)) == 0;
+}
+
 int fftgen_radix_supported(long long radix)
 {
     return radix == 2 || radix == 4 || radix == 8 || radix == 16 || radix == 32;
@@ -199,9 +204,11 @@ static int log2_exact(long long n)
     return (1LL << k) == n ? k : -1;
 }
 
-/* Computes the plan; the caller has checked the architecture. The status alone says what failed. */
-static fftgen_plan_status build_plan(long long n, int radix, fftgen_kernel_precision precision, int arch,
-                                     fftgen_kernel_plan *out)
+/* Computes the plan; the caller has checked the architecture. The status alone says what failed.
+ * `block_threads`: at most this many threads a block, in whole transforms (at least one); 0 for
+ * TARGET_THREADS_PER_BLOCK. */
+static fftgen_plan_status build_plan(long long n, int radix, int block_threads, fftgen_kernel_precision precision,
+                                     int arch, fftgen_kernel_plan *out)
 {
     const int log_n = log2_exact(n);
     if (n < 2 || log_n < 0) return FFTGEN_PLAN_BAD_SIZE;
@@ -223,8 +230,8 @@ static fftgen_plan_status build_plan(long long n, int radix, fftgen_kernel_preci
     for (int s = 0; s < log_n / log_r; ++s) p.radices[p.stage_count++] = radix;
     if (log_n % log_r != 0) p.radices[p.stage_count++] = 1 << (log_n % log_r);
     p.threads_per_fft = (int)(n / radix);
-    p.ffts_per_block = p.threads_per_fft >= TARGET_THREADS_PER_BLOCK
-                           ? 1 : TARGET_THREADS_PER_BLOCK / p.threads_per_fft;
+    const int target = block_threads != 0 ? block_threads : TARGET_THREADS_PER_BLOCK;
+    p.ffts_per_block = p.threads_per_fft >= target ? 1 : target / p.threads_per_fft;
     if (p.ffts_per_block > 1 && p.ffts_per_block * p.n > MAX_SHARED_POINTS)
         p.ffts_per_block = MAX_SHARED_POINTS / p.n > 0 ? MAX_SHARED_POINTS / p.n : 1;
     p.threads = p.threads_per_fft * p.ffts_per_block;
@@ -402,7 +409,7 @@ long long fftgen_single_kernel_limit(fftgen_kernel_precision precision, int arch
     long long best = 0;
     fftgen_kernel_plan plan;
     for (long long n = 2; n <= (1LL << 30); n *= 2) {
-        if (build_plan(n, 0, precision, arch, &plan) != FFTGEN_PLAN_OK) break;
+        if (build_plan(n, 0, 0, precision, arch, &plan) != FFTGEN_PLAN_OK) break;
         best = n;
     }
     return best;
@@ -423,8 +430,14 @@ fftgen_plan_status fftgen_plan_kernel(const fftgen_kernel_request *asked, fftgen
     fftgen_plan_status status = check_split(request, 1, why, why_len);
     if (status == FFTGEN_PLAN_OK) status = check_tensor_core_request(request, why, why_len);
     if (status != FFTGEN_PLAN_OK) return status;
+    if (request->block_threads != 0 && !fftgen_block_threads_supported(request->block_threads)) {
+        snprintf(why, why_len, "unknown block size of %d threads (expected a power of two from 32 to %d)",
+                 request->block_threads, FFTGEN_MAX_THREADS_PER_BLOCK);
+        return FFTGEN_PLAN_BAD_RADIX;
+    }
     fftgen_kernel_plan p;
-    status = build_plan(n, default_single_kernel_radix(request), request->precision, arch, &p);
+    status = build_plan(n, default_single_kernel_radix(request), request->block_threads, request->precision, arch,
+                        &p);
     if (status == FFTGEN_PLAN_OK && request->tensor_cores) {
         status = use_tensor_cores(&p, why, why_len);
         if (status != FFTGEN_PLAN_OK) return status;
@@ -469,7 +482,7 @@ fftgen_plan_status fftgen_plan_kernel(const fftgen_kernel_request *asked, fftgen
 static fftgen_plan_status plan_tile(long long n, int tile, fftgen_kernel_precision precision, int arch,
                                     fftgen_layout in, fftgen_layout out, long long twiddle_n, fftgen_kernel_plan *p)
 {
-    const fftgen_plan_status status = build_plan(n, 0, precision, arch, p);
+    const fftgen_plan_status status = build_plan(n, 0, 0, precision, arch, p);
     if (status != FFTGEN_PLAN_OK && status != FFTGEN_PLAN_TOO_LARGE) return status;
     if (p->n == 0) return FFTGEN_PLAN_TOO_LARGE; /* more threads than a block has, even for one transform */
     p->tiled = 1;
@@ -818,7 +831,7 @@ static fftgen_plan_status plan_cluster(const fftgen_kernel_request *request, fft
     const int size = request->cluster != 0 ? request->cluster : default_cluster(request);
     if (!cluster_allowed(request, size)) return FFTGEN_PLAN_TOO_LARGE;
     fftgen_kernel_plan k;
-    const fftgen_plan_status status = build_plan(request->n / size, 0, request->precision, request->arch, &k);
+    const fftgen_plan_status status = build_plan(request->n / size, 0, 0, request->precision, request->arch, &k);
     if (status != FFTGEN_PLAN_OK) return status;
     /* the last stage gives each thread radix_max / size of the block's outputs' columns */
     if (k.ffts_per_block != 1 || k.staged_io || k.stage_count < 2 || k.radix_max % size != 0)
@@ -837,8 +850,8 @@ static fftgen_plan_status plan_transform_quietly(const fftgen_kernel_request *re
     p.shape[0] = request->n;
     p.in.stride = p.out.stride = 1;
     p.in.dist = p.out.dist = request->n;
-    fftgen_plan_status status = build_plan(request->n, default_single_kernel_radix(request), request->precision,
-                                           request->arch, &p.pass[0]);
+    fftgen_plan_status status = build_plan(request->n, default_single_kernel_radix(request), request->block_threads,
+                                           request->precision, request->arch, &p.pass[0]);
     if (status == FFTGEN_PLAN_OK && fftgen_precision_is_split(request->precision) &&
         p.pass[0].threads > SPLIT_MAX_THREADS)
         status = FFTGEN_PLAN_TOO_LARGE; /* two passes instead */
@@ -878,6 +891,13 @@ fftgen_plan_status fftgen_plan_transform(const fftgen_kernel_request *asked, fft
     fftgen_plan_status status = fftgen_plan_kernel(request, &single, why, why_len);
     if (status != FFTGEN_PLAN_OK && status != FFTGEN_PLAN_TOO_LARGE) return status;
     if (status == FFTGEN_PLAN_TOO_LARGE && request->max_radix != 0) return status; /* its message stands */
+    if (status == FFTGEN_PLAN_TOO_LARGE && request->block_threads != 0) {
+        snprintf(why, why_len,
+                 "a block size can be chosen for 1D sizes of one kernel only (%s: up to %lld points on sm_%d)",
+                 fftgen_precision_name(request->precision),
+                 fftgen_single_kernel_limit(request->precision, request->arch), request->arch);
+        return FFTGEN_PLAN_BAD_RADIX;
+    }
     status = plan_transform_quietly(request, plan);
     if (status == FFTGEN_PLAN_TOO_LARGE)
         snprintf(why, why_len, "size %lld exceeds the largest size fftgen plans yet, %lld points for %s on sm_%d",
@@ -888,6 +908,7 @@ fftgen_plan_status fftgen_plan_transform(const fftgen_kernel_request *asked, fft
     if (status == FFTGEN_PLAN_OK) place_intermediates(request, plan);
     plan->max_tile = request->max_tile;
     plan->cluster = request->cluster;
+    plan->block_threads = request->block_threads;
     return status;
 }
 
@@ -896,7 +917,7 @@ long long fftgen_transform_limit(fftgen_kernel_precision precision, int arch)
     if (fftgen_arch_shared_limit(arch) < 0) return 0;
     long long best = 0;
     for (long long n = 2; n <= (1LL << 30); n *= 2) {
-        const fftgen_kernel_request request = {n, 0, precision, arch, 0, {{0}}, 0, FFTGEN_INTERMEDIATE_DEFAULT, 0, 0};
+        const fftgen_kernel_request request = {n, 0, precision, arch, 0, {{0}}, 0, FFTGEN_INTERMEDIATE_DEFAULT, 0, 0, 0};
         fftgen_transform_plan plan;
         if (plan_transform_quietly(&request, &plan) != FFTGEN_PLAN_OK) break;
         best = n;
@@ -932,6 +953,10 @@ fftgen_plan_status fftgen_plan_strided(const fftgen_kernel_request *asked, fftge
     if (!contiguous && request->max_radix != 0) {
         /* strided layouts take tiled passes, whose chains are the planner's */
         snprintf(why, why_len, "a radix can be chosen for contiguous layouts only (stride 1, distance n)");
+        return FFTGEN_PLAN_BAD_RADIX;
+    }
+    if (!contiguous && request->block_threads != 0) {
+        snprintf(why, why_len, "a block size can be chosen for contiguous layouts only (stride 1, distance n)");
         return FFTGEN_PLAN_BAD_RADIX;
     }
     fftgen_plan_status status = fftgen_plan_transform(request, plan, why, why_len);
@@ -1105,8 +1130,8 @@ static fftgen_plan_status plan_fused_slice(long long rows, long long columns, ff
     const int radix = (int)(rows < columns ? (rows < 16 ? rows : 16) : (columns < 16 ? columns : 16));
     fftgen_kernel_plan row_plan, column_plan;
     if (points / radix > FFTGEN_MAX_THREADS_PER_BLOCK) return FFTGEN_PLAN_TOO_LARGE;
-    if (build_plan(columns, radix, precision, arch, &row_plan) == FFTGEN_PLAN_BAD_SIZE ||
-        build_plan(rows, radix, precision, arch, &column_plan) == FFTGEN_PLAN_BAD_SIZE)
+    if (build_plan(columns, radix, 0, precision, arch, &row_plan) == FFTGEN_PLAN_BAD_SIZE ||
+        build_plan(rows, radix, 0, precision, arch, &column_plan) == FFTGEN_PLAN_BAD_SIZE)
         return FFTGEN_PLAN_BAD_SIZE;
     fftgen_kernel_plan p = row_plan;
     p.n = (int)points;
@@ -1224,6 +1249,10 @@ fftgen_plan_status fftgen_plan_shape(const fftgen_kernel_request *asked, int ran
         snprintf(why, why_len, "a radix can be chosen for 1D single-kernel sizes only");
         return FFTGEN_PLAN_BAD_RADIX;
     }
+    if (request->block_threads != 0 && rank > 1) {
+        snprintf(why, why_len, "a block size can be chosen for 1D single-kernel sizes only");
+        return FFTGEN_PLAN_BAD_RADIX;
+    }
     long long points = 1;
     for (int d = 0; d < rank; ++d) {
         if (shape[d] < 2 || log2_exact(shape[d]) < 0) {
@@ -1259,7 +1288,7 @@ fftgen_plan_status fftgen_plan_shape(const fftgen_kernel_request *asked, int ran
     /* the rows' passes are the shape's first passes, so they take the same tensor-core bits (and with
      * them the radix-16 stages that those run: default_single_kernel_radix) */
     const fftgen_kernel_request rows = {shape[rank - 1], 0, request->precision, request->arch, request->tensor_cores,
-                                        request->max_tile, 1, FFTGEN_INTERMEDIATE_DEFAULT, 0, 0};
+                                        request->max_tile, 1, FFTGEN_INTERMEDIATE_DEFAULT, 0, 0, 0};
     fftgen_transform_plan row_plan;
     int next = rank - 2; /* the highest dimension still to transform */
     p.pass_count = 1;

@@ -95,6 +95,11 @@ typedef struct {
     int twiddle_powers;   /* fp16: bit i has tiled pass i multiply its stages' twiddles from their powers
                              of two (fftgen_kernel_plan.twiddle_powers), as one-kernel transforms always
                              do; FFTGEN_EVERY_PASS: every tiled pass. An error in other precisions. */
+    int block_threads;    /* 1D sizes of one kernel: at most this many threads a block, in whole
+                             transforms (at least one), a power of two from 32 to 1024
+                             (fftgen_block_threads_supported); fewer blocks' threads let more blocks
+                             share an SM, each waiting at its own barriers. 0: the planner's (256, or
+                             fewer where shared memory caps a block's transforms) */
 } fftgen_kernel_request;
 
 /* Where a pass finds its data: transform f is member c = f mod group_size of group
@@ -187,6 +192,7 @@ typedef struct {
     fftgen_user_layout in, out; /* the data's layouts */
     fftgen_tile_caps max_tile;  /* the request's caps on tile widths, for the command line */
     int cluster;                /* the request's cluster size (0: the default), for the command line */
+    int block_threads;          /* the request's (0: the default), for the command line */
     fftgen_intermediate intermediate; /* the request's, for the command line */
     int columns_first;          /* whether the columns of a 2D shape went first (plan_columns_first) */
 } fftgen_transform_plan;
@@ -195,11 +201,14 @@ typedef enum {
     FFTGEN_PLAN_OK = 0,
     FFTGEN_PLAN_BAD_SIZE,      /* not a power of two >= 2 */
     FFTGEN_PLAN_TOO_LARGE,     /* above what one block holds */
-    FFTGEN_PLAN_BAD_RADIX,     /* not 2, 4, 8 or 16 */
+    FFTGEN_PLAN_BAD_RADIX,     /* a radix, block size or tensor-core request that does not apply */
     FFTGEN_PLAN_RADIX_NOT_DIVIDING,
     FFTGEN_PLAN_BAD_ARCH,
     FFTGEN_PLAN_BAD_LAYOUT     /* a stride, distance or embed that is not >= 1 (embed: >= the shape) */
 } fftgen_plan_status;
+
+/* Whether `threads` can be a request's block_threads: a power of two from 32 to 1024. */
+int fftgen_block_threads_supported(long long threads);
 
 /* Plans one fused single-kernel FFT. On failure, `why` holds a one-line reason. */
 fftgen_plan_status fftgen_plan_kernel(const fftgen_kernel_request *request, fftgen_kernel_plan *plan,
@@ -208,7 +217,7 @@ fftgen_plan_status fftgen_plan_kernel(const fftgen_kernel_request *request, fftg
 /* Plans a whole transform: one kernel when it fits in a block, else two strided passes
  * (n = n1 * n2 up to 2^20: n2 columns of n1 points, then n1 rows of n2 points written transposed),
  * else three (n = n1 * n2 * n3 up to 2^30: the columns of n1, then the two-pass scheme on each row).
- * `request->max_radix` applies to single-kernel plans only. */
+ * `request->max_radix` and `request->block_threads` apply to single-kernel plans only. */
 fftgen_plan_status fftgen_plan_transform(const fftgen_kernel_request *request, fftgen_transform_plan *plan,
                                          char *why, size_t why_len);
 
@@ -219,7 +228,8 @@ fftgen_plan_status fftgen_plan_strided(const fftgen_kernel_request *request, fft
                                        size_t why_len);
 
 /* Plans a transform of rank 1, 2 or 3 of the given shape (row-major, shape[rank - 1] fastest), for
- * data in the given layouts; request->n is ignored and request->max_radix must be 0 above rank 1.
+ * data in the given layouts; request->n is ignored, and request->max_radix and request->block_threads
+ * must be 0 above rank 1.
  * Rank 1 is fftgen_plan_strided. Above, in strided layouts every dimension must fit one kernel;
  * dense data take longer rows as 1D passes and split long columns into two passes. */
 fftgen_plan_status fftgen_plan_shape(const fftgen_kernel_request *request, int rank, const long long *shape,

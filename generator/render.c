@@ -88,9 +88,11 @@ void fftgen_plan_command(const fftgen_transform_plan *plan, int directions, cons
                          size_t len)
 {
     const fftgen_kernel_plan *first = &plan->pass[0];
-    char radix[32] = "", shape[64], choices[160] = "";
+    char radix[48] = "", shape[64], choices[160] = "";
     if (plan->pass_count == 1 && plan->rank == 1 && first->cluster > 1)
         snprintf(radix, sizeof radix, " --cluster %d", first->cluster); /* a cluster's chain is the default's */
+    else if (plan->pass_count == 1 && plan->rank == 1 && plan->block_threads != 0)
+        snprintf(radix, sizeof radix, " --radix %d --block-threads %d", first->radix_max, plan->block_threads);
     else if (plan->pass_count == 1 && plan->rank == 1)
         snprintf(radix, sizeof radix, " --radix %d", first->radix_max);
     else if (plan->cluster != 0)

@@ -118,14 +118,19 @@ static int parse_entry(char *line, fftgen_wisdom_entry *entry, char *why, size_t
             const long radix = strtol(value, &end, 10);
             bad = end == value || *end != '\0' || !fftgen_radix_supported(radix);
             entry->choice.max_radix = bad ? 0 : (int)radix;
+        } else if (strcmp(word, "block-threads") == 0) {
+            char *end;
+            const long threads = strtol(value, &end, 10);
+            bad = end == value || *end != '\0' || !fftgen_block_threads_supported(threads);
+            entry->choice.block_threads = bad ? 0 : (int)threads;
         } else if (strcmp(word, "ms") == 0) {
             bad = parse_time(value, &entry->ms);
         } else if (strcmp(word, "default-ms") == 0) {
             bad = parse_time(value, &entry->default_ms);
         } else {
             snprintf(why, why_len,
-                     "unknown key '%s' (expected tensor-cores, max-tile, cluster, order, radix, twiddle-powers, ms,"
-                     " default-ms)",
+                     "unknown key '%s' (expected tensor-cores, max-tile, cluster, order, radix, block-threads,"
+                     " twiddle-powers, ms, default-ms)",
                      word);
             return -1;
         }
@@ -144,6 +149,10 @@ static int parse_entry(char *line, fftgen_wisdom_entry *entry, char *why, size_t
     }
     if (entry->choice.max_radix != 0 && entry->rank != 1) {
         snprintf(why, why_len, "radix= applies to 1D sizes only");
+        return -1;
+    }
+    if (entry->choice.block_threads != 0 && entry->rank != 1) {
+        snprintf(why, why_len, "block-threads= applies to 1D sizes only");
         return -1;
     }
     if (entry->choice.twiddle_powers != 0 && entry->precision != FFTGEN_KERNEL_FP16) {
@@ -449,6 +458,7 @@ void fftgen_choice_apply(const fftgen_choice *choice, int rank, fftgen_kernel_re
     request->cluster = choice->cluster;
     request->columns_first = rank == 2 && choice->columns_first;
     request->max_radix = rank == 1 ? choice->max_radix : 0;
+    request->block_threads = rank == 1 ? choice->block_threads : 0;
 }
 
 void fftgen_choice_text(const fftgen_choice *choice, char *out, size_t len)
@@ -459,9 +469,13 @@ void fftgen_choice_text(const fftgen_choice *choice, char *out, size_t len)
     fftgen_tile_caps_text(&choice->max_tile, tiles, sizeof tiles);
     char cluster[16] = "";
     if (choice->cluster != 0) snprintf(cluster, sizeof cluster, " cluster=%d", choice->cluster);
-    char order[32] = "", radix[16] = "", powers[48] = "";
+    char order[32] = "", radix[48] = "", powers[48] = "";
     if (choice->columns_first) snprintf(order, sizeof order, " order=%s", fftgen_order_name(1));
     if (choice->max_radix != 0) snprintf(radix, sizeof radix, " radix=%d", choice->max_radix);
+    if (choice->block_threads != 0) {
+        const size_t at = strlen(radix);
+        snprintf(radix + at, sizeof radix - at, " block-threads=%d", choice->block_threads);
+    }
     if (choice->twiddle_powers != 0) {
         char list[32];
         fftgen_pass_mask_text(choice->twiddle_powers, list, sizeof list);

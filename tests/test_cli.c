@@ -98,6 +98,9 @@ static void bad_sizes(void **state)
                     "--ostride", "2"); /* the columns run on the output: a strided input is no matter */
     expect_rejected("only dense data split longer dimensions into passes", "2x32768", "--istride", "2");
     expect_rejected("a radix can be chosen for 1D", "64x64", "--radix", "16");
+    expect_rejected("a block size can be chosen for 1D", "64x64", "--block-threads", "64");
+    expect_rejected("a block size can be chosen for 1D sizes of one kernel only (fp32: up to 16384 points",
+                    "65536", "--block-threads", "64");
     expect_rejected("input embed 8 of dimension 1 is smaller than its size 64", "64x64", "--inembed", "8");
     expect_rejected("--onembed needs 2 sizes for a 3D shape", "8x8x8", "--onembed", "8");
     expect_rejected("--inembed applies to 2D and 3D shapes", "64", "--inembed", "80");
@@ -163,6 +166,9 @@ static void bad_options(void **state)
     expect_rejected("--istride must be >= 1", "64", "--istride", "0");
     expect_rejected("--odist 'x' is not a number", "64", "--odist", "x");
     expect_rejected("needs a value", "64", "--radix", NULL);
+    expect_rejected("unknown block size 48 (expected a power of two from 32 to 1024 threads)", "64",
+                    "--block-threads", "48");
+    expect_rejected("unknown block size 2048", "64", "--block-threads", "2048");
 }
 
 static void unwritable_output(void **state)
@@ -229,6 +235,13 @@ static void explain_prints_plan(void **state)
     assert_non_null(strstr(output, "(2 exchanges through fp32 shared memory)"));
     assert_int_equal(run_fftgen("--n", "16", "--explain", NULL), 0);
     assert_non_null(strstr(output, "stage 1:        radix 16, 1 butterfly per transform,"));
+    /* a block size: whole transforms up to that many threads, at least one transform */
+    assert_int_equal(run_fftgen("--n", "256", "--block-threads", "64", "--precision", "fp16", "--explain", NULL), 0);
+    assert_non_null(strstr(output, "threads/block:  64 (16 per transform, 4 transforms per block, 16 points per"
+                                   " thread)"));
+    assert_int_equal(run_fftgen("--n", "2048", "--radix", "32", "--block-threads", "32", "--explain", NULL), 0);
+    assert_non_null(strstr(output, "threads/block:  64 (64 per transform, 1 transform per block, 32 points per"
+                                   " thread)"));
     assert_int_equal(run_fftgen("--n", "16384", "--precision", "fp16", "--explain", NULL), 0);
     assert_non_null(strstr(output, "16 x 16 x 16 x 4 (4 stages)"));
     assert_int_equal(run_fftgen("--n", "65536", "--precision", "fp16", "--explain", NULL), 0);
@@ -606,6 +619,12 @@ static void writes_self_contained_file(void **state)
     assert_non_null(strstr(text, "extern \"C\" cudaError_t fftgen_4096_fp32_inverse_launch("));
     assert_null(strstr(text, "#include \""));
     assert_int_equal(stray_files("fft4096.cu"), 0);
+    unlink(path);
+    /* the header's command line gives the block size that was asked for */
+    assert_int_equal(run_fftgen("--n", "1024", "--block-threads", "128", "-o", path, NULL), 0);
+    text = file_text(path);
+    assert_non_null(strstr(text, "fftgen --n 1024 --radix 16 --block-threads 128 --precision fp32"));
+    assert_non_null(strstr(text, "constexpr int THREADS = 128;"));
     unlink(path);
     /* standard output when there is no -o */
     assert_int_equal(run_fftgen("--n", "8", "--direction", "inverse", NULL), 0);

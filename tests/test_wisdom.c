@@ -186,6 +186,12 @@ static void damaged_files_are_refused_whole(void **state)
          "line 3: bad value '64' for radix"},
         {"fftgen-wisdom 1\ndevice \"X\" sm_90 driver 1 fftgen 0.1.0\nfp16 64x64 tensor-cores=none max-tile=0 radix=32\n",
          "line 3: radix= applies to 1D sizes only"},
+        {"fftgen-wisdom 1\ndevice \"X\" sm_90 driver 1 fftgen 0.1.0\nfp16 256 tensor-cores=none max-tile=0 block-threads=48\n",
+         "line 3: bad value '48' for block-threads"},
+        {"fftgen-wisdom 1\ndevice \"X\" sm_90 driver 1 fftgen 0.1.0\nfp16 256 tensor-cores=none max-tile=0 block-threads=2048\n",
+         "line 3: bad value '2048' for block-threads"},
+        {"fftgen-wisdom 1\ndevice \"X\" sm_90 driver 1 fftgen 0.1.0\nfp16 64x64 tensor-cores=none max-tile=0 block-threads=64\n",
+         "line 3: block-threads= applies to 1D sizes only"},
         {"fftgen-wisdom 1\ndevice \"X\" sm_90 driver 1 fftgen 0.1.0\nfp16 65536 tensor-cores=none max-tile=0 twiddle-powers=0\n",
          "line 3: bad value '0' for twiddle-powers"},
         {"fftgen-wisdom 1\ndevice \"X\" sm_90 driver 1 fftgen 0.1.0\nfp32 65536 tensor-cores=none max-tile=0 twiddle-powers=1\n",
@@ -241,17 +247,19 @@ static void writing_keeps_what_it_does_not_replace(void **state)
     close(fd);
     /* measure 65536 fp16 again on the H100, and 4096 fp16 for the first time */
     const fftgen_wisdom_entry entries[] = {
-        {FFTGEN_KERNEL_FP16, 1, {65536}, {0, caps_of("4"), 0, 0, 0, 0}, 0.45, 0.6},
-        {FFTGEN_KERNEL_FP16, 1, {4096}, {1, caps_of("0"), 0, 0, 0, 0}, 0.2, 0.3},
-        {FFTGEN_KERNEL_FP16, 1, {1LL << 26}, {0, caps_of("16,8,8,8"), 0, 0, 0, 5}, 1.2, 1.3},
-        {FFTGEN_KERNEL_FP32, 1, {32768}, {0, caps_of("0"), 2, 0, 0, 0}, 1.1, 1.2},
+        {FFTGEN_KERNEL_FP16, 1, {65536}, {0, caps_of("4"), 0, 0, 0, 0, 0}, 0.45, 0.6},
+        {FFTGEN_KERNEL_FP16, 1, {4096}, {1, caps_of("0"), 0, 0, 0, 0, 0}, 0.2, 0.3},
+        {FFTGEN_KERNEL_FP16, 1, {1LL << 26}, {0, caps_of("16,8,8,8"), 0, 0, 0, 5, 0}, 1.2, 1.3},
+        {FFTGEN_KERNEL_FP32, 1, {32768}, {0, caps_of("0"), 2, 0, 0, 0, 0}, 1.1, 1.2},
+        {FFTGEN_KERNEL_FP16, 1, {2048}, {0, caps_of("0"), 0, 0, 32, 0, 64}, 0.29, 0.31},
     };
-    assert_int_equal(fftgen_wisdom_write(path, &H100, entries, 4, why, sizeof why), FFTGEN_SUCCESS);
+    assert_int_equal(fftgen_wisdom_write(path, &H100, entries, 5, why, sizeof why), FFTGEN_SUCCESS);
     const char *text = slurp(path);
     assert_non_null(strstr(text, "fp16 65536 tensor-cores=none max-tile=4 ms=0.4500 default-ms=0.6000"));
     assert_non_null(strstr(text, "fp16 4096 tensor-cores=1 max-tile=0"));
     assert_non_null(strstr(text, "fp16 67108864 tensor-cores=none max-tile=16,8 twiddle-powers=1,3 ms=1.2000"));
     assert_non_null(strstr(text, "fp32 32768 tensor-cores=none max-tile=0 cluster=2 ms=1.1000"));
+    assert_non_null(strstr(text, "fp16 2048 tensor-cores=none max-tile=0 radix=32 block-threads=64 ms=0.2900"));
     assert_null(strstr(text, "fp16 65536 tensor-cores=2 max-tile=8"));      /* replaced */
     assert_non_null(strstr(text, "fp32 512x256 tensor-cores=none max-tile=4")); /* kept */
     assert_non_null(strstr(text, "device \"NVIDIA H200\""));
@@ -260,7 +268,7 @@ static void writing_keeps_what_it_does_not_replace(void **state)
     /* writing again changes nothing: the header comment is not repeated */
     char first[8192];
     snprintf(first, sizeof first, "%s", text);
-    assert_int_equal(fftgen_wisdom_write(path, &H100, entries, 4, why, sizeof why), FFTGEN_SUCCESS);
+    assert_int_equal(fftgen_wisdom_write(path, &H100, entries, 5, why, sizeof why), FFTGEN_SUCCESS);
     assert_string_equal(slurp(path), first);
     /* and it reads back */
     fftgen_choice choice;
@@ -274,6 +282,9 @@ static void writing_keeps_what_it_does_not_replace(void **state)
     assert_int_equal(choice.cluster, 0); /* no cluster= word: the planner's default */
     assert_true(find(&H100, FFTGEN_KERNEL_FP32, 1, 32768, 0, &choice));
     assert_int_equal(choice.cluster, 2);
+    assert_true(find(&H100, FFTGEN_KERNEL_FP16, 1, 2048, 0, &choice));
+    assert_int_equal(choice.max_radix, 32);
+    assert_int_equal(choice.block_threads, 64);
     assert_true(find(&H100, FFTGEN_KERNEL_FP32, 2, 512, 256, &choice));
     /* a damaged file is left as it was */
     FILE *f = fopen(path, "w");
@@ -364,12 +375,14 @@ static void shipped_table_parses_and_plans(void **state)
                 const fftgen_kernel_request request = {points, choice.max_radix, precision, 90, choice.tensor_cores,
                                                        choice.max_tile, choice.cluster,
                                                        FFTGEN_INTERMEDIATE_DEFAULT, choice.columns_first,
-                                                       choice.twiddle_powers};
+                                                       choice.twiddle_powers, choice.block_threads};
                 const fftgen_user_layout dense = {1, points, {0}};
                 fftgen_transform_plan plan;
                 assert_int_equal(fftgen_plan_shape(&request, rank, shapes[s], dense, dense, &plan, why, sizeof why),
                                  FFTGEN_PLAN_OK);
                 if (choice.max_radix != 0) assert_int_equal(plan.pass[0].radix_max, choice.max_radix);
+                if (choice.block_threads != 0 && plan.pass[0].ffts_per_block > 1)
+                    assert_true(plan.pass[0].threads <= choice.block_threads);
             }
     /* fp16 16384 takes radix 32 on sm_90 (fftgen-bench, H100: 0.536 -> 0.517 ms), on the H200 too */
     fftgen_choice choice;
@@ -405,7 +418,7 @@ static void planner_places_twiddle_powers(void **state)
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
         const fftgen_kernel_request request = {0, 0, cases[i].precision, 90, 0, {{0}}, 0,
-                                               FFTGEN_INTERMEDIATE_DEFAULT, 0, cases[i].mask};
+                                               FFTGEN_INTERMEDIATE_DEFAULT, 0, cases[i].mask, 0};
         long long points = 1;
         for (int d = 0; d < cases[i].rank; ++d) points *= cases[i].shape[d];
         const fftgen_user_layout dense = {1, points, {0}};
@@ -420,10 +433,10 @@ static void planner_places_twiddle_powers(void **state)
     /* fp16 only, and passes the plan has */
     const long long n = 1 << 22;
     const fftgen_user_layout dense = {1, n, {0}};
-    fftgen_kernel_request fp32 = {0, 0, FFTGEN_KERNEL_FP32, 90, 0, {{0}}, 0, FFTGEN_INTERMEDIATE_DEFAULT, 0, 1};
+    fftgen_kernel_request fp32 = {0, 0, FFTGEN_KERNEL_FP32, 90, 0, {{0}}, 0, FFTGEN_INTERMEDIATE_DEFAULT, 0, 1, 0};
     assert_int_equal(fftgen_plan_shape(&fp32, 1, &n, dense, dense, &plan, why, sizeof why), FFTGEN_PLAN_BAD_RADIX);
     assert_non_null(strstr(why, "fp16"));
-    fftgen_kernel_request third = {0, 0, FFTGEN_KERNEL_FP16, 90, 0, {{0}}, 0, FFTGEN_INTERMEDIATE_DEFAULT, 0, 4};
+    fftgen_kernel_request third = {0, 0, FFTGEN_KERNEL_FP16, 90, 0, {{0}}, 0, FFTGEN_INTERMEDIATE_DEFAULT, 0, 4, 0};
     assert_int_equal(fftgen_plan_shape(&third, 1, &n, dense, dense, &plan, why, sizeof why), FFTGEN_PLAN_BAD_RADIX);
     assert_non_null(strstr(why, "pass 3 named, but the plan has 2 passes"));
 }
@@ -455,7 +468,7 @@ static void planner_follows_a_choice(void **state)
     for (size_t i = 0; i < sizeof clusters / sizeof clusters[0]; ++i) {
         const fftgen_kernel_request request = {clusters[i].n, 0, clusters[i].precision, clusters[i].arch,
                                                clusters[i].tensor_cores, {{0}}, clusters[i].cluster,
-                                               FFTGEN_INTERMEDIATE_DEFAULT, 0, 0};
+                                               FFTGEN_INTERMEDIATE_DEFAULT, 0, 0, 0};
         assert_int_equal(fftgen_plan_transform(&request, &plan, why, sizeof why), FFTGEN_PLAN_OK);
         assert_int_equal(plan.pass_count, clusters[i].want_passes);
         assert_int_equal(plan.pass[0].cluster, clusters[i].want_blocks);
@@ -488,7 +501,7 @@ static void planner_follows_a_choice(void **state)
         const fftgen_user_layout dense = {1, points, {0}};
         const fftgen_kernel_request request = {points, 0, column_clusters[i].precision, column_clusters[i].arch,
                                                column_clusters[i].tensor_cores, {{0}}, column_clusters[i].cluster,
-                                               FFTGEN_INTERMEDIATE_DEFAULT, 0, 0};
+                                               FFTGEN_INTERMEDIATE_DEFAULT, 0, 0, 0};
         assert_int_equal(fftgen_plan_shape(&request, 2, shape, dense, dense, &plan, why, sizeof why), FFTGEN_PLAN_OK);
         assert_int_equal(plan.pass_count, column_clusters[i].want_passes);
         const fftgen_kernel_plan *columns = &plan.pass[1];
@@ -507,7 +520,7 @@ static void planner_follows_a_choice(void **state)
         }
     }
     const fftgen_kernel_request second = {1 << 20, 0, FFTGEN_KERNEL_FP16, 90, 2, caps_of("4"), 0,
-                                          FFTGEN_INTERMEDIATE_DEFAULT, 0, 0};
+                                          FFTGEN_INTERMEDIATE_DEFAULT, 0, 0, 0};
     assert_int_equal(fftgen_plan_transform(&second, &plan, why, sizeof why), FFTGEN_PLAN_OK);
     assert_int_equal(plan.pass_count, 2);
     assert_false(plan.pass[0].tensor_cores);
@@ -517,7 +530,7 @@ static void planner_follows_a_choice(void **state)
     assert_caps(&plan.max_tile, 4, 4, 4);
     /* tiles pass by pass: the columns wide, the rows at the planner's default (8 for 512 fp16 points) */
     const fftgen_kernel_request per_pass = {1LL << 27, 0, FFTGEN_KERNEL_FP16, 90, 0, caps_of("16,16,0"), 0,
-                                            FFTGEN_INTERMEDIATE_DEFAULT, 0, 0};
+                                            FFTGEN_INTERMEDIATE_DEFAULT, 0, 0, 0};
     assert_int_equal(fftgen_plan_transform(&per_pass, &plan, why, sizeof why), FFTGEN_PLAN_OK);
     assert_int_equal(plan.pass_count, 3);
     assert_int_equal(plan.pass[0].ffts_per_block, 16);
@@ -527,30 +540,31 @@ static void planner_follows_a_choice(void **state)
     const long long cube[3] = {64, 64, 64};
     const fftgen_user_layout dense_cube = {1, 1 << 18, {0}};
     const fftgen_kernel_request columns = {1 << 18, 0, FFTGEN_KERNEL_FP16, 90, 0, caps_of("0,4"), 0,
-                                           FFTGEN_INTERMEDIATE_DEFAULT, 0, 0};
+                                           FFTGEN_INTERMEDIATE_DEFAULT, 0, 0, 0};
     assert_int_equal(fftgen_plan_shape(&columns, 3, cube, dense_cube, dense_cube, &plan, why, sizeof why),
                      FFTGEN_PLAN_OK);
     assert_int_equal(plan.pass_count, 2);
     assert_int_equal(plan.pass[1].ffts_per_block, 4);
     /* fp32 cannot take tensor cores; 8 points have no radix-16 stage; sm_75 has no mma.m16n8k16 */
     const fftgen_kernel_request fp32 = {4096, 0, FFTGEN_KERNEL_FP32, 90, 1, {{0}}, 0, FFTGEN_INTERMEDIATE_DEFAULT,
-                                        0, 0};
+                                        0, 0, 0};
     assert_int_equal(fftgen_plan_transform(&fp32, &plan, why, sizeof why), FFTGEN_PLAN_BAD_RADIX);
-    const fftgen_kernel_request tiny = {8, 0, FFTGEN_KERNEL_FP16, 90, 1, {{0}}, 0, FFTGEN_INTERMEDIATE_DEFAULT, 0, 0};
+    const fftgen_kernel_request tiny = {8, 0, FFTGEN_KERNEL_FP16, 90, 1, {{0}}, 0, FFTGEN_INTERMEDIATE_DEFAULT,
+                                        0, 0, 0};
     assert_int_equal(fftgen_plan_transform(&tiny, &plan, why, sizeof why), FFTGEN_PLAN_BAD_RADIX);
     const fftgen_kernel_request turing = {4096, 0, FFTGEN_KERNEL_FP16, 75, 1, {{0}}, 0, FFTGEN_INTERMEDIATE_DEFAULT,
-                                          0, 0};
+                                          0, 0, 0};
     assert_int_equal(fftgen_plan_transform(&turing, &plan, why, sizeof why), FFTGEN_PLAN_BAD_ARCH);
     /* a 2D shape whose first pass asks for tensor cores is not fused */
     const long long shape[2] = {64, 64};
     const fftgen_user_layout dense = {1, 4096, {0}};
     const fftgen_kernel_request all = {4096, 0, FFTGEN_KERNEL_FP16, 90, FFTGEN_EVERY_PASS, {{0}}, 0,
-                                       FFTGEN_INTERMEDIATE_DEFAULT, 0, 0};
+                                       FFTGEN_INTERMEDIATE_DEFAULT, 0, 0, 0};
     assert_int_equal(fftgen_plan_shape(&all, 2, shape, dense, dense, &plan, why, sizeof why), FFTGEN_PLAN_OK);
     assert_int_equal(plan.pass_count, 2);
     assert_true(plan.pass[0].tensor_cores && plan.pass[1].tensor_cores);
     const fftgen_kernel_request none = {4096, 0, FFTGEN_KERNEL_FP16, 90, 0, {{0}}, 0, FFTGEN_INTERMEDIATE_DEFAULT,
-                                        0, 0};
+                                        0, 0, 0};
     assert_int_equal(fftgen_plan_shape(&none, 2, shape, dense, dense, &plan, why, sizeof why), FFTGEN_PLAN_OK);
     assert_int_equal(plan.pass_count, 1);
     assert_true(plan.pass[0].slice_rows > 0);
@@ -559,6 +573,52 @@ static void planner_follows_a_choice(void **state)
 /* order=columns-first: read and written back, and the planner then takes the columns first through
  * the work area, each tile of columns written as a block that the rows read in runs; strided
  * layouts and other ranks refuse it. */
+/* A block size: whole transforms up to that many threads (at least one), one-kernel 1D sizes only. */
+static void planner_takes_a_block_size(void **state)
+{
+    (void)state;
+    char why[256];
+    fftgen_transform_plan plan;
+    const struct {
+        long long n;
+        int radix, block_threads, want_threads, want_ffts;
+    } sizes[] = {
+        {256, 0, 0, 256, 16},  {256, 0, 128, 128, 8}, {256, 0, 64, 64, 4},   {256, 0, 32, 32, 2},
+        {256, 0, 1024, 256, 16}, /* shared memory caps a block at 4096 points */
+        {2048, 32, 0, 128, 2}, {2048, 32, 64, 64, 1}, {2048, 32, 32, 64, 1}, /* one transform at least */
+        {16, 0, 64, 64, 64},   {4096, 0, 64, 256, 1},
+    };
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; ++i) {
+        const fftgen_kernel_request request = {sizes[i].n, sizes[i].radix, FFTGEN_KERNEL_FP16, 90, 0, {{0}}, 0,
+                                               FFTGEN_INTERMEDIATE_DEFAULT, 0, 0, sizes[i].block_threads};
+        assert_int_equal(fftgen_plan_transform(&request, &plan, why, sizeof why), FFTGEN_PLAN_OK);
+        assert_int_equal(plan.pass_count, 1);
+        assert_int_equal(plan.pass[0].threads, sizes[i].want_threads);
+        assert_int_equal(plan.pass[0].ffts_per_block, sizes[i].want_ffts);
+        assert_int_equal(plan.block_threads, sizes[i].block_threads);
+    }
+    /* not a power of two from 32 to 1024; a size of several passes; a 2D shape; a strided layout */
+    const long long n = 65536, square[2] = {64, 64};
+    const fftgen_kernel_request odd = {256, 0, FFTGEN_KERNEL_FP16, 90, 0, {{0}}, 0, FFTGEN_INTERMEDIATE_DEFAULT,
+                                       0, 0, 48};
+    assert_int_equal(fftgen_plan_transform(&odd, &plan, why, sizeof why), FFTGEN_PLAN_BAD_RADIX);
+    assert_non_null(strstr(why, "block size of 48 threads"));
+    const fftgen_kernel_request passes = {n, 0, FFTGEN_KERNEL_FP16, 90, 0, {{0}}, 0, FFTGEN_INTERMEDIATE_DEFAULT,
+                                          0, 0, 64};
+    assert_int_equal(fftgen_plan_transform(&passes, &plan, why, sizeof why), FFTGEN_PLAN_BAD_RADIX);
+    assert_non_null(strstr(why, "1D sizes of one kernel only"));
+    const fftgen_user_layout dense = {1, 4096, {0}}, strided = {2, 8192, {0}};
+    assert_int_equal(fftgen_plan_shape(&passes, 2, square, dense, dense, &plan, why, sizeof why),
+                     FFTGEN_PLAN_BAD_RADIX);
+    assert_non_null(strstr(why, "single-kernel sizes only"));
+    const long long small = 256;
+    const fftgen_kernel_request one = {small, 0, FFTGEN_KERNEL_FP16, 90, 0, {{0}}, 0, FFTGEN_INTERMEDIATE_DEFAULT,
+                                       0, 0, 64};
+    assert_int_equal(fftgen_plan_shape(&one, 1, &small, strided, strided, &plan, why, sizeof why),
+                     FFTGEN_PLAN_BAD_RADIX);
+    assert_non_null(strstr(why, "contiguous layouts only"));
+}
+
 static void planner_follows_an_order(void **state)
 {
     (void)state;
@@ -579,7 +639,7 @@ static void planner_follows_an_order(void **state)
 
     const fftgen_user_layout dense = {1, 4096 * 4096, {0}};
     const fftgen_kernel_request first = {4096 * 4096, 0, FFTGEN_KERNEL_FP16, 90, 0, {{0}}, 0,
-                                         FFTGEN_INTERMEDIATE_DEFAULT, 1, 0};
+                                         FFTGEN_INTERMEDIATE_DEFAULT, 1, 0, 0};
     fftgen_transform_plan plan;
     assert_int_equal(fftgen_plan_shape(&first, 2, square, dense, dense, &plan, why, sizeof why), FFTGEN_PLAN_OK);
     assert_true(plan.columns_first);
@@ -629,6 +689,7 @@ int main(void)
         cmocka_unit_test_teardown(defaults_load_once_and_serve_each_device, teardown),
         cmocka_unit_test_teardown(shipped_table_parses_and_plans, teardown),
         cmocka_unit_test(planner_follows_a_choice),
+        cmocka_unit_test(planner_takes_a_block_size),
         cmocka_unit_test(planner_places_twiddle_powers),
         cmocka_unit_test_teardown(planner_follows_an_order, teardown),
     };

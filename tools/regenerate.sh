@@ -30,6 +30,7 @@ shipped_choices() {
                 if (kv[1] == "tensor-cores" && kv[2] != "none") flags = flags " --tensor-cores=" kv[2];
                 if (kv[1] == "max-tile" && kv[2] != "0") flags = flags " --max-tile " kv[2];
                 if (kv[1] == "radix") flags = flags " --radix " kv[2];
+                if (kv[1] == "block-threads") flags = flags " --block-threads " kv[2];
                 if (kv[1] == "twiddle-powers") flags = flags " --twiddle-powers=" kv[2];
                 if (kv[1] == "cluster") flags = flags " --cluster " kv[2];
             }

@@ -38,7 +38,8 @@ static void usage(FILE *to)
             "strided passes read side by side, for every pass and then pass by pass; on sm_90 and newer,\n"
             "thread-block clusters of 2, 4 or 8 blocks against none, for 1D sizes above one block and\n"
             "for the columns of 2D and 3D shapes; for 2D shapes, the columns first through a work area\n"
-            "against the rows first; for 1D sizes of one kernel, radix 4, 8, 16 and 32; for fp16, the tiled\n"
+            "against the rows first; for 1D sizes of one kernel, radix 4, 8, 16 and 32, then blocks of 32\n"
+            "to 1024 threads for the fastest of them; for fp16, the tiled\n"
             "passes that multiply their twiddles from powers of two, every set of them; and the choice in\n"
             "use now, from the wisdom file or the table shipped with libfftgen) and saves the\n"
             "fastest in the wisdom file that libfftgen reads, keyed by the device, the driver and the\n"
@@ -113,7 +114,7 @@ static int add_candidate(const struct transform *t, int arch, fftgen_choice choi
     const fftgen_kernel_request request = {points, choice.max_radix, KERNEL_PRECISIONS[t->precision], arch,
                                            choice.tensor_cores, choice.max_tile, choice.cluster,
                                            FFTGEN_INTERMEDIATE_DEFAULT, choice.columns_first,
-                                           choice.twiddle_powers};
+                                           choice.twiddle_powers, choice.block_threads};
     char why[256];
     fftgen_transform_plan plan;
     if (list->count == MAX_CANDIDATES ||
@@ -134,7 +135,7 @@ static int add_candidate(const struct transform *t, int arch, fftgen_choice choi
 /* The choice of `tile` for every pass, with `cluster` and the passes' order. */
 static fftgen_choice tiles_choice(int tile, int cluster, int columns_first)
 {
-    fftgen_choice choice = {0, {{0}}, cluster, columns_first, 0, 0};
+    fftgen_choice choice = {0, {{0}}, cluster, columns_first, 0, 0, 0};
     for (int i = 0; i < FFTGEN_MAX_PASSES; ++i) choice.max_tile.pass[i] = tile;
     return choice;
 }
@@ -146,7 +147,7 @@ static int tensor_core_passes(const struct transform *t, int arch)
     const long long points = shape_arg_points(&t->shape);
     const fftgen_user_layout dense = {1, points, {0}};
     const fftgen_kernel_request every = {points, 0, FFTGEN_KERNEL_FP16, arch, FFTGEN_EVERY_PASS, {{0}}, 0,
-                                         FFTGEN_INTERMEDIATE_DEFAULT, 0, 0};
+                                         FFTGEN_INTERMEDIATE_DEFAULT, 0, 0, 0};
     fftgen_transform_plan plan;
     char why[256];
     int can = 0;
@@ -391,6 +392,25 @@ static int refine_pass_tiles(struct measurement *m, int arch, int runs, int jobs
     return measure(m, list, last, runs, jobs, b);
 }
 
+/* 1D sizes of one kernel: the fastest plan so far in blocks of other sizes, whole transforms each.
+ * Smaller blocks let more of them share an SM, each waiting at its own barriers: on an H200, fp16 256
+ * ran 5% faster in blocks of 128 threads than of 256, fp16 1024 (radix 32) 3% faster in blocks of 64
+ * than of 128, while fp16 32 and 64 ran slower in blocks of 64. The planner drops sizes of several
+ * passes and sizes that repeat a plan. 0, or -1 when a measurement failed. */
+static int refine_block_threads(struct measurement *m, int arch, int runs, int jobs, struct buffers *b,
+                                struct candidate_list *list)
+{
+    static const int threads[] = {32, 64, 128, 256, 512, 1024};
+    const int first = list->count;
+    fftgen_choice sized = list->items[fastest(list)].choice;
+    for (size_t k = 0; k < sizeof threads / sizeof threads[0]; ++k) {
+        sized.block_threads = threads[k];
+        add_candidate(m->t, arch, sized, list);
+    }
+    if (list->count == first) return 0;
+    return measure(m, list, first, runs, jobs, b);
+}
+
 /* Every non-empty subset of `passes` (a pass mask) as the choice field at `field` (a pass mask too:
  * offsetof(fftgen_choice, ...)) of the fastest candidate so far, measured. The option wins only where
  * it beats that plan by MIN_OPTION_GAIN; otherwise its candidates are held back and `name` says so.
@@ -430,8 +450,9 @@ static int tiled_passes(const struct candidate_list *list)
     return tiled;
 }
 
-/* Measures one transform in four rounds: the tile caps on CUDA cores, the same for every pass (and
- * each cluster size against none, and the choice in use now) and then pass by pass; (fp16) the
+/* Measures one transform in five rounds: the tile caps on CUDA cores, the same for every pass (and
+ * each cluster size against none, and the choice in use now) and then pass by pass; (1D sizes of one
+ * kernel) the fastest plan's block sizes; (fp16) the
  * tensor-core pass masks with the best tiles and cluster size; (fp16) the tiled passes that take
  * twiddles from powers of two; the last two only where they gain MIN_OPTION_GAIN. Fills `entry` (the
  * default choice unless one is MIN_GAIN faster). -1 when a measurement failed. */
@@ -491,6 +512,7 @@ static int tune_one(const struct transform *t, const fftgen_device_key *key, lon
                  fill_random(b->in, t->precision == FFTGEN_FP16, m.values, (unsigned long long)points) != 0 ||
                  measure(&m, &list, 0, runs, jobs, b) != 0;
     if (!failed) failed = refine_pass_tiles(&m, arch, runs, jobs, b, &list) != 0;
+    if (!failed && t->shape.rank == 1) failed = refine_block_threads(&m, arch, runs, jobs, b, &list) != 0;
     if (!failed)
         failed = measure_pass_sets(&m, arch, runs, jobs, b, &list, can, offsetof(fftgen_choice, tensor_cores),
                                    "tensor cores") != 0;
