@@ -69,6 +69,16 @@ static int parse_time(const char *text, double *ms)
     return end != text && *end == '\0' && *ms >= 0 ? 0 : -1;
 }
 
+/* A whole number that `supported` accepts, else *value 0: 0, or -1. */
+static int parse_supported(const char *text, int (*supported)(long long), int *value)
+{
+    char *end;
+    const long long parsed = strtoll(text, &end, 10);
+    const int bad = end == text || *end != '\0' || !supported(parsed);
+    *value = bad ? 0 : (int)parsed;
+    return bad ? -1 : 0;
+}
+
 /* "fp16 65536 tensor-cores=2 max-tile=8 ms=0.41 default-ms=0.45" */
 static int parse_entry(char *line, fftgen_wisdom_entry *entry, char *why, size_t why_len)
 {
@@ -114,15 +124,9 @@ static int parse_entry(char *line, fftgen_wisdom_entry *entry, char *why, size_t
             entry->choice.twiddle_powers = fftgen_pass_mask_parse(value);
             bad = entry->choice.twiddle_powers < 0;
         } else if (strcmp(word, "radix") == 0) {
-            char *end;
-            const long radix = strtol(value, &end, 10);
-            bad = end == value || *end != '\0' || !fftgen_radix_supported(radix);
-            entry->choice.max_radix = bad ? 0 : (int)radix;
+            bad = parse_supported(value, fftgen_radix_supported, &entry->choice.max_radix);
         } else if (strcmp(word, "block-threads") == 0) {
-            char *end;
-            const long threads = strtol(value, &end, 10);
-            bad = end == value || *end != '\0' || !fftgen_block_threads_supported(threads);
-            entry->choice.block_threads = bad ? 0 : (int)threads;
+            bad = parse_supported(value, fftgen_block_threads_supported, &entry->choice.block_threads);
         } else if (strcmp(word, "ms") == 0) {
             bad = parse_time(value, &entry->ms);
         } else if (strcmp(word, "default-ms") == 0) {
@@ -469,19 +473,16 @@ void fftgen_choice_text(const fftgen_choice *choice, char *out, size_t len)
     fftgen_tile_caps_text(&choice->max_tile, tiles, sizeof tiles);
     char cluster[16] = "";
     if (choice->cluster != 0) snprintf(cluster, sizeof cluster, " cluster=%d", choice->cluster);
-    char order[32] = "", radix[48] = "", powers[48] = "";
+    char order[32] = "", radix[16] = "", block[32] = "", powers[48] = "";
     if (choice->columns_first) snprintf(order, sizeof order, " order=%s", fftgen_order_name(1));
     if (choice->max_radix != 0) snprintf(radix, sizeof radix, " radix=%d", choice->max_radix);
-    if (choice->block_threads != 0) {
-        const size_t at = strlen(radix);
-        snprintf(radix + at, sizeof radix - at, " block-threads=%d", choice->block_threads);
-    }
+    if (choice->block_threads != 0) snprintf(block, sizeof block, " block-threads=%d", choice->block_threads);
     if (choice->twiddle_powers != 0) {
         char list[32];
         fftgen_pass_mask_text(choice->twiddle_powers, list, sizeof list);
         snprintf(powers, sizeof powers, " twiddle-powers=%s", list);
     }
-    snprintf(out, len, "tensor-cores=%s max-tile=%s%s%s%s%s", passes, tiles, cluster, order, radix, powers);
+    snprintf(out, len, "tensor-cores=%s max-tile=%s%s%s%s%s%s", passes, tiles, cluster, order, radix, block, powers);
 }
 
 /* Appends printf output to a growing buffer; -1 when out of memory. */

@@ -29,9 +29,10 @@ local function through_work(f)
   return false
 end
 -- Whether any pass of the file has `field` set (and so needs its helpers).
-local function any_pass(f, field)
+-- Whether any pass has `field` set, or equal to `value` when one is given
+local function any_pass(f, field, value)
   for _, p in ipairs(f.passes) do
-    if p[field] then return true end
+    if (value == nil and p[field]) or (value ~= nil and p[field] == value) then return true end
   end
   return false
 end
@@ -50,12 +51,7 @@ end
 local function per_block_batch(f) return multi(f) or on_cluster(f) end
 local function shuffle_tail(f) return any_pass(f, "shuffle_tail") end
 -- Files with a radix-32 stage, whose first stage may write pairs of points (stage.lua)
-local function radix32(f)
-  for _, p in ipairs(f.passes) do
-    if p.radix_max == 32 then return true end
-  end
-  return false
-end
+local function radix32(f) return any_pass(f, "radix_max", 32) end
 local function shared_exponent(f)
   return any_pass(f, "shared_exponent_source") or any_pass(f, "shared_exponent_target")
 end
