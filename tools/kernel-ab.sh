@@ -2,37 +2,49 @@
 # Builds fftgen-kernel-ab (tools/kernel_ab.cu): kernels generated from several template directories, for
 # the same sizes, timed against each other in one process on the GPU. For template changes whose effect
 # is a few per cent, where runs on different machines differ by more than that.
-# Usage: tools/kernel-ab.sh OUTDIR NAME=TEMPLATE_DIR[@MINBLOCKS]... -- SPEC...
+# Usage: tools/kernel-ab.sh OUTDIR NAME=TEMPLATE_DIR[@MINBLOCKS][%FFTGEN]... -- SPEC...
 #   NAME=DIR       a variant: the kernels fftgen writes with --templates DIR; @MINBLOCKS also asks ptxas
-#                  for that many blocks per SM (__launch_bounds__(THREADS, MINBLOCKS))
-#   SPEC           PRECISION:N[:FLAG=VALUE...], e.g. fp16:4096 or fp16:1024:--radix=32 (one-kernel sizes)
+#                  for that many blocks per SM (__launch_bounds__(THREADS, MINBLOCKS)); %FFTGEN writes
+#                  them with that fftgen binary (another build's planner) instead of $FFTGEN
+#   SPEC           PRECISION:N[:FLAG=VALUE...], e.g. fp16:4096 or fp16:1024:--radix=32:--block-threads=64
+#                  (one-kernel sizes)
 # Then on the GPU: OUTDIR/fftgen-kernel-ab [RUNS [ROUNDS]] [--out-at MB,...]  (exit 1 if a kernel's error
 #   is off; --out-at: the output that many MB after the input, one timing per placement).
 # Example: cp -r templates /tmp/base && (edit templates) && \
 #   tools/kernel-ab.sh build-ab base=/tmp/base new=templates -- fp16:512 fp16:4096 fp32:8192
+# A planner change: cp build/fftgen /tmp/fftgen-base && (edit, rebuild) && \
+#   tools/kernel-ab.sh build-ab base=templates%/tmp/fftgen-base new=templates -- fp16:16384
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-[ $# -ge 4 ] || { sed -n '2,13p' "$0" >&2; exit 2; }
+[ $# -ge 4 ] || { sed -n '2,16p' "$0" >&2; exit 2; }
 out=$1; shift
 fftgen=${FFTGEN:-$root/build/fftgen}
 [ -x "$fftgen" ] || { echo "kernel-ab: no fftgen at $fftgen (build first)" >&2; exit 2; }
 nvcc=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
 variants=()
 while [ $# -gt 0 ] && [ "$1" != "--" ]; do variants+=("$1"); shift; done
-[ "${1:-}" = "--" ] && [ $# -ge 2 ] && [ ${#variants[@]} -ge 1 ] || { echo "kernel-ab: give NAME=DIR... -- SPEC..." >&2; exit 2; }
+if [ "${1:-}" != "--" ] || [ $# -lt 2 ] || [ ${#variants[@]} -lt 1 ]; then
+    echo "kernel-ab: give NAME=DIR... -- SPEC..." >&2
+    exit 2
+fi
 shift
 mkdir -p "$out/gen"
 rm -f "$out"/gen/*
 : > "$out/entries.inc"
+index=0
 for spec in "$@"; do
+    index=$((index + 1))
     IFS=: read -r precision n extra <<< "$spec"
     for v in "${variants[@]}"; do
-        name=${v%%=*}; dir=${v#*=}; blocks=0
+        name=${v%%=*}; dir=${v#*=}; blocks=0; generator=$fftgen
+        case $dir in *%*) generator=${dir#*%}; dir=${dir%%%*};; esac
         case $dir in *@*) blocks=${dir#*@}; dir=${dir%@*};; esac
-        id="${name}_${precision}_${n}${extra:+_x}"
+        [ -x "$generator" ] || { echo "kernel-ab: no fftgen at $generator" >&2; exit 2; }
+        id="${name}_${precision}_${n}_spec${index}" # specs of one size may differ in their flags
+        flags=${extra//=/ }
         # shellcheck disable=SC2086 # the extra flags are words
-        "$fftgen" --n "$n" --precision "$precision" --direction forward --templates "$dir" --name "$id" \
-            ${extra//=/ } -o "$out/gen/$id.cu"
+        "$generator" --n "$n" --precision "$precision" --direction forward --templates "$dir" --name "$id" \
+            ${flags//:/ } -o "$out/gen/$id.cu"
         if [ "$blocks" != 0 ]; then
             sed -i "s/__launch_bounds__(THREADS)/__launch_bounds__(THREADS, $blocks)/" "$out/gen/$id.cu"
         fi
