@@ -22,7 +22,13 @@ fftgen=${FFTGEN:-$root/build/fftgen}
 [ -x "$fftgen" ] || { echo "kernel-ab: no fftgen at $fftgen (build first)" >&2; exit 2; }
 nvcc=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
 variants=()
-while [ $# -gt 0 ] && [ "$1" != "--" ]; do variants+=("$1"); shift; done
+while [ $# -gt 0 ] && [ "$1" != "--" ]; do
+    case $1 in *%*)
+        generator=${1#*%}
+        [ -x "$generator" ] || { echo "kernel-ab: no fftgen at $generator" >&2; exit 2; };;
+    esac
+    variants+=("$1"); shift
+done
 if [ "${1:-}" != "--" ] || [ $# -lt 2 ] || [ ${#variants[@]} -lt 1 ]; then
     echo "kernel-ab: give NAME=DIR... -- SPEC..." >&2
     exit 2
@@ -39,7 +45,6 @@ for spec in "$@"; do
         name=${v%%=*}; dir=${v#*=}; blocks=0; generator=$fftgen
         case $dir in *%*) generator=${dir#*%}; dir=${dir%%%*};; esac
         case $dir in *@*) blocks=${dir#*@}; dir=${dir%@*};; esac
-        [ -x "$generator" ] || { echo "kernel-ab: no fftgen at $generator" >&2; exit 2; }
         id="${name}_${precision}_${n}_spec${index}" # specs of one size may differ in their flags
         flags=${extra//=/ }
         # shellcheck disable=SC2086 # the extra flags are words
