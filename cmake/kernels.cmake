@@ -221,6 +221,38 @@ fftgen_add_sim(fftgen_2097152_tp_fp16 2097152 fp16 ", 0, 0, 0, 0, 0" --twiddle-p
 fftgen_add_sim(fftgen_8388608_tp2_fp16 8388608 fp16 ", 0, 0, 0, 0, 0" --twiddle-powers=2)
 fftgen_shape_fields(8192x4 0 0 points fields)
 fftgen_add_sim(fftgen_8192x4_tp_fp16 ${points} fp16 ", 0, 0, 0, 0, 0${fields}" --n 8192x4 --twiddle-powers)
+# radix 32 in tiled passes (fftgen tune chooses them pass by pass; 1024 points: 32 x 32, one exchange):
+# both passes of a four-step split (the columns twiddled and written as blocks, the rows read from them
+# in runs), with the twiddles from their powers in fp16, one pass of two, 2D columns in place and
+# columns first, and a strided layout's one tiled pass
+fftgen_add_sim(fftgen_1048576_r32_fp16 1048576 fp16 ", 0, 0, 0, 0, 0" --radix32-passes)
+fftgen_add_sim(fftgen_1048576_r32_tp_fp16 1048576 fp16 ", 0, 0, 0, 0, 0" --radix32-passes --twiddle-powers)
+fftgen_add_sim(fftgen_1048576_r32_fp32 1048576 fp32 ", 0, 0, 0, 0, 0" --radix32-passes)
+fftgen_add_sim(fftgen_524288_r32_2_fp32 524288 fp32 ", 0, 0, 0, 0, 0" --radix32-passes=2)
+# (fp32 1024x64 would run on a cluster's slices: c1 asks for none; cf: the columns first)
+foreach(case fp16:1024x64:2 fp32:1024x64:2:c1 fp32:1024x512:1,2:cf fp16:1024x512:1,2:cf)
+  string(REPLACE ":" ";" case ${case})
+  list(GET case 0 p)
+  list(GET case 1 shape)
+  list(GET case 2 passes)
+  list(LENGTH case length)
+  set(extra "")
+  set(tag "")
+  if(length GREATER 3)
+    list(GET case 3 tag)
+    set(extra --cluster 1)
+    if(tag STREQUAL "cf")
+      set(extra --order columns-first)
+    endif()
+    set(tag "_${tag}")
+  endif()
+  string(REPLACE "," "_" passes_tag ${passes})
+  fftgen_shape_fields(${shape} 0 0 points fields)
+  fftgen_add_sim(fftgen_${shape}_r32_${passes_tag}${tag}_${p} ${points} ${p} ", 0, 0, 0, 0, 0${fields}" --n ${shape}
+                 --radix32-passes=${passes} ${extra})
+endforeach()
+fftgen_add_sim(fftgen_1024_s3_3073_1_1024_r32_fp16 1024 fp16 ", 0, 3, 3073, 1, 1024" --radix32-passes
+               --istride 3 --idist 3073 --ostride 1 --odist 1024)
 # fp16 between passes: the planner keeps fp16 for two passes and stores the last intermediate of three
 # as shared-exponent complexes (above); every intermediate as fp16, and every one shared-exponent
 fftgen_add_sim(fftgen_2097152_i16_fp16 2097152 fp16 ", 0, 0, 0, 0, 0" --intermediate fp16)

@@ -355,6 +355,31 @@ static fftgen_plan_status place_twiddle_powers(const fftgen_kernel_request *requ
     return FFTGEN_PLAN_OK;
 }
 
+/* Whether every pass the request names for radix 32 took it (pass_radix): only tiled passes on CUDA
+ * cores can, off thread-block clusters. FFTGEN_EVERY_PASS asks for it where it applies. */
+static fftgen_plan_status check_radix32_placed(const fftgen_kernel_request *request,
+                                               const fftgen_transform_plan *plan, char *why, size_t why_len)
+{
+    const int asked = request->radix32_passes;
+    if (asked == 0 || asked == FFTGEN_EVERY_PASS) return FFTGEN_PLAN_OK;
+    if (asked >> plan->pass_count != 0) {
+        snprintf(why, why_len, "radix-32 passes: pass %d named, but the plan has %d pass%s", plan->pass_count + 1,
+                 plan->pass_count, plan->pass_count > 1 ? "es" : "");
+        return FFTGEN_PLAN_BAD_RADIX;
+    }
+    for (int i = 0; i < plan->pass_count; ++i) {
+        const fftgen_kernel_plan *pass = &plan->pass[i];
+        if (!(asked >> i & 1) || (pass->tiled && pass->radix_max == 32)) continue;
+        snprintf(why, why_len, "radix-32 passes: pass %d %s", i + 1,
+                 !pass->tiled        ? "is not a tiled pass (only strided, tiled passes take this choice)"
+                 : pass->cluster > 1 ? "runs on a thread-block cluster, whose chain is the planner's"
+                 : pass->n < 32      ? "has fewer than 32 points"
+                                     : "keeps radix 16 (its stages run on tensor cores)");
+        return FFTGEN_PLAN_BAD_RADIX;
+    }
+    return FFTGEN_PLAN_OK;
+}
+
 /* What a split request needs before planning: tensor cores, and a radix-16 stage in 1D. */
 static fftgen_plan_status check_split(const fftgen_kernel_request *request, int rank, char *why, size_t why_len)
 {
@@ -364,6 +389,11 @@ static fftgen_plan_status check_split(const fftgen_kernel_request *request, int 
     if (request->max_radix != 0 && request->max_radix != 16) {
         snprintf(why, why_len, "--precision %s runs radix-16 stages on tensor cores: radix %d does not apply",
                  fftgen_precision_name(request->precision), request->max_radix);
+        return FFTGEN_PLAN_BAD_RADIX;
+    }
+    if (request->radix32_passes != 0) {
+        snprintf(why, why_len, "--precision %s runs radix-16 stages on tensor cores: radix-32 passes do not apply",
+                 fftgen_precision_name(request->precision));
         return FFTGEN_PLAN_BAD_RADIX;
     }
     if (rank == 1 && request->n < 16 && log2_exact(request->n) > 0) {
@@ -478,11 +508,12 @@ fftgen_plan_status fftgen_plan_kernel(const fftgen_kernel_request *asked, fftgen
     return status;
 }
 
-/* One strided pass of `n` points: tiles of `tile` transforms, staged through shared memory. */
-static fftgen_plan_status plan_tile(long long n, int tile, fftgen_kernel_precision precision, int arch,
+/* One strided pass of `n` points: tiles of `tile` transforms, staged through shared memory; `radix`
+ * points a thread (0: the planner's). */
+static fftgen_plan_status plan_tile(long long n, int radix, int tile, fftgen_kernel_precision precision, int arch,
                                     fftgen_layout in, fftgen_layout out, long long twiddle_n, fftgen_kernel_plan *p)
 {
-    const fftgen_plan_status status = build_plan(n, 0, 0, precision, arch, p);
+    const fftgen_plan_status status = build_plan(n, radix, 0, precision, arch, p);
     if (status != FFTGEN_PLAN_OK && status != FFTGEN_PLAN_TOO_LARGE) return status;
     if (p->n == 0) return FFTGEN_PLAN_TOO_LARGE; /* more threads than a block has, even for one transform */
     p->tiled = 1;
@@ -525,15 +556,22 @@ static int tile_limit(const fftgen_kernel_request *request, int pass, long long 
     return tile;
 }
 
+/* The points a thread of tiled pass `pass` holds: 32 where the request names the pass (and it has that
+ * many points), else 0 for the planner's radix. */
+static int pass_radix(const fftgen_kernel_request *request, int pass, long long n)
+{
+    return (request->radix32_passes >> pass & 1) && n >= 32 ? 32 : 0;
+}
+
 /* A tiled pass as wide as threads and shared memory allow, from `widest` down to `narrowest`
- * transforms per tile (powers of two). */
-static fftgen_plan_status plan_widest_tile(long long n, int widest, int narrowest, fftgen_kernel_precision precision,
-                                           int arch, fftgen_layout in, fftgen_layout out, long long twiddle_n,
-                                           fftgen_kernel_plan *p)
+ * transforms per tile (powers of two), `radix` points a thread (0: the planner's). */
+static fftgen_plan_status plan_widest_tile(long long n, int radix, int widest, int narrowest,
+                                           fftgen_kernel_precision precision, int arch, fftgen_layout in,
+                                           fftgen_layout out, long long twiddle_n, fftgen_kernel_plan *p)
 {
     fftgen_plan_status status = FFTGEN_PLAN_TOO_LARGE;
     for (int tile = widest; tile >= narrowest && tile >= 1; tile /= 2) {
-        status = plan_tile(n, tile, precision, arch, in, out, twiddle_n, p);
+        status = plan_tile(n, radix, tile, precision, arch, in, out, twiddle_n, p);
         if (status != FFTGEN_PLAN_TOO_LARGE) return status;
     }
     return status;
@@ -548,8 +586,8 @@ static fftgen_plan_status plan_tiled_pass(const fftgen_kernel_request *request, 
     const int sector = min_sector_tile(request->precision);
     int narrowest = 1;
     if (sector_runs) narrowest = sector < widest ? sector : widest;
-    return plan_widest_tile(n, widest, narrowest, request->precision,
-                            request->arch, in, out, twiddle_n, p);
+    return plan_widest_tile(n, pass_radix(request, pass, n), widest, narrowest, request->precision, request->arch, in,
+                            out, twiddle_n, p);
 }
 
 /* The default cluster size for `points` points: the fewest blocks of at most CLUSTER_BLOCK_POINTS
@@ -590,7 +628,7 @@ static fftgen_plan_status plan_cluster_tile(const fftgen_kernel_request *request
     while (tile < TILE_FFTS && tile * 2 <= layout.group_size && tile * threads_per_fft < 32) tile *= 2;
     fftgen_kernel_plan k;
     const fftgen_plan_status status =
-        plan_tile(n / size, tile, request->precision, request->arch, layout, layout, twiddle_n, &k);
+        plan_tile(n / size, 0, tile, request->precision, request->arch, layout, layout, twiddle_n, &k);
     if (status != FFTGEN_PLAN_OK) return status;
     /* the last stage gives each thread radix_max / size of the block's outputs per column, a warp's
      * reads THREADS apart in each block's shared memory */
@@ -904,6 +942,7 @@ fftgen_plan_status fftgen_plan_transform(const fftgen_kernel_request *asked, fft
                  request->n, fftgen_transform_limit(request->precision, request->arch),
                  fftgen_precision_name(request->precision), request->arch);
     if (status == FFTGEN_PLAN_OK) status = check_tensor_cores_placed(request, plan, why, why_len);
+    if (status == FFTGEN_PLAN_OK) status = check_radix32_placed(request, plan, why, why_len);
     if (status == FFTGEN_PLAN_OK) status = place_twiddle_powers(request, plan, why, why_len);
     if (status == FFTGEN_PLAN_OK) place_intermediates(request, plan);
     plan->max_tile = request->max_tile;
@@ -917,7 +956,7 @@ long long fftgen_transform_limit(fftgen_kernel_precision precision, int arch)
     if (fftgen_arch_shared_limit(arch) < 0) return 0;
     long long best = 0;
     for (long long n = 2; n <= (1LL << 30); n *= 2) {
-        const fftgen_kernel_request request = {n, 0, precision, arch, 0, {{0}}, 0, FFTGEN_INTERMEDIATE_DEFAULT, 0, 0, 0};
+        const fftgen_kernel_request request = {n, 0, precision, arch, 0, {{0}}, 0, FFTGEN_INTERMEDIATE_DEFAULT, 0, 0, 0, 0};
         fftgen_transform_plan plan;
         if (plan_transform_quietly(&request, &plan) != FFTGEN_PLAN_OK) break;
         best = n;
@@ -976,10 +1015,11 @@ fftgen_plan_status fftgen_plan_strided(const fftgen_kernel_request *asked, fftge
             p.pass_count = 1;
             p.in = in;
             p.out = out;
-            status = plan_tile(n, tile, request->precision, request->arch, user_pass_layout(in, tile),
-                               user_pass_layout(out, tile), 0, &p.pass[0]);
+            status = plan_tile(n, pass_radix(request, 0, n), tile, request->precision, request->arch,
+                               user_pass_layout(in, tile), user_pass_layout(out, tile), 0, &p.pass[0]);
             if (status == FFTGEN_PLAN_OK) status = place_on_tensor_cores(request, &p);
             if (status == FFTGEN_PLAN_OK) status = check_tensor_cores_placed(request, &p, why, why_len);
+            if (status == FFTGEN_PLAN_OK) status = check_radix32_placed(request, &p, why, why_len);
             if (status == FFTGEN_PLAN_OK) status = place_twiddle_powers(request, &p, why, why_len);
             if (status == FFTGEN_PLAN_OK) {
                 route_through_work(&p);
@@ -1033,7 +1073,8 @@ static fftgen_plan_status plan_columns(const fftgen_kernel_request *request, int
 {
     int widest = tile_limit(request, index, n, 0);
     while (widest > columns) widest /= 2;
-    return plan_widest_tile(n, widest, 1, request->precision, request->arch, in, out, twiddle_n, pass);
+    return plan_widest_tile(n, pass_radix(request, index, n), widest, 1, request->precision, request->arch, in, out,
+                            twiddle_n, pass);
 }
 
 /* Dimension d of dense data in two tiled passes, the four-step way, when its columns are too long for
@@ -1288,7 +1329,8 @@ fftgen_plan_status fftgen_plan_shape(const fftgen_kernel_request *asked, int ran
     /* the rows' passes are the shape's first passes, so they take the same tensor-core bits (and with
      * them the radix-16 stages that those run: default_single_kernel_radix) */
     const fftgen_kernel_request rows = {shape[rank - 1], 0, request->precision, request->arch, request->tensor_cores,
-                                        request->max_tile, 1, FFTGEN_INTERMEDIATE_DEFAULT, 0, 0, 0};
+                                        request->max_tile, 1, FFTGEN_INTERMEDIATE_DEFAULT, 0, 0, 0,
+                                        request->radix32_passes};
     fftgen_transform_plan row_plan;
     int next = rank - 2; /* the highest dimension still to transform */
     p.pass_count = 1;
@@ -1375,6 +1417,7 @@ fftgen_plan_status fftgen_plan_shape(const fftgen_kernel_request *asked, int ran
         return status;
     }
     status = check_tensor_cores_placed(request, &p, why, why_len);
+    if (status == FFTGEN_PLAN_OK) status = check_radix32_placed(request, &p, why, why_len);
     if (status == FFTGEN_PLAN_OK) status = place_twiddle_powers(request, &p, why, why_len);
     if (status != FFTGEN_PLAN_OK) return status;
     place_intermediates(request, &p);

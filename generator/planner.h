@@ -100,6 +100,11 @@ typedef struct {
                              (fftgen_block_threads_supported); fewer blocks' threads let more blocks
                              share an SM, each waiting at its own barriers. 0: the planner's (256, or
                              fewer where shared memory caps a block's transforms) */
+    int radix32_passes;   /* bit i: tiled pass i holds 32 points a thread (radix-32 stages): a 1024-point
+                             pass exchanges through shared memory once instead of twice, for about
+                             twice the registers; FFTGEN_EVERY_PASS: every tiled pass of 32 points
+                             or more. An error where a named pass is not tiled or cannot take it
+                             (a cluster's, or tensor cores'). 0: the planner's radix 16 */
 } fftgen_kernel_request;
 
 /* Where a pass finds its data: transform f is member c = f mod group_size of group

@@ -84,6 +84,18 @@ static void twiddle_powers_option(const fftgen_transform_plan *plan, char *out, 
     if (mask != 0) snprintf(out, len, " --twiddle-powers=%s", list);
 }
 
+/* " --radix32-passes=1,2": the tiled passes that hold 32 points a thread (the others keep the planner's
+ * radix, or name it with --radix). */
+static void radix32_passes_option(const fftgen_transform_plan *plan, char *out, size_t len)
+{
+    int mask = 0;
+    for (int i = 0; i < plan->pass_count; ++i) mask |= (plan->pass[i].tiled && plan->pass[i].radix_max == 32) << i;
+    char list[32];
+    fftgen_pass_mask_text(mask, list, sizeof list);
+    if (mask != 0 && (plan->pass_count > 1 || plan->rank > 1 || plan->pass[0].tiled))
+        snprintf(out, len, " --radix32-passes=%s", list);
+}
+
 void fftgen_plan_command(const fftgen_transform_plan *plan, int directions, const char *name, char *out,
                          size_t len)
 {
@@ -105,6 +117,7 @@ void fftgen_plan_command(const fftgen_transform_plan *plan, int directions, cons
         snprintf(choices + at, sizeof choices - at, " --max-tile %s", tiles);
     }
     twiddle_powers_option(plan, choices + strlen(choices), sizeof choices - strlen(choices));
+    radix32_passes_option(plan, choices + strlen(choices), sizeof choices - strlen(choices));
     if (plan->columns_first) {
         const size_t at = strlen(choices);
         snprintf(choices + at, sizeof choices - at, " --order %s", fftgen_order_name(1));

@@ -12,7 +12,10 @@
  * order=columns-first (2D shapes: fftgen_kernel_request.columns_first; order=rows-first is the
  * default, and may be written); an optional radix=R (1D sizes of one kernel: the largest radix, R
  * points a thread, fftgen_kernel_request.max_radix); an optional block-threads=T (1D sizes of one
- * kernel: at most T threads a block, fftgen_kernel_request.block_threads); the times are what
+ * kernel: at most T threads a block, fftgen_kernel_request.block_threads); an optional
+ * radix32-passes=P,.. (the tiled passes, numbered from 1, that hold 32 points a thread,
+ * fftgen_kernel_request.radix32_passes); an optional twiddle-powers=P,.. (fp16: the tiled passes that
+ * multiply their twiddles from powers of two, fftgen_kernel_request.twiddle_powers); the times are what
  * tune measured, for the reader). '#' starts a comment; blank lines are skipped.
  *
  * libfftgen uses a user's section only where the device, driver and fftgen version all match. In the
@@ -41,6 +44,8 @@ typedef struct {
                            (fftgen_kernel_request.twiddle_powers) */
     int block_threads; /* 1D single kernels: at most this many threads a block
                           (fftgen_kernel_request.block_threads); 0: the planner's */
+    int radix32_passes; /* the tiled passes that hold 32 points a thread
+                           (fftgen_kernel_request.radix32_passes) */
 } fftgen_choice;
 
 /* The device a section was measured on. */

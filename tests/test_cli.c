@@ -607,6 +607,35 @@ static void tiled_passes_take_twiddle_powers_on_request(void **state)
     unlink(path);
 }
 
+/* 1024-point tiled passes in radix 32 (32 x 32, one exchange) where asked; rows of one kernel cannot */
+static void tiled_passes_take_radix_32_on_request(void **state)
+{
+    (void)state;
+    assert_int_equal(run_fftgen("--n", "1024x1024", "--radix32-passes=2", "--explain", NULL), 0);
+    const char *second = strstr(output, "pass 2:"), *wide = strstr(output, "radix chain:    32 x 32 (2 stages)");
+    assert_true(second != NULL && wide != NULL && wide > second);
+    assert_non_null(strstr(output, "threads/block:  256 (32 per transform, 8 transforms per block, 32 points per"
+                                   " thread)"));
+    assert_non_null(strstr(output, "1 exchange through fp32 shared memory"));
+    assert_int_equal(run_fftgen("--n", "1024x1024", "--radix32-passes=1", "--explain", NULL), 2);
+    assert_non_null(strstr(output, "radix-32 passes: pass 1 is not a tiled pass"));
+    assert_int_equal(run_fftgen("--n", "1048576", "--radix32-passes=3", "--explain", NULL), 2);
+    assert_non_null(strstr(output, "radix-32 passes: pass 3 named, but the plan has 2 passes"));
+    assert_int_equal(run_fftgen("--n", "33554432", "--radix32-passes=1", "--explain", NULL), 2);
+    assert_non_null(strstr(output, "radix-32 passes: pass 1 runs on a thread-block cluster"));
+    expect_rejected("--radix32-passes=0: expected pass numbers from 1 to 5", "1048576", "--radix32-passes=0", NULL);
+    assert_int_equal(run_fftgen("--n", "1048576", "--precision", "split", "--radix32-passes", "--explain", NULL), 2);
+    assert_non_null(strstr(output, "--precision split runs radix-16 stages on tensor cores: radix-32 passes do not"
+                                   " apply"));
+    /* the file's header gives the command that makes it again */
+    char path[300];
+    snprintf(path, sizeof path, "%s/fft1m.cu", work_dir);
+    assert_int_equal(run_fftgen("--n", "1048576", "--precision", "fp16", "--radix32-passes", "-o", path, NULL), 0);
+    const char *text = file_text(path);
+    assert_non_null(strstr(text, "--radix32-passes=1,2 --precision fp16"));
+    unlink(path);
+}
+
 static void writes_self_contained_file(void **state)
 {
     (void)state;
@@ -679,6 +708,7 @@ int main(void)
         cmocka_unit_test(odd_powers_take_the_shorter_columns_first),
         cmocka_unit_test(small_fp16_sizes_take_their_measured_radix),
         cmocka_unit_test(tiled_passes_take_twiddle_powers_on_request),
+        cmocka_unit_test(tiled_passes_take_radix_32_on_request),
         cmocka_unit_test(columns_first_through_the_work_area),
         cmocka_unit_test(writes_self_contained_file),
         cmocka_unit_test(template_errors_name_file_and_line),

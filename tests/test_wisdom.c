@@ -196,6 +196,8 @@ static void damaged_files_are_refused_whole(void **state)
          "line 3: bad value '0' for twiddle-powers"},
         {"fftgen-wisdom 1\ndevice \"X\" sm_90 driver 1 fftgen 0.1.0\nfp32 65536 tensor-cores=none max-tile=0 twiddle-powers=1\n",
          "line 3: twiddle-powers= applies to fp16 only"},
+        {"fftgen-wisdom 1\ndevice \"X\" sm_90 driver 1 fftgen 0.1.0\nfp32 65536 tensor-cores=none max-tile=0 radix32-passes=0\n",
+         "line 3: bad value '0' for radix32-passes"},
         {"fftgen-wisdom 1\nfftgen-wisdom 1\n", "line 2: a second 'fftgen-wisdom' line"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
@@ -247,19 +249,23 @@ static void writing_keeps_what_it_does_not_replace(void **state)
     close(fd);
     /* measure 65536 fp16 again on the H100, and 4096 fp16 for the first time */
     const fftgen_wisdom_entry entries[] = {
-        {FFTGEN_KERNEL_FP16, 1, {65536}, {0, caps_of("4"), 0, 0, 0, 0, 0}, 0.45, 0.6},
-        {FFTGEN_KERNEL_FP16, 1, {4096}, {1, caps_of("0"), 0, 0, 0, 0, 0}, 0.2, 0.3},
-        {FFTGEN_KERNEL_FP16, 1, {1LL << 26}, {0, caps_of("16,8,8,8"), 0, 0, 0, 5, 0}, 1.2, 1.3},
-        {FFTGEN_KERNEL_FP32, 1, {32768}, {0, caps_of("0"), 2, 0, 0, 0, 0}, 1.1, 1.2},
-        {FFTGEN_KERNEL_FP16, 1, {2048}, {0, caps_of("0"), 0, 0, 32, 0, 64}, 0.29, 0.31},
+        {FFTGEN_KERNEL_FP16, 1, {65536}, {0, caps_of("4"), 0, 0, 0, 0, 0, 0}, 0.45, 0.6},
+        {FFTGEN_KERNEL_FP16, 1, {4096}, {1, caps_of("0"), 0, 0, 0, 0, 0, 0}, 0.2, 0.3},
+        {FFTGEN_KERNEL_FP16, 1, {1LL << 26}, {0, caps_of("16,8,8,8"), 0, 0, 0, 5, 0, 0}, 1.2, 1.3},
+        {FFTGEN_KERNEL_FP32, 1, {32768}, {0, caps_of("0"), 2, 0, 0, 0, 0, 0}, 1.1, 1.2},
+        {FFTGEN_KERNEL_FP16, 1, {2048}, {0, caps_of("0"), 0, 0, 32, 0, 64, 0}, 0.29, 0.31},
+        {FFTGEN_KERNEL_FP32, 2, {1024, 1024}, {0, caps_of("0"), 0, 1, 0, 0, 0, 3}, 1.08, 1.13},
     };
-    assert_int_equal(fftgen_wisdom_write(path, &H100, entries, 5, why, sizeof why), FFTGEN_SUCCESS);
+    const int count = (int)(sizeof entries / sizeof entries[0]);
+    assert_int_equal(fftgen_wisdom_write(path, &H100, entries, count, why, sizeof why), FFTGEN_SUCCESS);
     const char *text = slurp(path);
     assert_non_null(strstr(text, "fp16 65536 tensor-cores=none max-tile=4 ms=0.4500 default-ms=0.6000"));
     assert_non_null(strstr(text, "fp16 4096 tensor-cores=1 max-tile=0"));
     assert_non_null(strstr(text, "fp16 67108864 tensor-cores=none max-tile=16,8 twiddle-powers=1,3 ms=1.2000"));
     assert_non_null(strstr(text, "fp32 32768 tensor-cores=none max-tile=0 cluster=2 ms=1.1000"));
     assert_non_null(strstr(text, "fp16 2048 tensor-cores=none max-tile=0 radix=32 block-threads=64 ms=0.2900"));
+    assert_non_null(
+        strstr(text, "fp32 1024x1024 tensor-cores=none max-tile=0 order=columns-first radix32-passes=1,2 ms=1.0800"));
     assert_null(strstr(text, "fp16 65536 tensor-cores=2 max-tile=8"));      /* replaced */
     assert_non_null(strstr(text, "fp32 512x256 tensor-cores=none max-tile=4")); /* kept */
     assert_non_null(strstr(text, "device \"NVIDIA H200\""));
@@ -268,7 +274,7 @@ static void writing_keeps_what_it_does_not_replace(void **state)
     /* writing again changes nothing: the header comment is not repeated */
     char first[8192];
     snprintf(first, sizeof first, "%s", text);
-    assert_int_equal(fftgen_wisdom_write(path, &H100, entries, 5, why, sizeof why), FFTGEN_SUCCESS);
+    assert_int_equal(fftgen_wisdom_write(path, &H100, entries, count, why, sizeof why), FFTGEN_SUCCESS);
     assert_string_equal(slurp(path), first);
     /* and it reads back */
     fftgen_choice choice;
@@ -285,6 +291,9 @@ static void writing_keeps_what_it_does_not_replace(void **state)
     assert_true(find(&H100, FFTGEN_KERNEL_FP16, 1, 2048, 0, &choice));
     assert_int_equal(choice.max_radix, 32);
     assert_int_equal(choice.block_threads, 64);
+    assert_true(find(&H100, FFTGEN_KERNEL_FP32, 2, 1024, 1024, &choice));
+    assert_int_equal(choice.radix32_passes, 3);
+    assert_int_equal(choice.columns_first, 1);
     assert_true(find(&H100, FFTGEN_KERNEL_FP32, 2, 512, 256, &choice));
     /* a damaged file is left as it was */
     FILE *f = fopen(path, "w");
@@ -375,12 +384,15 @@ static void shipped_table_parses_and_plans(void **state)
                 const fftgen_kernel_request request = {points, choice.max_radix, precision, 90, choice.tensor_cores,
                                                        choice.max_tile, choice.cluster,
                                                        FFTGEN_INTERMEDIATE_DEFAULT, choice.columns_first,
-                                                       choice.twiddle_powers, choice.block_threads};
+                                                       choice.twiddle_powers, choice.block_threads,
+                                                       choice.radix32_passes};
                 const fftgen_user_layout dense = {1, points, {0}};
                 fftgen_transform_plan plan;
                 assert_int_equal(fftgen_plan_shape(&request, rank, shapes[s], dense, dense, &plan, why, sizeof why),
                                  FFTGEN_PLAN_OK);
                 if (choice.max_radix != 0) assert_int_equal(plan.pass[0].radix_max, choice.max_radix);
+                for (int i = 0; i < plan.pass_count; ++i)
+                    if (choice.radix32_passes >> i & 1) assert_int_equal(plan.pass[i].radix_max, 32);
                 if (choice.block_threads != 0 && plan.pass[0].ffts_per_block > 1)
                     assert_true(plan.pass[0].threads <= choice.block_threads);
             }
@@ -418,7 +430,7 @@ static void planner_places_twiddle_powers(void **state)
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
         const fftgen_kernel_request request = {0, 0, cases[i].precision, 90, 0, {{0}}, 0,
-                                               FFTGEN_INTERMEDIATE_DEFAULT, 0, cases[i].mask, 0};
+                                               FFTGEN_INTERMEDIATE_DEFAULT, 0, cases[i].mask, 0, 0};
         long long points = 1;
         for (int d = 0; d < cases[i].rank; ++d) points *= cases[i].shape[d];
         const fftgen_user_layout dense = {1, points, {0}};
@@ -433,12 +445,70 @@ static void planner_places_twiddle_powers(void **state)
     /* fp16 only, and passes the plan has */
     const long long n = 1 << 22;
     const fftgen_user_layout dense = {1, n, {0}};
-    fftgen_kernel_request fp32 = {0, 0, FFTGEN_KERNEL_FP32, 90, 0, {{0}}, 0, FFTGEN_INTERMEDIATE_DEFAULT, 0, 1, 0};
+    fftgen_kernel_request fp32 = {0, 0, FFTGEN_KERNEL_FP32, 90, 0, {{0}}, 0, FFTGEN_INTERMEDIATE_DEFAULT, 0, 1, 0, 0};
     assert_int_equal(fftgen_plan_shape(&fp32, 1, &n, dense, dense, &plan, why, sizeof why), FFTGEN_PLAN_BAD_RADIX);
     assert_non_null(strstr(why, "fp16"));
-    fftgen_kernel_request third = {0, 0, FFTGEN_KERNEL_FP16, 90, 0, {{0}}, 0, FFTGEN_INTERMEDIATE_DEFAULT, 0, 4, 0};
+    fftgen_kernel_request third = {0, 0, FFTGEN_KERNEL_FP16, 90, 0, {{0}}, 0, FFTGEN_INTERMEDIATE_DEFAULT, 0, 4, 0, 0};
     assert_int_equal(fftgen_plan_shape(&third, 1, &n, dense, dense, &plan, why, sizeof why), FFTGEN_PLAN_BAD_RADIX);
     assert_non_null(strstr(why, "pass 3 named, but the plan has 2 passes"));
+}
+
+/* Tiled passes hold 32 points a thread where the choice names them (every tiled pass for
+ * FFTGEN_EVERY_PASS); a named pass that cannot is an error */
+static void planner_places_radix32_passes(void **state)
+{
+    (void)state;
+    char why[256];
+    fftgen_transform_plan plan;
+    const struct {
+        int rank;
+        long long shape[3];
+        fftgen_kernel_precision precision;
+        int mask, columns_first, want; /* want: the passes of radix 32, as a mask */
+    } cases[] = {
+        {1, {1 << 20}, FFTGEN_KERNEL_FP32, 3, 0, 3},     {1, {1 << 20}, FFTGEN_KERNEL_FP16, 2, 0, 2},
+        {1, {1 << 20}, FFTGEN_KERNEL_FP16, 0, 0, 0},     {2, {1024, 1024}, FFTGEN_KERNEL_FP32, 2, 0, 2},
+        {2, {1024, 1024}, FFTGEN_KERNEL_FP32, FFTGEN_EVERY_PASS, 0, 2}, /* the rows are one kernel */
+        {2, {1024, 1024}, FFTGEN_KERNEL_FP32, 3, 1, 3},  {3, {64, 64, 64}, FFTGEN_KERNEL_FP16, 2, 0, 2},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
+        const fftgen_kernel_request request = {0, 0, cases[i].precision, 90, 0, {{0}}, 0, FFTGEN_INTERMEDIATE_DEFAULT,
+                                               cases[i].columns_first, 0, 0, cases[i].mask};
+        long long points = 1;
+        for (int d = 0; d < cases[i].rank; ++d) points *= cases[i].shape[d];
+        const fftgen_user_layout dense = {1, points, {0}};
+        assert_int_equal(
+            fftgen_plan_shape(&request, cases[i].rank, cases[i].shape, dense, dense, &plan, why, sizeof why),
+            FFTGEN_PLAN_OK);
+        int got = 0;
+        for (int p = 0; p < plan.pass_count; ++p) {
+            got |= (plan.pass[p].radix_max == 32) << p;
+            if (plan.pass[p].radix_max == 32) assert_int_equal(plan.pass[p].threads_per_fft, plan.pass[p].n / 32);
+        }
+        assert_int_equal(got, cases[i].want);
+    }
+    const struct {
+        int rank;
+        long long shape[2];
+        fftgen_kernel_precision precision;
+        int mask;
+        const char *why;
+    } errors[] = {
+        {2, {1024, 1024}, FFTGEN_KERNEL_FP32, 1, "pass 1 is not a tiled pass"},
+        {1, {1 << 20}, FFTGEN_KERNEL_FP16, 4, "pass 3 named, but the plan has 2 passes"},
+        {1, {1 << 25}, FFTGEN_KERNEL_FP32, 1, "pass 1 runs on a thread-block cluster"},
+        {1, {1 << 20}, FFTGEN_KERNEL_SPLIT, 1, "radix-32 passes do not apply"},
+    };
+    for (size_t i = 0; i < sizeof errors / sizeof errors[0]; ++i) {
+        const fftgen_kernel_request request = {0, 0, errors[i].precision, 90, 0, {{0}}, 0, FFTGEN_INTERMEDIATE_DEFAULT,
+                                               0, 0, 0, errors[i].mask};
+        const long long points = errors[i].shape[0] * (errors[i].rank == 2 ? errors[i].shape[1] : 1);
+        const fftgen_user_layout dense = {1, points, {0}};
+        assert_int_equal(fftgen_plan_shape(&request, errors[i].rank, errors[i].shape, dense, dense, &plan, why,
+                                           sizeof why),
+                         FFTGEN_PLAN_BAD_RADIX);
+        assert_non_null(strstr(why, errors[i].why));
+    }
 }
 
 /* The planner follows a choice: tensor cores in the passes named, tiles no wider than the cap. */
@@ -468,7 +538,7 @@ static void planner_follows_a_choice(void **state)
     for (size_t i = 0; i < sizeof clusters / sizeof clusters[0]; ++i) {
         const fftgen_kernel_request request = {clusters[i].n, 0, clusters[i].precision, clusters[i].arch,
                                                clusters[i].tensor_cores, {{0}}, clusters[i].cluster,
-                                               FFTGEN_INTERMEDIATE_DEFAULT, 0, 0, 0};
+                                               FFTGEN_INTERMEDIATE_DEFAULT, 0, 0, 0, 0};
         assert_int_equal(fftgen_plan_transform(&request, &plan, why, sizeof why), FFTGEN_PLAN_OK);
         assert_int_equal(plan.pass_count, clusters[i].want_passes);
         assert_int_equal(plan.pass[0].cluster, clusters[i].want_blocks);
@@ -501,7 +571,7 @@ static void planner_follows_a_choice(void **state)
         const fftgen_user_layout dense = {1, points, {0}};
         const fftgen_kernel_request request = {points, 0, column_clusters[i].precision, column_clusters[i].arch,
                                                column_clusters[i].tensor_cores, {{0}}, column_clusters[i].cluster,
-                                               FFTGEN_INTERMEDIATE_DEFAULT, 0, 0, 0};
+                                               FFTGEN_INTERMEDIATE_DEFAULT, 0, 0, 0, 0};
         assert_int_equal(fftgen_plan_shape(&request, 2, shape, dense, dense, &plan, why, sizeof why), FFTGEN_PLAN_OK);
         assert_int_equal(plan.pass_count, column_clusters[i].want_passes);
         const fftgen_kernel_plan *columns = &plan.pass[1];
@@ -520,7 +590,7 @@ static void planner_follows_a_choice(void **state)
         }
     }
     const fftgen_kernel_request second = {1 << 20, 0, FFTGEN_KERNEL_FP16, 90, 2, caps_of("4"), 0,
-                                          FFTGEN_INTERMEDIATE_DEFAULT, 0, 0, 0};
+                                          FFTGEN_INTERMEDIATE_DEFAULT, 0, 0, 0, 0};
     assert_int_equal(fftgen_plan_transform(&second, &plan, why, sizeof why), FFTGEN_PLAN_OK);
     assert_int_equal(plan.pass_count, 2);
     assert_false(plan.pass[0].tensor_cores);
@@ -530,7 +600,7 @@ static void planner_follows_a_choice(void **state)
     assert_caps(&plan.max_tile, 4, 4, 4);
     /* tiles pass by pass: the columns wide, the rows at the planner's default (8 for 512 fp16 points) */
     const fftgen_kernel_request per_pass = {1LL << 27, 0, FFTGEN_KERNEL_FP16, 90, 0, caps_of("16,16,0"), 0,
-                                            FFTGEN_INTERMEDIATE_DEFAULT, 0, 0, 0};
+                                            FFTGEN_INTERMEDIATE_DEFAULT, 0, 0, 0, 0};
     assert_int_equal(fftgen_plan_transform(&per_pass, &plan, why, sizeof why), FFTGEN_PLAN_OK);
     assert_int_equal(plan.pass_count, 3);
     assert_int_equal(plan.pass[0].ffts_per_block, 16);
@@ -540,31 +610,31 @@ static void planner_follows_a_choice(void **state)
     const long long cube[3] = {64, 64, 64};
     const fftgen_user_layout dense_cube = {1, 1 << 18, {0}};
     const fftgen_kernel_request columns = {1 << 18, 0, FFTGEN_KERNEL_FP16, 90, 0, caps_of("0,4"), 0,
-                                           FFTGEN_INTERMEDIATE_DEFAULT, 0, 0, 0};
+                                           FFTGEN_INTERMEDIATE_DEFAULT, 0, 0, 0, 0};
     assert_int_equal(fftgen_plan_shape(&columns, 3, cube, dense_cube, dense_cube, &plan, why, sizeof why),
                      FFTGEN_PLAN_OK);
     assert_int_equal(plan.pass_count, 2);
     assert_int_equal(plan.pass[1].ffts_per_block, 4);
     /* fp32 cannot take tensor cores; 8 points have no radix-16 stage; sm_75 has no mma.m16n8k16 */
     const fftgen_kernel_request fp32 = {4096, 0, FFTGEN_KERNEL_FP32, 90, 1, {{0}}, 0, FFTGEN_INTERMEDIATE_DEFAULT,
-                                        0, 0, 0};
+                                        0, 0, 0, 0};
     assert_int_equal(fftgen_plan_transform(&fp32, &plan, why, sizeof why), FFTGEN_PLAN_BAD_RADIX);
     const fftgen_kernel_request tiny = {8, 0, FFTGEN_KERNEL_FP16, 90, 1, {{0}}, 0, FFTGEN_INTERMEDIATE_DEFAULT,
-                                        0, 0, 0};
+                                        0, 0, 0, 0};
     assert_int_equal(fftgen_plan_transform(&tiny, &plan, why, sizeof why), FFTGEN_PLAN_BAD_RADIX);
     const fftgen_kernel_request turing = {4096, 0, FFTGEN_KERNEL_FP16, 75, 1, {{0}}, 0, FFTGEN_INTERMEDIATE_DEFAULT,
-                                          0, 0, 0};
+                                          0, 0, 0, 0};
     assert_int_equal(fftgen_plan_transform(&turing, &plan, why, sizeof why), FFTGEN_PLAN_BAD_ARCH);
     /* a 2D shape whose first pass asks for tensor cores is not fused */
     const long long shape[2] = {64, 64};
     const fftgen_user_layout dense = {1, 4096, {0}};
     const fftgen_kernel_request all = {4096, 0, FFTGEN_KERNEL_FP16, 90, FFTGEN_EVERY_PASS, {{0}}, 0,
-                                       FFTGEN_INTERMEDIATE_DEFAULT, 0, 0, 0};
+                                       FFTGEN_INTERMEDIATE_DEFAULT, 0, 0, 0, 0};
     assert_int_equal(fftgen_plan_shape(&all, 2, shape, dense, dense, &plan, why, sizeof why), FFTGEN_PLAN_OK);
     assert_int_equal(plan.pass_count, 2);
     assert_true(plan.pass[0].tensor_cores && plan.pass[1].tensor_cores);
     const fftgen_kernel_request none = {4096, 0, FFTGEN_KERNEL_FP16, 90, 0, {{0}}, 0, FFTGEN_INTERMEDIATE_DEFAULT,
-                                        0, 0, 0};
+                                        0, 0, 0, 0};
     assert_int_equal(fftgen_plan_shape(&none, 2, shape, dense, dense, &plan, why, sizeof why), FFTGEN_PLAN_OK);
     assert_int_equal(plan.pass_count, 1);
     assert_true(plan.pass[0].slice_rows > 0);
@@ -590,7 +660,7 @@ static void planner_takes_a_block_size(void **state)
     };
     for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; ++i) {
         const fftgen_kernel_request request = {sizes[i].n, sizes[i].radix, FFTGEN_KERNEL_FP16, 90, 0, {{0}}, 0,
-                                               FFTGEN_INTERMEDIATE_DEFAULT, 0, 0, sizes[i].block_threads};
+                                               FFTGEN_INTERMEDIATE_DEFAULT, 0, 0, sizes[i].block_threads, 0};
         assert_int_equal(fftgen_plan_transform(&request, &plan, why, sizeof why), FFTGEN_PLAN_OK);
         assert_int_equal(plan.pass_count, 1);
         assert_int_equal(plan.pass[0].threads, sizes[i].want_threads);
@@ -600,11 +670,11 @@ static void planner_takes_a_block_size(void **state)
     /* not a power of two from 32 to 1024; a size of several passes; a 2D shape; a strided layout */
     const long long n = 65536, square[2] = {64, 64};
     const fftgen_kernel_request odd = {256, 0, FFTGEN_KERNEL_FP16, 90, 0, {{0}}, 0, FFTGEN_INTERMEDIATE_DEFAULT,
-                                       0, 0, 48};
+                                       0, 0, 48, 0};
     assert_int_equal(fftgen_plan_transform(&odd, &plan, why, sizeof why), FFTGEN_PLAN_BAD_RADIX);
     assert_non_null(strstr(why, "block size of 48 threads"));
     const fftgen_kernel_request passes = {n, 0, FFTGEN_KERNEL_FP16, 90, 0, {{0}}, 0, FFTGEN_INTERMEDIATE_DEFAULT,
-                                          0, 0, 64};
+                                          0, 0, 64, 0};
     assert_int_equal(fftgen_plan_transform(&passes, &plan, why, sizeof why), FFTGEN_PLAN_BAD_RADIX);
     assert_non_null(strstr(why, "1D sizes of one kernel only"));
     const fftgen_user_layout dense = {1, 4096, {0}}, strided = {2, 8192, {0}};
@@ -613,7 +683,7 @@ static void planner_takes_a_block_size(void **state)
     assert_non_null(strstr(why, "single-kernel sizes only"));
     const long long small = 256;
     const fftgen_kernel_request one = {small, 0, FFTGEN_KERNEL_FP16, 90, 0, {{0}}, 0, FFTGEN_INTERMEDIATE_DEFAULT,
-                                       0, 0, 64};
+                                       0, 0, 64, 0};
     assert_int_equal(fftgen_plan_shape(&one, 1, &small, strided, strided, &plan, why, sizeof why),
                      FFTGEN_PLAN_BAD_RADIX);
     assert_non_null(strstr(why, "contiguous layouts only"));
@@ -639,7 +709,7 @@ static void planner_follows_an_order(void **state)
 
     const fftgen_user_layout dense = {1, 4096 * 4096, {0}};
     const fftgen_kernel_request first = {4096 * 4096, 0, FFTGEN_KERNEL_FP16, 90, 0, {{0}}, 0,
-                                         FFTGEN_INTERMEDIATE_DEFAULT, 1, 0, 0};
+                                         FFTGEN_INTERMEDIATE_DEFAULT, 1, 0, 0, 0};
     fftgen_transform_plan plan;
     assert_int_equal(fftgen_plan_shape(&first, 2, square, dense, dense, &plan, why, sizeof why), FFTGEN_PLAN_OK);
     assert_true(plan.columns_first);
@@ -691,6 +761,7 @@ int main(void)
         cmocka_unit_test(planner_follows_a_choice),
         cmocka_unit_test(planner_takes_a_block_size),
         cmocka_unit_test(planner_places_twiddle_powers),
+        cmocka_unit_test(planner_places_radix32_passes),
         cmocka_unit_test_teardown(planner_follows_an_order, teardown),
     };
     return cmocka_run_group_tests_name("wisdom", tests, NULL, NULL);
