@@ -39,13 +39,15 @@ static void usage(FILE *to)
             "thread-block clusters of 2, 4 or 8 blocks against none, for 1D sizes above one block and\n"
             "for the columns of 2D and 3D shapes; for 2D shapes, the columns first through a work area\n"
             "against the rows first; for 1D sizes of one kernel, radix 4, 8, 16 and 32, then blocks of 32\n"
-            "to 1024 threads for the fastest of them; for fp16, the tiled\n"
-            "passes that multiply their twiddles from powers of two, every set of them; and the choice in\n"
+            "to 1024 threads for the fastest of them; radix 32 in the tiled passes where it saves a\n"
+            "shared-memory exchange, every set of them (2D shapes: on the fastest plan of either order);\n"
+            "for fp16, the tiled passes that multiply their twiddles from powers of two, every set of\n"
+            "them; and the choice in\n"
             "use now, from the wisdom file or the table shipped with libfftgen) and saves the\n"
             "fastest in the wisdom file that libfftgen reads, keyed by the device, the driver and the\n"
             "fftgen version. A choice is saved only where it beats the planner's default by %.0f%% or more,\n"
-            "and tensor cores or twiddle powers are taken only where they beat the same plan without them\n"
-            "by %.0f%%; every candidate must match the default's output.\n"
+            "and tensor cores, radix-32 passes or twiddle powers are taken only where they beat the\n"
+            "fastest plan without them by %.0f%%; every candidate must match the default's output.\n"
             "Batched forward transforms, out of place, CUDA events, the median of many runs.\n"
             "\n"
             "  SHAPE...           1D sizes (powers of two) and 2D or 3D shapes such as 512x256; default 16\n"
@@ -102,7 +104,7 @@ struct candidate_list {
     struct candidate items[MAX_CANDIDATES];
     fftgen_transform_plan plans[MAX_CANDIDATES];
     int count;
-    char option_notes[2][192]; /* what the option rounds did not take, said after the transform's line */
+    char option_notes[4][192]; /* what the option rounds did not take, said after the transform's line */
 };
 
 /* Adds the plan of `choice` unless the planner cannot make it or makes one already listed; 1 if
@@ -114,7 +116,7 @@ static int add_candidate(const struct transform *t, int arch, fftgen_choice choi
     const fftgen_kernel_request request = {points, choice.max_radix, KERNEL_PRECISIONS[t->precision], arch,
                                            choice.tensor_cores, choice.max_tile, choice.cluster,
                                            FFTGEN_INTERMEDIATE_DEFAULT, choice.columns_first,
-                                           choice.twiddle_powers, choice.block_threads};
+                                           choice.twiddle_powers, choice.block_threads, choice.radix32_passes};
     char why[256];
     fftgen_transform_plan plan;
     if (list->count == MAX_CANDIDATES ||
@@ -135,7 +137,7 @@ static int add_candidate(const struct transform *t, int arch, fftgen_choice choi
 /* The choice of `tile` for every pass, with `cluster` and the passes' order. */
 static fftgen_choice tiles_choice(int tile, int cluster, int columns_first)
 {
-    fftgen_choice choice = {0, {{0}}, cluster, columns_first, 0, 0, 0};
+    fftgen_choice choice = {0, {{0}}, cluster, columns_first, 0, 0, 0, 0};
     for (int i = 0; i < FFTGEN_MAX_PASSES; ++i) choice.max_tile.pass[i] = tile;
     return choice;
 }
@@ -147,7 +149,7 @@ static int tensor_core_passes(const struct transform *t, int arch)
     const long long points = shape_arg_points(&t->shape);
     const fftgen_user_layout dense = {1, points, {0}};
     const fftgen_kernel_request every = {points, 0, FFTGEN_KERNEL_FP16, arch, FFTGEN_EVERY_PASS, {{0}}, 0,
-                                         FFTGEN_INTERMEDIATE_DEFAULT, 0, 0, 0};
+                                         FFTGEN_INTERMEDIATE_DEFAULT, 0, 0, 0, 0};
     fftgen_transform_plan plan;
     char why[256];
     int can = 0;
@@ -412,13 +414,13 @@ static int refine_block_threads(struct measurement *m, int arch, int runs, int j
 }
 
 /* Every non-empty subset of `passes` (a pass mask) as the choice field at `field` (a pass mask too:
- * offsetof(fftgen_choice, ...)) of the fastest candidate so far, measured. The option wins only where
- * it beats that plan by MIN_OPTION_GAIN; otherwise its candidates are held back and `name` says so.
- * 0, or -1 when a measurement failed. */
+ * offsetof(fftgen_choice, ...)) of candidate `base`, measured. The option wins only where it beats the
+ * fastest candidate so far by MIN_OPTION_GAIN; otherwise its candidates are held back and `name` says
+ * so. 0, or -1 when a measurement failed. */
 static int measure_pass_sets(struct measurement *m, int arch, int runs, int jobs, struct buffers *b,
-                             struct candidate_list *list, int passes, size_t field, const char *name)
+                             struct candidate_list *list, int base, int passes, size_t field, const char *name)
 {
-    const int base = fastest(list), first = list->count;
+    const int before = fastest(list), first = list->count;
     const fftgen_choice start = list->items[base].choice;
     for (int mask = 1; mask <= passes; ++mask) {
         if ((mask & ~passes) != 0) continue;
@@ -429,10 +431,12 @@ static int measure_pass_sets(struct measurement *m, int arch, int runs, int jobs
     if (list->count == first) return 0;
     if (measure(m, list, first, runs, jobs, b) != 0) return -1;
     const int best = fastest(list);
-    const float without = list->items[base].ms, with = list->items[best].ms;
+    const float without = list->items[before].ms, with = list->items[best].ms;
     if (best >= first && with > without * (1 - MIN_OPTION_GAIN)) {
         for (int c = first; c < list->count; ++c) list->items[c].held_back = 1;
-        char *note = list->option_notes[list->option_notes[0][0] != '\0'], passes[32];
+        int slot = 0;
+        while (slot < 3 && list->option_notes[slot][0] != '\0') ++slot;
+        char *note = list->option_notes[slot], passes[32];
         fftgen_pass_mask_text(*(const int *)((const char *)&list->items[best].choice + field), passes, sizeof passes);
         snprintf(note, sizeof list->option_notes[0], "%s in passes %s: %.4f ms against %.4f ms for the plan before"
                  " them, less than %.0f%% faster: not taken", name, passes, with, without, 100 * MIN_OPTION_GAIN);
@@ -450,6 +454,60 @@ static int tiled_passes(const struct candidate_list *list)
     return tiled;
 }
 
+/* Shared-memory exchanges of a pass: one between each two stages, but for a shuffle tail. */
+static int exchanges(const fftgen_kernel_plan *pass)
+{
+    return pass->stage_count - 1 - fftgen_shuffle_tail(pass);
+}
+
+/* The tiled passes of candidate `base` that radix 32 gives fewer exchanges (1024 points: 32 x 32, one
+ * instead of two), as a mask; the others would only hold twice the registers. */
+static int radix32_passes_worth(const struct transform *t, int arch, const struct candidate_list *list, int base)
+{
+    const fftgen_transform_plan *plan = &list->plans[base];
+    const long long points = shape_arg_points(&t->shape);
+    const fftgen_user_layout dense = {1, points, {0}};
+    const fftgen_choice *choice = &list->items[base].choice;
+    fftgen_kernel_request request = {points, choice->max_radix, KERNEL_PRECISIONS[t->precision], arch,
+                                     choice->tensor_cores, choice->max_tile, choice->cluster,
+                                     FFTGEN_INTERMEDIATE_DEFAULT, choice->columns_first, choice->twiddle_powers,
+                                     choice->block_threads, 0};
+    int worth = 0;
+    for (int i = 0; i < plan->pass_count; ++i) {
+        if (!plan->pass[i].tiled || plan->pass[i].radix_max == 32) continue;
+        request.radix32_passes = choice->radix32_passes | 1 << i;
+        fftgen_transform_plan wide;
+        char why[256];
+        if (fftgen_plan_shape(&request, t->shape.rank, t->shape.n, dense, dense, &wide, why, sizeof why) ==
+                FFTGEN_PLAN_OK &&
+            exchanges(&wide.pass[i]) < exchanges(&plan->pass[i]))
+            worth |= 1 << i;
+    }
+    return worth;
+}
+
+/* Radix 32 in the passes where it saves an exchange, on the fastest plan so far and, for 2D shapes, on
+ * the fastest of the other order too (fp32 1024x1024 on an H200: the columns first lost with radix 16
+ * and won with radix 32). 0, or -1 when a measurement failed. */
+static int measure_radix32_passes(struct measurement *m, int arch, int runs, int jobs, struct buffers *b,
+                                  struct candidate_list *list)
+{
+    const int best = fastest(list);
+    int other = -1;
+    for (int c = 0; c < list->count && m->t->shape.rank == 2; ++c)
+        if (!list->items[c].held_back && isfinite(list->items[c].ms) &&
+            list->items[c].choice.columns_first != list->items[best].choice.columns_first &&
+            (other < 0 || list->items[c].ms < list->items[other].ms))
+            other = c;
+    const size_t field = offsetof(fftgen_choice, radix32_passes);
+    if (measure_pass_sets(m, arch, runs, jobs, b, list, best, radix32_passes_worth(m->t, arch, list, best), field,
+                          "radix 32") != 0)
+        return -1;
+    if (other < 0) return 0;
+    return measure_pass_sets(m, arch, runs, jobs, b, list, other, radix32_passes_worth(m->t, arch, list, other),
+                             field, "radix 32 (the other order)");
+}
+
 /* Measures one transform in five rounds: the tile caps on CUDA cores, the same for every pass (and
  * each cluster size against none, and the choice in use now) and then pass by pass; (1D sizes of one
  * kernel) the fastest plan's block sizes; (fp16) the
@@ -462,7 +520,7 @@ static int tune_one(const struct transform *t, const fftgen_device_key *key, lon
     static struct candidate_list list;
     const int arch = key->arch;
     list.count = 0;
-    list.option_notes[0][0] = list.option_notes[1][0] = '\0';
+    for (int i = 0; i < 4; ++i) list.option_notes[i][0] = '\0';
     char shape[64];
     fftgen_shape_text(t->shape.rank, t->shape.n, shape, sizeof shape);
     *measured = 0;
@@ -514,10 +572,12 @@ static int tune_one(const struct transform *t, const fftgen_device_key *key, lon
     if (!failed) failed = refine_pass_tiles(&m, arch, runs, jobs, b, &list) != 0;
     if (!failed && t->shape.rank == 1) failed = refine_block_threads(&m, arch, runs, jobs, b, &list) != 0;
     if (!failed)
-        failed = measure_pass_sets(&m, arch, runs, jobs, b, &list, can, offsetof(fftgen_choice, tensor_cores),
+        failed = measure_pass_sets(&m, arch, runs, jobs, b, &list, fastest(&list), can,
+                                   offsetof(fftgen_choice, tensor_cores),
                                    "tensor cores") != 0;
+    if (!failed) failed = measure_radix32_passes(&m, arch, runs, jobs, b, &list) != 0;
     if (!failed && t->precision == FFTGEN_FP16)
-        failed = measure_pass_sets(&m, arch, runs, jobs, b, &list, tiled_passes(&list),
+        failed = measure_pass_sets(&m, arch, runs, jobs, b, &list, fastest(&list), tiled_passes(&list),
                                    offsetof(fftgen_choice, twiddle_powers), "twiddle powers") != 0;
     free(m.reference);
     free(m.output);
@@ -541,7 +601,7 @@ static int tune_one(const struct transform *t, const fftgen_device_key *key, lon
     printf("  %-5s %-12s %2d candidates, default %.4f ms; fastest %s %.4f ms (%.3fx): %s\n",
            PRECISION_NAMES[t->precision], shape, list.count, default_ms, runner_up, list.items[fast].ms,
            default_ms / list.items[fast].ms, best == 0 ? "keeps the default" : "saved");
-    for (int i = 0; i < 2 && list.option_notes[i][0] != '\0'; ++i)
+    for (int i = 0; i < 4 && list.option_notes[i][0] != '\0'; ++i)
         printf("  %-5s %-12s %s\n", PRECISION_NAMES[t->precision], shape, list.option_notes[i]);
     fflush(stdout);
     *measured = 1;
