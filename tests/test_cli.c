@@ -585,6 +585,17 @@ static void small_fp16_sizes_take_their_measured_radix(void **state)
 }
 
 /* Tiled passes load all their twiddles unless asked (fftgen tune measures which passes gain). */
+/* The header of the file that `fftgen --n N --precision fp16 FLAG` writes gives the command that makes
+ * it again, `command` among its words. */
+static void expect_fp16_command(const char *n, const char *flag, const char *command)
+{
+    char path[300];
+    snprintf(path, sizeof path, "%s/command.cu", work_dir);
+    assert_int_equal(run_fftgen("--n", n, "--precision", "fp16", flag, "-o", path, NULL), 0);
+    assert_non_null(strstr(file_text(path), command));
+    unlink(path);
+}
+
 static void tiled_passes_take_twiddle_powers_on_request(void **state)
 {
     (void)state;
@@ -598,13 +609,7 @@ static void tiled_passes_take_twiddle_powers_on_request(void **state)
     assert_true(first_powers != NULL && first_powers > second); /* in pass 2 only */
     assert_int_equal(run_fftgen("--n", "2097152", "--precision", "fp16", "--twiddle-powers", "--explain", NULL), 0);
     assert_true(strstr(output, powers) < strstr(output, "pass 2:"));
-    /* the file's header gives the command that makes it again */
-    char path[300];
-    snprintf(path, sizeof path, "%s/fft2m.cu", work_dir);
-    assert_int_equal(run_fftgen("--n", "2097152", "--precision", "fp16", "--twiddle-powers=2", "-o", path, NULL), 0);
-    const char *text = file_text(path);
-    assert_non_null(strstr(text, "--twiddle-powers=2 --precision fp16"));
-    unlink(path);
+    expect_fp16_command("2097152", "--twiddle-powers=2", "--twiddle-powers=2 --precision fp16");
 }
 
 /* 1024-point tiled passes in radix 32 (32 x 32, one exchange) where asked; rows of one kernel cannot */
@@ -627,13 +632,7 @@ static void tiled_passes_take_radix_32_on_request(void **state)
     assert_int_equal(run_fftgen("--n", "1048576", "--precision", "split", "--radix32-passes", "--explain", NULL), 2);
     assert_non_null(strstr(output, "--precision split runs radix-16 stages on tensor cores: radix-32 passes do not"
                                    " apply"));
-    /* the file's header gives the command that makes it again */
-    char path[300];
-    snprintf(path, sizeof path, "%s/fft1m.cu", work_dir);
-    assert_int_equal(run_fftgen("--n", "1048576", "--precision", "fp16", "--radix32-passes", "-o", path, NULL), 0);
-    const char *text = file_text(path);
-    assert_non_null(strstr(text, "--radix32-passes=1,2 --precision fp16"));
-    unlink(path);
+    expect_fp16_command("1048576", "--radix32-passes", "--radix32-passes=1,2 --precision fp16");
 }
 
 static void writes_self_contained_file(void **state)

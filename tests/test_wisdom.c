@@ -410,6 +410,16 @@ static void shipped_table_parses_and_plans(void **state)
     assert_int_equal(choice.cluster, 0);
 }
 
+/* The plan of a dense shape (stride 1, no embeds). */
+static fftgen_plan_status plan_dense(const fftgen_kernel_request *request, int rank, const long long *shape,
+                                     fftgen_transform_plan *plan, char *why, size_t why_len)
+{
+    long long points = 1;
+    for (int d = 0; d < rank; ++d) points *= shape[d];
+    const fftgen_user_layout dense = {1, points, {0}};
+    return fftgen_plan_shape(request, rank, shape, dense, dense, plan, why, why_len);
+}
+
 /* fp16 one-kernel transforms always take twiddles from powers of two; tiled passes where the choice
  * names them; fp32 never */
 static void planner_places_twiddle_powers(void **state)
@@ -431,12 +441,7 @@ static void planner_places_twiddle_powers(void **state)
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
         const fftgen_kernel_request request = {0, 0, cases[i].precision, 90, 0, {{0}}, 0,
                                                FFTGEN_INTERMEDIATE_DEFAULT, 0, cases[i].mask, 0, 0};
-        long long points = 1;
-        for (int d = 0; d < cases[i].rank; ++d) points *= cases[i].shape[d];
-        const fftgen_user_layout dense = {1, points, {0}};
-        assert_int_equal(
-            fftgen_plan_shape(&request, cases[i].rank, cases[i].shape, dense, dense, &plan, why, sizeof why),
-            FFTGEN_PLAN_OK);
+        assert_int_equal(plan_dense(&request, cases[i].rank, cases[i].shape, &plan, why, sizeof why), FFTGEN_PLAN_OK);
         assert_int_equal(plan.pass_count, cases[i].want_passes);
         int got = 0;
         for (int p = 0; p < plan.pass_count; ++p) got |= plan.pass[p].twiddle_powers << p;
@@ -474,12 +479,7 @@ static void planner_places_radix32_passes(void **state)
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
         const fftgen_kernel_request request = {0, 0, cases[i].precision, 90, 0, {{0}}, 0, FFTGEN_INTERMEDIATE_DEFAULT,
                                                cases[i].columns_first, 0, 0, cases[i].mask};
-        long long points = 1;
-        for (int d = 0; d < cases[i].rank; ++d) points *= cases[i].shape[d];
-        const fftgen_user_layout dense = {1, points, {0}};
-        assert_int_equal(
-            fftgen_plan_shape(&request, cases[i].rank, cases[i].shape, dense, dense, &plan, why, sizeof why),
-            FFTGEN_PLAN_OK);
+        assert_int_equal(plan_dense(&request, cases[i].rank, cases[i].shape, &plan, why, sizeof why), FFTGEN_PLAN_OK);
         int got = 0;
         for (int p = 0; p < plan.pass_count; ++p) {
             got |= (plan.pass[p].radix_max == 32) << p;
@@ -502,10 +502,7 @@ static void planner_places_radix32_passes(void **state)
     for (size_t i = 0; i < sizeof errors / sizeof errors[0]; ++i) {
         const fftgen_kernel_request request = {0, 0, errors[i].precision, 90, 0, {{0}}, 0, FFTGEN_INTERMEDIATE_DEFAULT,
                                                0, 0, 0, errors[i].mask};
-        const long long points = errors[i].shape[0] * (errors[i].rank == 2 ? errors[i].shape[1] : 1);
-        const fftgen_user_layout dense = {1, points, {0}};
-        assert_int_equal(fftgen_plan_shape(&request, errors[i].rank, errors[i].shape, dense, dense, &plan, why,
-                                           sizeof why),
+        assert_int_equal(plan_dense(&request, errors[i].rank, errors[i].shape, &plan, why, sizeof why),
                          FFTGEN_PLAN_BAD_RADIX);
         assert_non_null(strstr(why, errors[i].why));
     }
