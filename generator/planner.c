@@ -356,12 +356,20 @@ static fftgen_plan_status place_twiddle_powers(const fftgen_kernel_request *requ
 }
 
 /* Whether every pass the request names for radix 32 took it (pass_radix): only tiled passes on CUDA
- * cores can, off thread-block clusters. FFTGEN_EVERY_PASS asks for it where it applies. */
+ * cores can, off thread-block clusters. FFTGEN_EVERY_PASS asks for it where it applies, in one pass
+ * at least. */
 static fftgen_plan_status check_radix32_placed(const fftgen_kernel_request *request,
                                                const fftgen_transform_plan *plan, char *why, size_t why_len)
 {
     const int asked = request->radix32_passes;
-    if (asked == 0 || asked == FFTGEN_EVERY_PASS) return FFTGEN_PLAN_OK;
+    if (asked == 0) return FFTGEN_PLAN_OK;
+    if (asked == FFTGEN_EVERY_PASS) {
+        for (int i = 0; i < plan->pass_count; ++i)
+            if (plan->pass[i].tiled && plan->pass[i].radix_max == 32) return FFTGEN_PLAN_OK;
+        snprintf(why, why_len, "radix-32 passes: this plan has no tiled pass that can take them (one-kernel"
+                               " sizes choose their radix with --radix)");
+        return FFTGEN_PLAN_BAD_RADIX;
+    }
     if (asked >> plan->pass_count != 0) {
         snprintf(why, why_len, "radix-32 passes: pass %d named, but the plan has %d pass%s", plan->pass_count + 1,
                  plan->pass_count, plan->pass_count > 1 ? "es" : "");
@@ -998,7 +1006,13 @@ fftgen_plan_status fftgen_plan_strided(const fftgen_kernel_request *asked, fftge
         snprintf(why, why_len, "a block size can be chosen for contiguous layouts only (stride 1, distance n)");
         return FFTGEN_PLAN_BAD_RADIX;
     }
-    fftgen_plan_status status = fftgen_plan_transform(request, plan, why, why_len);
+    /* a strided size of one kernel is planned again below as one tiled pass, which takes the radix-32
+     * request: the untiled plan it replaces cannot */
+    fftgen_kernel_request untiled = normal;
+    untiled.radix32_passes = 0;
+    fftgen_plan_status status = fftgen_plan_transform(&untiled, plan, why, why_len);
+    if (status == FFTGEN_PLAN_OK && (contiguous || plan->pass_count > 1) && normal.radix32_passes != 0)
+        status = fftgen_plan_transform(request, plan, why, why_len);
     plan->cluster = asked->cluster;
     if (status != FFTGEN_PLAN_OK || contiguous) return status;
     if (in.stride < 1 || in.dist < 1 || out.stride < 1 || out.dist < 1) {

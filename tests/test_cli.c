@@ -629,6 +629,8 @@ static void tiled_passes_take_radix_32_on_request(void **state)
     assert_int_equal(run_fftgen("--n", "33554432", "--radix32-passes=1", "--explain", NULL), 2);
     assert_non_null(strstr(output, "radix-32 passes: pass 1 runs on a thread-block cluster"));
     expect_rejected("--radix32-passes=0: expected pass numbers from 1 to 5", "1048576", "--radix32-passes=0", NULL);
+    expect_rejected("radix-32 passes: this plan has no tiled pass that can take them", "4096", "--radix32-passes",
+                    NULL);
     assert_int_equal(run_fftgen("--n", "1048576", "--precision", "split", "--radix32-passes", "--explain", NULL), 2);
     assert_non_null(strstr(output, "--precision split runs radix-16 stages on tensor cores: radix-32 passes do not"
                                    " apply"));
