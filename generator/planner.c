@@ -329,6 +329,17 @@ static fftgen_plan_status check_tensor_cores_placed(const fftgen_kernel_request 
     return FFTGEN_PLAN_BAD_RADIX;
 }
 
+/* Whether a request's pass mask (`option`, as messages name it) names only passes the plan has;
+ * FFTGEN_EVERY_PASS names them all. */
+static fftgen_plan_status check_passes_exist(int mask, const fftgen_transform_plan *plan, const char *option,
+                                             char *why, size_t why_len)
+{
+    if (mask == FFTGEN_EVERY_PASS || mask >> plan->pass_count == 0) return FFTGEN_PLAN_OK;
+    snprintf(why, why_len, "%s: pass %d named, but the plan has %d pass%s", option, plan->pass_count + 1,
+             plan->pass_count, plan->pass_count > 1 ? "es" : "");
+    return FFTGEN_PLAN_BAD_RADIX;
+}
+
 /* Which passes multiply their twiddles from powers of two (fftgen_kernel_plan.twiddle_powers): fp16
  * one-kernel transforms and slices always (H100, 2^27 points: 4096 97.6% -> 99.8% of copy bandwidth,
  * 8192 86.2% -> 88.8%, 16384 70.3% -> 72.7%, none slower); tiled passes where the request names them,
@@ -343,11 +354,8 @@ static fftgen_plan_status place_twiddle_powers(const fftgen_kernel_request *requ
                                " and keep their loads)");
         return FFTGEN_PLAN_BAD_RADIX;
     }
-    if (request->twiddle_powers != FFTGEN_EVERY_PASS && request->twiddle_powers >> plan->pass_count != 0) {
-        snprintf(why, why_len, "twiddle powers: pass %d named, but the plan has %d pass%s", plan->pass_count + 1,
-                 plan->pass_count, plan->pass_count > 1 ? "es" : "");
-        return FFTGEN_PLAN_BAD_RADIX;
-    }
+    const fftgen_plan_status named = check_passes_exist(request->twiddle_powers, plan, "twiddle powers", why, why_len);
+    if (named != FFTGEN_PLAN_OK) return named;
     for (int i = 0; i < plan->pass_count; ++i) {
         fftgen_kernel_plan *pass = &plan->pass[i];
         pass->twiddle_powers = fp16 && (!pass->tiled || (request->twiddle_powers >> i & 1));
@@ -370,11 +378,8 @@ static fftgen_plan_status check_radix32_placed(const fftgen_kernel_request *requ
                                " sizes choose their radix with --radix)");
         return FFTGEN_PLAN_BAD_RADIX;
     }
-    if (asked >> plan->pass_count != 0) {
-        snprintf(why, why_len, "radix-32 passes: pass %d named, but the plan has %d pass%s", plan->pass_count + 1,
-                 plan->pass_count, plan->pass_count > 1 ? "es" : "");
-        return FFTGEN_PLAN_BAD_RADIX;
-    }
+    const fftgen_plan_status named = check_passes_exist(asked, plan, "radix-32 passes", why, why_len);
+    if (named != FFTGEN_PLAN_OK) return named;
     for (int i = 0; i < plan->pass_count; ++i) {
         const fftgen_kernel_plan *pass = &plan->pass[i];
         if (!(asked >> i & 1) || (pass->tiled && pass->radix_max == 32)) continue;
@@ -964,7 +969,8 @@ long long fftgen_transform_limit(fftgen_kernel_precision precision, int arch)
     if (fftgen_arch_shared_limit(arch) < 0) return 0;
     long long best = 0;
     for (long long n = 2; n <= (1LL << 30); n *= 2) {
-        const fftgen_kernel_request request = {n, 0, precision, arch, 0, {{0}}, 0, FFTGEN_INTERMEDIATE_DEFAULT, 0, 0, 0, 0};
+        const fftgen_kernel_request request = {n, 0, precision, arch, 0, {{0}}, 0, FFTGEN_INTERMEDIATE_DEFAULT,
+                                               0, 0, 0, 0};
         fftgen_transform_plan plan;
         if (plan_transform_quietly(&request, &plan) != FFTGEN_PLAN_OK) break;
         best = n;
@@ -1009,9 +1015,9 @@ fftgen_plan_status fftgen_plan_strided(const fftgen_kernel_request *asked, fftge
     /* a strided size of one kernel is planned again below as one tiled pass, which takes the radix-32
      * request: the untiled plan it replaces cannot */
     fftgen_kernel_request untiled = normal;
-    untiled.radix32_passes = 0;
+    if (!contiguous) untiled.radix32_passes = 0;
     fftgen_plan_status status = fftgen_plan_transform(&untiled, plan, why, why_len);
-    if (status == FFTGEN_PLAN_OK && (contiguous || plan->pass_count > 1) && normal.radix32_passes != 0)
+    if (status == FFTGEN_PLAN_OK && !contiguous && plan->pass_count > 1 && normal.radix32_passes != 0)
         status = fftgen_plan_transform(request, plan, why, why_len);
     plan->cluster = asked->cluster;
     if (status != FFTGEN_PLAN_OK || contiguous) return status;

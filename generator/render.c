@@ -73,27 +73,27 @@ static void tensor_core_option(const fftgen_transform_plan *plan, char *out, siz
     else snprintf(out, len, " --tensor-cores=%s", list);
 }
 
-/* " --twiddle-powers=1,3": the tiled passes that multiply their twiddles from powers of two (the
- * others do so without asking). */
-static void twiddle_powers_option(const fftgen_transform_plan *plan, char *out, size_t len)
+/* " --FLAG=1,3": the passes in `mask`, numbered from 1; nothing for none. */
+static void pass_mask_option(const char *flag, int mask, char *out, size_t len)
 {
-    int mask = 0;
-    for (int i = 0; i < plan->pass_count; ++i) mask |= (plan->pass[i].tiled && plan->pass[i].twiddle_powers) << i;
     char list[32];
     fftgen_pass_mask_text(mask, list, sizeof list);
-    if (mask != 0) snprintf(out, len, " --twiddle-powers=%s", list);
+    if (mask != 0) snprintf(out, len, " --%s=%s", flag, list);
 }
 
-/* " --radix32-passes=1,2": the tiled passes that hold 32 points a thread (the others keep the planner's
- * radix, or name it with --radix). */
-static void radix32_passes_option(const fftgen_transform_plan *plan, char *out, size_t len)
+/* " --twiddle-powers=1,3" for the tiled passes that multiply their twiddles from powers of two (the
+ * others do so without asking), and " --radix32-passes=1,2" for those that hold 32 points a thread. */
+static void tiled_pass_options(const fftgen_transform_plan *plan, char *out, size_t len)
 {
-    int mask = 0;
-    for (int i = 0; i < plan->pass_count; ++i) mask |= (plan->pass[i].tiled && plan->pass[i].radix_max == 32) << i;
-    char list[32];
-    fftgen_pass_mask_text(mask, list, sizeof list);
-    if (mask != 0 && (plan->pass_count > 1 || plan->rank > 1 || plan->pass[0].tiled))
-        snprintf(out, len, " --radix32-passes=%s", list);
+    int powers = 0, radix32 = 0;
+    for (int i = 0; i < plan->pass_count; ++i) {
+        const fftgen_kernel_plan *pass = &plan->pass[i];
+        powers |= (pass->tiled && pass->twiddle_powers) << i;
+        radix32 |= (pass->tiled && pass->radix_max == 32) << i;
+    }
+    pass_mask_option("twiddle-powers", powers, out, len);
+    const size_t at = strlen(out);
+    pass_mask_option("radix32-passes", radix32, out + at, len - at);
 }
 
 void fftgen_plan_command(const fftgen_transform_plan *plan, int directions, const char *name, char *out,
@@ -116,8 +116,7 @@ void fftgen_plan_command(const fftgen_transform_plan *plan, int directions, cons
         const size_t at = strlen(choices);
         snprintf(choices + at, sizeof choices - at, " --max-tile %s", tiles);
     }
-    twiddle_powers_option(plan, choices + strlen(choices), sizeof choices - strlen(choices));
-    radix32_passes_option(plan, choices + strlen(choices), sizeof choices - strlen(choices));
+    tiled_pass_options(plan, choices + strlen(choices), sizeof choices - strlen(choices));
     if (plan->columns_first) {
         const size_t at = strlen(choices);
         snprintf(choices + at, sizeof choices - at, " --order %s", fftgen_order_name(1));

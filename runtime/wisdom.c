@@ -469,6 +469,15 @@ void fftgen_choice_apply(const fftgen_choice *choice, int rank, fftgen_kernel_re
     request->radix32_passes = choice->radix32_passes;
 }
 
+/* " KEY=1,3": a pass mask as a wisdom word; nothing for none. */
+static void pass_mask_word(const char *key, int mask, char *out, size_t len)
+{
+    char list[32];
+    fftgen_pass_mask_text(mask, list, sizeof list);
+    if (mask != 0) snprintf(out, len, " %s=%s", key, list);
+    else if (len > 0) out[0] = '\0';
+}
+
 void fftgen_choice_text(const fftgen_choice *choice, char *out, size_t len)
 {
     char passes[32];
@@ -481,16 +490,8 @@ void fftgen_choice_text(const fftgen_choice *choice, char *out, size_t len)
     if (choice->columns_first) snprintf(order, sizeof order, " order=%s", fftgen_order_name(1));
     if (choice->max_radix != 0) snprintf(radix, sizeof radix, " radix=%d", choice->max_radix);
     if (choice->block_threads != 0) snprintf(block, sizeof block, " block-threads=%d", choice->block_threads);
-    if (choice->twiddle_powers != 0) {
-        char list[32];
-        fftgen_pass_mask_text(choice->twiddle_powers, list, sizeof list);
-        snprintf(powers, sizeof powers, " twiddle-powers=%s", list);
-    }
-    if (choice->radix32_passes != 0) {
-        char list[32];
-        fftgen_pass_mask_text(choice->radix32_passes, list, sizeof list);
-        snprintf(radix32, sizeof radix32, " radix32-passes=%s", list);
-    }
+    pass_mask_word("twiddle-powers", choice->twiddle_powers, powers, sizeof powers);
+    pass_mask_word("radix32-passes", choice->radix32_passes, radix32, sizeof radix32);
     snprintf(out, len, "tensor-cores=%s max-tile=%s%s%s%s%s%s%s", passes, tiles, cluster, order, radix, block, powers,
              radix32);
 }

@@ -107,21 +107,25 @@ struct candidate_list {
     char option_notes[4][192]; /* what the option rounds did not take, said after the transform's line */
 };
 
+/* The plan libfftgen makes for `choice` (dense data, planned on the host: no kernel compiled). */
+static fftgen_plan_status plan_choice(const struct transform *t, int arch, const fftgen_choice *choice,
+                                      fftgen_transform_plan *plan)
+{
+    const long long points = shape_arg_points(&t->shape);
+    const fftgen_user_layout dense = {1, points, {0}};
+    fftgen_kernel_request request = {points, 0, KERNEL_PRECISIONS[t->precision], arch, 0, {{0}}, 0,
+                                     FFTGEN_INTERMEDIATE_DEFAULT, 0, 0, 0, 0};
+    fftgen_choice_apply(choice, t->shape.rank, &request);
+    char why[256];
+    return fftgen_plan_shape(&request, t->shape.rank, t->shape.n, dense, dense, plan, why, sizeof why);
+}
+
 /* Adds the plan of `choice` unless the planner cannot make it or makes one already listed; 1 if
  * added. */
 static int add_candidate(const struct transform *t, int arch, fftgen_choice choice, struct candidate_list *list)
 {
-    const long long points = shape_arg_points(&t->shape);
-    const fftgen_user_layout dense = {1, points, {0}};
-    const fftgen_kernel_request request = {points, choice.max_radix, KERNEL_PRECISIONS[t->precision], arch,
-                                           choice.tensor_cores, choice.max_tile, choice.cluster,
-                                           FFTGEN_INTERMEDIATE_DEFAULT, choice.columns_first,
-                                           choice.twiddle_powers, choice.block_threads, choice.radix32_passes};
-    char why[256];
     fftgen_transform_plan plan;
-    if (list->count == MAX_CANDIDATES ||
-        fftgen_plan_shape(&request, t->shape.rank, t->shape.n, dense, dense, &plan, why, sizeof why) != FFTGEN_PLAN_OK)
-        return 0;
+    if (list->count == MAX_CANDIDATES || plan_choice(t, arch, &choice, &plan) != FFTGEN_PLAN_OK) return 0;
     for (int c = 0; c < list->count; ++c)
         if (same_passes(&list->plans[c], &plan)) return 0;
     struct candidate *k = &list->items[list->count];
@@ -465,21 +469,14 @@ static int exchanges(const fftgen_kernel_plan *pass)
 static int radix32_passes_worth(const struct transform *t, int arch, const struct candidate_list *list, int base)
 {
     const fftgen_transform_plan *plan = &list->plans[base];
-    const long long points = shape_arg_points(&t->shape);
-    const fftgen_user_layout dense = {1, points, {0}};
-    const fftgen_choice *choice = &list->items[base].choice;
-    fftgen_kernel_request request = {points, choice->max_radix, KERNEL_PRECISIONS[t->precision], arch,
-                                     choice->tensor_cores, choice->max_tile, choice->cluster,
-                                     FFTGEN_INTERMEDIATE_DEFAULT, choice->columns_first, choice->twiddle_powers,
-                                     choice->block_threads, 0};
+    fftgen_choice wider = list->items[base].choice;
+    const int chosen = wider.radix32_passes;
     int worth = 0;
     for (int i = 0; i < plan->pass_count; ++i) {
         if (!plan->pass[i].tiled || plan->pass[i].radix_max == 32) continue;
-        request.radix32_passes = choice->radix32_passes | 1 << i;
+        wider.radix32_passes = chosen | 1 << i;
         fftgen_transform_plan wide;
-        char why[256];
-        if (fftgen_plan_shape(&request, t->shape.rank, t->shape.n, dense, dense, &wide, why, sizeof why) ==
-                FFTGEN_PLAN_OK &&
+        if (plan_choice(t, arch, &wider, &wide) == FFTGEN_PLAN_OK &&
             exchanges(&wide.pass[i]) < exchanges(&plan->pass[i]))
             worth |= 1 << i;
     }
