@@ -253,6 +253,17 @@ foreach(case fp16:1024x64:2 fp32:1024x64:2:c1 fp32:1024x512:1,2:cf fp16:1024x512
 endforeach()
 fftgen_add_sim(fftgen_1024_s3_3073_1_1024_r32_fp16 1024 fp16 ", 0, 3, 3073, 1, 1024" --radix32-passes
                --istride 3 --idist 3073 --ostride 1 --odist 1024)
+# short columns (256 points or fewer) of 2D and 3D shapes straight into registers (fftgen tune chooses
+# them pass by pass): 2D columns in place after the rows, 3D columns after the fused slices, with the
+# twiddles from their powers in fp16
+foreach(case "fp16;256x128;" "fp16;32x32x8;--twiddle-powers=2" "fp32;128x16x16;")
+  list(GET case 0 p)
+  list(GET case 1 shape)
+  list(GET case 2 extra)
+  fftgen_shape_fields(${shape} 0 0 points fields)
+  fftgen_add_sim(fftgen_${shape}_cr_${p} ${points} ${p} ", 0, 0, 0, 0, 0${fields}" --n ${shape} --column-registers
+                 ${extra})
+endforeach()
 # fp16 between passes: the planner keeps fp16 for two passes and stores the last intermediate of three
 # as shared-exponent complexes (above); every intermediate as fp16, and every one shared-exponent
 fftgen_add_sim(fftgen_2097152_i16_fp16 2097152 fp16 ", 0, 0, 0, 0, 0" --intermediate fp16)

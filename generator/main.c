@@ -59,6 +59,11 @@ static void usage(FILE *to)
             "                        exchanges through shared memory once instead of twice, for about\n"
             "                        twice the registers. Off by default (libfftgen chooses pass by pass\n"
             "                        from measurements)\n"
+            "  --column-registers[=P,..] 2D and 3D: the passes listed (every one without a list) load\n"
+            "                        columns of at most 256 points straight into registers and store them\n"
+            "                        from there, as longer columns do, instead of copying them through\n"
+            "                        shared memory. Off by default (libfftgen chooses pass by pass from\n"
+            "                        measurements)\n"
             "  --max-tile T[,T..]    strided passes read at most T transforms side by side (1, 2, 4, 8 or\n"
             "                        16; 0: as many as the planner's limits allow, the default); a list\n"
             "                        gives pass by pass (as --explain numbers them), the last value for\n"
@@ -385,7 +390,7 @@ int main(int argc, char **argv)
 {
     enum { OPT_N = 256, OPT_RADIX, OPT_PRECISION, OPT_DIRECTION, OPT_ARCH, OPT_EXPLAIN, OPT_NAME, OPT_TARGET,
            OPT_TEMPLATES, OPT_ISTRIDE, OPT_IDIST, OPT_OSTRIDE, OPT_ODIST, OPT_INEMBED, OPT_ONEMBED, OPT_TENSOR_CORES,
-           OPT_TWIDDLE_POWERS, OPT_RADIX32_PASSES,
+           OPT_TWIDDLE_POWERS, OPT_RADIX32_PASSES, OPT_COLUMN_REGISTERS,
            OPT_MAX_TILE, OPT_CLUSTER, OPT_INTERMEDIATE, OPT_ORDER, OPT_BLOCK_THREADS };
     static const struct option options[] = {
         {"n", required_argument, 0, OPT_N},
@@ -408,6 +413,7 @@ int main(int argc, char **argv)
         {"tensor-cores", optional_argument, 0, OPT_TENSOR_CORES},
         {"twiddle-powers", optional_argument, 0, OPT_TWIDDLE_POWERS},
         {"radix32-passes", optional_argument, 0, OPT_RADIX32_PASSES},
+        {"column-registers", optional_argument, 0, OPT_COLUMN_REGISTERS},
         {"max-tile", required_argument, 0, OPT_MAX_TILE},
         {"cluster", required_argument, 0, OPT_CLUSTER},
         {"intermediate", required_argument, 0, OPT_INTERMEDIATE},
@@ -419,7 +425,7 @@ int main(int argc, char **argv)
     if (argc > 1 && strcmp(argv[1], "pack") == 0) return fftgen_pack_command(argc - 1, argv + 1);
     if (argc > 1 && strcmp(argv[1], "tune") == 0) return run_tune(argv + 1);
     fftgen_kernel_request request = {0, 0, FFTGEN_KERNEL_FP32, FFTGEN_DEFAULT_ARCH, 0, {{0}}, 0,
-                                     FFTGEN_INTERMEDIATE_DEFAULT, 0, 0, 0, 0};
+                                     FFTGEN_INTERMEDIATE_DEFAULT, 0, 0, 0, 0, 0};
     int have_n = 0, explain_only = 0, directions = FFTGEN_RENDER_BOTH;
     const char *output = NULL, *name = NULL, *templates_dir = NULL;
     fftgen_target target = FFTGEN_TARGET_CUDA;
@@ -487,6 +493,9 @@ int main(int argc, char **argv)
             break;
         case OPT_RADIX32_PASSES:
             request.radix32_passes = parse_passes("radix32-passes", optarg);
+            break;
+        case OPT_COLUMN_REGISTERS:
+            request.column_register_passes = parse_passes("column-registers", optarg);
             break;
         case OPT_MAX_TILE:
             if (fftgen_tile_caps_parse(optarg, &request.max_tile) != 0)

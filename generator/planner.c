@@ -28,7 +28,8 @@ enum { MAX_SHARED_POINTS = 4096 };
  * four-step passes of fp16 1D transforms (twiddled, or written transposed) measured faster still
  * with 4096-point tiles; the plain strided passes of 2D and 3D shapes did not. */
 enum { TILE_FFTS = 16, TILE_POINTS = 8192, TILE_POINTS_FOUR_STEP_FP16 = 4096 };
-/* Columns of 2D and 3D shapes up to this long copy through shared memory (see plan_dimension). */
+/* Columns of 2D and 3D shapes up to this long copy through shared memory by default (see
+ * plan_dimension and place_column_registers). */
 enum { SHORT_COLUMN_POINTS = 256 };
 /* A 1D pass split takes two passes only where both read and write runs of at least a 32-byte
  * sector; narrower tiles waste part of each sector, and three passes do better. */
@@ -391,6 +392,39 @@ static fftgen_plan_status check_radix32_placed(const fftgen_kernel_request *requ
         return FFTGEN_PLAN_BAD_RADIX;
     }
     return FFTGEN_PLAN_OK;
+}
+
+/* Short columns of 2D and 3D shapes straight into registers in the passes the request names
+ * (fftgen_kernel_request.column_register_passes): the copy through shared memory that plan_dimension
+ * gives them measured faster on an H100 and slower on an H200, whose passes wait on shared memory
+ * (fp16 256^3, 2^27 points: 0.983 -> 0.915 ms on an H200, 1.194 -> 1.262 on an H100), so it is a
+ * measured choice. A pass can take it where it copies its columns: tiled, on CUDA cores. */
+static fftgen_plan_status place_column_registers(const fftgen_kernel_request *request, fftgen_transform_plan *plan,
+                                                 char *why, size_t why_len)
+{
+    const int asked = request->column_register_passes;
+    if (asked == 0) return FFTGEN_PLAN_OK;
+    const fftgen_plan_status named = check_passes_exist(asked, plan, "column registers", why, why_len);
+    if (named != FFTGEN_PLAN_OK) return named;
+    for (int i = 0; i < plan->pass_count; ++i) {
+        fftgen_kernel_plan *pass = &plan->pass[i];
+        const int copies = pass->tiled && !pass->tensor_cores && !pass->column_registers;
+        if (copies && (asked >> i & 1)) {
+            pass->column_registers = 1;
+            plan->column_register_passes |= 1 << i;
+        } else if (asked != FFTGEN_EVERY_PASS && (asked >> i & 1)) {
+            snprintf(why, why_len, "column registers: pass %d %s", i + 1,
+                     !pass->tiled         ? "is not a tiled pass (it reads whole rows or slices)"
+                     : pass->tensor_cores ? "runs on tensor cores, whose stages read shared memory"
+                                          : "loads its columns straight already (only columns of 2D and 3D"
+                                            " shapes of at most 256 points copy them)");
+            return FFTGEN_PLAN_BAD_RADIX;
+        }
+    }
+    if (plan->column_register_passes != 0) return FFTGEN_PLAN_OK;
+    snprintf(why, why_len, "column registers: this plan has no pass that copies its columns through shared memory"
+                           " (only columns of 2D and 3D shapes of at most 256 points do)");
+    return FFTGEN_PLAN_BAD_RADIX;
 }
 
 /* What a split request needs before planning: tensor cores, and a radix-16 stage in 1D. */
@@ -956,6 +990,7 @@ fftgen_plan_status fftgen_plan_transform(const fftgen_kernel_request *asked, fft
                  fftgen_precision_name(request->precision), request->arch);
     if (status == FFTGEN_PLAN_OK) status = check_tensor_cores_placed(request, plan, why, why_len);
     if (status == FFTGEN_PLAN_OK) status = check_radix32_placed(request, plan, why, why_len);
+    if (status == FFTGEN_PLAN_OK) status = place_column_registers(request, plan, why, why_len);
     if (status == FFTGEN_PLAN_OK) status = place_twiddle_powers(request, plan, why, why_len);
     if (status == FFTGEN_PLAN_OK) place_intermediates(request, plan);
     plan->max_tile = request->max_tile;
@@ -970,7 +1005,7 @@ long long fftgen_transform_limit(fftgen_kernel_precision precision, int arch)
     long long best = 0;
     for (long long n = 2; n <= (1LL << 30); n *= 2) {
         const fftgen_kernel_request request = {n, 0, precision, arch, 0, {{0}}, 0, FFTGEN_INTERMEDIATE_DEFAULT,
-                                               0, 0, 0, 0};
+                                               0, 0, 0, 0, 0};
         fftgen_transform_plan plan;
         if (plan_transform_quietly(&request, &plan) != FFTGEN_PLAN_OK) break;
         best = n;
@@ -1040,6 +1075,7 @@ fftgen_plan_status fftgen_plan_strided(const fftgen_kernel_request *asked, fftge
             if (status == FFTGEN_PLAN_OK) status = place_on_tensor_cores(request, &p);
             if (status == FFTGEN_PLAN_OK) status = check_tensor_cores_placed(request, &p, why, why_len);
             if (status == FFTGEN_PLAN_OK) status = check_radix32_placed(request, &p, why, why_len);
+            if (status == FFTGEN_PLAN_OK) status = place_column_registers(request, &p, why, why_len);
             if (status == FFTGEN_PLAN_OK) status = place_twiddle_powers(request, &p, why, why_len);
             if (status == FFTGEN_PLAN_OK) {
                 route_through_work(&p);
@@ -1350,7 +1386,7 @@ fftgen_plan_status fftgen_plan_shape(const fftgen_kernel_request *asked, int ran
      * them the radix-16 stages that those run: default_single_kernel_radix) */
     const fftgen_kernel_request rows = {shape[rank - 1], 0, request->precision, request->arch, request->tensor_cores,
                                         request->max_tile, 1, FFTGEN_INTERMEDIATE_DEFAULT, 0, 0, 0,
-                                        request->radix32_passes};
+                                        request->radix32_passes, 0};
     fftgen_transform_plan row_plan;
     int next = rank - 2; /* the highest dimension still to transform */
     p.pass_count = 1;
@@ -1438,6 +1474,7 @@ fftgen_plan_status fftgen_plan_shape(const fftgen_kernel_request *asked, int ran
     }
     status = check_tensor_cores_placed(request, &p, why, why_len);
     if (status == FFTGEN_PLAN_OK) status = check_radix32_placed(request, &p, why, why_len);
+    if (status == FFTGEN_PLAN_OK) status = place_column_registers(request, &p, why, why_len);
     if (status == FFTGEN_PLAN_OK) status = place_twiddle_powers(request, &p, why, why_len);
     if (status != FFTGEN_PLAN_OK) return status;
     place_intermediates(request, &p);

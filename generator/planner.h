@@ -105,6 +105,11 @@ typedef struct {
                              twice the registers; FFTGEN_EVERY_PASS: every tiled pass of 32 points
                              or more. An error where a named pass is not tiled or cannot take it
                              (a cluster's, or tensor cores'). 0: the planner's radix 16 */
+    int column_register_passes; /* bit i: tiled pass i, columns of a 2D or 3D shape of at most 256
+                             points, loads them straight into its stages' registers and stores them
+                             from there, as longer columns do, instead of copying them through shared
+                             memory; FFTGEN_EVERY_PASS: every such pass. An error where a named pass
+                             has no such columns. 0: the planner's copies */
 } fftgen_kernel_request;
 
 /* Where a pass finds its data: transform f is member c = f mod group_size of group
@@ -200,6 +205,8 @@ typedef struct {
     int block_threads;          /* the request's (0: the default), for the command line */
     fftgen_intermediate intermediate; /* the request's, for the command line */
     int columns_first;          /* whether the columns of a 2D shape went first (plan_columns_first) */
+    int column_register_passes; /* the short-column passes that load straight into registers at the
+                                   request's word (fftgen_kernel_request.column_register_passes) */
 } fftgen_transform_plan;
 
 typedef enum {

@@ -82,7 +82,8 @@ static void pass_mask_option(const char *flag, int mask, char *out, size_t len)
 }
 
 /* " --twiddle-powers=1,3" for the tiled passes that multiply their twiddles from powers of two (the
- * others do so without asking), and " --radix32-passes=1,2" for those that hold 32 points a thread. */
+ * others do so without asking), " --radix32-passes=1,2" for those that hold 32 points a thread and
+ * " --column-registers=2,3" for short columns loaded straight into registers at the request's word. */
 static void tiled_pass_options(const fftgen_transform_plan *plan, char *out, size_t len)
 {
     int powers = 0, radix32 = 0;
@@ -94,13 +95,15 @@ static void tiled_pass_options(const fftgen_transform_plan *plan, char *out, siz
     pass_mask_option("twiddle-powers", powers, out, len);
     const size_t at = strlen(out);
     pass_mask_option("radix32-passes", radix32, out + at, len - at);
+    const size_t end = strlen(out);
+    pass_mask_option("column-registers", plan->column_register_passes, out + end, len - end);
 }
 
 void fftgen_plan_command(const fftgen_transform_plan *plan, int directions, const char *name, char *out,
                          size_t len)
 {
     const fftgen_kernel_plan *first = &plan->pass[0];
-    char radix[48] = "", shape[64], choices[160] = "";
+    char radix[48] = "", shape[64], choices[256] = "";
     if (plan->pass_count == 1 && plan->rank == 1 && first->cluster > 1)
         snprintf(radix, sizeof radix, " --cluster %d", first->cluster); /* a cluster's chain is the default's */
     else if (plan->pass_count == 1 && plan->rank == 1 && plan->block_threads != 0)

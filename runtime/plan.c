@@ -92,8 +92,9 @@ static fftgen_kernel_request planner_request(long long points, int rank, const l
                                             fftgen_kernel_precision precision, int device, int arch, unsigned flags,
                                             const fftgen_choice *forced, const fftgen_tile_caps *tile_override)
 {
-    fftgen_kernel_request request = {points, 0, precision, arch, 0, {{0}}, 0, FFTGEN_INTERMEDIATE_DEFAULT, 0, 0, 0, 0};
-    fftgen_choice choice = {0, {{0}}, 0, 0, 0, 0, 0, 0};
+    fftgen_kernel_request request = {points, 0, precision, arch, 0, {{0}}, 0, FFTGEN_INTERMEDIATE_DEFAULT,
+                                     0, 0, 0, 0, 0};
+    fftgen_choice choice = {0, {{0}}, 0, 0, 0, 0, 0, 0, 0};
     if (forced != NULL) {
         choice = *forced;
     } else if (!(flags & FFTGEN_PLANNER_DEFAULTS)) {
@@ -186,12 +187,12 @@ fftgen_result fftgen_plan_many_with_choice(fftgen_plan *plan, int rank, const lo
     if (planned != FFTGEN_PLAN_OK && choice == NULL &&
         ((request.tensor_cores && !tensor_cores) || fftgen_tile_caps_any(&request.max_tile) ||
          request.columns_first || request.max_radix || request.block_threads || request.twiddle_powers ||
-         request.radix32_passes)) {
+         request.radix32_passes || request.column_register_passes)) {
         /* a measured choice that does not fit this layout, or not FFTGEN_TENSOR_CORES (a radix-32
          * kernel has no radix-16 stage): the planner's own plan instead, with what the flags ask */
         const fftgen_kernel_request plain = {points, 0, kernel_precision, arch,
                                              tensor_cores ? FFTGEN_EVERY_PASS : 0, tile_override, 0,
-                                             request.intermediate, 0, 0, 0, 0};
+                                             request.intermediate, 0, 0, 0, 0, 0};
         planned = fftgen_plan_shape(&plain, rank, n, in, out, &p->transform, why, sizeof why);
     }
     if (planned != FFTGEN_PLAN_OK) {

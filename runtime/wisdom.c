@@ -126,6 +126,9 @@ static int parse_entry(char *line, fftgen_wisdom_entry *entry, char *why, size_t
         } else if (strcmp(word, "radix32-passes") == 0) {
             entry->choice.radix32_passes = fftgen_pass_mask_parse(value);
             bad = entry->choice.radix32_passes < 0;
+        } else if (strcmp(word, "column-registers") == 0) {
+            entry->choice.column_register_passes = fftgen_pass_mask_parse(value);
+            bad = entry->choice.column_register_passes < 0;
         } else if (strcmp(word, "radix") == 0) {
             bad = parse_supported(value, fftgen_radix_supported, &entry->choice.max_radix);
         } else if (strcmp(word, "block-threads") == 0) {
@@ -137,7 +140,7 @@ static int parse_entry(char *line, fftgen_wisdom_entry *entry, char *why, size_t
         } else {
             snprintf(why, why_len,
                      "unknown key '%s' (expected tensor-cores, max-tile, cluster, order, radix, block-threads,"
-                     " twiddle-powers, radix32-passes, ms, default-ms)",
+                     " twiddle-powers, radix32-passes, column-registers, ms, default-ms)",
                      word);
             return -1;
         }
@@ -467,6 +470,7 @@ void fftgen_choice_apply(const fftgen_choice *choice, int rank, fftgen_kernel_re
     request->max_radix = rank == 1 ? choice->max_radix : 0;
     request->block_threads = rank == 1 ? choice->block_threads : 0;
     request->radix32_passes = choice->radix32_passes;
+    request->column_register_passes = rank > 1 ? choice->column_register_passes : 0;
 }
 
 /* " KEY=1,3": a pass mask as a wisdom word; nothing for none. */
@@ -486,14 +490,15 @@ void fftgen_choice_text(const fftgen_choice *choice, char *out, size_t len)
     fftgen_tile_caps_text(&choice->max_tile, tiles, sizeof tiles);
     char cluster[16] = "";
     if (choice->cluster != 0) snprintf(cluster, sizeof cluster, " cluster=%d", choice->cluster);
-    char order[32] = "", radix[16] = "", block[32] = "", powers[48] = "", radix32[48] = "";
+    char order[32] = "", radix[16] = "", block[32] = "", powers[48] = "", radix32[48] = "", columns[64] = "";
     if (choice->columns_first) snprintf(order, sizeof order, " order=%s", fftgen_order_name(1));
     if (choice->max_radix != 0) snprintf(radix, sizeof radix, " radix=%d", choice->max_radix);
     if (choice->block_threads != 0) snprintf(block, sizeof block, " block-threads=%d", choice->block_threads);
     pass_mask_word("twiddle-powers", choice->twiddle_powers, powers, sizeof powers);
     pass_mask_word("radix32-passes", choice->radix32_passes, radix32, sizeof radix32);
-    snprintf(out, len, "tensor-cores=%s max-tile=%s%s%s%s%s%s%s", passes, tiles, cluster, order, radix, block, powers,
-             radix32);
+    pass_mask_word("column-registers", choice->column_register_passes, columns, sizeof columns);
+    snprintf(out, len, "tensor-cores=%s max-tile=%s%s%s%s%s%s%s%s", passes, tiles, cluster, order, radix, block,
+             powers, radix32, columns);
 }
 
 /* Appends printf output to a growing buffer; -1 when out of memory. */

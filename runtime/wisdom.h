@@ -14,9 +14,11 @@
  * points a thread, fftgen_kernel_request.max_radix); an optional block-threads=T (1D sizes of one
  * kernel: at most T threads a block, fftgen_kernel_request.block_threads); an optional
  * radix32-passes=P,.. (the tiled passes, numbered from 1, that hold 32 points a thread,
- * fftgen_kernel_request.radix32_passes); an optional twiddle-powers=P,.. (fp16: the tiled passes that
- * multiply their twiddles from powers of two, fftgen_kernel_request.twiddle_powers); the times are what
- * tune measured, for the reader). '#' starts a comment; blank lines are skipped.
+ * fftgen_kernel_request.radix32_passes); an optional column-registers=P,.. (2D and 3D: the passes whose
+ * short columns load straight into registers, fftgen_kernel_request.column_register_passes); an
+ * optional twiddle-powers=P,.. (fp16: the tiled passes that multiply their twiddles from powers of two,
+ * fftgen_kernel_request.twiddle_powers); the times are what tune measured, for the reader). '#' starts
+ * a comment; blank lines are skipped.
  *
  * libfftgen uses a user's section only where the device, driver and fftgen version all match. In the
  * shipped table, the first section of an architecture serves every device of it, and a later section
@@ -46,6 +48,8 @@ typedef struct {
                           (fftgen_kernel_request.block_threads); 0: the planner's */
     int radix32_passes; /* the tiled passes that hold 32 points a thread
                            (fftgen_kernel_request.radix32_passes) */
+    int column_register_passes; /* 2D and 3D: the passes whose short columns load straight into
+                                   registers (fftgen_kernel_request.column_register_passes) */
 } fftgen_choice;
 
 /* The device a section was measured on. */

@@ -637,6 +637,27 @@ static void tiled_passes_take_radix_32_on_request(void **state)
     expect_fp16_command("1048576", "--radix32-passes", "--radix32-passes=1,2 --precision fp16");
 }
 
+/* Short columns of 2D and 3D shapes straight into registers where asked, not through shared memory */
+static void short_columns_load_into_registers_on_request(void **state)
+{
+    (void)state;
+    static const char *const copies = "plus coalesced copies in and out";
+    assert_int_equal(run_fftgen("--n", "256x128", "--precision", "fp16", "--explain", NULL), 0);
+    assert_true(strstr(output, copies) > strstr(output, "pass 2:"));
+    assert_int_equal(run_fftgen("--n", "256x128", "--precision", "fp16", "--column-registers=2", "--explain", NULL),
+                     0);
+    assert_null(strstr(output, copies));
+    assert_int_equal(run_fftgen("--n", "256x128", "--column-registers=1", "--explain", NULL), 2);
+    assert_non_null(strstr(output, "column registers: pass 1 is not a tiled pass"));
+    assert_int_equal(run_fftgen("--n", "512x512x512", "--column-registers=2", "--explain", NULL), 2);
+    assert_non_null(strstr(output, "column registers: pass 2 loads its columns straight already"));
+    expect_rejected("column registers: this plan has no pass that copies its columns", "4096", "--column-registers",
+                    NULL);
+    expect_rejected("--column-registers=9: expected pass numbers from 1 to 5", "256x128", "--column-registers=9",
+                    NULL);
+    expect_fp16_command("256x256x256", "--column-registers", "--column-registers=2,3 --precision fp16");
+}
+
 static void writes_self_contained_file(void **state)
 {
     (void)state;
@@ -710,6 +731,7 @@ int main(void)
         cmocka_unit_test(small_fp16_sizes_take_their_measured_radix),
         cmocka_unit_test(tiled_passes_take_twiddle_powers_on_request),
         cmocka_unit_test(tiled_passes_take_radix_32_on_request),
+        cmocka_unit_test(short_columns_load_into_registers_on_request),
         cmocka_unit_test(columns_first_through_the_work_area),
         cmocka_unit_test(writes_self_contained_file),
         cmocka_unit_test(template_errors_name_file_and_line),

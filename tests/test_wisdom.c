@@ -198,6 +198,8 @@ static void damaged_files_are_refused_whole(void **state)
          "line 3: twiddle-powers= applies to fp16 only"},
         {"fftgen-wisdom 1\ndevice \"X\" sm_90 driver 1 fftgen 0.1.0\nfp32 65536 tensor-cores=none max-tile=0 radix32-passes=0\n",
          "line 3: bad value '0' for radix32-passes"},
+        {"fftgen-wisdom 1\ndevice \"X\" sm_90 driver 1 fftgen 0.1.0\nfp16 64x64x64 tensor-cores=none max-tile=0 column-registers=x\n",
+         "line 3: bad value 'x' for column-registers"},
         {"fftgen-wisdom 1\nfftgen-wisdom 1\n", "line 2: a second 'fftgen-wisdom' line"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
@@ -249,12 +251,13 @@ static void writing_keeps_what_it_does_not_replace(void **state)
     close(fd);
     /* measure 65536 fp16 again on the H100, and 4096 fp16 for the first time */
     const fftgen_wisdom_entry entries[] = {
-        {FFTGEN_KERNEL_FP16, 1, {65536}, {0, caps_of("4"), 0, 0, 0, 0, 0, 0}, 0.45, 0.6},
-        {FFTGEN_KERNEL_FP16, 1, {4096}, {1, caps_of("0"), 0, 0, 0, 0, 0, 0}, 0.2, 0.3},
-        {FFTGEN_KERNEL_FP16, 1, {1LL << 26}, {0, caps_of("16,8,8,8"), 0, 0, 0, 5, 0, 0}, 1.2, 1.3},
-        {FFTGEN_KERNEL_FP32, 1, {32768}, {0, caps_of("0"), 2, 0, 0, 0, 0, 0}, 1.1, 1.2},
-        {FFTGEN_KERNEL_FP16, 1, {2048}, {0, caps_of("0"), 0, 0, 32, 0, 64, 0}, 0.29, 0.31},
-        {FFTGEN_KERNEL_FP32, 2, {1024, 1024}, {0, caps_of("0"), 0, 1, 0, 0, 0, 3}, 1.08, 1.13},
+        {FFTGEN_KERNEL_FP16, 1, {65536}, {0, caps_of("4"), 0, 0, 0, 0, 0, 0, 0}, 0.45, 0.6},
+        {FFTGEN_KERNEL_FP16, 1, {4096}, {1, caps_of("0"), 0, 0, 0, 0, 0, 0, 0}, 0.2, 0.3},
+        {FFTGEN_KERNEL_FP16, 1, {1LL << 26}, {0, caps_of("16,8,8,8"), 0, 0, 0, 5, 0, 0, 0}, 1.2, 1.3},
+        {FFTGEN_KERNEL_FP32, 1, {32768}, {0, caps_of("0"), 2, 0, 0, 0, 0, 0, 0}, 1.1, 1.2},
+        {FFTGEN_KERNEL_FP16, 1, {2048}, {0, caps_of("0"), 0, 0, 32, 0, 64, 0, 0}, 0.29, 0.31},
+        {FFTGEN_KERNEL_FP32, 2, {1024, 1024}, {0, caps_of("0"), 0, 1, 0, 0, 0, 3, 0}, 1.08, 1.13},
+        {FFTGEN_KERNEL_FP16, 2, {256, 128}, {0, caps_of("0"), 0, 0, 0, 0, 0, 0, 2}, 0.5, 0.55},
     };
     const int count = (int)(sizeof entries / sizeof entries[0]);
     assert_int_equal(fftgen_wisdom_write(path, &H100, entries, count, why, sizeof why), FFTGEN_SUCCESS);
@@ -266,6 +269,7 @@ static void writing_keeps_what_it_does_not_replace(void **state)
     assert_non_null(strstr(text, "fp16 2048 tensor-cores=none max-tile=0 radix=32 block-threads=64 ms=0.2900"));
     assert_non_null(
         strstr(text, "fp32 1024x1024 tensor-cores=none max-tile=0 order=columns-first radix32-passes=1,2 ms=1.0800"));
+    assert_non_null(strstr(text, "fp16 256x128 tensor-cores=none max-tile=0 column-registers=2 ms=0.5000"));
     assert_null(strstr(text, "fp16 65536 tensor-cores=2 max-tile=8"));      /* replaced */
     assert_non_null(strstr(text, "fp32 512x256 tensor-cores=none max-tile=4")); /* kept */
     assert_non_null(strstr(text, "device \"NVIDIA H200\""));
@@ -294,6 +298,8 @@ static void writing_keeps_what_it_does_not_replace(void **state)
     assert_true(find(&H100, FFTGEN_KERNEL_FP32, 2, 1024, 1024, &choice));
     assert_int_equal(choice.radix32_passes, 3);
     assert_int_equal(choice.columns_first, 1);
+    assert_true(find(&H100, FFTGEN_KERNEL_FP16, 2, 256, 128, &choice));
+    assert_int_equal(choice.column_register_passes, 2);
     assert_true(find(&H100, FFTGEN_KERNEL_FP32, 2, 512, 256, &choice));
     /* a damaged file is left as it was */
     FILE *f = fopen(path, "w");
@@ -385,7 +391,7 @@ static void shipped_table_parses_and_plans(void **state)
                                                        choice.max_tile, choice.cluster,
                                                        FFTGEN_INTERMEDIATE_DEFAULT, choice.columns_first,
                                                        choice.twiddle_powers, choice.block_threads,
-                                                       choice.radix32_passes};
+                                                       choice.radix32_passes, choice.column_register_passes};
                 const fftgen_user_layout dense = {1, points, {0}};
                 fftgen_transform_plan plan;
                 assert_int_equal(fftgen_plan_shape(&request, rank, shapes[s], dense, dense, &plan, why, sizeof why),
@@ -440,7 +446,7 @@ static void planner_places_twiddle_powers(void **state)
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
         const fftgen_kernel_request request = {0, 0, cases[i].precision, 90, 0, {{0}}, 0,
-                                               FFTGEN_INTERMEDIATE_DEFAULT, 0, cases[i].mask, 0, 0};
+                                               FFTGEN_INTERMEDIATE_DEFAULT, 0, cases[i].mask, 0, 0, 0};
         assert_int_equal(plan_dense(&request, cases[i].rank, cases[i].shape, &plan, why, sizeof why), FFTGEN_PLAN_OK);
         assert_int_equal(plan.pass_count, cases[i].want_passes);
         int got = 0;
@@ -450,10 +456,12 @@ static void planner_places_twiddle_powers(void **state)
     /* fp16 only, and passes the plan has */
     const long long n = 1 << 22;
     const fftgen_user_layout dense = {1, n, {0}};
-    fftgen_kernel_request fp32 = {0, 0, FFTGEN_KERNEL_FP32, 90, 0, {{0}}, 0, FFTGEN_INTERMEDIATE_DEFAULT, 0, 1, 0, 0};
+    fftgen_kernel_request fp32 = {0, 0, FFTGEN_KERNEL_FP32, 90, 0, {{0}}, 0, FFTGEN_INTERMEDIATE_DEFAULT, 0, 1, 0, 0,
+                                  0};
     assert_int_equal(fftgen_plan_shape(&fp32, 1, &n, dense, dense, &plan, why, sizeof why), FFTGEN_PLAN_BAD_RADIX);
     assert_non_null(strstr(why, "fp16"));
-    fftgen_kernel_request third = {0, 0, FFTGEN_KERNEL_FP16, 90, 0, {{0}}, 0, FFTGEN_INTERMEDIATE_DEFAULT, 0, 4, 0, 0};
+    fftgen_kernel_request third = {0, 0, FFTGEN_KERNEL_FP16, 90, 0, {{0}}, 0, FFTGEN_INTERMEDIATE_DEFAULT, 0, 4, 0, 0,
+                                   0};
     assert_int_equal(fftgen_plan_shape(&third, 1, &n, dense, dense, &plan, why, sizeof why), FFTGEN_PLAN_BAD_RADIX);
     assert_non_null(strstr(why, "pass 3 named, but the plan has 2 passes"));
 }
@@ -478,7 +486,7 @@ static void planner_places_radix32_passes(void **state)
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
         const fftgen_kernel_request request = {0, 0, cases[i].precision, 90, 0, {{0}}, 0, FFTGEN_INTERMEDIATE_DEFAULT,
-                                               cases[i].columns_first, 0, 0, cases[i].mask};
+                                               cases[i].columns_first, 0, 0, cases[i].mask, 0};
         assert_int_equal(plan_dense(&request, cases[i].rank, cases[i].shape, &plan, why, sizeof why), FFTGEN_PLAN_OK);
         int got = 0;
         for (int p = 0; p < plan.pass_count; ++p) {
@@ -501,7 +509,55 @@ static void planner_places_radix32_passes(void **state)
     };
     for (size_t i = 0; i < sizeof errors / sizeof errors[0]; ++i) {
         const fftgen_kernel_request request = {0, 0, errors[i].precision, 90, 0, {{0}}, 0, FFTGEN_INTERMEDIATE_DEFAULT,
-                                               0, 0, 0, errors[i].mask};
+                                               0, 0, 0, errors[i].mask, 0};
+        assert_int_equal(plan_dense(&request, errors[i].rank, errors[i].shape, &plan, why, sizeof why),
+                         FFTGEN_PLAN_BAD_RADIX);
+        assert_non_null(strstr(why, errors[i].why));
+    }
+}
+
+/* Short columns load straight into registers in the passes the choice names (every pass that copies
+ * them for FFTGEN_EVERY_PASS); a named pass that has none to copy is an error */
+static void planner_places_column_registers(void **state)
+{
+    (void)state;
+    char why[256];
+    fftgen_transform_plan plan;
+    const struct {
+        int rank;
+        long long shape[3];
+        int mask, want; /* want: the passes that load straight, as a mask */
+    } cases[] = {
+        {3, {256, 256, 256}, 0, 0},
+        {3, {256, 256, 256}, 6, 6},
+        {3, {256, 256, 256}, 4, 4},
+        {2, {256, 128}, FFTGEN_EVERY_PASS, 2},
+        {3, {64, 64, 64}, 2, 2},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
+        const fftgen_kernel_request request = {0, 0, FFTGEN_KERNEL_FP16, 90, 0, {{0}}, 0, FFTGEN_INTERMEDIATE_DEFAULT,
+                                               0, 0, 0, 0, cases[i].mask};
+        assert_int_equal(plan_dense(&request, cases[i].rank, cases[i].shape, &plan, why, sizeof why), FFTGEN_PLAN_OK);
+        int got = 0;
+        for (int p = 1; p < plan.pass_count; ++p) got |= plan.pass[p].column_registers << p;
+        assert_int_equal(got, cases[i].want);
+        assert_int_equal(plan.column_register_passes, cases[i].want);
+    }
+    const struct {
+        int rank;
+        long long shape[3];
+        int tensor_cores, mask;
+        const char *why;
+    } errors[] = {
+        {3, {256, 256, 256}, 0, 1, "pass 1 is not a tiled pass"},
+        {3, {256, 256, 256}, 0, 8, "pass 4 named, but the plan has 3 passes"},
+        {3, {512, 512, 512}, 0, 2, "pass 2 loads its columns straight already"},
+        {2, {256, 128}, 2, 2, "pass 2 runs on tensor cores"},
+        {1, {4096}, 0, FFTGEN_EVERY_PASS, "this plan has no pass that copies its columns"},
+    };
+    for (size_t i = 0; i < sizeof errors / sizeof errors[0]; ++i) {
+        const fftgen_kernel_request request = {0, 0, FFTGEN_KERNEL_FP16, 90, errors[i].tensor_cores, {{0}}, 0,
+                                               FFTGEN_INTERMEDIATE_DEFAULT, 0, 0, 0, 0, errors[i].mask};
         assert_int_equal(plan_dense(&request, errors[i].rank, errors[i].shape, &plan, why, sizeof why),
                          FFTGEN_PLAN_BAD_RADIX);
         assert_non_null(strstr(why, errors[i].why));
@@ -535,7 +591,7 @@ static void planner_follows_a_choice(void **state)
     for (size_t i = 0; i < sizeof clusters / sizeof clusters[0]; ++i) {
         const fftgen_kernel_request request = {clusters[i].n, 0, clusters[i].precision, clusters[i].arch,
                                                clusters[i].tensor_cores, {{0}}, clusters[i].cluster,
-                                               FFTGEN_INTERMEDIATE_DEFAULT, 0, 0, 0, 0};
+                                               FFTGEN_INTERMEDIATE_DEFAULT, 0, 0, 0, 0, 0};
         assert_int_equal(fftgen_plan_transform(&request, &plan, why, sizeof why), FFTGEN_PLAN_OK);
         assert_int_equal(plan.pass_count, clusters[i].want_passes);
         assert_int_equal(plan.pass[0].cluster, clusters[i].want_blocks);
@@ -568,7 +624,7 @@ static void planner_follows_a_choice(void **state)
         const fftgen_user_layout dense = {1, points, {0}};
         const fftgen_kernel_request request = {points, 0, column_clusters[i].precision, column_clusters[i].arch,
                                                column_clusters[i].tensor_cores, {{0}}, column_clusters[i].cluster,
-                                               FFTGEN_INTERMEDIATE_DEFAULT, 0, 0, 0, 0};
+                                               FFTGEN_INTERMEDIATE_DEFAULT, 0, 0, 0, 0, 0};
         assert_int_equal(fftgen_plan_shape(&request, 2, shape, dense, dense, &plan, why, sizeof why), FFTGEN_PLAN_OK);
         assert_int_equal(plan.pass_count, column_clusters[i].want_passes);
         const fftgen_kernel_plan *columns = &plan.pass[1];
@@ -587,7 +643,7 @@ static void planner_follows_a_choice(void **state)
         }
     }
     const fftgen_kernel_request second = {1 << 20, 0, FFTGEN_KERNEL_FP16, 90, 2, caps_of("4"), 0,
-                                          FFTGEN_INTERMEDIATE_DEFAULT, 0, 0, 0, 0};
+                                          FFTGEN_INTERMEDIATE_DEFAULT, 0, 0, 0, 0, 0};
     assert_int_equal(fftgen_plan_transform(&second, &plan, why, sizeof why), FFTGEN_PLAN_OK);
     assert_int_equal(plan.pass_count, 2);
     assert_false(plan.pass[0].tensor_cores);
@@ -597,7 +653,7 @@ static void planner_follows_a_choice(void **state)
     assert_caps(&plan.max_tile, 4, 4, 4);
     /* tiles pass by pass: the columns wide, the rows at the planner's default (8 for 512 fp16 points) */
     const fftgen_kernel_request per_pass = {1LL << 27, 0, FFTGEN_KERNEL_FP16, 90, 0, caps_of("16,16,0"), 0,
-                                            FFTGEN_INTERMEDIATE_DEFAULT, 0, 0, 0, 0};
+                                            FFTGEN_INTERMEDIATE_DEFAULT, 0, 0, 0, 0, 0};
     assert_int_equal(fftgen_plan_transform(&per_pass, &plan, why, sizeof why), FFTGEN_PLAN_OK);
     assert_int_equal(plan.pass_count, 3);
     assert_int_equal(plan.pass[0].ffts_per_block, 16);
@@ -607,31 +663,31 @@ static void planner_follows_a_choice(void **state)
     const long long cube[3] = {64, 64, 64};
     const fftgen_user_layout dense_cube = {1, 1 << 18, {0}};
     const fftgen_kernel_request columns = {1 << 18, 0, FFTGEN_KERNEL_FP16, 90, 0, caps_of("0,4"), 0,
-                                           FFTGEN_INTERMEDIATE_DEFAULT, 0, 0, 0, 0};
+                                           FFTGEN_INTERMEDIATE_DEFAULT, 0, 0, 0, 0, 0};
     assert_int_equal(fftgen_plan_shape(&columns, 3, cube, dense_cube, dense_cube, &plan, why, sizeof why),
                      FFTGEN_PLAN_OK);
     assert_int_equal(plan.pass_count, 2);
     assert_int_equal(plan.pass[1].ffts_per_block, 4);
     /* fp32 cannot take tensor cores; 8 points have no radix-16 stage; sm_75 has no mma.m16n8k16 */
     const fftgen_kernel_request fp32 = {4096, 0, FFTGEN_KERNEL_FP32, 90, 1, {{0}}, 0, FFTGEN_INTERMEDIATE_DEFAULT,
-                                        0, 0, 0, 0};
+                                        0, 0, 0, 0, 0};
     assert_int_equal(fftgen_plan_transform(&fp32, &plan, why, sizeof why), FFTGEN_PLAN_BAD_RADIX);
     const fftgen_kernel_request tiny = {8, 0, FFTGEN_KERNEL_FP16, 90, 1, {{0}}, 0, FFTGEN_INTERMEDIATE_DEFAULT,
-                                        0, 0, 0, 0};
+                                        0, 0, 0, 0, 0};
     assert_int_equal(fftgen_plan_transform(&tiny, &plan, why, sizeof why), FFTGEN_PLAN_BAD_RADIX);
     const fftgen_kernel_request turing = {4096, 0, FFTGEN_KERNEL_FP16, 75, 1, {{0}}, 0, FFTGEN_INTERMEDIATE_DEFAULT,
-                                          0, 0, 0, 0};
+                                          0, 0, 0, 0, 0};
     assert_int_equal(fftgen_plan_transform(&turing, &plan, why, sizeof why), FFTGEN_PLAN_BAD_ARCH);
     /* a 2D shape whose first pass asks for tensor cores is not fused */
     const long long shape[2] = {64, 64};
     const fftgen_user_layout dense = {1, 4096, {0}};
     const fftgen_kernel_request all = {4096, 0, FFTGEN_KERNEL_FP16, 90, FFTGEN_EVERY_PASS, {{0}}, 0,
-                                       FFTGEN_INTERMEDIATE_DEFAULT, 0, 0, 0, 0};
+                                       FFTGEN_INTERMEDIATE_DEFAULT, 0, 0, 0, 0, 0};
     assert_int_equal(fftgen_plan_shape(&all, 2, shape, dense, dense, &plan, why, sizeof why), FFTGEN_PLAN_OK);
     assert_int_equal(plan.pass_count, 2);
     assert_true(plan.pass[0].tensor_cores && plan.pass[1].tensor_cores);
     const fftgen_kernel_request none = {4096, 0, FFTGEN_KERNEL_FP16, 90, 0, {{0}}, 0, FFTGEN_INTERMEDIATE_DEFAULT,
-                                        0, 0, 0, 0};
+                                        0, 0, 0, 0, 0};
     assert_int_equal(fftgen_plan_shape(&none, 2, shape, dense, dense, &plan, why, sizeof why), FFTGEN_PLAN_OK);
     assert_int_equal(plan.pass_count, 1);
     assert_true(plan.pass[0].slice_rows > 0);
@@ -657,7 +713,7 @@ static void planner_takes_a_block_size(void **state)
     };
     for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; ++i) {
         const fftgen_kernel_request request = {sizes[i].n, sizes[i].radix, FFTGEN_KERNEL_FP16, 90, 0, {{0}}, 0,
-                                               FFTGEN_INTERMEDIATE_DEFAULT, 0, 0, sizes[i].block_threads, 0};
+                                               FFTGEN_INTERMEDIATE_DEFAULT, 0, 0, sizes[i].block_threads, 0, 0};
         assert_int_equal(fftgen_plan_transform(&request, &plan, why, sizeof why), FFTGEN_PLAN_OK);
         assert_int_equal(plan.pass_count, 1);
         assert_int_equal(plan.pass[0].threads, sizes[i].want_threads);
@@ -667,11 +723,11 @@ static void planner_takes_a_block_size(void **state)
     /* not a power of two from 32 to 1024; a size of several passes; a 2D shape; a strided layout */
     const long long n = 65536, square[2] = {64, 64};
     const fftgen_kernel_request odd = {256, 0, FFTGEN_KERNEL_FP16, 90, 0, {{0}}, 0, FFTGEN_INTERMEDIATE_DEFAULT,
-                                       0, 0, 48, 0};
+                                       0, 0, 48, 0, 0};
     assert_int_equal(fftgen_plan_transform(&odd, &plan, why, sizeof why), FFTGEN_PLAN_BAD_RADIX);
     assert_non_null(strstr(why, "block size of 48 threads"));
     const fftgen_kernel_request passes = {n, 0, FFTGEN_KERNEL_FP16, 90, 0, {{0}}, 0, FFTGEN_INTERMEDIATE_DEFAULT,
-                                          0, 0, 64, 0};
+                                          0, 0, 64, 0, 0};
     assert_int_equal(fftgen_plan_transform(&passes, &plan, why, sizeof why), FFTGEN_PLAN_BAD_RADIX);
     assert_non_null(strstr(why, "1D sizes of one kernel only"));
     const fftgen_user_layout dense = {1, 4096, {0}}, strided = {2, 8192, {0}};
@@ -680,7 +736,7 @@ static void planner_takes_a_block_size(void **state)
     assert_non_null(strstr(why, "single-kernel sizes only"));
     const long long small = 256;
     const fftgen_kernel_request one = {small, 0, FFTGEN_KERNEL_FP16, 90, 0, {{0}}, 0, FFTGEN_INTERMEDIATE_DEFAULT,
-                                       0, 0, 64, 0};
+                                       0, 0, 64, 0, 0};
     assert_int_equal(fftgen_plan_shape(&one, 1, &small, strided, strided, &plan, why, sizeof why),
                      FFTGEN_PLAN_BAD_RADIX);
     assert_non_null(strstr(why, "contiguous layouts only"));
@@ -706,7 +762,7 @@ static void planner_follows_an_order(void **state)
 
     const fftgen_user_layout dense = {1, 4096 * 4096, {0}};
     const fftgen_kernel_request first = {4096 * 4096, 0, FFTGEN_KERNEL_FP16, 90, 0, {{0}}, 0,
-                                         FFTGEN_INTERMEDIATE_DEFAULT, 1, 0, 0, 0};
+                                         FFTGEN_INTERMEDIATE_DEFAULT, 1, 0, 0, 0, 0};
     fftgen_transform_plan plan;
     assert_int_equal(fftgen_plan_shape(&first, 2, square, dense, dense, &plan, why, sizeof why), FFTGEN_PLAN_OK);
     assert_true(plan.columns_first);
@@ -759,6 +815,7 @@ int main(void)
         cmocka_unit_test(planner_takes_a_block_size),
         cmocka_unit_test(planner_places_twiddle_powers),
         cmocka_unit_test(planner_places_radix32_passes),
+        cmocka_unit_test(planner_places_column_registers),
         cmocka_unit_test_teardown(planner_follows_an_order, teardown),
     };
     return cmocka_run_group_tests_name("wisdom", tests, NULL, NULL);

@@ -35,8 +35,13 @@ for t in transforms_match_fftw strided_layouts_match_fftw shapes_match_fftw colu
 done
 "$root/.gpu/test_gpu" > "$out/test_gpu.log" 2>&1 &
 pids+=($!)
-"$root/.gpu/test_cache" > "$out/test_cache.log" 2>&1 &
-pids+=($!)
+# the cache test may be left behind where the carry to the GPU machine is short of room
+if [ -x "$root/.gpu/test_cache" ]; then
+    "$root/.gpu/test_cache" > "$out/test_cache.log" 2>&1 &
+    pids+=($!)
+else
+    echo "gpu-run: .gpu/test_cache not here: the cache test is skipped"
+fi
 for pid in "${pids[@]}"; do wait "$pid" || status=1; done
 # one log, so that few files come back from the GPU machine
 for log in "$out"/test_*.log; do echo "=== $(basename "$log" .log)"; cat "$log"; done > "$out/tests.log"

@@ -41,13 +41,15 @@ static void usage(FILE *to)
             "against the rows first; for 1D sizes of one kernel, radix 4, 8, 16 and 32, then blocks of 32\n"
             "to 1024 threads for the fastest of them; radix 32 in the tiled passes where it saves a\n"
             "shared-memory exchange, every set of them (2D shapes: on the fastest plan of either order);\n"
-            "for fp16, the tiled passes that multiply their twiddles from powers of two, every set of\n"
-            "them; and the choice in\n"
-            "use now, from the wisdom file or the table shipped with libfftgen) and saves the\n"
+            "for 2D and 3D shapes, the passes that load columns of at most 256 points straight into\n"
+            "registers instead of copying them through shared memory, every set of them; for fp16, the\n"
+            "tiled passes that multiply their twiddles from powers of two, every set of them; and the\n"
+            "choice in use now, from the wisdom file or the table shipped with libfftgen) and saves the\n"
             "fastest in the wisdom file that libfftgen reads, keyed by the device, the driver and the\n"
             "fftgen version. A choice is saved only where it beats the planner's default by %.0f%% or more,\n"
-            "and tensor cores, radix-32 passes or twiddle powers are taken only where they beat the\n"
-            "fastest plan without them by %.0f%%; every candidate must match the default's output.\n"
+            "and tensor cores, radix-32 passes, column registers or twiddle powers are taken only where\n"
+            "they beat the fastest plan without them by %.0f%%; every candidate must match the default's\n"
+            "output.\n"
             "Batched forward transforms, out of place, CUDA events, the median of many runs.\n"
             "\n"
             "  SHAPE...           1D sizes (powers of two) and 2D or 3D shapes such as 512x256; default 16\n"
@@ -104,7 +106,7 @@ struct candidate_list {
     struct candidate items[MAX_CANDIDATES];
     fftgen_transform_plan plans[MAX_CANDIDATES];
     int count;
-    char option_notes[4][192]; /* what the option rounds did not take, said after the transform's line */
+    char option_notes[6][192]; /* what the option rounds did not take, said after the transform's line */
 };
 
 /* The plan libfftgen makes for `choice` (dense data, planned on the host: no kernel compiled). */
@@ -114,7 +116,7 @@ static fftgen_plan_status plan_choice(const struct transform *t, int arch, const
     const long long points = shape_arg_points(&t->shape);
     const fftgen_user_layout dense = {1, points, {0}};
     fftgen_kernel_request request = {points, 0, KERNEL_PRECISIONS[t->precision], arch, 0, {{0}}, 0,
-                                     FFTGEN_INTERMEDIATE_DEFAULT, 0, 0, 0, 0};
+                                     FFTGEN_INTERMEDIATE_DEFAULT, 0, 0, 0, 0, 0};
     fftgen_choice_apply(choice, t->shape.rank, &request);
     char why[256];
     return fftgen_plan_shape(&request, t->shape.rank, t->shape.n, dense, dense, plan, why, sizeof why);
@@ -141,7 +143,7 @@ static int add_candidate(const struct transform *t, int arch, fftgen_choice choi
 /* The choice of `tile` for every pass, with `cluster` and the passes' order. */
 static fftgen_choice tiles_choice(int tile, int cluster, int columns_first)
 {
-    fftgen_choice choice = {0, {{0}}, cluster, columns_first, 0, 0, 0, 0};
+    fftgen_choice choice = {0, {{0}}, cluster, columns_first, 0, 0, 0, 0, 0};
     for (int i = 0; i < FFTGEN_MAX_PASSES; ++i) choice.max_tile.pass[i] = tile;
     return choice;
 }
@@ -153,7 +155,7 @@ static int tensor_core_passes(const struct transform *t, int arch)
     const long long points = shape_arg_points(&t->shape);
     const fftgen_user_layout dense = {1, points, {0}};
     const fftgen_kernel_request every = {points, 0, FFTGEN_KERNEL_FP16, arch, FFTGEN_EVERY_PASS, {{0}}, 0,
-                                         FFTGEN_INTERMEDIATE_DEFAULT, 0, 0, 0, 0};
+                                         FFTGEN_INTERMEDIATE_DEFAULT, 0, 0, 0, 0, 0};
     fftgen_transform_plan plan;
     char why[256];
     int can = 0;
@@ -439,7 +441,8 @@ static int measure_pass_sets(struct measurement *m, int arch, int runs, int jobs
     if (best >= first && with > without * (1 - MIN_OPTION_GAIN)) {
         for (int c = first; c < list->count; ++c) list->items[c].held_back = 1;
         int slot = 0;
-        while (slot < 3 && list->option_notes[slot][0] != '\0') ++slot;
+        const int slots = (int)(sizeof list->option_notes / sizeof list->option_notes[0]);
+        while (slot < slots - 1 && list->option_notes[slot][0] != '\0') ++slot;
         char *note = list->option_notes[slot], passes[32];
         fftgen_pass_mask_text(*(const int *)((const char *)&list->items[best].choice + field), passes, sizeof passes);
         snprintf(note, sizeof list->option_notes[0], "%s in passes %s: %.4f ms against %.4f ms for the plan before"
@@ -456,6 +459,20 @@ static int tiled_passes(const struct candidate_list *list)
     int tiled = 0;
     for (int i = 0; i < plan->pass_count; ++i) tiled |= plan->pass[i].tiled << i;
     return tiled;
+}
+
+/* 2D and 3D: the fastest plan's passes that copy their columns through shared memory (tiled, on CUDA
+ * cores, columns of at most 256 points), which may load them straight into registers instead: an
+ * H200 gained (fp16 256^3 0.983 -> 0.915 ms), an H100 lost (1.194 -> 1.262). */
+static int copying_passes(const struct candidate_list *list)
+{
+    const fftgen_transform_plan *plan = &list->plans[fastest(list)];
+    int copying = 0;
+    for (int i = 0; i < plan->pass_count; ++i) {
+        const fftgen_kernel_plan *pass = &plan->pass[i];
+        copying |= (pass->tiled && !pass->tensor_cores && !pass->column_registers) << i;
+    }
+    return copying;
 }
 
 /* Shared-memory exchanges of a pass: one between each two stages, but for a shuffle tail. */
@@ -517,11 +534,12 @@ static int measure_radix32_passes(struct measurement *m, int arch, int runs, int
     return 0;
 }
 
-/* Measures one transform in five rounds: the tile caps on CUDA cores, the same for every pass (and
- * each cluster size against none, and the choice in use now) and then pass by pass; (1D sizes of one
- * kernel) the fastest plan's block sizes; (fp16) the
- * tensor-core pass masks with the best tiles and cluster size; (fp16) the tiled passes that take
- * twiddles from powers of two; the last two only where they gain MIN_OPTION_GAIN. Fills `entry` (the
+/* Measures one transform in rounds: the tile caps on CUDA cores, the same for every pass (and each
+ * cluster size against none, and the choice in use now) and then pass by pass; (1D sizes of one
+ * kernel) the fastest plan's block sizes; (fp16) the tensor-core pass masks with the best tiles and
+ * cluster size; radix 32 in the tiled passes where it saves an exchange; (2D and 3D) short columns
+ * straight into registers; (fp16) the tiled passes that take twiddles from powers of two; the last
+ * four only where they gain MIN_OPTION_GAIN. Fills `entry` (the
  * default choice unless one is MIN_GAIN faster). -1 when a measurement failed. */
 static int tune_one(const struct transform *t, const fftgen_device_key *key, long long total, int runs, int jobs,
                     struct buffers *b, fftgen_wisdom_entry *entry, int *measured)
@@ -529,7 +547,8 @@ static int tune_one(const struct transform *t, const fftgen_device_key *key, lon
     static struct candidate_list list;
     const int arch = key->arch;
     list.count = 0;
-    for (int i = 0; i < 4; ++i) list.option_notes[i][0] = '\0';
+    const int slots = (int)(sizeof list.option_notes / sizeof list.option_notes[0]);
+    for (int i = 0; i < slots; ++i) list.option_notes[i][0] = '\0';
     char shape[64];
     fftgen_shape_text(t->shape.rank, t->shape.n, shape, sizeof shape);
     *measured = 0;
@@ -585,6 +604,9 @@ static int tune_one(const struct transform *t, const fftgen_device_key *key, lon
                                    offsetof(fftgen_choice, tensor_cores),
                                    "tensor cores") != 0;
     if (!failed) failed = measure_radix32_passes(&m, arch, runs, jobs, b, &list) != 0;
+    if (!failed && t->shape.rank > 1)
+        failed = measure_pass_sets(&m, arch, runs, jobs, b, &list, fastest(&list), copying_passes(&list),
+                                   offsetof(fftgen_choice, column_register_passes), "column registers") != 0;
     if (!failed && t->precision == FFTGEN_FP16)
         failed = measure_pass_sets(&m, arch, runs, jobs, b, &list, fastest(&list), tiled_passes(&list),
                                    offsetof(fftgen_choice, twiddle_powers), "twiddle powers") != 0;
@@ -610,7 +632,7 @@ static int tune_one(const struct transform *t, const fftgen_device_key *key, lon
     printf("  %-5s %-12s %2d candidates, default %.4f ms; fastest %s %.4f ms (%.3fx): %s\n",
            PRECISION_NAMES[t->precision], shape, list.count, default_ms, runner_up, list.items[fast].ms,
            default_ms / list.items[fast].ms, best == 0 ? "keeps the default" : "saved");
-    for (int i = 0; i < 4 && list.option_notes[i][0] != '\0'; ++i)
+    for (int i = 0; i < slots && list.option_notes[i][0] != '\0'; ++i)
         printf("  %-5s %-12s %s\n", PRECISION_NAMES[t->precision], shape, list.option_notes[i]);
     fflush(stdout);
     *measured = 1;
