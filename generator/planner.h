@@ -205,8 +205,8 @@ typedef struct {
     int block_threads;          /* the request's (0: the default), for the command line */
     fftgen_intermediate intermediate; /* the request's, for the command line */
     int columns_first;          /* whether the columns of a 2D shape went first (plan_columns_first) */
-    int column_register_passes; /* the short-column passes that load straight into registers at the
-                                   request's word (fftgen_kernel_request.column_register_passes) */
+    int column_register_passes; /* the passes whose short columns load straight into registers because
+                                   the request named them (fftgen_kernel_request.column_register_passes) */
 } fftgen_transform_plan;
 
 typedef enum {

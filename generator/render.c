@@ -83,7 +83,8 @@ static void pass_mask_option(const char *flag, int mask, char *out, size_t len)
 
 /* " --twiddle-powers=1,3" for the tiled passes that multiply their twiddles from powers of two (the
  * others do so without asking), " --radix32-passes=1,2" for those that hold 32 points a thread and
- * " --column-registers=2,3" for short columns loaded straight into registers at the request's word. */
+ * " --column-registers=2,3" for the passes whose short columns load straight into registers because
+ * the request named them. */
 static void tiled_pass_options(const fftgen_transform_plan *plan, char *out, size_t len)
 {
     int powers = 0, radix32 = 0;

@@ -106,7 +106,9 @@ struct candidate_list {
     struct candidate items[MAX_CANDIDATES];
     fftgen_transform_plan plans[MAX_CANDIDATES];
     int count;
-    char option_notes[6][192]; /* what the option rounds did not take, said after the transform's line */
+    /* what the option rounds did not take, said after the transform's line: tensor cores, radix 32 on up
+     * to three plans, column registers, twiddle powers */
+    char option_notes[6][192];
 };
 
 /* The plan libfftgen makes for `choice` (dense data, planned on the host: no kernel compiled). */
