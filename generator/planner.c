@@ -180,6 +180,11 @@ int fftgen_loads_to_registers(const fftgen_kernel_plan *p)
            p->ffts_per_block <= MAX_TILE_FOR_RUNS_IN_REGISTERS && p->threads_per_fft % p->in.run_points == 0;
 }
 
+int fftgen_copies_columns(const fftgen_kernel_plan *p)
+{
+    return p->tiled && !p->tensor_cores && !p->column_registers;
+}
+
 int fftgen_stores_from_registers(const fftgen_kernel_plan *p)
 {
     if (p->slice_rows > 0) /* a fused slice's columns: a warp stores 32 of them side by side */
@@ -408,8 +413,7 @@ static fftgen_plan_status place_column_registers(const fftgen_kernel_request *re
     if (named != FFTGEN_PLAN_OK) return named;
     for (int i = 0; i < plan->pass_count; ++i) {
         fftgen_kernel_plan *pass = &plan->pass[i];
-        const int copies = pass->tiled && !pass->tensor_cores && !pass->column_registers;
-        if (copies && (asked >> i & 1)) {
+        if (fftgen_copies_columns(pass) && (asked >> i & 1)) {
             pass->column_registers = 1;
             plan->column_register_passes |= 1 << i;
         } else if (asked != FFTGEN_EVERY_PASS && (asked >> i & 1)) {

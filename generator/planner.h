@@ -301,4 +301,9 @@ int fftgen_shuffle_tail(const fftgen_kernel_plan *plan);
 int fftgen_loads_to_registers(const fftgen_kernel_plan *p);
 int fftgen_stores_from_registers(const fftgen_kernel_plan *p);
 
+/* Whether a pass copies its columns through shared memory where it could load them straight into
+ * registers (fftgen_kernel_request.column_register_passes): tiled, on CUDA cores, not column_registers
+ * (short columns of 2D and 3D shapes, by default). */
+int fftgen_copies_columns(const fftgen_kernel_plan *p);
+
 #endif

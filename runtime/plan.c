@@ -184,12 +184,10 @@ fftgen_result fftgen_plan_many_with_choice(fftgen_plan *plan, int rank, const lo
     const fftgen_user_layout in = user_layout(rank, inembed, istride, idist, points);
     const fftgen_user_layout out = user_layout(rank, onembed, ostride, odist, points);
     fftgen_plan_status planned = fftgen_plan_shape(&request, rank, n, in, out, &p->transform, why, sizeof why);
-    if (planned != FFTGEN_PLAN_OK && choice == NULL &&
-        ((request.tensor_cores && !tensor_cores) || fftgen_tile_caps_any(&request.max_tile) ||
-         request.columns_first || request.max_radix || request.block_threads || request.twiddle_powers ||
-         request.radix32_passes || request.column_register_passes)) {
+    if (planned != FFTGEN_PLAN_OK && choice == NULL) {
         /* a measured choice that does not fit this layout, or not FFTGEN_TENSOR_CORES (a radix-32
-         * kernel has no radix-16 stage): the planner's own plan instead, with what the flags ask */
+         * kernel has no radix-16 stage): the planner's own plan instead, with what the flags ask.
+         * Whatever the choice holds; where it held nothing, this plan fails as the first did. */
         const fftgen_kernel_request plain = {points, 0, kernel_precision, arch,
                                              tensor_cores ? FFTGEN_EVERY_PASS : 0, tile_override, 0,
                                              request.intermediate, 0, 0, 0, 0, 0};

@@ -470,10 +470,7 @@ static int copying_passes(const struct candidate_list *list)
 {
     const fftgen_transform_plan *plan = &list->plans[fastest(list)];
     int copying = 0;
-    for (int i = 0; i < plan->pass_count; ++i) {
-        const fftgen_kernel_plan *pass = &plan->pass[i];
-        copying |= (pass->tiled && !pass->tensor_cores && !pass->column_registers) << i;
-    }
+    for (int i = 0; i < plan->pass_count; ++i) copying |= fftgen_copies_columns(&plan->pass[i]) << i;
     return copying;
 }
 
@@ -541,8 +538,8 @@ static int measure_radix32_passes(struct measurement *m, int arch, int runs, int
  * kernel) the fastest plan's block sizes; (fp16) the tensor-core pass masks with the best tiles and
  * cluster size; radix 32 in the tiled passes where it saves an exchange; (2D and 3D) short columns
  * straight into registers; (fp16) the tiled passes that take twiddles from powers of two; the last
- * four only where they gain MIN_OPTION_GAIN. Fills `entry` (the
- * default choice unless one is MIN_GAIN faster). -1 when a measurement failed. */
+ * four only where they gain MIN_OPTION_GAIN. Fills `entry` (the default choice unless one is MIN_GAIN
+ * faster). -1 when a measurement failed. */
 static int tune_one(const struct transform *t, const fftgen_device_key *key, long long total, int runs, int jobs,
                     struct buffers *b, fftgen_wisdom_entry *entry, int *measured)
 {
