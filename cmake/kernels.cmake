@@ -264,6 +264,13 @@ foreach(case "fp16;256x128;" "fp16;32x32x8;--twiddle-powers=2" "fp32;128x16x16;"
   fftgen_add_sim(fftgen_${shape}_cr_${p} ${points} ${p} ", 0, 0, 0, 0, 0${fields}" --n ${shape} --column-registers
                  ${extra})
 endforeach()
+# computed twiddles (fftgen tune chooses them pass by pass): radix 32 with a radix-16 and a radix-2 last
+# stage, radix 16 with a shuffle tail (which keeps its table), and both passes of a four-step split
+fftgen_add_sim(fftgen_16384_r32_ct_fp16 16384 fp16 ", 32, 0, 0, 0, 0" --radix 32 --computed-twiddles)
+fftgen_add_sim(fftgen_2048_r32_ct_fp16 2048 fp16 ", 32, 0, 0, 0, 0" --radix 32 --block-threads 32
+               --computed-twiddles)
+fftgen_add_sim(fftgen_8192_ct_fp16 8192 fp16 ", 0, 0, 0, 0, 0" --computed-twiddles)
+fftgen_add_sim(fftgen_1048576_ct_fp16 1048576 fp16 ", 0, 0, 0, 0, 0" --computed-twiddles)
 # fp16 between passes: the planner keeps fp16 for two passes and stores the last intermediate of three
 # as shared-exponent complexes (above); every intermediate as fp16, and every one shared-exponent
 fftgen_add_sim(fftgen_2097152_i16_fp16 2097152 fp16 ", 0, 0, 0, 0, 0" --intermediate fp16)

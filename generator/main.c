@@ -64,6 +64,10 @@ static void usage(FILE *to)
             "                        from there, as longer columns do, instead of copying them through\n"
             "                        shared memory. Off by default (libfftgen chooses pass by pass from\n"
             "                        measurements)\n"
+            "  --computed-twiddles[=P,..] fp16: the passes listed (every one without a list) compute\n"
+            "                        each butterfly's first twiddle with __sincosf and square it for the\n"
+            "                        other powers of two, instead of reading twiddle tables. Off by default\n"
+            "                        (libfftgen chooses pass by pass from measurements)\n"
             "  --max-tile T[,T..]    strided passes read at most T transforms side by side (1, 2, 4, 8 or\n"
             "                        16; 0: as many as the planner's limits allow, the default); a list\n"
             "                        gives pass by pass (as --explain numbers them), the last value for\n"
@@ -225,11 +229,15 @@ static void explain_pass(const fftgen_kernel_plan *plan, const char *indent)
         const int tensor_cores = plan->tensor_cores && plan->radices[s] == 16;
         /* the first stage has no twiddles, a shuffle tail's radix 2 loads its one */
         const int powers = plan->twiddle_powers && s > 0 && plan->radices[s] >= 4 && !tensor_cores;
+        const int computed = plan->computed_twiddles && s > 0 && !(shuffle_tail && s == last);
         const int butterflies = points / plan->radices[s];
         printf("%sstage %d:        radix %d, %d butterfl%s per transform, sub-transforms of %d points,"
                " %s -> %s%s%s\n", indent, s + 1, plan->radices[s], butterflies, butterflies == 1 ? "y" : "ies", span,
                from, to, tensor_cores ? ", on tensor cores (mma.sync m16n8k16)" : "",
-               powers ? ", twiddles from their powers of two" : "");
+               computed ? (plan->radices[s] >= 4 ? ", twiddles computed (__sincosf, then squares)"
+                                                 : ", twiddles computed (__sincosf)")
+               : powers ? ", twiddles from their powers of two"
+                        : "");
     }
     if (plan->cluster > 1)
         printf("%sstage %d:        radix %d across the cluster's blocks, %d butterflies per transform, through"
@@ -390,7 +398,7 @@ int main(int argc, char **argv)
 {
     enum { OPT_N = 256, OPT_RADIX, OPT_PRECISION, OPT_DIRECTION, OPT_ARCH, OPT_EXPLAIN, OPT_NAME, OPT_TARGET,
            OPT_TEMPLATES, OPT_ISTRIDE, OPT_IDIST, OPT_OSTRIDE, OPT_ODIST, OPT_INEMBED, OPT_ONEMBED, OPT_TENSOR_CORES,
-           OPT_TWIDDLE_POWERS, OPT_RADIX32_PASSES, OPT_COLUMN_REGISTERS,
+           OPT_TWIDDLE_POWERS, OPT_RADIX32_PASSES, OPT_COLUMN_REGISTERS, OPT_COMPUTED_TWIDDLES,
            OPT_MAX_TILE, OPT_CLUSTER, OPT_INTERMEDIATE, OPT_ORDER, OPT_BLOCK_THREADS };
     static const struct option options[] = {
         {"n", required_argument, 0, OPT_N},
@@ -414,6 +422,7 @@ int main(int argc, char **argv)
         {"twiddle-powers", optional_argument, 0, OPT_TWIDDLE_POWERS},
         {"radix32-passes", optional_argument, 0, OPT_RADIX32_PASSES},
         {"column-registers", optional_argument, 0, OPT_COLUMN_REGISTERS},
+        {"computed-twiddles", optional_argument, 0, OPT_COMPUTED_TWIDDLES},
         {"max-tile", required_argument, 0, OPT_MAX_TILE},
         {"cluster", required_argument, 0, OPT_CLUSTER},
         {"intermediate", required_argument, 0, OPT_INTERMEDIATE},
@@ -425,7 +434,7 @@ int main(int argc, char **argv)
     if (argc > 1 && strcmp(argv[1], "pack") == 0) return fftgen_pack_command(argc - 1, argv + 1);
     if (argc > 1 && strcmp(argv[1], "tune") == 0) return run_tune(argv + 1);
     fftgen_kernel_request request = {0, 0, FFTGEN_KERNEL_FP32, FFTGEN_DEFAULT_ARCH, 0, {{0}}, 0,
-                                     FFTGEN_INTERMEDIATE_DEFAULT, 0, 0, 0, 0, 0};
+                                     FFTGEN_INTERMEDIATE_DEFAULT, 0, 0, 0, 0, 0, 0};
     int have_n = 0, explain_only = 0, directions = FFTGEN_RENDER_BOTH;
     const char *output = NULL, *name = NULL, *templates_dir = NULL;
     fftgen_target target = FFTGEN_TARGET_CUDA;
@@ -496,6 +505,9 @@ int main(int argc, char **argv)
             break;
         case OPT_COLUMN_REGISTERS:
             request.column_register_passes = parse_passes("column-registers", optarg);
+            break;
+        case OPT_COMPUTED_TWIDDLES:
+            request.computed_twiddle_passes = parse_passes("computed-twiddles", optarg);
             break;
         case OPT_MAX_TILE:
             if (fftgen_tile_caps_parse(optarg, &request.max_tile) != 0)

@@ -346,6 +346,44 @@ static fftgen_plan_status check_passes_exist(int mask, const fftgen_transform_pl
     return FFTGEN_PLAN_BAD_RADIX;
 }
 
+/* Computed stage twiddles in the passes the request names (fftgen_kernel_plan.computed_twiddles). The
+ * loads they replace are a table row per power of two and butterfly; at 8192 and 16384 points those rows
+ * are 8 KB each, and the kernels measured faster without them on an H200 (fftgen-kernel-ab, 2^27 points:
+ * fp16 16384 radix 32 45-54% -> 58% of copy, 8192 radix 32 62-70% -> 69-74%), while 512 to 2048 lost
+ * 1-2%: a measured choice. A pass can take it on CUDA cores, not a fused slice, with two stages or more. */
+static fftgen_plan_status place_computed_twiddles(const fftgen_kernel_request *request,
+                                                  fftgen_transform_plan *plan, char *why, size_t why_len)
+{
+    const int asked = request->computed_twiddle_passes;
+    if (asked == 0) return FFTGEN_PLAN_OK;
+    if (request->precision != FFTGEN_KERNEL_FP16) {
+        snprintf(why, why_len, "computed twiddles are an fp16 choice (their error, about 4e-7, is far below fp16's"
+                               " rounding, not fp32's)");
+        return FFTGEN_PLAN_BAD_RADIX;
+    }
+    const fftgen_plan_status named = check_passes_exist(asked, plan, "computed twiddles", why, why_len);
+    if (named != FFTGEN_PLAN_OK) return named;
+    for (int i = 0; i < plan->pass_count; ++i) {
+        fftgen_kernel_plan *pass = &plan->pass[i];
+        if (!(asked >> i & 1)) continue;
+        const char *refused = pass->tensor_cores    ? "runs on tensor cores, whose stages keep their tables"
+                              : pass->slice_rows > 0 ? "is a fused slice, whose stages keep their tables"
+                              : pass->stage_count < 2 ? "has one stage, with no twiddles"
+                                                      : NULL;
+        if (refused == NULL) {
+            pass->twiddle_powers = pass->computed_twiddles = 1;
+            plan->computed_twiddle_passes |= 1 << i;
+        } else if (asked != FFTGEN_EVERY_PASS) {
+            snprintf(why, why_len, "computed twiddles: pass %d %s", i + 1, refused);
+            return FFTGEN_PLAN_BAD_RADIX;
+        }
+    }
+    if (plan->computed_twiddle_passes != 0) return FFTGEN_PLAN_OK;
+    snprintf(why, why_len, "computed twiddles: this plan has no pass that can compute them (on CUDA cores, not a"
+                           " fused slice, two stages or more)");
+    return FFTGEN_PLAN_BAD_RADIX;
+}
+
 /* Which passes multiply their twiddles from powers of two (fftgen_kernel_plan.twiddle_powers): fp16
  * one-kernel transforms and slices always (H100, 2^27 points: 4096 97.6% -> 99.8% of copy bandwidth,
  * 8192 86.2% -> 88.8%, 16384 70.3% -> 72.7%, none slower); tiled passes where the request names them,
@@ -366,7 +404,7 @@ static fftgen_plan_status place_twiddle_powers(const fftgen_kernel_request *requ
         fftgen_kernel_plan *pass = &plan->pass[i];
         pass->twiddle_powers = fp16 && (!pass->tiled || (request->twiddle_powers >> i & 1));
     }
-    return FFTGEN_PLAN_OK;
+    return place_computed_twiddles(request, plan, why, why_len);
 }
 
 /* Whether every pass the request names for radix 32 took it (pass_radix): only tiled passes on CUDA
@@ -1009,7 +1047,7 @@ long long fftgen_transform_limit(fftgen_kernel_precision precision, int arch)
     long long best = 0;
     for (long long n = 2; n <= (1LL << 30); n *= 2) {
         const fftgen_kernel_request request = {n, 0, precision, arch, 0, {{0}}, 0, FFTGEN_INTERMEDIATE_DEFAULT,
-                                               0, 0, 0, 0, 0};
+                                               0, 0, 0, 0, 0, 0};
         fftgen_transform_plan plan;
         if (plan_transform_quietly(&request, &plan) != FFTGEN_PLAN_OK) break;
         best = n;
@@ -1390,7 +1428,7 @@ fftgen_plan_status fftgen_plan_shape(const fftgen_kernel_request *asked, int ran
      * them the radix-16 stages that those run: default_single_kernel_radix) */
     const fftgen_kernel_request rows = {shape[rank - 1], 0, request->precision, request->arch, request->tensor_cores,
                                         request->max_tile, 1, FFTGEN_INTERMEDIATE_DEFAULT, 0, 0, 0,
-                                        request->radix32_passes, 0};
+                                        request->radix32_passes, 0, 0};
     fftgen_transform_plan row_plan;
     int next = rank - 2; /* the highest dimension still to transform */
     p.pass_count = 1;

@@ -110,6 +110,10 @@ typedef struct {
                              from there, as longer columns do, instead of copying them through shared
                              memory; FFTGEN_EVERY_PASS: every such pass. An error where a named pass
                              has no such columns. 0: the planner's copies */
+    int computed_twiddle_passes; /* fp16, bit i: pass i computes its stages' twiddles instead of loading
+                             them (fftgen_kernel_plan.computed_twiddles); FFTGEN_EVERY_PASS: every pass
+                             that can. An error in other precisions, and where a named pass runs on
+                             tensor cores, is a fused slice or has one stage. 0: the tables */
 } fftgen_kernel_request;
 
 /* Where a pass finds its data: transform f is member c = f mod group_size of group
@@ -175,6 +179,11 @@ typedef struct {
      * errors near fp32's rounding). One-kernel transforms and slices always; tiled passes where the
      * request says so (measured pass by pass: `fftgen tune`). */
     int twiddle_powers;
+    /* fp16, with twiddle_powers: each butterfly computes its first twiddle with __sincosf (error about
+     * 4e-7, far below fp16's rounding) and squares it for the other powers of two, so its stages read
+     * no twiddle tables; a shuffle tail keeps its loads. Where the request says so (measured:
+     * `fftgen tune`). */
+    int computed_twiddles;
 } fftgen_kernel_plan;
 
 #define FFTGEN_EVERY_PASS ((1 << FFTGEN_MAX_PASSES) - 1) /* a request's pass mask: all of them */
@@ -207,6 +216,8 @@ typedef struct {
     int columns_first;          /* whether the columns of a 2D shape went first (plan_columns_first) */
     int column_register_passes; /* the passes whose short columns load straight into registers because
                                    the request named them (fftgen_kernel_request.column_register_passes) */
+    int computed_twiddle_passes; /* the passes that compute their stages' twiddles
+                                    (fftgen_kernel_request.computed_twiddle_passes) */
 } fftgen_transform_plan;
 
 typedef enum {

@@ -84,7 +84,7 @@ static void pass_mask_option(const char *flag, int mask, char *out, size_t len)
 /* " --twiddle-powers=1,3" for the tiled passes that multiply their twiddles from powers of two (the
  * others do so without asking), " --radix32-passes=1,2" for those that hold 32 points a thread and
  * " --column-registers=2,3" for the passes whose short columns load straight into registers because
- * the request named them. */
+ * the request named them, and " --computed-twiddles=1" for those that compute their stage twiddles. */
 static void tiled_pass_options(const fftgen_transform_plan *plan, char *out, size_t len)
 {
     int powers = 0, radix32 = 0;
@@ -98,6 +98,8 @@ static void tiled_pass_options(const fftgen_transform_plan *plan, char *out, siz
     pass_mask_option("radix32-passes", radix32, out + at, len - at);
     const size_t end = strlen(out);
     pass_mask_option("column-registers", plan->column_register_passes, out + end, len - end);
+    const size_t tail = strlen(out);
+    pass_mask_option("computed-twiddles", plan->computed_twiddle_passes, out + tail, len - tail);
 }
 
 void fftgen_plan_command(const fftgen_transform_plan *plan, int directions, const char *name, char *out,
@@ -198,6 +200,8 @@ static void push_pass(lua_State *L, const fftgen_kernel_plan *pass)
     lua_setfield(L, -2, "tensor_cores");
     lua_pushboolean(L, pass->twiddle_powers);
     lua_setfield(L, -2, "twiddle_powers");
+    lua_pushboolean(L, pass->computed_twiddles);
+    lua_setfield(L, -2, "computed_twiddles");
     static const char *const buffers[] = {"input", "output", "work"};
     set_string(L, "source", buffers[pass->source]);
     set_string(L, "target", buffers[pass->target]);

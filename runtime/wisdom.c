@@ -129,6 +129,9 @@ static int parse_entry(char *line, fftgen_wisdom_entry *entry, char *why, size_t
         } else if (strcmp(word, "column-registers") == 0) {
             entry->choice.column_register_passes = fftgen_pass_mask_parse(value);
             bad = entry->choice.column_register_passes < 0;
+        } else if (strcmp(word, "computed-twiddles") == 0) {
+            entry->choice.computed_twiddle_passes = fftgen_pass_mask_parse(value);
+            bad = entry->choice.computed_twiddle_passes < 0;
         } else if (strcmp(word, "radix") == 0) {
             bad = parse_supported(value, fftgen_radix_supported, &entry->choice.max_radix);
         } else if (strcmp(word, "block-threads") == 0) {
@@ -140,7 +143,7 @@ static int parse_entry(char *line, fftgen_wisdom_entry *entry, char *why, size_t
         } else {
             snprintf(why, why_len,
                      "unknown key '%s' (expected tensor-cores, max-tile, cluster, order, radix, block-threads,"
-                     " twiddle-powers, radix32-passes, column-registers, ms, default-ms)",
+                     " twiddle-powers, radix32-passes, column-registers, computed-twiddles, ms, default-ms)",
                      word);
             return -1;
         }
@@ -167,6 +170,10 @@ static int parse_entry(char *line, fftgen_wisdom_entry *entry, char *why, size_t
     }
     if (entry->choice.twiddle_powers != 0 && entry->precision != FFTGEN_KERNEL_FP16) {
         snprintf(why, why_len, "twiddle-powers= applies to fp16 only");
+        return -1;
+    }
+    if (entry->choice.computed_twiddle_passes != 0 && entry->precision != FFTGEN_KERNEL_FP16) {
+        snprintf(why, why_len, "computed-twiddles= applies to fp16 only");
         return -1;
     }
     return 0;
@@ -463,6 +470,7 @@ void fftgen_choice_apply(const fftgen_choice *choice, int rank, fftgen_kernel_re
     if (request->precision == FFTGEN_KERNEL_FP16) {
         request->tensor_cores = choice->tensor_cores;
         request->twiddle_powers = choice->twiddle_powers;
+        request->computed_twiddle_passes = choice->computed_twiddle_passes;
     }
     request->max_tile = choice->max_tile;
     request->cluster = choice->cluster;
@@ -490,15 +498,17 @@ void fftgen_choice_text(const fftgen_choice *choice, char *out, size_t len)
     fftgen_tile_caps_text(&choice->max_tile, tiles, sizeof tiles);
     char cluster[16] = "";
     if (choice->cluster != 0) snprintf(cluster, sizeof cluster, " cluster=%d", choice->cluster);
-    char order[32] = "", radix[16] = "", block[32] = "", powers[48] = "", radix32[48] = "", columns[64] = "";
+    char order[32] = "", radix[16] = "", block[32] = "", powers[48] = "", radix32[48] = "", columns[64] = "",
+         computed[64] = "";
     if (choice->columns_first) snprintf(order, sizeof order, " order=%s", fftgen_order_name(1));
     if (choice->max_radix != 0) snprintf(radix, sizeof radix, " radix=%d", choice->max_radix);
     if (choice->block_threads != 0) snprintf(block, sizeof block, " block-threads=%d", choice->block_threads);
     pass_mask_word("twiddle-powers", choice->twiddle_powers, powers, sizeof powers);
     pass_mask_word("radix32-passes", choice->radix32_passes, radix32, sizeof radix32);
     pass_mask_word("column-registers", choice->column_register_passes, columns, sizeof columns);
-    snprintf(out, len, "tensor-cores=%s max-tile=%s%s%s%s%s%s%s%s", passes, tiles, cluster, order, radix, block,
-             powers, radix32, columns);
+    pass_mask_word("computed-twiddles", choice->computed_twiddle_passes, computed, sizeof computed);
+    snprintf(out, len, "tensor-cores=%s max-tile=%s%s%s%s%s%s%s%s%s", passes, tiles, cluster, order, radix, block,
+             powers, radix32, columns, computed);
 }
 
 /* Appends printf output to a growing buffer; -1 when out of memory. */
@@ -525,7 +535,7 @@ static int append(struct text_buffer *b, const char *data, size_t length)
 
 static int append_entry(struct text_buffer *b, const fftgen_wisdom_entry *entry)
 {
-    char shape[64], choice[160], line[MAX_LINE];
+    char shape[64], choice[256], line[MAX_LINE];
     fftgen_shape_text(entry->rank, entry->shape, shape, sizeof shape);
     fftgen_choice_text(&entry->choice, choice, sizeof choice);
     const int n = snprintf(line, sizeof line, "%s %s %s ms=%.4f default-ms=%.4f\n",

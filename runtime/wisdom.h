@@ -16,6 +16,8 @@
  * radix32-passes=P,.. (the tiled passes, numbered from 1, that hold 32 points a thread,
  * fftgen_kernel_request.radix32_passes); an optional column-registers=P,.. (2D and 3D: the passes whose
  * short columns load straight into registers, fftgen_kernel_request.column_register_passes); an
+ * optional computed-twiddles=P,.. (fp16: the passes that compute their stage twiddles instead of reading
+ * tables, fftgen_kernel_request.computed_twiddle_passes); an
  * optional twiddle-powers=P,.. (fp16: the tiled passes that multiply their twiddles from powers of two,
  * fftgen_kernel_request.twiddle_powers); the times are what tune measured, for the reader). '#' starts
  * a comment; blank lines are skipped.
@@ -50,6 +52,8 @@ typedef struct {
                            (fftgen_kernel_request.radix32_passes) */
     int column_register_passes; /* 2D and 3D: the passes whose short columns load straight into
                                    registers (fftgen_kernel_request.column_register_passes) */
+    int computed_twiddle_passes; /* fp16: the passes that compute their stage twiddles
+                                    (fftgen_kernel_request.computed_twiddle_passes) */
 } fftgen_choice;
 
 /* The device a section was measured on. */

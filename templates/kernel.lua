@@ -52,6 +52,8 @@ local function per_block_batch(f) return multi(f) or on_cluster(f) end
 local function shuffle_tail(f) return any_pass(f, "shuffle_tail") end
 -- Files with a radix-32 stage, whose first stage may write pairs of points (stage.lua)
 local function radix32(f) return any_pass(f, "radix_max", 32) end
+-- Files whose stages compute twiddles (fftgen_kernel_plan.computed_twiddles)
+local function computed_twiddles(f) return any_pass(f, "computed_twiddles") end
 local function shared_exponent(f)
   return any_pass(f, "shared_exponent_source") or any_pass(f, "shared_exponent_target")
 end
@@ -426,6 +428,16 @@ local function cuda_helpers(w, f)
   w:line("")
   w:line("__device__ __forceinline__ float2 load_twiddle(const float2* tw, int i) { return __ldg(tw + i); }")
   w:line("__device__ __forceinline__ float2 scaled(float2 a, float s) { return make_float2(a.x * s, a.y * s); }")
+  if computed_twiddles(f) then
+    w:line("// exp(-2*pi*i*q/n), 0 <= q < n, from the special function unit: the angle in [-pi, pi], where")
+    w:line("// __sincosf errs by about 4e-7, far below fp16's rounding; no table to read.")
+    w:open("__device__ __forceinline__ float2 computed_twiddle(int q, int n)")
+    w:line("const float turns = (float)q * (1.0f / (float)n); // exact: n is a power of two")
+    w:line("float s, c;")
+    w:line("__sincosf(-6.283185307f * (turns > 0.5f ? turns - 1.0f : turns), &s, &c);")
+    w:line("return make_float2(c, s);")
+    w:close()
+  end
   w:line("")
   w:line("// a * w and a * conj(w)")
   w:open("__device__ __forceinline__ float2 twiddle_mul(float2 a, float2 w)")
@@ -793,6 +805,12 @@ local function sim_helpers(w, f)
   w:line("return make_float2(a.x * w.x + a.y * w.y, a.y * w.x - a.x * w.y);")
   w:close()
   w:line("static inline float2 load_twiddle(const float2* tw, int i) { return tw[i]; }")
+  if computed_twiddles(f) then
+    w:open("static inline float2 computed_twiddle(int q, int n) /* the GPU's __sincosf, to about 4e-7 */")
+    w:line("const double angle = -6.283185307179586 * q / n;")
+    w:line("return make_float2((float)cos(angle), (float)sin(angle));")
+    w:close()
+  end
   w:line("static inline int padded(int i) { return i + (i >> 4); }")
   if radix32(f) then
     w:line("static inline void store_pair(float2* s, int i, float2 a, float2 b) { s[i] = a; s[i + 1] = b; }")
@@ -914,7 +932,7 @@ local function render_sim(f)
   w:line("#include <stdbool.h>")
   w:line("#include <stddef.h>")
   w:line("#include <stdlib.h>")
-  if f.split or shared_exponent(f) then w:line("#include <math.h>") end
+  if f.split or shared_exponent(f) or computed_twiddles(f) then w:line("#include <math.h>") end
   if tensor_cores(f) or shared_exponent(f) then w:line("#include <string.h>") end
   w:line("")
   sim_helpers(w, f)

@@ -470,12 +470,20 @@ end
 -- products, so errors near fp32's rounding, far below fp16's). fp16 kernels wait on the load/store
 -- pipe (exchanges through shared memory and r - 1 twiddle loads a butterfly), not on arithmetic; where
 -- the planner chooses this: fftgen_kernel_plan.twiddle_powers.
-local function emit_twiddle_powers(w, mul, r, ns, q)
+-- computed (fftgen_kernel_plan.computed_twiddles): twiddle 1 from computed_twiddle, the higher powers
+-- of two by squaring, and no table.
+local function emit_twiddle_powers(w, mul, r, ns, q, computed)
   local function name(m) return string.format("w%d_%d", m, q) end
   local half = r // 2
   local h = 1
   while h <= half do
-    w:line("const float2 %s = load_twiddle(tw, %d);", name(h), (h - 1) * ns)
+    if not computed then
+      w:line("const float2 %s = load_twiddle(tw, %d);", name(h), (h - 1) * ns)
+    elseif h == 1 then
+      w:line("const float2 %s = computed_twiddle(k, %d);", name(h), ns * r)
+    else
+      w:line("const float2 %s = twiddle_mul(%s, %s);", name(h), name(h // 2), name(h // 2))
+    end
     h = h * 2
   end
   h = 1
@@ -490,11 +498,16 @@ end
 
 -- Multiplies the butterfly's inputs 1..r-1 by their twiddles; a warp reads them unit-stride.
 -- powers: most of them are multiplied from the powers of two (emit_twiddle_powers).
-local function emit_twiddles(w, prefix, stage_index, r, ns, q, sign, powers)
+-- computed: the twiddles are computed, not loaded (emit_twiddle_powers; radix 2: computed_twiddle).
+local function emit_twiddles(w, prefix, stage_index, r, ns, q, sign, powers, computed)
   local mul = (sign < 0) and "twiddle_mul" or "twiddle_mul_conj"
-  w:line("const float2* tw = %stwiddles_%d + k;", prefix, stage_index)
+  if computed and r == 2 then
+    w:line("v[%d] = %s(v[%d], computed_twiddle(k, %d));", q * r + 1, mul, q * r + 1, ns * r)
+    return
+  end
+  if not computed then w:line("const float2* tw = %stwiddles_%d + k;", prefix, stage_index) end
   if powers and r >= 4 then
-    emit_twiddle_powers(w, mul, r, ns, q)
+    emit_twiddle_powers(w, mul, r, ns, q, computed)
     return
   end
   for m = 1, r - 1 do
@@ -553,7 +566,7 @@ local function emit_butterflies(w, plan, stage_index, r, ns, sign, to_global, to
       out_base = string.format("j * %d", r)
     else
       w:line("const int k = j & %d;", ns - 1)
-      emit_twiddles(w, plan.prefix, stage_index, r, ns, q, sign, plan.twiddle_powers)
+      emit_twiddles(w, plan.prefix, stage_index, r, ns, q, sign, plan.twiddle_powers, plan.computed_twiddles)
       out_base = last and "k" or string.format("(j - k) * %d + k", r)
     end
     local xs = {}
@@ -875,7 +888,9 @@ function M.twiddle_tables(plan)
   local tables = {}
   local ns = 1
   for s, r in ipairs(plan.radices) do
-    if ns > 1 then tables[#tables + 1] = { name = plan.prefix .. "twiddles_" .. s, ns = ns, r = r } end
+    -- computed twiddles need no table, but for a shuffle tail's loads
+    local loads = not plan.computed_twiddles or (plan.shuffle_tail and s == #plan.radices)
+    if ns > 1 and loads then tables[#tables + 1] = { name = plan.prefix .. "twiddles_" .. s, ns = ns, r = r } end
     ns = ns * r
   end
   return tables

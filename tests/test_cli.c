@@ -658,6 +658,44 @@ static void short_columns_load_into_registers_on_request(void **state)
     expect_fp16_command("256x256x256", "--column-registers", "--column-registers=2,3 --precision fp16");
 }
 
+/* fp16 stage twiddles computed with __sincosf and squares where asked; the tables stay out of the file */
+static void passes_compute_twiddles_on_request(void **state)
+{
+    (void)state;
+    static const char *const computed = "twiddles computed (__sincosf, then squares)";
+    assert_int_equal(run_fftgen("--n", "16384", "--precision", "fp16", "--radix", "32", "--explain", NULL), 0);
+    assert_null(strstr(output, computed));
+    assert_int_equal(run_fftgen("--n", "16384", "--precision", "fp16", "--radix", "32", "--computed-twiddles",
+                                "--explain", NULL),
+                     0);
+    assert_non_null(strstr(output, computed));
+    /* both passes of a four-step split, or only the second */
+    assert_int_equal(run_fftgen("--n", "1048576", "--precision", "fp16", "--computed-twiddles=2", "--explain", NULL),
+                     0);
+    const char *second = strstr(output, "pass 2:"), *first_computed = strstr(output, computed);
+    assert_true(second != NULL && first_computed != NULL && first_computed > second);
+    char path[300];
+    snprintf(path, sizeof path, "%s/computed.cu", work_dir);
+    assert_int_equal(run_fftgen("--n", "16384", "--precision", "fp16", "--radix", "32", "--computed-twiddles", "-o",
+                                path, NULL),
+                     0);
+    const char *text = file_text(path);
+    assert_non_null(strstr(text, "computed_twiddle(k, 16384)"));
+    assert_null(strstr(text, "__device__ const float2 twiddles_"));
+    unlink(path);
+    expect_rejected("computed twiddles are an fp16 choice", "4096", "--computed-twiddles", NULL);
+    assert_int_equal(run_fftgen("--n", "64x64x64", "--precision", "fp16", "--computed-twiddles=1", "--explain", NULL),
+                     2);
+    assert_non_null(strstr(output, "computed twiddles: pass 1 is a fused slice"));
+    assert_int_equal(run_fftgen("--n", "4096", "--precision", "fp16", "--tensor-cores", "--computed-twiddles=1",
+                                "--explain", NULL),
+                     2);
+    assert_non_null(strstr(output, "computed twiddles: pass 1 runs on tensor cores"));
+    assert_int_equal(run_fftgen("--n", "4096", "--precision", "fp16", "--computed-twiddles=2", "--explain", NULL), 2);
+    assert_non_null(strstr(output, "computed twiddles: pass 2 named, but the plan has 1 pass"));
+    expect_fp16_command("8192", "--computed-twiddles", "--computed-twiddles=1 --precision fp16");
+}
+
 static void writes_self_contained_file(void **state)
 {
     (void)state;
@@ -732,6 +770,7 @@ int main(void)
         cmocka_unit_test(tiled_passes_take_twiddle_powers_on_request),
         cmocka_unit_test(tiled_passes_take_radix_32_on_request),
         cmocka_unit_test(short_columns_load_into_registers_on_request),
+        cmocka_unit_test(passes_compute_twiddles_on_request),
         cmocka_unit_test(columns_first_through_the_work_area),
         cmocka_unit_test(writes_self_contained_file),
         cmocka_unit_test(template_errors_name_file_and_line),

@@ -95,7 +95,8 @@ static int same_passes(const fftgen_transform_plan *a, const fftgen_transform_pl
         if (x->n != y->n || x->ffts_per_block != y->ffts_per_block || x->tensor_cores != y->tensor_cores ||
             x->slice_rows != y->slice_rows || x->threads != y->threads || x->column_registers != y->column_registers ||
             x->cluster != y->cluster || x->dimension != y->dimension || x->source != y->source ||
-            x->radix_max != y->radix_max || x->twiddle_powers != y->twiddle_powers)
+            x->radix_max != y->radix_max || x->twiddle_powers != y->twiddle_powers ||
+            x->computed_twiddles != y->computed_twiddles)
             return 0;
     }
     return 1;
@@ -107,8 +108,8 @@ struct candidate_list {
     fftgen_transform_plan plans[MAX_CANDIDATES];
     int count;
     /* what the option rounds did not take, said after the transform's line: tensor cores, radix 32 on up
-     * to three plans, column registers, twiddle powers */
-    char option_notes[6][192];
+     * to three plans, column registers, twiddle powers, computed twiddles */
+    char option_notes[7][192];
 };
 
 /* The plan libfftgen makes for `choice` (dense data, planned on the host: no kernel compiled). */
@@ -118,7 +119,7 @@ static fftgen_plan_status plan_choice(const struct transform *t, int arch, const
     const long long points = shape_arg_points(&t->shape);
     const fftgen_user_layout dense = {1, points, {0}};
     fftgen_kernel_request request = {points, 0, KERNEL_PRECISIONS[t->precision], arch, 0, {{0}}, 0,
-                                     FFTGEN_INTERMEDIATE_DEFAULT, 0, 0, 0, 0, 0};
+                                     FFTGEN_INTERMEDIATE_DEFAULT, 0, 0, 0, 0, 0, 0};
     fftgen_choice_apply(choice, t->shape.rank, &request);
     char why[256];
     return fftgen_plan_shape(&request, t->shape.rank, t->shape.n, dense, dense, plan, why, sizeof why);
@@ -145,7 +146,7 @@ static int add_candidate(const struct transform *t, int arch, fftgen_choice choi
 /* The choice of `tile` for every pass, with `cluster` and the passes' order. */
 static fftgen_choice tiles_choice(int tile, int cluster, int columns_first)
 {
-    fftgen_choice choice = {0, {{0}}, cluster, columns_first, 0, 0, 0, 0, 0};
+    fftgen_choice choice = {0, {{0}}, cluster, columns_first, 0, 0, 0, 0, 0, 0};
     for (int i = 0; i < FFTGEN_MAX_PASSES; ++i) choice.max_tile.pass[i] = tile;
     return choice;
 }
@@ -157,7 +158,7 @@ static int tensor_core_passes(const struct transform *t, int arch)
     const long long points = shape_arg_points(&t->shape);
     const fftgen_user_layout dense = {1, points, {0}};
     const fftgen_kernel_request every = {points, 0, FFTGEN_KERNEL_FP16, arch, FFTGEN_EVERY_PASS, {{0}}, 0,
-                                         FFTGEN_INTERMEDIATE_DEFAULT, 0, 0, 0, 0, 0};
+                                         FFTGEN_INTERMEDIATE_DEFAULT, 0, 0, 0, 0, 0, 0};
     fftgen_transform_plan plan;
     char why[256];
     int can = 0;
@@ -474,6 +475,20 @@ static int copying_passes(const struct candidate_list *list)
     return copying;
 }
 
+/* fp16: the fastest plan's passes that may compute their stage twiddles instead of reading tables
+ * (fftgen_kernel_plan.computed_twiddles: on CUDA cores, not a fused slice, two stages or more). On an
+ * H200 fp16 16384 and 8192 (radix 32) gained 7-20%, 512 to 2048 lost 1-2%. */
+static int computing_passes(const struct candidate_list *list)
+{
+    const fftgen_transform_plan *plan = &list->plans[fastest(list)];
+    int computing = 0;
+    for (int i = 0; i < plan->pass_count; ++i) {
+        const fftgen_kernel_plan *pass = &plan->pass[i];
+        computing |= (!pass->tensor_cores && pass->slice_rows == 0 && pass->stage_count >= 2) << i;
+    }
+    return computing;
+}
+
 /* Shared-memory exchanges of a pass: one between each two stages, but for a shuffle tail. */
 static int exchanges(const fftgen_kernel_plan *pass)
 {
@@ -537,9 +552,9 @@ static int measure_radix32_passes(struct measurement *m, int arch, int runs, int
  * cluster size against none, and the choice in use now) and then pass by pass; (1D sizes of one
  * kernel) the fastest plan's block sizes; (fp16) the tensor-core pass masks with the best tiles and
  * cluster size; radix 32 in the tiled passes where it saves an exchange; (2D and 3D) short columns
- * straight into registers; (fp16) the tiled passes that take twiddles from powers of two; the last
- * four only where they gain MIN_OPTION_GAIN. Fills `entry` (the default choice unless one is MIN_GAIN
- * faster). -1 when a measurement failed. */
+ * straight into registers; (fp16) the tiled passes that take twiddles from powers of two, then the
+ * passes that compute them; the last five only where they gain MIN_OPTION_GAIN. Fills `entry` (the
+ * default choice unless one is MIN_GAIN faster). -1 when a measurement failed. */
 static int tune_one(const struct transform *t, const fftgen_device_key *key, long long total, int runs, int jobs,
                     struct buffers *b, fftgen_wisdom_entry *entry, int *measured)
 {
@@ -609,6 +624,9 @@ static int tune_one(const struct transform *t, const fftgen_device_key *key, lon
     if (!failed && t->precision == FFTGEN_FP16)
         failed = measure_pass_sets(&m, arch, runs, jobs, b, &list, fastest(&list), tiled_passes(&list),
                                    offsetof(fftgen_choice, twiddle_powers), "twiddle powers") != 0;
+    if (!failed && t->precision == FFTGEN_FP16)
+        failed = measure_pass_sets(&m, arch, runs, jobs, b, &list, fastest(&list), computing_passes(&list),
+                                   offsetof(fftgen_choice, computed_twiddle_passes), "computed twiddles") != 0;
     free(m.reference);
     free(m.output);
     if (failed) {
@@ -625,7 +643,7 @@ static int tune_one(const struct transform *t, const fftgen_device_key *key, lon
     entry->choice = list.items[best].choice;
     entry->ms = list.items[best].ms;
     entry->default_ms = default_ms;
-    char choice[160], runner_up[160];
+    char choice[256], runner_up[256];
     fftgen_choice_text(&entry->choice, choice, sizeof choice);
     fftgen_choice_text(&list.items[fast].choice, runner_up, sizeof runner_up);
     printf("  %-5s %-12s %2d candidates, default %.4f ms; fastest %s %.4f ms (%.3fx): %s\n",
