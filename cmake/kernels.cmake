@@ -61,7 +61,7 @@ foreach(n IN LISTS FFTGEN_TEST_SIZES)
     foreach(d forward inverse)
       string(APPEND gpu_decls "int ${name}_${d}_launch(const void *in, void *out, int batch, void *stream);\n")
     endforeach()
-    string(APPEND gpu_rows "    {${n}, KERNEL_${P}, ${name}_forward_launch, ${name}_inverse_launch, 0, 0},\n")
+    string(APPEND gpu_rows "    {${n}, KERNEL_${P}, ${name}_forward_launch, ${name}_inverse_launch, 0, 0, 0},\n")
   endforeach()
 endforeach()
 
@@ -101,21 +101,32 @@ foreach(variant IN LISTS FFTGEN_TEST_BLOCK_VARIANTS)
 endforeach()
 
 # Radix-32 chains as CUDA too (sm_80 and up, for their registers), so that tests/test_gpu.c checks
-# them on the GPU beside the default radix-16 kernels of the same sizes.
+# them on the GPU beside the default radix-16 kernels of the same sizes; in fp16 also with computed
+# twiddles (the shipped table's choice for an H200). "precision:variant" (ct: computed twiddles).
 foreach(n 8192 16384)
-  foreach(p IN LISTS FFTGEN_TEST_PRECISIONS)
+  foreach(variant fp32: fp16: fp16:ct)
+    string(REPLACE ":" ";" parts "${variant};")
+    list(GET parts 0 p)
+    list(GET parts 1 v)
+    set(flags --radix 32)
+    set(computed 0)
     set(name fftgen_${n}_r32_${p})
+    if(v STREQUAL "ct")
+      list(APPEND flags --computed-twiddles)
+      set(computed 1)
+      set(name fftgen_${n}_r32_ct_${p})
+    endif()
     set(cu ${CMAKE_BINARY_DIR}/kernels/${name}.cu)
     add_custom_command(OUTPUT ${cu}
       COMMAND ${CMAKE_COMMAND} -E make_directory ${CMAKE_BINARY_DIR}/kernels
-      COMMAND fftgen --n ${n} --precision ${p} --radix 32 --name ${name} -o ${cu}
+      COMMAND fftgen --n ${n} --precision ${p} ${flags} --name ${name} -o ${cu}
       DEPENDS fftgen VERBATIM)
     list(APPEND FFTGEN_CUDA_SOURCES_SM80_UP ${cu})
     string(TOUPPER ${p} P)
     foreach(d forward inverse)
       string(APPEND gpu_decls "int ${name}_${d}_launch(const void *in, void *out, int batch, void *stream);\n")
     endforeach()
-    string(APPEND gpu_rows "    {${n}, KERNEL_${P}, ${name}_forward_launch, ${name}_inverse_launch, 0, 32},\n")
+    string(APPEND gpu_rows "    {${n}, KERNEL_${P}, ${name}_forward_launch, ${name}_inverse_launch, 0, 32, ${computed}},\n")
   endforeach()
 endforeach()
 
@@ -152,7 +163,7 @@ foreach(n IN LISTS FFTGEN_TEST_TENSOR_CORE_SIZES)
   foreach(d forward inverse)
     string(APPEND gpu_decls "int ${name}_${d}_launch(const void *in, void *out, int batch, void *stream);\n")
   endforeach()
-  string(APPEND gpu_rows "    {${n}, KERNEL_FP16, ${name}_forward_launch, ${name}_inverse_launch, 1, 0},\n")
+  string(APPEND gpu_rows "    {${n}, KERNEL_FP16, ${name}_forward_launch, ${name}_inverse_launch, 1, 0, 0},\n")
 endforeach()
 
 # The split precisions (fp32 data, radix-16 stages on tensor cores with each operand split into fp16

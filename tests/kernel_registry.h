@@ -27,6 +27,7 @@ struct gpu_kernel {
     launch_function forward, inverse;
     int tensor_cores; /* radix-16 stages on tensor cores */
     int radix;        /* the largest radix asked for (--radix), 0: the default chain */
+    int computed_twiddles; /* fp16: the stages compute their twiddles (--computed-twiddles) */
 };
 
 extern const struct sim_kernel sim_kernels[];

@@ -67,8 +67,9 @@ static void check_kernel(void **state)
             const struct gpu_run run = {d == 0 ? k->forward : k->inverse, k->precision, k->n, cases[c].in_place};
             const double error = transform_error(k->n, k->precision, cases[c].batch, d == 0 ? -1 : 1, 1.0,
                                                  run_on_gpu, &run, (unsigned long long)k->n * 7919 + c * 2 + d);
-            print_message("  n=%-6d %s%s %-7s batch %-7d %s: relative L2 error %.3e\n", k->n,
+            print_message("  n=%-6d %s%s%s %-7s batch %-7d %s: relative L2 error %.3e\n", k->n,
                           k->precision == KERNEL_FP16 ? "fp16" : "fp32", k->tensor_cores ? " (tensor cores)" : "",
+                          k->computed_twiddles ? " (computed twiddles)" : "",
                           d == 0 ? "forward" : "inverse",
                           cases[c].batch, cases[c].in_place ? "in place    " : "out of place", error);
             assert_true(error >= 0.0);
