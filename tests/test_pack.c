@@ -23,12 +23,14 @@ extern const unsigned long long fftgen_shipped_wisdom_size;
 
 static char work_dir[256];
 
-static char *render_radix(long long n, int radix, fftgen_kernel_precision precision, int arch, int tensor_cores)
+/* computed: the passes that compute their twiddles (fftgen_kernel_request.computed_twiddle_passes) */
+static char *render_radix(long long n, int radix, int computed, fftgen_kernel_precision precision, int arch,
+                          int tensor_cores)
 {
     char why[256];
     fftgen_transform_plan plan;
     const fftgen_kernel_request request = {n, radix, precision, arch, tensor_cores, {{0}}, 0,
-                                           FFTGEN_INTERMEDIATE_DEFAULT, 0, 0, 0, 0, 0, 0};
+                                           FFTGEN_INTERMEDIATE_DEFAULT, 0, 0, 0, 0, 0, computed};
     if (fftgen_plan_transform(&request, &plan, why, sizeof why) != FFTGEN_PLAN_OK) return NULL;
     const fftgen_render_request r = {&plan, FFTGEN_TARGET_CUDA, FFTGEN_RENDER_BOTH, NULL, NULL};
     return fftgen_render(&r, why, sizeof why);
@@ -36,7 +38,7 @@ static char *render_radix(long long n, int radix, fftgen_kernel_precision precis
 
 static char *render(long long n, fftgen_kernel_precision precision, int arch, int tensor_cores)
 {
-    return render_radix(n, 0, precision, arch, tensor_cores);
+    return render_radix(n, 0, 0, precision, arch, tensor_cores);
 }
 
 /* First, before anything loads NVRTC: plans of the default pack need none. */
@@ -53,16 +55,16 @@ static void default_pack_needs_no_nvrtc(void **state)
     (void)state;
     setenv("FFTGEN_NVRTC", "/nonexistent/libnvrtc.so.13", 1);
     setenv("FFTGEN_CACHE", "0", 1);
-    const struct { long long n; fftgen_kernel_precision p; int arch, radix; } plans[] = {
-        {16, FFTGEN_KERNEL_FP32, 90, 0}, {4096, FFTGEN_KERNEL_FP32, 90, 0}, {16384, FFTGEN_KERNEL_FP16, 80, 0},
-        {65536, FFTGEN_KERNEL_FP16, 90, 0}, {1 << 20, FFTGEN_KERNEL_FP32, 80, 0},
+    const struct { long long n; fftgen_kernel_precision p; int arch, radix, computed; } plans[] = {
+        {16, FFTGEN_KERNEL_FP32, 90, 0, 0}, {4096, FFTGEN_KERNEL_FP32, 90, 0, 0}, {16384, FFTGEN_KERNEL_FP16, 80, 0, 0},
+        {65536, FFTGEN_KERNEL_FP16, 90, 0, 0}, {1 << 20, FFTGEN_KERNEL_FP32, 80, 0, 0},
         /* fp32 2^15: on clusters of 4 blocks on sm_90 (built for sm_90 only), in two passes on sm_80 */
-        {32768, FFTGEN_KERNEL_FP32, 90, 0}, {32768, FFTGEN_KERNEL_FP32, 80, 0},
-        /* the shipped table's choices: fp16 16384 with radix 32 */
-        {16384, FFTGEN_KERNEL_FP16, 90, 32},
+        {32768, FFTGEN_KERNEL_FP32, 90, 0, 0}, {32768, FFTGEN_KERNEL_FP32, 80, 0, 0},
+        /* the shipped table's choices: fp16 16384 with radix 32 and computed twiddles */
+        {16384, FFTGEN_KERNEL_FP16, 90, 32, 1},
     };
     for (size_t i = 0; i < sizeof plans / sizeof plans[0]; ++i) {
-        char *source = render_radix(plans[i].n, plans[i].radix, plans[i].p, plans[i].arch, 0);
+        char *source = render_radix(plans[i].n, plans[i].radix, plans[i].computed, plans[i].p, plans[i].arch, 0);
         assert_non_null(source);
         fftgen_cubin cubin;
         char log[256];

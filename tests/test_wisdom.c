@@ -397,7 +397,8 @@ static void shipped_table_parses_and_plans(void **state)
                                                        choice.max_tile, choice.cluster,
                                                        FFTGEN_INTERMEDIATE_DEFAULT, choice.columns_first,
                                                        choice.twiddle_powers, choice.block_threads,
-                                                       choice.radix32_passes, choice.column_register_passes, 0};
+                                                       choice.radix32_passes, choice.column_register_passes,
+                                                       choice.computed_twiddle_passes};
                 const fftgen_user_layout dense = {1, points, {0}};
                 fftgen_transform_plan plan;
                 assert_int_equal(fftgen_plan_shape(&request, rank, shapes[s], dense, dense, &plan, why, sizeof why),
@@ -405,16 +406,19 @@ static void shipped_table_parses_and_plans(void **state)
                 if (choice.max_radix != 0) assert_int_equal(plan.pass[0].radix_max, choice.max_radix);
                 for (int i = 0; i < plan.pass_count; ++i)
                     if (choice.radix32_passes >> i & 1) assert_int_equal(plan.pass[i].radix_max, 32);
+                for (int i = 0; i < plan.pass_count; ++i)
+                    assert_int_equal(plan.pass[i].computed_twiddles, choice.computed_twiddle_passes >> i & 1);
                 if (choice.block_threads != 0 && plan.pass[0].ffts_per_block > 1)
                     assert_true(plan.pass[0].threads <= choice.block_threads);
             }
-    /* fp16 16384 takes radix 32 on sm_90 (fftgen-bench, H100: 0.536 -> 0.517 ms), on the H200 too */
+    /* fp16 16384 takes radix 32 and computed twiddles on sm_90 (tune, H100: 0.5140 -> 0.4668 ms), on the
+     * H200 too (0.4979 -> 0.4393) */
     fftgen_choice choice;
     assert_true(find(&devices[1], FFTGEN_KERNEL_FP16, 1, 16384, 0, &choice));
     assert_int_equal(choice.max_radix, 32);
     char text[160];
     fftgen_choice_text(&choice, text, sizeof text);
-    assert_string_equal(text, "tensor-cores=none max-tile=0 radix=32");
+    assert_string_equal(text, "tensor-cores=none max-tile=0 radix=32 computed-twiddles=1");
     /* fp32 65536 on the H200: two passes, not the planner's cluster (1.2407 -> 1.0418 ms there) */
     assert_true(find(&devices[1], FFTGEN_KERNEL_FP32, 1, 65536, 0, &choice));
     assert_int_equal(choice.cluster, 1);
