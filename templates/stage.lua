@@ -505,6 +505,7 @@ local function emit_twiddles(w, prefix, stage_index, r, ns, q, sign, powers, com
     w:line("v[%d] = %s(v[%d], computed_twiddle(k, %d));", q * r + 1, mul, q * r + 1, ns * r)
     return
   end
+  assert(not computed or (powers and r >= 4), "computed twiddles come with their powers of two (the planner's)")
   if not computed then w:line("const float2* tw = %stwiddles_%d + k;", prefix, stage_index) end
   if powers and r >= 4 then
     emit_twiddle_powers(w, mul, r, ns, q, computed)
