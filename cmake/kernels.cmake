@@ -126,7 +126,8 @@ foreach(n 8192 16384)
     foreach(d forward inverse)
       string(APPEND gpu_decls "int ${name}_${d}_launch(const void *in, void *out, int batch, void *stream);\n")
     endforeach()
-    string(APPEND gpu_rows "    {${n}, KERNEL_${P}, ${name}_forward_launch, ${name}_inverse_launch, 0, 32, ${computed}},\n")
+    string(APPEND gpu_rows
+      "    {${n}, KERNEL_${P}, ${name}_forward_launch, ${name}_inverse_launch, 0, 32, ${computed}},\n")
   endforeach()
 endforeach()
 

@@ -185,6 +185,11 @@ int fftgen_copies_columns(const fftgen_kernel_plan *p)
     return p->tiled && !p->tensor_cores && !p->column_registers;
 }
 
+int fftgen_can_compute_twiddles(const fftgen_kernel_plan *p)
+{
+    return !p->tensor_cores && p->slice_rows == 0 && p->stage_count >= 2;
+}
+
 int fftgen_stores_from_registers(const fftgen_kernel_plan *p)
 {
     if (p->slice_rows > 0) /* a fused slice's columns: a warp stores 32 of them side by side */
@@ -366,15 +371,14 @@ static fftgen_plan_status place_computed_twiddles(const fftgen_kernel_request *r
     for (int i = 0; i < plan->pass_count; ++i) {
         fftgen_kernel_plan *pass = &plan->pass[i];
         if (!(asked >> i & 1)) continue;
-        const char *refused = pass->tensor_cores    ? "runs on tensor cores, whose stages keep their tables"
-                              : pass->slice_rows > 0 ? "is a fused slice, whose stages keep their tables"
-                              : pass->stage_count < 2 ? "has one stage, with no twiddles"
-                                                      : NULL;
-        if (refused == NULL) {
+        if (fftgen_can_compute_twiddles(pass)) {
             pass->twiddle_powers = pass->computed_twiddles = 1;
             plan->computed_twiddle_passes |= 1 << i;
         } else if (asked != FFTGEN_EVERY_PASS) {
-            snprintf(why, why_len, "computed twiddles: pass %d %s", i + 1, refused);
+            snprintf(why, why_len, "computed twiddles: pass %d %s", i + 1,
+                     pass->tensor_cores    ? "runs on tensor cores, whose stages keep their tables"
+                     : pass->slice_rows > 0 ? "is a fused slice, whose stages keep their tables"
+                                            : "has one stage, with no twiddles");
             return FFTGEN_PLAN_BAD_RADIX;
         }
     }
@@ -388,7 +392,8 @@ static fftgen_plan_status place_computed_twiddles(const fftgen_kernel_request *r
  * one-kernel transforms and slices always (H100, 2^27 points: 4096 97.6% -> 99.8% of copy bandwidth,
  * 8192 86.2% -> 88.8%, 16384 70.3% -> 72.7%, none slower); tiled passes where the request names them,
  * since there they measured faster in some passes and slower in others (2^22 4% faster with them in
- * its first pass, 2^27 3% slower; results/notes.md). */
+ * its first pass, 2^27 3% slower; results/notes.md). Then the passes that compute them
+ * (place_computed_twiddles), which take the powers too. */
 static fftgen_plan_status place_twiddle_powers(const fftgen_kernel_request *request, fftgen_transform_plan *plan,
                                                char *why, size_t why_len)
 {

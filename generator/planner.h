@@ -317,4 +317,8 @@ int fftgen_stores_from_registers(const fftgen_kernel_plan *p);
  * (short columns of 2D and 3D shapes, by default). */
 int fftgen_copies_columns(const fftgen_kernel_plan *p);
 
+/* Whether a pass can compute its stage twiddles (fftgen_kernel_request.computed_twiddle_passes): on CUDA
+ * cores, not a fused slice (whose rows and columns keep their tables), with two stages or more. */
+int fftgen_can_compute_twiddles(const fftgen_kernel_plan *p);
+
 #endif

@@ -476,16 +476,13 @@ static int copying_passes(const struct candidate_list *list)
 }
 
 /* fp16: the fastest plan's passes that may compute their stage twiddles instead of reading tables
- * (fftgen_kernel_plan.computed_twiddles: on CUDA cores, not a fused slice, two stages or more). On an
- * H200 fp16 16384 and 8192 (radix 32) gained 7-20%, 512 to 2048 lost 1-2%. */
+ * (fftgen_can_compute_twiddles). On an H200 fp16 16384 and 8192 (radix 32) gained 7-20%, 512 to 2048
+ * lost 1-2%. */
 static int computing_passes(const struct candidate_list *list)
 {
     const fftgen_transform_plan *plan = &list->plans[fastest(list)];
     int computing = 0;
-    for (int i = 0; i < plan->pass_count; ++i) {
-        const fftgen_kernel_plan *pass = &plan->pass[i];
-        computing |= (!pass->tensor_cores && pass->slice_rows == 0 && pass->stage_count >= 2) << i;
-    }
+    for (int i = 0; i < plan->pass_count; ++i) computing |= fftgen_can_compute_twiddles(&plan->pass[i]) << i;
     return computing;
 }
 
