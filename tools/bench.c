@@ -257,6 +257,7 @@ int main(int argc, char **argv)
             ++done;
         }
     fprintf(stderr, "\r%60s\r", "");
+    release_compare_buffers();
     if (json != NULL) write_json(json, device, driver, runtime, rows, done, (plan_flags & FFTGEN_TENSOR_CORES) != 0);
     free(rows);
     return failures ? 1 : 0;

@@ -80,6 +80,45 @@ struct timing {
     float median, min, max;
 };
 
+// The comparison's device buffers, kept from one call to the next and grown only when a call needs
+// more: every row of a run then reads and writes the same memory. Allocated afresh per row, the fp16
+// rows that followed an fp32 row of the same size measured 5-8% slower on an H200 than the same rows
+// run alone (results/notes.md, "the bench's context effect").
+struct buffers {
+    double2 *ref_in, *ref_out;
+    void *in, *out;
+    double *sums;
+    size_t count; // points each buffer holds (in and out as float2)
+};
+buffers kept = {};
+
+void release_kept()
+{
+    cudaFree(kept.ref_in);
+    cudaFree(kept.ref_out);
+    cudaFree(kept.in);
+    cudaFree(kept.out);
+    cudaFree(kept.sums);
+    kept = buffers{};
+}
+
+// Buffers of at least `count` points; on failure none are kept.
+int reserve(size_t count)
+{
+    if (count <= kept.count) return 0;
+    release_kept();
+    CUDA_CHECK(cudaMalloc(&kept.ref_in, count * sizeof(double2)));
+    CUDA_CHECK(cudaMalloc(&kept.ref_out, count * sizeof(double2)));
+    CUDA_CHECK(cudaMalloc(&kept.in, count * sizeof(float2)));
+    CUDA_CHECK(cudaMalloc(&kept.out, count * sizeof(float2)));
+    CUDA_CHECK(cudaMalloc(&kept.sums, 2 * sizeof(double)));
+    kept.count = count;
+    return 0;
+fail:
+    release_kept();
+    return -1;
+}
+
 // Times `run` with events around each call: `warmup` untimed calls, then `runs` timed ones.
 template <typename F>
 int time_runs(F run, int warmup, int runs, timing *t)
@@ -128,23 +167,19 @@ fail:
 
 extern "C" int measure_copy_bandwidth(size_t bytes, int runs, double *gbps)
 {
-    void *a = nullptr, *b = nullptr;
     timing t;
-    CUDA_CHECK(cudaMalloc(&a, bytes));
-    CUDA_CHECK(cudaMalloc(&b, bytes));
-    CUDA_CHECK(cudaMemset(a, 1, bytes));
-    if (time_runs([&] { return cudaMemcpy(b, a, bytes, cudaMemcpyDeviceToDevice) == cudaSuccess ? 0 : -1; }, 3, runs,
-                  &t) != 0)
+    if (reserve((bytes + sizeof(float2) - 1) / sizeof(float2)) != 0) return -1;
+    CUDA_CHECK(cudaMemset(kept.in, 1, bytes));
+    if (time_runs([&] { return cudaMemcpy(kept.out, kept.in, bytes, cudaMemcpyDeviceToDevice) == cudaSuccess ? 0 : -1; },
+                  3, runs, &t) != 0)
         goto fail;
     *gbps = 2.0 * (double)bytes / (t.median * 1e6);
-    cudaFree(a);
-    cudaFree(b);
     return 0;
 fail:
-    cudaFree(a);
-    cudaFree(b);
     return -1;
 }
+
+extern "C" void release_compare_buffers(void) { release_kept(); }
 
 extern "C" int describe_device(char *name, size_t name_len, int *driver_version, int *runtime_version)
 {
@@ -172,20 +207,16 @@ extern "C" int compare_with_cufft(const struct compare_config *c, fftgen_launch_
     }
     const size_t storage = c->fp16 ? sizeof(__half2) : sizeof(float2);
     const int direction = c->inverse ? CUFFT_INVERSE : CUFFT_FORWARD;
-    double2 *ref_in = nullptr, *ref_out = nullptr;
-    void *in = nullptr, *out = nullptr;
-    double *sums = nullptr;
     cufftHandle z2z = 0, plan = 0;
     bool have_z2z = false, have_plan = false;
     long long n = c->n;
     size_t work = 0;
     timing t;
 
-    CUDA_CHECK(cudaMalloc(&ref_in, count * sizeof(double2)));
-    CUDA_CHECK(cudaMalloc(&ref_out, count * sizeof(double2)));
-    CUDA_CHECK(cudaMalloc(&in, count * storage));
-    CUDA_CHECK(cudaMalloc(&out, count * storage));
-    CUDA_CHECK(cudaMalloc(&sums, 2 * sizeof(double)));
+    if (reserve(count) != 0) return -1;
+    double2 *const ref_in = kept.ref_in, *const ref_out = kept.ref_out;
+    void *const in = kept.in, *const out = kept.out;
+    double *const sums = kept.sums;
     fill_random<<<1024, 256>>>(ref_in, c->fp16 ? nullptr : (float2 *)in, c->fp16 ? (__half2 *)in : nullptr, count,
                                c->seed);
     CUDA_CHECK(cudaGetLastError());
@@ -233,20 +264,10 @@ extern "C" int compare_with_cufft(const struct compare_config *c, fftgen_launch_
 
     r->bytes = 2.0 * (double)(count * storage);
     if (measure_copy_bandwidth(count * storage, c->runs, &r->copy_gbps) != 0) goto fail;
-    cudaFree(ref_in);
-    cudaFree(ref_out);
-    cudaFree(in);
-    cudaFree(out);
-    cudaFree(sums);
     return 0;
 fail:
     if (have_z2z) cufftDestroy(z2z);
     if (have_plan) cufftDestroy(plan);
-    cudaFree(ref_in);
-    cudaFree(ref_out);
-    cudaFree(in);
-    cudaFree(out);
-    cudaFree(sums);
     return -1;
 }
 

@@ -37,8 +37,13 @@ struct compare_result {
 /* Returns 0, or -1 after printing which CUDA or cuFFT call failed. */
 int compare_with_cufft(const struct compare_config *config, fftgen_launch_fn launch, struct compare_result *result);
 
-/* Measures the device-to-device copy bandwidth in GB/s (bytes read + written) with `bytes` per copy. */
+/* Measures the device-to-device copy bandwidth in GB/s (bytes read + written) with `bytes` per copy,
+ * on the buffers the comparisons use. */
 int measure_copy_bandwidth(size_t bytes, int runs, double *gbps);
+
+/* compare_with_cufft keeps its device buffers for the next call (one allocation for a whole run);
+ * this frees them. */
+void release_compare_buffers(void);
 
 /* One table row per comparison, with a header; rows give times, GB/s, % of copy bandwidth, the
  * speed-up over cuFFT and both errors. */

@@ -29,8 +29,12 @@ int main(void)
         struct compare_result result;
         const fftgen_launch_fn launch = inverse ? (fftgen_launch_fn)demo_fft_inverse_launch
                                                 : (fftgen_launch_fn)demo_fft_forward_launch;
-        if (compare_with_cufft(&config, launch, &result) != 0) return 1;
+        if (compare_with_cufft(&config, launch, &result) != 0) {
+            release_compare_buffers();
+            return 1;
+        }
         print_compare_row(&config, &result);
     }
+    release_compare_buffers();
     return 0;
 }
