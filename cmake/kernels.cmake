@@ -61,7 +61,7 @@ foreach(n IN LISTS FFTGEN_TEST_SIZES)
     foreach(d forward inverse)
       string(APPEND gpu_decls "int ${name}_${d}_launch(const void *in, void *out, int batch, void *stream);\n")
     endforeach()
-    string(APPEND gpu_rows "    {${n}, KERNEL_${P}, ${name}_forward_launch, ${name}_inverse_launch, 0, 0, 0},\n")
+    string(APPEND gpu_rows "    {${n}, KERNEL_${P}, ${name}_forward_launch, ${name}_inverse_launch, 0, 0, 0, 0},\n")
   endforeach()
 endforeach()
 
@@ -127,7 +127,7 @@ foreach(n 8192 16384)
       string(APPEND gpu_decls "int ${name}_${d}_launch(const void *in, void *out, int batch, void *stream);\n")
     endforeach()
     string(APPEND gpu_rows
-      "    {${n}, KERNEL_${P}, ${name}_forward_launch, ${name}_inverse_launch, 0, 32, ${computed}},\n")
+      "    {${n}, KERNEL_${P}, ${name}_forward_launch, ${name}_inverse_launch, 0, 32, ${computed}, 0},\n")
   endforeach()
 endforeach()
 
@@ -164,7 +164,7 @@ foreach(n IN LISTS FFTGEN_TEST_TENSOR_CORE_SIZES)
   foreach(d forward inverse)
     string(APPEND gpu_decls "int ${name}_${d}_launch(const void *in, void *out, int batch, void *stream);\n")
   endforeach()
-  string(APPEND gpu_rows "    {${n}, KERNEL_FP16, ${name}_forward_launch, ${name}_inverse_launch, 1, 0, 0},\n")
+  string(APPEND gpu_rows "    {${n}, KERNEL_FP16, ${name}_forward_launch, ${name}_inverse_launch, 1, 0, 0, 0},\n")
 endforeach()
 
 # The split precisions (fp32 data, radix-16 stages on tensor cores with each operand split into fp16
@@ -282,6 +282,10 @@ fftgen_add_sim(fftgen_16384_r32_ct_fp16 16384 fp16 ", 32, 0, 0, 0, 0" --radix 32
 fftgen_add_sim(fftgen_2048_r32_ct_fp16 2048 fp16 ", 32, 0, 0, 0, 0" --radix 32 --block-threads 32
                --computed-twiddles)
 fftgen_add_sim(fftgen_8192_ct_fp16 8192 fp16 ", 0, 0, 0, 0, 0" --computed-twiddles)
+# prefetching kernels (sm_90): the first stage reads each transform from the staging buffer
+fftgen_add_sim(fftgen_16384_r32_ct_pf8_fp16 16384 fp16 ", 32, 0, 0, 0, 0" --radix 32 --computed-twiddles --prefetch 8)
+fftgen_add_sim(fftgen_8192_pf2_fp32 8192 fp32 ", 0, 0, 0, 0, 0" --prefetch 2)
+fftgen_add_sim(fftgen_1024_r32_pf4_fp16 1024 fp16 ", 32, 0, 0, 0, 0" --radix 32 --block-threads 32 --prefetch 4)
 fftgen_add_sim(fftgen_1048576_ct_fp16 1048576 fp16 ", 0, 0, 0, 0, 0" --computed-twiddles)
 # fp16 between passes: the planner keeps fp16 for two passes and stores the last intermediate of three
 # as shared-exponent complexes (above); every intermediate as fp16, and every one shared-exponent
@@ -430,6 +434,37 @@ foreach(spec 32768:fp32 65536:fp32 8192x8192:fp32 4096x4096:fp16 33554432:fp32)
     COMMAND fftgen --n ${n} --precision ${p} --name cluster_${n}_${p} -o ${cu}
     DEPENDS fftgen VERBATIM)
   list(APPEND FFTGEN_CUDA_SOURCES_SM90_UP ${cu})
+endforeach()
+
+# Prefetching kernels, sm_90 only (bulk copies): fp16 16384 radix 32 with computed twiddles, 8 transforms a
+# block (the shipped table's choice for an H200), and fp32 8192 in pairs. test_gpu.c runs them in batches
+# that leave a block's last turns empty, and from inputs off a 16-byte boundary.
+foreach(spec "16384;fp16;32;1;8" "8192;fp32;0;0;2")
+  list(GET spec 0 n)
+  list(GET spec 1 p)
+  list(GET spec 2 r)
+  list(GET spec 3 computed)
+  list(GET spec 4 k)
+  set(flags --prefetch ${k})
+  if(NOT r EQUAL 0)
+    list(APPEND flags --radix ${r})
+  endif()
+  if(computed)
+    list(APPEND flags --computed-twiddles)
+  endif()
+  set(name fftgen_${n}_pf${k}_${p})
+  set(cu ${CMAKE_BINARY_DIR}/kernels/${name}.cu)
+  add_custom_command(OUTPUT ${cu}
+    COMMAND ${CMAKE_COMMAND} -E make_directory ${CMAKE_BINARY_DIR}/kernels
+    COMMAND fftgen --n ${n} --precision ${p} ${flags} --name ${name} -o ${cu}
+    DEPENDS fftgen VERBATIM)
+  list(APPEND FFTGEN_CUDA_SOURCES_SM90_UP ${cu})
+  string(TOUPPER ${p} P)
+  foreach(d forward inverse)
+    string(APPEND gpu_decls "int ${name}_${d}_launch(const void *in, void *out, int batch, void *stream);\n")
+  endforeach()
+  string(APPEND gpu_rows
+    "    {${n}, KERNEL_${P}, ${name}_forward_launch, ${name}_inverse_launch, 0, ${r}, ${computed}, ${k}},\n")
 endforeach()
 
 add_library(fftgen_cuda_kernels_all STATIC ${FFTGEN_CUDA_SOURCES_ALL_ARCHS})

@@ -37,6 +37,11 @@ static void usage(FILE *to)
             "                        to 1024), in whole transforms, at least one; default 256, or fewer\n"
             "                        where shared memory caps a block's transforms (libfftgen chooses\n"
             "                        from measurements)\n"
+            "  --prefetch K          sm_90, single-kernel sizes: each block runs K transforms in turn (a\n"
+            "                        power of two from 2 to 64) and bulk-copies (TMA) the next one's input\n"
+            "                        into shared memory while it computes the current one; for kernels\n"
+            "                        of one transform a block that fill an SM. Off by default (libfftgen\n"
+            "                        chooses from measurements)\n"
             "  --precision P         fp32 (float2 storage) or fp16 (__half2 storage, fp32 arithmetic);\n"
             "                        default fp32. Or a split precision: float2 storage, the radix-16\n"
             "                        stages on tensor cores with each fp32 operand (data and DFT matrix)\n"
@@ -250,6 +255,9 @@ static void explain_pass(const fftgen_kernel_plan *plan, const char *indent)
     else if (plan->cluster > 1)
         printf("%sthreads/block:  %d (%d blocks per transform, %d points per thread)\n", indent, plan->threads,
                plan->cluster, plan->radix_max);
+    else if (plan->prefetch > 1)
+        printf("%sthreads/block:  %d (%d per transform, %d transforms per block in turn, %d points per thread)\n",
+               indent, plan->threads, plan->threads_per_fft, plan->prefetch, plan->radix_max);
     else
         printf("%sthreads/block:  %d (%d per transform, %d transform%s per block, %d points per thread)\n", indent,
                plan->threads, plan->threads_per_fft, plan->ffts_per_block, plan->ffts_per_block > 1 ? "s" : "",
@@ -266,6 +274,9 @@ static void explain_pass(const fftgen_kernel_plan *plan, const char *indent)
            copy_in && copy_out ? ", plus coalesced copies in and out"
            : copy_in           ? ", plus a coalesced copy in"
            : copy_out          ? ", plus a coalesced copy out" : "");
+    if (plan->prefetch > 1)
+        printf("%sprefetch:       the next transform's input bulk-copied (TMA) into a %d-byte staging buffer while"
+               " the block computes the current one\n", indent, plan->shared_bytes - 8 * plan->smem_points);
 }
 
 static void explain_shape(const fftgen_transform_plan *plan)
@@ -399,11 +410,12 @@ int main(int argc, char **argv)
     enum { OPT_N = 256, OPT_RADIX, OPT_PRECISION, OPT_DIRECTION, OPT_ARCH, OPT_EXPLAIN, OPT_NAME, OPT_TARGET,
            OPT_TEMPLATES, OPT_ISTRIDE, OPT_IDIST, OPT_OSTRIDE, OPT_ODIST, OPT_INEMBED, OPT_ONEMBED, OPT_TENSOR_CORES,
            OPT_TWIDDLE_POWERS, OPT_RADIX32_PASSES, OPT_COLUMN_REGISTERS, OPT_COMPUTED_TWIDDLES,
-           OPT_MAX_TILE, OPT_CLUSTER, OPT_INTERMEDIATE, OPT_ORDER, OPT_BLOCK_THREADS };
+           OPT_MAX_TILE, OPT_CLUSTER, OPT_INTERMEDIATE, OPT_ORDER, OPT_BLOCK_THREADS, OPT_PREFETCH };
     static const struct option options[] = {
         {"n", required_argument, 0, OPT_N},
         {"radix", required_argument, 0, OPT_RADIX},
         {"block-threads", required_argument, 0, OPT_BLOCK_THREADS},
+        {"prefetch", required_argument, 0, OPT_PREFETCH},
         {"precision", required_argument, 0, OPT_PRECISION},
         {"direction", required_argument, 0, OPT_DIRECTION},
         {"arch", required_argument, 0, OPT_ARCH},
@@ -434,7 +446,7 @@ int main(int argc, char **argv)
     if (argc > 1 && strcmp(argv[1], "pack") == 0) return fftgen_pack_command(argc - 1, argv + 1);
     if (argc > 1 && strcmp(argv[1], "tune") == 0) return run_tune(argv + 1);
     fftgen_kernel_request request = {0, 0, FFTGEN_KERNEL_FP32, FFTGEN_DEFAULT_ARCH, 0, {{0}}, 0,
-                                     FFTGEN_INTERMEDIATE_DEFAULT, 0, 0, 0, 0, 0, 0};
+                                     FFTGEN_INTERMEDIATE_DEFAULT, 0, 0, 0, 0, 0, 0, 0};
     int have_n = 0, explain_only = 0, directions = FFTGEN_RENDER_BOTH;
     const char *output = NULL, *name = NULL, *templates_dir = NULL;
     fftgen_target target = FFTGEN_TARGET_CUDA;
@@ -470,6 +482,14 @@ int main(int argc, char **argv)
                 fail(EXIT_USAGE, "unknown block size %s (expected a power of two from 32 to %d threads)", optarg,
                      FFTGEN_MAX_THREADS_PER_BLOCK);
             request.block_threads = (int)threads;
+            break;
+        }
+        case OPT_PREFETCH: {
+            const long long transforms = parse_integer("--prefetch", optarg);
+            if (!fftgen_prefetch_supported(transforms))
+                fail(EXIT_USAGE, "bad prefetch %s (expected a power of two from 2 to %d transforms a block)", optarg,
+                     FFTGEN_MAX_PREFETCH);
+            request.prefetch = (int)transforms;
             break;
         }
         case OPT_PRECISION: {

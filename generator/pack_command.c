@@ -288,12 +288,14 @@ int fftgen_pack_command(int argc, char **argv)
                 fail("cannot read '%s'%s", path, "");
                 return 2;
             }
-            /* kernels on thread-block clusters exist from sm_90 on; the planner gives older devices
-             * passes instead, so their sources are never asked for there */
-            const int cluster_only = strstr(source, "__cluster_dims__") != NULL;
+            /* kernels on thread-block clusters, and kernels that prefetch with bulk copies, exist from
+             * sm_90 on; the planner gives older devices other kernels, so their sources are never asked
+             * for there */
+            const int sm90_only =
+                strstr(source, "__cluster_dims__") != NULL || strstr(source, "cp.async.bulk") != NULL;
             int added = 0;
             for (int a = 0; a < arch_count; ++a) {
-                if (cluster_only && archs[a] < FFTGEN_CLUSTER_ARCH) continue;
+                if (sm90_only && archs[a] < FFTGEN_CLUSTER_ARCH) continue;
                 if (add_job(names[i], added++ == 0 ? source : strdup(source), archs[a], NULL) != 0) return 2;
             }
             if (added == 0) free(source);
@@ -309,7 +311,7 @@ int fftgen_pack_command(int argc, char **argv)
                 for (int a = 0; a < arch_count; ++a) {
                     const fftgen_kernel_request request = {sizes[s], 0, (fftgen_kernel_precision)p, archs[a],
                                                            tensor_cores, {{0}}, 0, FFTGEN_INTERMEDIATE_DEFAULT, 0, 0, 0, 0,
-                                                           0, 0};
+                                                           0, 0, 0};
                     fftgen_transform_plan plan;
                     if (fftgen_plan_transform(&request, &plan, why, sizeof why) != FFTGEN_PLAN_OK) {
                         fail("%s%s", why, "");

@@ -114,6 +114,11 @@ typedef struct {
                              them (fftgen_kernel_plan.computed_twiddles); FFTGEN_EVERY_PASS: every pass
                              that can. An error in other precisions, and where a named pass runs on
                              tensor cores, is a fused slice or has one stage. 0: the tables */
+    int prefetch;         /* sm_90, 1D sizes of one kernel: each block runs this many transforms in turn
+                             (a power of two from 2 to FFTGEN_MAX_PREFETCH), copying the next one's input
+                             into shared memory with a bulk copy while it computes the current one
+                             (fftgen_kernel_plan.prefetch). An error where the kernel cannot take it.
+                             0: one transform a block, read straight from global memory */
 } fftgen_kernel_request;
 
 /* Where a pass finds its data: transform f is member c = f mod group_size of group
@@ -184,9 +189,16 @@ typedef struct {
      * no twiddle tables; a shuffle tail keeps its loads. Where the request says so (measured:
      * `fftgen tune`). */
     int computed_twiddles;
+    /* > 1 (sm_90, a 1D transform of one kernel, one transform a block): each block runs `prefetch`
+     * transforms in turn; one thread bulk-copies (cp.async.bulk, the TMA) the next transform's input
+     * into a staging buffer after the shared memory while the block computes the current one, and the
+     * first stage reads from there. A block that holds the whole SM (fp16 16384: 139 KB of shared
+     * memory, half the registers) otherwise waits for its loads with nothing else to run. */
+    int prefetch;
 } fftgen_kernel_plan;
 
 #define FFTGEN_EVERY_PASS ((1 << FFTGEN_MAX_PASSES) - 1) /* a request's pass mask: all of them */
+#define FFTGEN_MAX_PREFETCH 64 /* transforms a block runs in turn (fftgen_kernel_request.prefetch) */
 #define FFTGEN_MAX_RANK 3
 
 /* A user layout as cufftPlanMany's advanced layout: element x (a multi-index) of transform b at
@@ -218,6 +230,7 @@ typedef struct {
                                    the request named them (fftgen_kernel_request.column_register_passes) */
     int computed_twiddle_passes; /* the passes that compute their stages' twiddles
                                     (fftgen_kernel_request.computed_twiddle_passes) */
+    int prefetch;               /* the request's (0: none), for the command line */
 } fftgen_transform_plan;
 
 typedef enum {
@@ -232,6 +245,8 @@ typedef enum {
 
 /* Whether `threads` can be a request's block_threads: a power of two from 32 to 1024. */
 int fftgen_block_threads_supported(long long threads);
+/* Whether `transforms` can be a request's prefetch: a power of two from 2 to FFTGEN_MAX_PREFETCH. */
+int fftgen_prefetch_supported(long long transforms);
 
 /* Plans one fused single-kernel FFT. On failure, `why` holds a one-line reason. */
 fftgen_plan_status fftgen_plan_kernel(const fftgen_kernel_request *request, fftgen_kernel_plan *plan,

@@ -127,6 +127,10 @@ void fftgen_plan_command(const fftgen_transform_plan *plan, int directions, cons
         const size_t at = strlen(choices);
         snprintf(choices + at, sizeof choices - at, " --order %s", fftgen_order_name(1));
     }
+    if (first->prefetch > 1) {
+        const size_t at = strlen(choices);
+        snprintf(choices + at, sizeof choices - at, " --prefetch %d", first->prefetch);
+    }
     if (plan->intermediate != FFTGEN_INTERMEDIATE_DEFAULT && plan->pass_count > 1 &&
         first->precision == FFTGEN_KERNEL_FP16) {
         const size_t at = strlen(choices);
@@ -202,6 +206,7 @@ static void push_pass(lua_State *L, const fftgen_kernel_plan *pass)
     lua_setfield(L, -2, "twiddle_powers");
     lua_pushboolean(L, pass->computed_twiddles);
     lua_setfield(L, -2, "computed_twiddles");
+    set_int(L, "prefetch", pass->prefetch);
     static const char *const buffers[] = {"input", "output", "work"};
     set_string(L, "source", buffers[pass->source]);
     set_string(L, "target", buffers[pass->target]);

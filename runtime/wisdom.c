@@ -136,6 +136,8 @@ static int parse_entry(char *line, fftgen_wisdom_entry *entry, char *why, size_t
             bad = parse_supported(value, fftgen_radix_supported, &entry->choice.max_radix);
         } else if (strcmp(word, "block-threads") == 0) {
             bad = parse_supported(value, fftgen_block_threads_supported, &entry->choice.block_threads);
+        } else if (strcmp(word, "prefetch") == 0) {
+            bad = parse_supported(value, fftgen_prefetch_supported, &entry->choice.prefetch);
         } else if (strcmp(word, "ms") == 0) {
             bad = parse_time(value, &entry->ms);
         } else if (strcmp(word, "default-ms") == 0) {
@@ -143,7 +145,8 @@ static int parse_entry(char *line, fftgen_wisdom_entry *entry, char *why, size_t
         } else {
             snprintf(why, why_len,
                      "unknown key '%s' (expected tensor-cores, max-tile, cluster, order, radix, block-threads,"
-                     " twiddle-powers, radix32-passes, column-registers, computed-twiddles, ms, default-ms)",
+                     " prefetch, twiddle-powers, radix32-passes, column-registers, computed-twiddles, ms,"
+                     " default-ms)",
                      word);
             return -1;
         }
@@ -166,6 +169,10 @@ static int parse_entry(char *line, fftgen_wisdom_entry *entry, char *why, size_t
     }
     if (entry->choice.block_threads != 0 && entry->rank != 1) {
         snprintf(why, why_len, "block-threads= applies to 1D sizes only");
+        return -1;
+    }
+    if (entry->choice.prefetch != 0 && entry->rank != 1) {
+        snprintf(why, why_len, "prefetch= applies to 1D sizes only");
         return -1;
     }
     if (entry->choice.twiddle_powers != 0 && entry->precision != FFTGEN_KERNEL_FP16) {
@@ -477,6 +484,7 @@ void fftgen_choice_apply(const fftgen_choice *choice, int rank, fftgen_kernel_re
     request->columns_first = rank == 2 && choice->columns_first;
     request->max_radix = rank == 1 ? choice->max_radix : 0;
     request->block_threads = rank == 1 ? choice->block_threads : 0;
+    request->prefetch = rank == 1 ? choice->prefetch : 0;
     request->radix32_passes = choice->radix32_passes;
     request->column_register_passes = rank > 1 ? choice->column_register_passes : 0;
 }
@@ -498,17 +506,18 @@ void fftgen_choice_text(const fftgen_choice *choice, char *out, size_t len)
     fftgen_tile_caps_text(&choice->max_tile, tiles, sizeof tiles);
     char cluster[16] = "";
     if (choice->cluster != 0) snprintf(cluster, sizeof cluster, " cluster=%d", choice->cluster);
-    char order[32] = "", radix[16] = "", block[32] = "", powers[48] = "", radix32[48] = "", columns[64] = "",
-         computed[64] = "";
+    char order[32] = "", radix[16] = "", block[32] = "", prefetch[24] = "", powers[48] = "", radix32[48] = "",
+         columns[64] = "", computed[64] = "";
     if (choice->columns_first) snprintf(order, sizeof order, " order=%s", fftgen_order_name(1));
     if (choice->max_radix != 0) snprintf(radix, sizeof radix, " radix=%d", choice->max_radix);
     if (choice->block_threads != 0) snprintf(block, sizeof block, " block-threads=%d", choice->block_threads);
+    if (choice->prefetch != 0) snprintf(prefetch, sizeof prefetch, " prefetch=%d", choice->prefetch);
     pass_mask_word("twiddle-powers", choice->twiddle_powers, powers, sizeof powers);
     pass_mask_word("radix32-passes", choice->radix32_passes, radix32, sizeof radix32);
     pass_mask_word("column-registers", choice->column_register_passes, columns, sizeof columns);
     pass_mask_word("computed-twiddles", choice->computed_twiddle_passes, computed, sizeof computed);
-    snprintf(out, len, "tensor-cores=%s max-tile=%s%s%s%s%s%s%s%s%s", passes, tiles, cluster, order, radix, block,
-             powers, radix32, columns, computed);
+    snprintf(out, len, "tensor-cores=%s max-tile=%s%s%s%s%s%s%s%s%s%s", passes, tiles, cluster, order, radix, block,
+             prefetch, powers, radix32, columns, computed);
 }
 
 /* Appends printf output to a growing buffer; -1 when out of memory. */

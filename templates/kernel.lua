@@ -57,6 +57,15 @@ local function computed_twiddles(f) return any_pass(f, "computed_twiddles") end
 local function shared_exponent(f)
   return any_pass(f, "shared_exponent_source") or any_pass(f, "shared_exponent_target")
 end
+-- Kernels that run several transforms a block, the next one's input bulk-copied ahead
+-- (fftgen_kernel_plan.prefetch)
+local function prefetching(p) return p.prefetch > 1 end
+local function any_prefetch(f)
+  for _, p in ipairs(f.passes) do
+    if prefetching(p) then return true end
+  end
+  return false
+end
 local function storage_type(f) return (f.precision == "fp16") and "__half2" or "float2" end
 
 -- Transforms of pass p per transform of the whole file (an untiled cluster pass counts its blocks, a
@@ -230,7 +239,12 @@ local function pass_constants(p, target)
     add("SLICE_ROWS", p.slice_rows, "rows per slice")
     add("SLICE_COLUMNS", p.n // p.slice_rows, "points per row")
   end
-  if uses_shared(p) and target == "sim" then add("SMEM_POINTS", p.smem_points, "float2 in shared memory, with padding") end
+  if uses_shared(p) and (target == "sim" or prefetching(p)) then
+    add("SMEM_POINTS", p.smem_points, "float2 in shared memory, with padding")
+  end
+  if prefetching(p) then
+    add("PREFETCH_FFTS", p.prefetch, "transforms a block runs in turn, each one's input copied in ahead")
+  end
   if p.tiled then
     add("GROUP_SIZE", p.in_layout.group_size, "transforms per group, side by side")
     add("GROUP_COUNT", p.in_layout.group_count, "groups per transform of the file")
@@ -464,6 +478,36 @@ local function cuda_helpers(w, f)
     w:close()
   end
   if tensor_cores(f) then tc16.helpers(w, "cuda", "__device__ const float2", f.split) end
+  if any_prefetch(f) then
+    w:line("")
+    w:line("// Bulk copies (sm_90): one thread copies a transform's input into shared memory with the TMA,")
+    w:line("// and the block waits on an mbarrier whose phase completes when all its bytes have arrived.")
+    w:open("__device__ __forceinline__ unsigned shared_address(const void* p)")
+    w:line("unsigned long long address;")
+    w:line("asm(\"cvta.to.shared.u64 %%0, %%1;\" : \"=l\"(address) : \"l\"(p));")
+    w:line("return (unsigned)address;")
+    w:close()
+    w:open("__device__ __forceinline__ void init_fetch_barrier(unsigned long long* fetched)")
+    w:line("asm volatile(\"mbarrier.init.shared::cta.b64 [%%0], 1;\" :: \"r\"(shared_address(fetched)) : \"memory\");")
+    w:line("asm volatile(\"fence.mbarrier_init.release.cluster;\" ::: \"memory\");")
+    w:close()
+    w:line("// `bytes` from `start` (point-aligned) into `staging`, from the 16-byte boundary at or below `start`:")
+    w:line("// the transform's first point lands at staging + skew, skew = (start mod 16) / sizeof(point_t).")
+    w:open("__device__ __forceinline__ void fetch_transform(point_t* staging, const point_t* start, unsigned bytes, unsigned long long* fetched)")
+    w:line("const unsigned skew = (unsigned)((size_t)start & 15u);")
+    w:line("const unsigned copied = (bytes + skew + 15u) & ~15u;")
+    w:line("// the block's earlier reads of `staging` (generic proxy) come before the copy's writes (async proxy)")
+    w:line("asm volatile(\"fence.proxy.async.shared::cta;\" ::: \"memory\");")
+    w:line("asm volatile(\"mbarrier.arrive.expect_tx.shared::cta.b64 _, [%%0], %%1;\" :: \"r\"(shared_address(fetched)), \"r\"(copied) : \"memory\");")
+    w:line("asm volatile(\"cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%%0], [%%1], %%2, [%%3];\"")
+    w:line("             :: \"r\"(shared_address(staging)), \"l\"(reinterpret_cast<const char*>(start) - skew), \"r\"(copied),")
+    w:line("                \"r\"(shared_address(fetched)) : \"memory\");")
+    w:close()
+    w:open("__device__ __forceinline__ void wait_fetched(unsigned long long* fetched, unsigned parity)")
+    w:line("asm volatile(\"{\\n .reg .pred done;\\n WAIT_%%=:\\n mbarrier.try_wait.parity.shared::cta.b64 done, [%%0], %%1;\\n\"")
+    w:line("             \" @!done bra WAIT_%%=;\\n}\" :: \"r\"(shared_address(fetched)), \"r\"(parity) : \"memory\");")
+    w:close()
+  end
   if any_cluster(f) then
     w:line("")
     w:line("// Distributed shared memory (sm_90): the address of `smem` in block `rank` of this cluster, a")
@@ -551,12 +595,37 @@ local function cuda_kernel(w, f, p, direction)
   w:open("%s(const point_t* in, point_t* out, int batch, float scale)", kernel_name(f, p, direction))
   if uses_shared(p) then w:line("extern __shared__ float2 smem[];") end
   w:line("const int thread = threadIdx.x;")
-  w:line("const long long block = blockIdx.x;")
+  if prefetching(p) then
+    w:line("// the next transform's input, bulk-copied while the block computes the current one")
+    w:line("point_t* staging = reinterpret_cast<point_t*>(smem + SMEM_POINTS);")
+    w:line("__shared__ unsigned long long fetched; // its phase completes when a copy has arrived")
+    w:line("const unsigned bytes = POINTS * sizeof(point_t);")
+    w:line("const int staged_skew = (int)(((size_t)in & 15u) / sizeof(point_t));")
+    w:line("const long long first = (long long)blockIdx.x * PREFETCH_FFTS;")
+    w:line("const long long last = first + PREFETCH_FFTS < batch ? first + PREFETCH_FFTS : batch;")
+    w:line("unsigned parity = 0;")
+    w:open("if (thread == 0)")
+    w:line("init_fetch_barrier(&fetched);")
+    w:line("fetch_transform(staging, in + (size_t)first * POINTS, bytes, &fetched);")
+    w:close()
+    w:line("__syncthreads(); // the barrier is set up before any thread waits on it")
+    w:open("for (long long block = first; block < last; ++block)")
+    w:line("wait_fetched(&fetched, parity);")
+    w:line("parity ^= 1u;")
+  else
+    w:line("const long long block = blockIdx.x;")
+  end
   w:line("float2 v[RADIX_MAX];")
   prologue(w, p, "cuda")
   if p.tensor_cores then tc16.prologue(w, p, SIGN[direction], "cuda") end
   for i, phase in ipairs(stage.phases(p, SIGN[direction])) do
     if i > 1 and not phase.after_warp_exchange then w:line("__syncthreads();") end
+    if i == 2 and prefetching(p) then
+      -- every thread has read the staged input (phase 1): the next copy may overwrite it
+      w:open("if (thread == 0 && block + 1 < last)")
+      w:line("fetch_transform(staging, in + (size_t)(block + 1) * POINTS, bytes, &fetched);")
+      w:close()
+    end
     w:open("")
     w:embed(phase)
     for _, steps in ipairs(phase.tensor_cores or {}) do
@@ -578,6 +647,7 @@ local function cuda_kernel(w, f, p, direction)
     w:embed(stage.cluster_phase(p, SIGN[direction]))
     w:close()
   end
+  if prefetching(p) then w:close() end
   w:close()
 end
 
@@ -586,7 +656,11 @@ local function cuda_pass(w, f, p)
     -- not every kernel of a file uses every constant
     w:line("[[maybe_unused]] constexpr %s %s = %d; // %s", (c[2] >= 2 ^ 31) and "long long" or "int", c[1], c[2], c[3])
   end
-  if uses_shared(p) then
+  if prefetching(p) then
+    w:line("// shared memory holds float2 with one pad element every 16 (%d elements), then the staging", p.smem_points)
+    w:line("// buffer: one transform's input and the 16 bytes a bulk copy may start early")
+    w:line("static_assert(SHARED_BYTES == SMEM_POINTS * sizeof(float2) + POINTS * sizeof(point_t) + 16, \"shared memory size\");")
+  elseif uses_shared(p) then
     w:line("// shared memory holds float2 with one pad element every 16: %d elements", p.smem_points)
     w:line("static_assert(SHARED_BYTES == %d * sizeof(float2), \"shared memory size\");", p.smem_points)
   end
@@ -615,8 +689,12 @@ local function cuda_launch_pass(w, f, p, direction, src, dst, count, scale)
   w:line("    cudaFuncAttributeMaxDynamicSharedMemorySize, %s::SHARED_BYTES);", ns)
   w:line("if (status != cudaSuccess) return status;")
   w:close()
-  w:line("const unsigned blocks = (unsigned)((ffts + %s::FFTS_PER_BLOCK - 1) / %s::FFTS_PER_BLOCK)%s;", ns, ns,
-    (p.tiled and clustered(p)) and string.format(" * %s::CLUSTER", ns) or "")
+  if prefetching(p) then
+    w:line("const unsigned blocks = (unsigned)((ffts + %s::PREFETCH_FFTS - 1) / %s::PREFETCH_FFTS);", ns, ns)
+  else
+    w:line("const unsigned blocks = (unsigned)((ffts + %s::FFTS_PER_BLOCK - 1) / %s::FFTS_PER_BLOCK)%s;", ns, ns,
+      (p.tiled and clustered(p)) and string.format(" * %s::CLUSTER", ns) or "")
+  end
   w:line("%s<<<blocks, %s::THREADS, %s::SHARED_BYTES, stream>>>(%s, %s, (int)ffts, %s);", kernel, ns, ns, src, dst,
     scale)
   w:line("const cudaError_t status = cudaGetLastError();")
@@ -713,6 +791,14 @@ local function render_cuda(f)
       body[#body + 1] = string.format("  grid = %d * transforms blocks, and the kernel's `batch` is that block count;",
         p.cluster)
       body[#body + 1] = string.format("  dynamic shared memory %d bytes per block.", p.shared_bytes)
+    elseif prefetching(p) then
+      body[#body + 1] = string.format("%s: %d threads per block, %d transforms per block in turn, so", label,
+        p.threads, p.prefetch)
+      body[#body + 1] = string.format("  grid = ceil(transforms / %d) blocks; dynamic shared memory %d bytes per block,",
+        p.prefetch, p.shared_bytes)
+      body[#body + 1] = string.format("  %d of them the staging buffer that the next transform's input is bulk-copied to",
+        p.shared_bytes - 8 * p.smem_points)
+      body[#body + 1] = "  (sm_90 and newer) while the block computes the current one."
     else
       body[#body + 1] = string.format("%s: %d threads per block, %d transform(s) per block, so", label, p.threads,
         p.ffts_per_block)
@@ -730,6 +816,9 @@ local function render_cuda(f)
   if any_cluster(f) then
     tail = { string.format("Runs on sm_90 and newer (thread-block clusters), with %d bytes of shared", most),
       "memory per block." }
+  elseif any_prefetch(f) then
+    tail = { string.format("Runs on sm_90 and newer (bulk copies), with %d bytes of shared memory per", most),
+      "block." }
   end
   for _, l in ipairs({
     "",
@@ -862,6 +951,17 @@ local function sim_function(w, f, p, direction, name, qualifier)
     w:line("float2* smem = malloc(sizeof(float2)); /* unused: this kernel needs no shared memory */")
   end
   w:line("float2 (*registers)[RADIX_MAX] = malloc(sizeof(float2) * RADIX_MAX * THREADS);")
+  if prefetching(p) then
+    w:line("/* the CUDA kernel's staging buffer, which a bulk copy fills before each transform; its copy may")
+    w:line(" * start up to 12 bytes early (staged_skew), this one is exact */")
+    w:line("point_t* staging = malloc(sizeof(point_t) * POINTS);")
+    w:line("const int staged_skew = 0;")
+    w:open("if (staging == NULL)")
+    w:line("free(smem);")
+    w:line("free(registers);")
+    w:line("return -1;")
+    w:close()
+  end
   if p.tensor_cores then
     w:line("tc_fragments* fragments = calloc(THREADS, sizeof *fragments); /* each thread's, between phases */")
   else
@@ -894,6 +994,9 @@ local function sim_function(w, f, p, direction, name, qualifier)
   else
     w:open("for (long long block = 0; block < blocks; ++block)")
   end
+  if prefetching(p) then
+    w:line("memcpy(staging, in + (size_t)block * POINTS, sizeof(point_t) * POINTS); /* the bulk copy */")
+  end
   for i, phase in ipairs(stage.phases(p, SIGN[direction])) do
     w:line("/* phase %d */", i)
     threads(phase)
@@ -916,6 +1019,7 @@ local function sim_function(w, f, p, direction, name, qualifier)
   w:line("free(%s);", shared)
   w:line("free(registers);")
   w:line("free(fragments);")
+  if prefetching(p) then w:line("free(staging);") end
   w:line("return 0;")
   w:close()
 end
@@ -933,7 +1037,7 @@ local function render_sim(f)
   w:line("#include <stddef.h>")
   w:line("#include <stdlib.h>")
   if f.split or shared_exponent(f) or computed_twiddles(f) then w:line("#include <math.h>") end
-  if tensor_cores(f) or shared_exponent(f) then w:line("#include <string.h>") end
+  if tensor_cores(f) or shared_exponent(f) or any_prefetch(f) then w:line("#include <string.h>") end
   w:line("")
   sim_helpers(w, f)
   for _, p in ipairs(f.passes) do tables(w, p, "static const float2") end

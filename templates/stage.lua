@@ -432,6 +432,9 @@ local function emit_loads(w, plan, r, from_global, paired)
     local spacing = plan.cluster or 1
     if spacing > 1 then
       w:line("const point_t* src = in + fft_base + rank + (size_t)CLUSTER * fft_thread;")
+    elseif (plan.prefetch or 0) > 1 then
+      -- the transform's input, bulk-copied into shared memory (kernel.lua)
+      w:line("const point_t* src = staging + staged_skew + fft_thread;")
     else
       w:line("const point_t* src = in + fft_base + fft_thread;")
     end

@@ -28,6 +28,7 @@ struct gpu_kernel {
     int tensor_cores; /* radix-16 stages on tensor cores */
     int radix;        /* the largest radix asked for (--radix), 0: the default chain */
     int computed_twiddles; /* fp16: the stages compute their twiddles (--computed-twiddles) */
+    int prefetch;     /* transforms a block runs in turn, each input bulk-copied ahead (--prefetch, sm_90) */
 };
 
 extern const struct sim_kernel sim_kernels[];

@@ -696,6 +696,55 @@ static void passes_compute_twiddles_on_request(void **state)
     expect_fp16_command("8192", "--computed-twiddles", "--computed-twiddles=1 --precision fp16");
 }
 
+/* sm_90: several transforms a block, the next one's input bulk-copied ahead, where asked and where the
+ * kernel can take it */
+static void prefetches_on_request(void **state)
+{
+    (void)state;
+    assert_int_equal(run_fftgen("--n", "16384", "--precision", "fp16", "--radix", "32", "--prefetch", "8",
+                                "--explain", NULL),
+                     0);
+    assert_non_null(strstr(output, "threads/block:  512 (512 per transform, 8 transforms per block in turn, 32 points"
+                                   " per thread)"));
+    /* the exchanges' 139264 bytes and the staging buffer: one transform's input and 16 bytes */
+    assert_non_null(strstr(output, "shared memory:  204816 bytes per block"));
+    assert_non_null(strstr(output, "into a 65552-byte staging buffer"));
+    char path[300];
+    snprintf(path, sizeof path, "%s/prefetch.cu", work_dir);
+    assert_int_equal(run_fftgen("--n", "8192", "--prefetch", "2", "-o", path, NULL), 0);
+    const char *text = file_text(path);
+    assert_non_null(strstr(text, "fftgen --n 8192 --radix 16 --prefetch 2 --precision fp32"));
+    assert_non_null(strstr(text, "constexpr int PREFETCH_FFTS = 2;"));
+    assert_non_null(strstr(text, "cp.async.bulk.shared::cluster.global"));
+    assert_non_null(strstr(text, "const point_t* src = staging + staged_skew + fft_thread;"));
+    assert_non_null(strstr(text, "Runs on sm_90 and newer (bulk copies)"));
+    unlink(path);
+    expect_rejected("bad prefetch 3 (expected a power of two from 2 to 64 transforms a block)", "4096", "--prefetch",
+                    "3");
+    assert_int_equal(run_fftgen("--n", "4096", "--arch", "sm_80", "--prefetch", "2", "--explain", NULL), 2);
+    assert_non_null(strstr(output, "prefetch 2: a prefetch needs sm_90 or newer (bulk copies)"));
+    static const struct { const char *n, *why; } refusals[] = {
+        {"1048576", "prefetch 4: a prefetch applies to 1D sizes of one kernel"},
+        {"65536", "prefetch 4: a prefetch applies to kernels of one block a transform, not clusters"},
+        {"64x64", "a prefetch applies to 1D sizes of one kernel"},
+        {"256", "prefetch 4: a prefetch applies to kernels of one transform a block"},
+    };
+    for (size_t i = 0; i < sizeof refusals / sizeof refusals[0]; ++i) {
+        assert_int_equal(run_fftgen("--n", refusals[i].n, "--arch", "sm_90", "--prefetch", "4", "--explain", NULL), 2);
+        assert_non_null(strstr(output, refusals[i].why));
+    }
+    assert_int_equal(run_fftgen("--n", "16384", "--arch", "sm_90", "--prefetch", "2", "--explain", NULL), 2);
+    assert_non_null(strstr(output, "the staging buffer does not fit in the block's shared memory"));
+    assert_int_equal(run_fftgen("--n", "4096", "--arch", "sm_90", "--precision", "fp16", "--tensor-cores",
+                                "--prefetch", "2", "--explain", NULL),
+                     2);
+    assert_non_null(strstr(output, "not tensor cores"));
+    assert_int_equal(run_fftgen("--n", "4096", "--arch", "sm_90", "--istride", "2", "--prefetch", "2", "--explain",
+                                NULL),
+                     2);
+    assert_non_null(strstr(output, "a prefetch applies to contiguous layouts only"));
+}
+
 static void writes_self_contained_file(void **state)
 {
     (void)state;
@@ -771,6 +820,7 @@ int main(void)
         cmocka_unit_test(tiled_passes_take_radix_32_on_request),
         cmocka_unit_test(short_columns_load_into_registers_on_request),
         cmocka_unit_test(passes_compute_twiddles_on_request),
+        cmocka_unit_test(prefetches_on_request),
         cmocka_unit_test(columns_first_through_the_work_area),
         cmocka_unit_test(writes_self_contained_file),
         cmocka_unit_test(template_errors_name_file_and_line),

@@ -1,6 +1,7 @@
 /* The generated kernels on the GPU against FFTW double: every size one block holds, both
  * precisions, both directions, batch 1, 3 and a large batch, out of place and in place; and the
- * fp16 kernels with radix-16 stages on tensor cores.
+ * fp16 kernels with radix-16 stages on tensor cores, and kernels that prefetch (sm_90: also from inputs
+ * off a 16-byte boundary).
  * Every test is skipped (not passed) where there is no CUDA device. */
 #include <math.h>
 #include <setjmp.h>
@@ -19,7 +20,7 @@
 /* Points per check for the "large batch" case: batch = LARGE_POINTS / n. */
 #define LARGE_POINTS (1 << 22)
 
-static int have_gpu;
+static int have_gpu, device_arch; /* device_arch: 90 for sm_90 */
 static double worst_error[2];
 
 struct gpu_run {
@@ -27,6 +28,7 @@ struct gpu_run {
     enum kernel_precision precision;
     int n;
     int in_place;
+    int offset; /* points between the allocations' start and the data (a bulk copy needs 16-byte alignment) */
 };
 
 /* Copies the input over, poisons the output (0xFF bytes are NaN in fp32 and fp16), launches, and
@@ -34,20 +36,21 @@ struct gpu_run {
 static int run_on_gpu(const void *context, const void *in, void *out, int batch)
 {
     const struct gpu_run *run = context;
-    const size_t bytes = storage_bytes(run->precision) * (size_t)run->n * (size_t)batch;
+    const size_t point = storage_bytes(run->precision);
+    const size_t bytes = point * (size_t)run->n * (size_t)batch, skip = point * (size_t)run->offset;
     void *d_in = NULL, *d_out = NULL;
     int result = -1;
-    CHECK_CUDA(cudaMalloc(&d_in, bytes));
+    CHECK_CUDA(cudaMalloc(&d_in, bytes + skip));
     if (run->in_place) {
         d_out = d_in;
     } else {
-        CHECK_CUDA(cudaMalloc(&d_out, bytes));
-        CHECK_CUDA(cudaMemset(d_out, 0xFF, bytes));
+        CHECK_CUDA(cudaMalloc(&d_out, bytes + skip));
+        CHECK_CUDA(cudaMemset(d_out, 0xFF, bytes + skip));
     }
-    CHECK_CUDA(cudaMemcpy(d_in, in, bytes, cudaMemcpyHostToDevice));
-    CHECK_CUDA((cudaError_t)run->launch(d_in, d_out, batch, NULL));
+    CHECK_CUDA(cudaMemcpy((char *)d_in + skip, in, bytes, cudaMemcpyHostToDevice));
+    CHECK_CUDA((cudaError_t)run->launch((char *)d_in + skip, (char *)d_out + skip, batch, NULL));
     CHECK_CUDA(cudaDeviceSynchronize());
-    CHECK_CUDA(cudaMemcpy(out, d_out, bytes, cudaMemcpyDeviceToHost));
+    CHECK_CUDA(cudaMemcpy(out, (char *)d_out + skip, bytes, cudaMemcpyDeviceToHost));
     result = 0;
 done:
     cudaFree(d_in);
@@ -59,19 +62,26 @@ static void check_kernel(void **state)
 {
     if (!have_gpu) skip();
     const struct gpu_kernel *k = *state;
+    if (k->prefetch && device_arch < 90) skip(); /* bulk copies */
     const double bound = k->precision == KERNEL_FP16 ? FP16_ERROR_BOUND : FP32_ERROR_BOUND;
     const int large = LARGE_POINTS / k->n;
-    const struct { int batch, in_place; } cases[] = {{1, 0}, {3, 0}, {large, 0}, {3, 1}};
+    /* a prefetching kernel also from inputs one point past a 16-byte boundary, and in batches that
+     * leave its blocks' last turns empty (3, large + 1) */
+    const struct { int batch, in_place, offset; } cases[] = {{1, 0, 0}, {3, 0, 0}, {large, 0, 0}, {3, 1, 0},
+                                                           {large + 1, 0, 1}, {3, 1, 1}};
+    const size_t count = k->prefetch ? 6 : 4;
     for (int d = 0; d < 2; ++d)
-        for (size_t c = 0; c < sizeof cases / sizeof cases[0]; ++c) {
-            const struct gpu_run run = {d == 0 ? k->forward : k->inverse, k->precision, k->n, cases[c].in_place};
+        for (size_t c = 0; c < count; ++c) {
+            const struct gpu_run run = {d == 0 ? k->forward : k->inverse, k->precision, k->n, cases[c].in_place,
+                                        cases[c].offset};
             const double error = transform_error(k->n, k->precision, cases[c].batch, d == 0 ? -1 : 1, 1.0,
                                                  run_on_gpu, &run, (unsigned long long)k->n * 7919 + c * 2 + d);
-            print_message("  n=%-6d %s%s%s %-7s batch %-7d %s: relative L2 error %.3e\n", k->n,
+            print_message("  n=%-6d %s%s%s%s %-7s batch %-7d %s%s: relative L2 error %.3e\n", k->n,
                           k->precision == KERNEL_FP16 ? "fp16" : "fp32", k->tensor_cores ? " (tensor cores)" : "",
-                          k->computed_twiddles ? " (computed twiddles)" : "",
-                          d == 0 ? "forward" : "inverse",
-                          cases[c].batch, cases[c].in_place ? "in place    " : "out of place", error);
+                          k->computed_twiddles ? " (computed twiddles)" : "", k->prefetch ? " (prefetch)" : "",
+                          d == 0 ? "forward" : "inverse", cases[c].batch,
+                          cases[c].in_place ? "in place    " : "out of place",
+                          cases[c].offset ? ", 1 point off 16 bytes" : "", error);
             assert_true(error >= 0.0);
             assert_true(error < bound);
             if (error > worst_error[k->precision]) worst_error[k->precision] = error;
@@ -96,6 +106,10 @@ int main(void)
     int devices = 0;
     const cudaError_t status = cudaGetDeviceCount(&devices);
     have_gpu = status == cudaSuccess && devices > 0;
+    int major = 0, minor = 0;
+    if (have_gpu && cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, 0) == cudaSuccess &&
+        cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, 0) == cudaSuccess)
+        device_arch = 10 * major + minor;
     if (!have_gpu)
         printf("no CUDA device (%s): the GPU tests are skipped\n",
                status == cudaSuccess ? "none found" : cudaGetErrorString(status));
@@ -103,9 +117,11 @@ int main(void)
     char (*names)[64] = calloc((size_t)gpu_kernel_count, sizeof *names);
     if (tests == NULL || names == NULL) return 1;
     for (int i = 0; i < gpu_kernel_count; ++i) {
-        char radix[16] = "";
+        char radix[16] = "", prefetch[16] = "";
         if (gpu_kernels[i].radix != 0) snprintf(radix, sizeof radix, "r%d_", gpu_kernels[i].radix);
-        snprintf(names[i], sizeof names[i], "gpu_%d_%s%s%s", gpu_kernels[i].n, radix,
+        if (gpu_kernels[i].prefetch != 0) snprintf(prefetch, sizeof prefetch, "pf%d_", gpu_kernels[i].prefetch);
+        snprintf(names[i], sizeof names[i], "gpu_%d_%s%s%s%s%s", gpu_kernels[i].n, radix,
+                 gpu_kernels[i].computed_twiddles ? "ct_" : "", prefetch,
                  gpu_kernels[i].tensor_cores ? "tensor_cores_" : "",
                  gpu_kernels[i].precision == KERNEL_FP16 ? "fp16" : "fp32");
         tests[i].name = names[i];

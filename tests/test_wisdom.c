@@ -192,6 +192,10 @@ static void damaged_files_are_refused_whole(void **state)
          "line 3: bad value '2048' for block-threads"},
         {"fftgen-wisdom 1\ndevice \"X\" sm_90 driver 1 fftgen 0.1.0\nfp16 64x64 tensor-cores=none max-tile=0 block-threads=64\n",
          "line 3: block-threads= applies to 1D sizes only"},
+        {"fftgen-wisdom 1\ndevice \"X\" sm_90 driver 1 fftgen 0.1.0\nfp16 16384 tensor-cores=none max-tile=0 prefetch=3\n",
+         "line 3: bad value '3' for prefetch"},
+        {"fftgen-wisdom 1\ndevice \"X\" sm_90 driver 1 fftgen 0.1.0\nfp16 128x128 tensor-cores=none max-tile=0 prefetch=2\n",
+         "line 3: prefetch= applies to 1D sizes only"},
         {"fftgen-wisdom 1\ndevice \"X\" sm_90 driver 1 fftgen 0.1.0\nfp16 65536 tensor-cores=none max-tile=0 twiddle-powers=0\n",
          "line 3: bad value '0' for twiddle-powers"},
         {"fftgen-wisdom 1\ndevice \"X\" sm_90 driver 1 fftgen 0.1.0\nfp32 65536 tensor-cores=none max-tile=0 twiddle-powers=1\n",
@@ -255,13 +259,14 @@ static void writing_keeps_what_it_does_not_replace(void **state)
     close(fd);
     /* measure 65536 fp16 again on the H100, and 4096 fp16 for the first time */
     const fftgen_wisdom_entry entries[] = {
-        {FFTGEN_KERNEL_FP16, 1, {65536}, {0, caps_of("4"), 0, 0, 0, 0, 0, 0, 0, 0}, 0.45, 0.6},
-        {FFTGEN_KERNEL_FP16, 1, {4096}, {1, caps_of("0"), 0, 0, 0, 0, 0, 0, 0, 0}, 0.2, 0.3},
-        {FFTGEN_KERNEL_FP16, 1, {1LL << 26}, {0, caps_of("16,8,8,8"), 0, 0, 0, 5, 0, 0, 0, 0}, 1.2, 1.3},
-        {FFTGEN_KERNEL_FP32, 1, {32768}, {0, caps_of("0"), 2, 0, 0, 0, 0, 0, 0, 0}, 1.1, 1.2},
-        {FFTGEN_KERNEL_FP16, 1, {2048}, {0, caps_of("0"), 0, 0, 32, 0, 64, 0, 0, 1}, 0.29, 0.31},
-        {FFTGEN_KERNEL_FP32, 2, {1024, 1024}, {0, caps_of("0"), 0, 1, 0, 0, 0, 3, 0, 0}, 1.08, 1.13},
-        {FFTGEN_KERNEL_FP16, 2, {256, 128}, {0, caps_of("0"), 0, 0, 0, 0, 0, 0, 2, 0}, 0.5, 0.55},
+        {FFTGEN_KERNEL_FP16, 1, {65536}, {0, caps_of("4"), 0, 0, 0, 0, 0, 0, 0, 0, 0}, 0.45, 0.6},
+        {FFTGEN_KERNEL_FP16, 1, {4096}, {1, caps_of("0"), 0, 0, 0, 0, 0, 0, 0, 0, 0}, 0.2, 0.3},
+        {FFTGEN_KERNEL_FP16, 1, {1LL << 26}, {0, caps_of("16,8,8,8"), 0, 0, 0, 5, 0, 0, 0, 0, 0}, 1.2, 1.3},
+        {FFTGEN_KERNEL_FP32, 1, {32768}, {0, caps_of("0"), 2, 0, 0, 0, 0, 0, 0, 0, 0}, 1.1, 1.2},
+        {FFTGEN_KERNEL_FP16, 1, {2048}, {0, caps_of("0"), 0, 0, 32, 0, 64, 0, 0, 1, 0}, 0.29, 0.31},
+        {FFTGEN_KERNEL_FP32, 2, {1024, 1024}, {0, caps_of("0"), 0, 1, 0, 0, 0, 3, 0, 0, 0}, 1.08, 1.13},
+        {FFTGEN_KERNEL_FP16, 2, {256, 128}, {0, caps_of("0"), 0, 0, 0, 0, 0, 0, 2, 0, 0}, 0.5, 0.55},
+        {FFTGEN_KERNEL_FP16, 1, {16384}, {0, caps_of("0"), 0, 0, 32, 0, 0, 0, 0, 1, 8}, 0.37, 0.44},
     };
     const int count = (int)(sizeof entries / sizeof entries[0]);
     assert_int_equal(fftgen_wisdom_write(path, &H100, entries, count, why, sizeof why), FFTGEN_SUCCESS);
@@ -275,6 +280,8 @@ static void writing_keeps_what_it_does_not_replace(void **state)
     assert_non_null(
         strstr(text, "fp32 1024x1024 tensor-cores=none max-tile=0 order=columns-first radix32-passes=1,2 ms=1.0800"));
     assert_non_null(strstr(text, "fp16 256x128 tensor-cores=none max-tile=0 column-registers=2 ms=0.5000"));
+    assert_non_null(strstr(text, "fp16 16384 tensor-cores=none max-tile=0 radix=32 prefetch=8 computed-twiddles=1"
+                                  " ms=0.3700"));
     assert_null(strstr(text, "fp16 65536 tensor-cores=2 max-tile=8"));      /* replaced */
     assert_non_null(strstr(text, "fp32 512x256 tensor-cores=none max-tile=4")); /* kept */
     assert_non_null(strstr(text, "device \"NVIDIA H200\""));
@@ -301,6 +308,9 @@ static void writing_keeps_what_it_does_not_replace(void **state)
     assert_int_equal(choice.max_radix, 32);
     assert_int_equal(choice.block_threads, 64);
     assert_int_equal(choice.computed_twiddle_passes, 1);
+    assert_int_equal(choice.prefetch, 0);
+    assert_true(find(&H100, FFTGEN_KERNEL_FP16, 1, 16384, 0, &choice));
+    assert_int_equal(choice.prefetch, 8);
     assert_true(find(&H100, FFTGEN_KERNEL_FP32, 2, 1024, 1024, &choice));
     assert_int_equal(choice.radix32_passes, 3);
     assert_int_equal(choice.columns_first, 1);
@@ -398,7 +408,7 @@ static void shipped_table_parses_and_plans(void **state)
                                                        FFTGEN_INTERMEDIATE_DEFAULT, choice.columns_first,
                                                        choice.twiddle_powers, choice.block_threads,
                                                        choice.radix32_passes, choice.column_register_passes,
-                                                       choice.computed_twiddle_passes};
+                                                       choice.computed_twiddle_passes, choice.prefetch};
                 const fftgen_user_layout dense = {1, points, {0}};
                 fftgen_transform_plan plan;
                 assert_int_equal(fftgen_plan_shape(&request, rank, shapes[s], dense, dense, &plan, why, sizeof why),
@@ -410,6 +420,7 @@ static void shipped_table_parses_and_plans(void **state)
                     assert_int_equal(plan.pass[i].computed_twiddles, choice.computed_twiddle_passes >> i & 1);
                 if (choice.block_threads != 0 && plan.pass[0].ffts_per_block > 1)
                     assert_true(plan.pass[0].threads <= choice.block_threads);
+                assert_int_equal(plan.pass[0].prefetch, choice.prefetch);
             }
     /* fp16 16384 takes radix 32 and computed twiddles on sm_90 (tune, H100: 0.5140 -> 0.4668 ms), on the
      * H200 too (0.4979 -> 0.4393) */
@@ -456,7 +467,7 @@ static void planner_places_twiddle_powers(void **state)
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
         const fftgen_kernel_request request = {0, 0, cases[i].precision, 90, 0, {{0}}, 0,
-                                               FFTGEN_INTERMEDIATE_DEFAULT, 0, cases[i].mask, 0, 0, 0, 0};
+                                               FFTGEN_INTERMEDIATE_DEFAULT, 0, cases[i].mask, 0, 0, 0, 0, 0};
         assert_int_equal(plan_dense(&request, cases[i].rank, cases[i].shape, &plan, why, sizeof why), FFTGEN_PLAN_OK);
         assert_int_equal(plan.pass_count, cases[i].want_passes);
         int got = 0;
@@ -467,11 +478,11 @@ static void planner_places_twiddle_powers(void **state)
     const long long n = 1 << 22;
     const fftgen_user_layout dense = {1, n, {0}};
     fftgen_kernel_request fp32 = {0, 0, FFTGEN_KERNEL_FP32, 90, 0, {{0}}, 0, FFTGEN_INTERMEDIATE_DEFAULT, 0, 1, 0, 0,
-                                  0, 0};
+                                  0, 0, 0};
     assert_int_equal(fftgen_plan_shape(&fp32, 1, &n, dense, dense, &plan, why, sizeof why), FFTGEN_PLAN_BAD_RADIX);
     assert_non_null(strstr(why, "fp16"));
     fftgen_kernel_request third = {0, 0, FFTGEN_KERNEL_FP16, 90, 0, {{0}}, 0, FFTGEN_INTERMEDIATE_DEFAULT, 0, 4, 0, 0,
-                                   0, 0};
+                                   0, 0, 0};
     assert_int_equal(fftgen_plan_shape(&third, 1, &n, dense, dense, &plan, why, sizeof why), FFTGEN_PLAN_BAD_RADIX);
     assert_non_null(strstr(why, "pass 3 named, but the plan has 2 passes"));
 }
@@ -506,7 +517,7 @@ static void planner_places_radix32_passes(void **state)
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
         const fftgen_kernel_request request = {0, 0, cases[i].precision, 90, 0, {{0}}, 0, FFTGEN_INTERMEDIATE_DEFAULT,
-                                               cases[i].columns_first, 0, 0, cases[i].mask, 0, 0};
+                                               cases[i].columns_first, 0, 0, cases[i].mask, 0, 0, 0};
         assert_int_equal(plan_dense(&request, cases[i].rank, cases[i].shape, &plan, why, sizeof why), FFTGEN_PLAN_OK);
         int got = 0;
         for (int p = 0; p < plan.pass_count; ++p) {
@@ -529,7 +540,7 @@ static void planner_places_radix32_passes(void **state)
     };
     for (size_t i = 0; i < sizeof errors / sizeof errors[0]; ++i) {
         const fftgen_kernel_request request = {0, 0, errors[i].precision, 90, 0, {{0}}, 0, FFTGEN_INTERMEDIATE_DEFAULT,
-                                               0, 0, 0, errors[i].mask, 0, 0};
+                                               0, 0, 0, errors[i].mask, 0, 0, 0};
         expect_choice_refused(&request, errors[i].rank, errors[i].shape, errors[i].why);
     }
 }
@@ -554,7 +565,7 @@ static void planner_places_column_registers(void **state)
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
         const fftgen_kernel_request request = {0, 0, FFTGEN_KERNEL_FP16, 90, 0, {{0}}, 0, FFTGEN_INTERMEDIATE_DEFAULT,
-                                               0, 0, 0, 0, cases[i].mask, 0};
+                                               0, 0, 0, 0, cases[i].mask, 0, 0};
         assert_int_equal(plan_dense(&request, cases[i].rank, cases[i].shape, &plan, why, sizeof why), FFTGEN_PLAN_OK);
         int got = 0;
         for (int p = 1; p < plan.pass_count; ++p) got |= plan.pass[p].column_registers << p;
@@ -575,7 +586,7 @@ static void planner_places_column_registers(void **state)
     };
     for (size_t i = 0; i < sizeof errors / sizeof errors[0]; ++i) {
         const fftgen_kernel_request request = {0, 0, FFTGEN_KERNEL_FP16, 90, errors[i].tensor_cores, {{0}}, 0,
-                                               FFTGEN_INTERMEDIATE_DEFAULT, 0, 0, 0, 0, errors[i].mask, 0};
+                                               FFTGEN_INTERMEDIATE_DEFAULT, 0, 0, 0, 0, errors[i].mask, 0, 0};
         expect_choice_refused(&request, errors[i].rank, errors[i].shape, errors[i].why);
     }
 }
@@ -607,7 +618,7 @@ static void planner_follows_a_choice(void **state)
     for (size_t i = 0; i < sizeof clusters / sizeof clusters[0]; ++i) {
         const fftgen_kernel_request request = {clusters[i].n, 0, clusters[i].precision, clusters[i].arch,
                                                clusters[i].tensor_cores, {{0}}, clusters[i].cluster,
-                                               FFTGEN_INTERMEDIATE_DEFAULT, 0, 0, 0, 0, 0, 0};
+                                               FFTGEN_INTERMEDIATE_DEFAULT, 0, 0, 0, 0, 0, 0, 0};
         assert_int_equal(fftgen_plan_transform(&request, &plan, why, sizeof why), FFTGEN_PLAN_OK);
         assert_int_equal(plan.pass_count, clusters[i].want_passes);
         assert_int_equal(plan.pass[0].cluster, clusters[i].want_blocks);
@@ -640,7 +651,7 @@ static void planner_follows_a_choice(void **state)
         const fftgen_user_layout dense = {1, points, {0}};
         const fftgen_kernel_request request = {points, 0, column_clusters[i].precision, column_clusters[i].arch,
                                                column_clusters[i].tensor_cores, {{0}}, column_clusters[i].cluster,
-                                               FFTGEN_INTERMEDIATE_DEFAULT, 0, 0, 0, 0, 0, 0};
+                                               FFTGEN_INTERMEDIATE_DEFAULT, 0, 0, 0, 0, 0, 0, 0};
         assert_int_equal(fftgen_plan_shape(&request, 2, shape, dense, dense, &plan, why, sizeof why), FFTGEN_PLAN_OK);
         assert_int_equal(plan.pass_count, column_clusters[i].want_passes);
         const fftgen_kernel_plan *columns = &plan.pass[1];
@@ -659,7 +670,7 @@ static void planner_follows_a_choice(void **state)
         }
     }
     const fftgen_kernel_request second = {1 << 20, 0, FFTGEN_KERNEL_FP16, 90, 2, caps_of("4"), 0,
-                                          FFTGEN_INTERMEDIATE_DEFAULT, 0, 0, 0, 0, 0, 0};
+                                          FFTGEN_INTERMEDIATE_DEFAULT, 0, 0, 0, 0, 0, 0, 0};
     assert_int_equal(fftgen_plan_transform(&second, &plan, why, sizeof why), FFTGEN_PLAN_OK);
     assert_int_equal(plan.pass_count, 2);
     assert_false(plan.pass[0].tensor_cores);
@@ -669,7 +680,7 @@ static void planner_follows_a_choice(void **state)
     assert_caps(&plan.max_tile, 4, 4, 4);
     /* tiles pass by pass: the columns wide, the rows at the planner's default (8 for 512 fp16 points) */
     const fftgen_kernel_request per_pass = {1LL << 27, 0, FFTGEN_KERNEL_FP16, 90, 0, caps_of("16,16,0"), 0,
-                                            FFTGEN_INTERMEDIATE_DEFAULT, 0, 0, 0, 0, 0, 0};
+                                            FFTGEN_INTERMEDIATE_DEFAULT, 0, 0, 0, 0, 0, 0, 0};
     assert_int_equal(fftgen_plan_transform(&per_pass, &plan, why, sizeof why), FFTGEN_PLAN_OK);
     assert_int_equal(plan.pass_count, 3);
     assert_int_equal(plan.pass[0].ffts_per_block, 16);
@@ -679,31 +690,31 @@ static void planner_follows_a_choice(void **state)
     const long long cube[3] = {64, 64, 64};
     const fftgen_user_layout dense_cube = {1, 1 << 18, {0}};
     const fftgen_kernel_request columns = {1 << 18, 0, FFTGEN_KERNEL_FP16, 90, 0, caps_of("0,4"), 0,
-                                           FFTGEN_INTERMEDIATE_DEFAULT, 0, 0, 0, 0, 0, 0};
+                                           FFTGEN_INTERMEDIATE_DEFAULT, 0, 0, 0, 0, 0, 0, 0};
     assert_int_equal(fftgen_plan_shape(&columns, 3, cube, dense_cube, dense_cube, &plan, why, sizeof why),
                      FFTGEN_PLAN_OK);
     assert_int_equal(plan.pass_count, 2);
     assert_int_equal(plan.pass[1].ffts_per_block, 4);
     /* fp32 cannot take tensor cores; 8 points have no radix-16 stage; sm_75 has no mma.m16n8k16 */
     const fftgen_kernel_request fp32 = {4096, 0, FFTGEN_KERNEL_FP32, 90, 1, {{0}}, 0, FFTGEN_INTERMEDIATE_DEFAULT,
-                                        0, 0, 0, 0, 0, 0};
+                                        0, 0, 0, 0, 0, 0, 0};
     assert_int_equal(fftgen_plan_transform(&fp32, &plan, why, sizeof why), FFTGEN_PLAN_BAD_RADIX);
     const fftgen_kernel_request tiny = {8, 0, FFTGEN_KERNEL_FP16, 90, 1, {{0}}, 0, FFTGEN_INTERMEDIATE_DEFAULT,
-                                        0, 0, 0, 0, 0, 0};
+                                        0, 0, 0, 0, 0, 0, 0};
     assert_int_equal(fftgen_plan_transform(&tiny, &plan, why, sizeof why), FFTGEN_PLAN_BAD_RADIX);
     const fftgen_kernel_request turing = {4096, 0, FFTGEN_KERNEL_FP16, 75, 1, {{0}}, 0, FFTGEN_INTERMEDIATE_DEFAULT,
-                                          0, 0, 0, 0, 0, 0};
+                                          0, 0, 0, 0, 0, 0, 0};
     assert_int_equal(fftgen_plan_transform(&turing, &plan, why, sizeof why), FFTGEN_PLAN_BAD_ARCH);
     /* a 2D shape whose first pass asks for tensor cores is not fused */
     const long long shape[2] = {64, 64};
     const fftgen_user_layout dense = {1, 4096, {0}};
     const fftgen_kernel_request all = {4096, 0, FFTGEN_KERNEL_FP16, 90, FFTGEN_EVERY_PASS, {{0}}, 0,
-                                       FFTGEN_INTERMEDIATE_DEFAULT, 0, 0, 0, 0, 0, 0};
+                                       FFTGEN_INTERMEDIATE_DEFAULT, 0, 0, 0, 0, 0, 0, 0};
     assert_int_equal(fftgen_plan_shape(&all, 2, shape, dense, dense, &plan, why, sizeof why), FFTGEN_PLAN_OK);
     assert_int_equal(plan.pass_count, 2);
     assert_true(plan.pass[0].tensor_cores && plan.pass[1].tensor_cores);
     const fftgen_kernel_request none = {4096, 0, FFTGEN_KERNEL_FP16, 90, 0, {{0}}, 0, FFTGEN_INTERMEDIATE_DEFAULT,
-                                        0, 0, 0, 0, 0, 0};
+                                        0, 0, 0, 0, 0, 0, 0};
     assert_int_equal(fftgen_plan_shape(&none, 2, shape, dense, dense, &plan, why, sizeof why), FFTGEN_PLAN_OK);
     assert_int_equal(plan.pass_count, 1);
     assert_true(plan.pass[0].slice_rows > 0);
@@ -729,7 +740,7 @@ static void planner_takes_a_block_size(void **state)
     };
     for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; ++i) {
         const fftgen_kernel_request request = {sizes[i].n, sizes[i].radix, FFTGEN_KERNEL_FP16, 90, 0, {{0}}, 0,
-                                               FFTGEN_INTERMEDIATE_DEFAULT, 0, 0, sizes[i].block_threads, 0, 0, 0};
+                                               FFTGEN_INTERMEDIATE_DEFAULT, 0, 0, sizes[i].block_threads, 0, 0, 0, 0};
         assert_int_equal(fftgen_plan_transform(&request, &plan, why, sizeof why), FFTGEN_PLAN_OK);
         assert_int_equal(plan.pass_count, 1);
         assert_int_equal(plan.pass[0].threads, sizes[i].want_threads);
@@ -739,11 +750,11 @@ static void planner_takes_a_block_size(void **state)
     /* not a power of two from 32 to 1024; a size of several passes; a 2D shape; a strided layout */
     const long long n = 65536, square[2] = {64, 64};
     const fftgen_kernel_request odd = {256, 0, FFTGEN_KERNEL_FP16, 90, 0, {{0}}, 0, FFTGEN_INTERMEDIATE_DEFAULT,
-                                       0, 0, 48, 0, 0, 0};
+                                       0, 0, 48, 0, 0, 0, 0};
     assert_int_equal(fftgen_plan_transform(&odd, &plan, why, sizeof why), FFTGEN_PLAN_BAD_RADIX);
     assert_non_null(strstr(why, "block size of 48 threads"));
     const fftgen_kernel_request passes = {n, 0, FFTGEN_KERNEL_FP16, 90, 0, {{0}}, 0, FFTGEN_INTERMEDIATE_DEFAULT,
-                                          0, 0, 64, 0, 0, 0};
+                                          0, 0, 64, 0, 0, 0, 0};
     assert_int_equal(fftgen_plan_transform(&passes, &plan, why, sizeof why), FFTGEN_PLAN_BAD_RADIX);
     assert_non_null(strstr(why, "1D sizes of one kernel only"));
     const fftgen_user_layout dense = {1, 4096, {0}}, strided = {2, 8192, {0}};
@@ -752,7 +763,7 @@ static void planner_takes_a_block_size(void **state)
     assert_non_null(strstr(why, "single-kernel sizes only"));
     const long long small = 256;
     const fftgen_kernel_request one = {small, 0, FFTGEN_KERNEL_FP16, 90, 0, {{0}}, 0, FFTGEN_INTERMEDIATE_DEFAULT,
-                                       0, 0, 64, 0, 0, 0};
+                                       0, 0, 64, 0, 0, 0, 0};
     assert_int_equal(fftgen_plan_shape(&one, 1, &small, strided, strided, &plan, why, sizeof why),
                      FFTGEN_PLAN_BAD_RADIX);
     assert_non_null(strstr(why, "contiguous layouts only"));
@@ -778,7 +789,7 @@ static void planner_follows_an_order(void **state)
 
     const fftgen_user_layout dense = {1, 4096 * 4096, {0}};
     const fftgen_kernel_request first = {4096 * 4096, 0, FFTGEN_KERNEL_FP16, 90, 0, {{0}}, 0,
-                                         FFTGEN_INTERMEDIATE_DEFAULT, 1, 0, 0, 0, 0, 0};
+                                         FFTGEN_INTERMEDIATE_DEFAULT, 1, 0, 0, 0, 0, 0, 0};
     fftgen_transform_plan plan;
     assert_int_equal(fftgen_plan_shape(&first, 2, square, dense, dense, &plan, why, sizeof why), FFTGEN_PLAN_OK);
     assert_true(plan.columns_first);

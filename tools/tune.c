@@ -43,7 +43,9 @@ static void usage(FILE *to)
             "shared-memory exchange, every set of them (2D shapes: on the fastest plan of either order);\n"
             "for 2D and 3D shapes, the passes that load columns of at most 256 points straight into\n"
             "registers instead of copying them through shared memory, every set of them; for fp16, the\n"
-            "tiled passes that multiply their twiddles from powers of two, every set of them; and the\n"
+            "tiled passes that multiply their twiddles from powers of two, every set of them; on sm_90, for\n"
+            "1D sizes of one kernel, 2 to 16 transforms a block in turn, the next one's input bulk-copied\n"
+            "into shared memory ahead; and the\n"
             "choice in use now, from the wisdom file or the table shipped with libfftgen) and saves the\n"
             "fastest in the wisdom file that libfftgen reads, keyed by the device, the driver and the\n"
             "fftgen version. A choice is saved only where it beats the planner's default by %.0f%% or more,\n"
@@ -96,7 +98,7 @@ static int same_passes(const fftgen_transform_plan *a, const fftgen_transform_pl
             x->slice_rows != y->slice_rows || x->threads != y->threads || x->column_registers != y->column_registers ||
             x->cluster != y->cluster || x->dimension != y->dimension || x->source != y->source ||
             x->radix_max != y->radix_max || x->twiddle_powers != y->twiddle_powers ||
-            x->computed_twiddles != y->computed_twiddles)
+            x->computed_twiddles != y->computed_twiddles || x->prefetch != y->prefetch)
             return 0;
     }
     return 1;
@@ -119,7 +121,7 @@ static fftgen_plan_status plan_choice(const struct transform *t, int arch, const
     const long long points = shape_arg_points(&t->shape);
     const fftgen_user_layout dense = {1, points, {0}};
     fftgen_kernel_request request = {points, 0, KERNEL_PRECISIONS[t->precision], arch, 0, {{0}}, 0,
-                                     FFTGEN_INTERMEDIATE_DEFAULT, 0, 0, 0, 0, 0, 0};
+                                     FFTGEN_INTERMEDIATE_DEFAULT, 0, 0, 0, 0, 0, 0, 0};
     fftgen_choice_apply(choice, t->shape.rank, &request);
     char why[256];
     return fftgen_plan_shape(&request, t->shape.rank, t->shape.n, dense, dense, plan, why, sizeof why);
@@ -146,7 +148,7 @@ static int add_candidate(const struct transform *t, int arch, fftgen_choice choi
 /* The choice of `tile` for every pass, with `cluster` and the passes' order. */
 static fftgen_choice tiles_choice(int tile, int cluster, int columns_first)
 {
-    fftgen_choice choice = {0, {{0}}, cluster, columns_first, 0, 0, 0, 0, 0, 0};
+    fftgen_choice choice = {0, {{0}}, cluster, columns_first, 0, 0, 0, 0, 0, 0, 0};
     for (int i = 0; i < FFTGEN_MAX_PASSES; ++i) choice.max_tile.pass[i] = tile;
     return choice;
 }
@@ -158,7 +160,7 @@ static int tensor_core_passes(const struct transform *t, int arch)
     const long long points = shape_arg_points(&t->shape);
     const fftgen_user_layout dense = {1, points, {0}};
     const fftgen_kernel_request every = {points, 0, FFTGEN_KERNEL_FP16, arch, FFTGEN_EVERY_PASS, {{0}}, 0,
-                                         FFTGEN_INTERMEDIATE_DEFAULT, 0, 0, 0, 0, 0, 0};
+                                         FFTGEN_INTERMEDIATE_DEFAULT, 0, 0, 0, 0, 0, 0, 0};
     fftgen_transform_plan plan;
     char why[256];
     int can = 0;
@@ -422,6 +424,25 @@ static int refine_block_threads(struct measurement *m, int arch, int runs, int j
     return measure(m, list, first, runs, jobs, b);
 }
 
+/* sm_90, 1D sizes of one kernel: the fastest plan so far with 2 to 16 transforms a block in turn, the next
+ * one's input bulk-copied ahead. A kernel whose block fills an SM (fp16 16384 on an H200: 59.4% of copy
+ * -> 70.0% with 8) gains; kernels of several blocks an SM lose (4096, 8192). The planner drops the
+ * kernels that cannot take it. 0, or -1 when a measurement failed. */
+static int refine_prefetch(struct measurement *m, int arch, int runs, int jobs, struct buffers *b,
+                           struct candidate_list *list)
+{
+    static const int transforms[] = {2, 4, 8, 16};
+    if (arch < 90) return 0;
+    const int first = list->count;
+    fftgen_choice ahead = list->items[fastest(list)].choice;
+    for (size_t k = 0; k < sizeof transforms / sizeof transforms[0]; ++k) {
+        ahead.prefetch = transforms[k];
+        add_candidate(m->t, arch, ahead, list);
+    }
+    if (list->count == first) return 0;
+    return measure(m, list, first, runs, jobs, b);
+}
+
 /* Every non-empty subset of `passes` (a pass mask) as the choice field at `field` (a pass mask too:
  * offsetof(fftgen_choice, ...)) of candidate `base`, measured. The option wins only where it beats the
  * fastest candidate so far by MIN_OPTION_GAIN; otherwise its candidates are held back and `name` says
@@ -624,6 +645,7 @@ static int tune_one(const struct transform *t, const fftgen_device_key *key, lon
     if (!failed && t->precision == FFTGEN_FP16)
         failed = measure_pass_sets(&m, arch, runs, jobs, b, &list, fastest(&list), computing_passes(&list),
                                    offsetof(fftgen_choice, computed_twiddle_passes), "computed twiddles") != 0;
+    if (!failed && t->shape.rank == 1) failed = refine_prefetch(&m, arch, runs, jobs, b, &list) != 0;
     free(m.reference);
     free(m.output);
     if (failed) {
