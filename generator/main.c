@@ -37,11 +37,12 @@ static void usage(FILE *to)
             "                        to 1024), in whole transforms, at least one; default 256, or fewer\n"
             "                        where shared memory caps a block's transforms (libfftgen chooses\n"
             "                        from measurements)\n"
-            "  --prefetch K          sm_90, single-kernel sizes: each block runs K transforms in turn (a\n"
-            "                        power of two from 2 to 64) and bulk-copies (TMA) the next one's input\n"
-            "                        into shared memory while it computes the current one; for kernels\n"
-            "                        of one transform a block that fill an SM. Off by default (libfftgen\n"
-            "                        chooses from measurements)\n"
+            "  --prefetch K          sm_90, single-kernel sizes: each block runs up to K transforms in turn\n"
+            "                        (a power of two from 2 to 64; fewer where the batch is too small for\n"
+            "                        a block on every SM) and bulk-copies (TMA) the next one's input into\n"
+            "                        shared memory while it computes the current one; for kernels of one\n"
+            "                        transform a block that fill an SM. Off by default (libfftgen chooses\n"
+            "                        from measurements)\n"
             "  --precision P         fp32 (float2 storage) or fp16 (__half2 storage, fp32 arithmetic);\n"
             "                        default fp32. Or a split precision: float2 storage, the radix-16\n"
             "                        stages on tensor cores with each fp32 operand (data and DFT matrix)\n"
@@ -256,7 +257,7 @@ static void explain_pass(const fftgen_kernel_plan *plan, const char *indent)
         printf("%sthreads/block:  %d (%d blocks per transform, %d points per thread)\n", indent, plan->threads,
                plan->cluster, plan->radix_max);
     else if (plan->prefetch > 1)
-        printf("%sthreads/block:  %d (%d per transform, %d transforms per block in turn, %d points per thread)\n",
+        printf("%sthreads/block:  %d (%d per transform, up to %d transforms per block in turn, %d points per thread)\n",
                indent, plan->threads, plan->threads_per_fft, plan->prefetch, plan->radix_max);
     else
         printf("%sthreads/block:  %d (%d per transform, %d transform%s per block, %d points per thread)\n", indent,

@@ -189,8 +189,9 @@ typedef struct {
      * no twiddle tables; a shuffle tail keeps its loads. Where the request says so (measured:
      * `fftgen tune`). */
     int computed_twiddles;
-    /* > 1 (sm_90, a 1D transform of one kernel, one transform a block): each block runs `prefetch`
-     * transforms in turn; one thread bulk-copies (cp.async.bulk, the TMA) the next transform's input
+    /* > 1 (sm_90, a 1D transform of one kernel, one transform a block): each block runs up to `prefetch`
+     * transforms in turn (the launch gives every SM a block where the batch has enough, and the blocks
+     * stride over the transforms by the grid); one thread bulk-copies (cp.async.bulk, the TMA) the next transform's input
      * into a staging buffer after the shared memory while the block computes the current one, and the
      * first stage reads from there. A block that holds the whole SM (fp16 16384: 139 KB of shared
      * memory, half the registers) otherwise waits for its loads with nothing else to run. */

@@ -26,6 +26,12 @@ fftgen_result fftgen_current_device(int *device, int *arch, size_t *global_memor
     return FFTGEN_SUCCESS;
 }
 
+fftgen_result fftgen_device_sm_count(int device, int *sms)
+{
+    return cudaDeviceGetAttribute(sms, cudaDevAttrMultiProcessorCount, device) == cudaSuccess ? FFTGEN_SUCCESS
+                                                                                            : FFTGEN_CUDA_ERROR;
+}
+
 /* The NVIDIA kernel module's version ("580.159.04"), else the CUDA driver API's ("cuda-13000"). */
 static void driver_version(char *out, size_t len)
 {

@@ -12,6 +12,8 @@
 
 /* The current device's architecture (e.g. 90), shared-memory opt-in limit and memory. */
 fftgen_result fftgen_current_device(int *device, int *arch, size_t *global_memory);
+/* The device's streaming multiprocessors, for the grids of prefetching kernels. */
+fftgen_result fftgen_device_sm_count(int device, int *sms);
 
 /* What wisdom is keyed by: the device's name, its architecture, the driver's version and fftgen's. */
 fftgen_result fftgen_device_key_of(int device, int arch, fftgen_device_key *key);

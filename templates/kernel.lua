@@ -243,7 +243,7 @@ local function pass_constants(p, target)
     add("SMEM_POINTS", p.smem_points, "float2 in shared memory, with padding")
   end
   if prefetching(p) then
-    add("PREFETCH_FFTS", p.prefetch, "transforms a block runs in turn, each one's input copied in ahead")
+    add("PREFETCH_FFTS", p.prefetch, "transforms a block runs in turn, each one's input copied in ahead (fewer where a block per SM needs)")
   end
   if p.tiled then
     add("GROUP_SIZE", p.in_layout.group_size, "transforms per group, side by side")
@@ -601,15 +601,14 @@ local function cuda_kernel(w, f, p, direction)
     w:line("__shared__ unsigned long long fetched; // its phase completes when a copy has arrived")
     w:line("const unsigned bytes = POINTS * sizeof(point_t);")
     w:line("const int staged_skew = (int)(((size_t)in & 15u) / sizeof(point_t));")
-    w:line("const long long first = (long long)blockIdx.x * PREFETCH_FFTS;")
-    w:line("const long long last = first + PREFETCH_FFTS < batch ? first + PREFETCH_FFTS : batch;")
     w:line("unsigned parity = 0;")
+    w:line("// the grid has at most `batch` blocks: each takes transforms blockIdx.x, + gridDim.x, ..")
     w:open("if (thread == 0)")
     w:line("init_fetch_barrier(&fetched);")
-    w:line("fetch_transform(staging, in + (size_t)first * POINTS, bytes, &fetched);")
+    w:line("fetch_transform(staging, in + (size_t)blockIdx.x * POINTS, bytes, &fetched);")
     w:close()
     w:line("__syncthreads(); // the barrier is set up before any thread waits on it")
-    w:open("for (long long block = first; block < last; ++block)")
+    w:open("for (long long block = blockIdx.x; block < batch; block += gridDim.x)")
     w:line("wait_fetched(&fetched, parity);")
     w:line("parity ^= 1u;")
   else
@@ -622,8 +621,8 @@ local function cuda_kernel(w, f, p, direction)
     if i > 1 and not phase.after_warp_exchange then w:line("__syncthreads();") end
     if i == 2 and prefetching(p) then
       -- every thread has read the staged input (phase 1): the next copy may overwrite it
-      w:open("if (thread == 0 && block + 1 < last)")
-      w:line("fetch_transform(staging, in + (size_t)(block + 1) * POINTS, bytes, &fetched);")
+      w:open("if (thread == 0 && block + gridDim.x < batch)")
+      w:line("fetch_transform(staging, in + (size_t)(block + gridDim.x) * POINTS, bytes, &fetched);")
       w:close()
     end
     w:open("")
@@ -690,7 +689,16 @@ local function cuda_launch_pass(w, f, p, direction, src, dst, count, scale)
   w:line("if (status != cudaSuccess) return status;")
   w:close()
   if prefetching(p) then
-    w:line("const unsigned blocks = (unsigned)((ffts + %s::PREFETCH_FFTS - 1) / %s::PREFETCH_FFTS);", ns, ns)
+    w:line("// PREFETCH_FFTS transforms a block, but a block on every SM where the batch has enough")
+    w:line("int device = 0, sms = 0;")
+    w:open("")
+    w:line("cudaError_t status = cudaGetDevice(&device);")
+    w:line("if (status == cudaSuccess) status = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);")
+    w:line("if (status != cudaSuccess) return status;")
+    w:close()
+    w:line("const long long turns = (ffts + %s::PREFETCH_FFTS - 1) / %s::PREFETCH_FFTS;", ns, ns)
+    w:line("const long long spread = ffts < sms ? ffts : sms;")
+    w:line("const unsigned blocks = (unsigned)(turns > spread ? turns : spread);")
   else
     w:line("const unsigned blocks = (unsigned)((ffts + %s::FFTS_PER_BLOCK - 1) / %s::FFTS_PER_BLOCK)%s;", ns, ns,
       (p.tiled and clustered(p)) and string.format(" * %s::CLUSTER", ns) or "")
@@ -792,10 +800,10 @@ local function render_cuda(f)
         p.cluster)
       body[#body + 1] = string.format("  dynamic shared memory %d bytes per block.", p.shared_bytes)
     elseif prefetching(p) then
-      body[#body + 1] = string.format("%s: %d threads per block, %d transforms per block in turn, so", label,
+      body[#body + 1] = string.format("%s: %d threads per block, up to %d transforms per block in turn:", label,
         p.threads, p.prefetch)
-      body[#body + 1] = string.format("  grid = ceil(transforms / %d) blocks; dynamic shared memory %d bytes per block,",
-        p.prefetch, p.shared_bytes)
+      body[#body + 1] = string.format("  grid = ceil(transforms / %d) blocks, but at least one per SM (at most one per", p.prefetch)
+      body[#body + 1] = string.format("  transform); dynamic shared memory %d bytes per block,", p.shared_bytes)
       body[#body + 1] = string.format("  %d of them the staging buffer that the next transform's input is bulk-copied to",
         p.shared_bytes - 8 * p.smem_points)
       body[#body + 1] = "  (sm_90 and newer) while the block computes the current one."

@@ -44,7 +44,7 @@ static void usage(FILE *to)
             "for 2D and 3D shapes, the passes that load columns of at most 256 points straight into\n"
             "registers instead of copying them through shared memory, every set of them; for fp16, the\n"
             "tiled passes that multiply their twiddles from powers of two, every set of them; on sm_90, for\n"
-            "1D sizes of one kernel, 2 to 16 transforms a block in turn, the next one's input bulk-copied\n"
+            "1D sizes of one kernel, 2 to 32 transforms a block in turn, the next one's input bulk-copied\n"
             "into shared memory ahead; and the\n"
             "choice in use now, from the wisdom file or the table shipped with libfftgen) and saves the\n"
             "fastest in the wisdom file that libfftgen reads, keyed by the device, the driver and the\n"
@@ -424,14 +424,14 @@ static int refine_block_threads(struct measurement *m, int arch, int runs, int j
     return measure(m, list, first, runs, jobs, b);
 }
 
-/* sm_90, 1D sizes of one kernel: the fastest plan so far with 2 to 16 transforms a block in turn, the next
+/* sm_90, 1D sizes of one kernel: the fastest plan so far with 2 to 32 transforms a block in turn, the next
  * one's input bulk-copied ahead. A kernel whose block fills an SM (fp16 16384 on an H200: 59.4% of copy
  * -> 70.0% with 8) gains; kernels of several blocks an SM lose (4096, 8192). The planner drops the
  * kernels that cannot take it. 0, or -1 when a measurement failed. */
 static int refine_prefetch(struct measurement *m, int arch, int runs, int jobs, struct buffers *b,
                            struct candidate_list *list)
 {
-    static const int transforms[] = {2, 4, 8, 16};
+    static const int transforms[] = {2, 4, 8, 16, 32};
     if (arch < 90) return 0;
     const int first = list->count;
     fftgen_choice ahead = list->items[fastest(list)].choice;
