@@ -426,7 +426,7 @@ foreach(spec 32768:fp32 65536:fp32 8192x8192:fp32 4096x4096:fp16 33554432:fp32)
 endforeach()
 
 # Prefetching kernels, sm_90 only (bulk copies): fp16 16384 radix 32 with computed twiddles, 8 transforms a
-# block (the shipped table's choice for an H200), and fp32 8192 in pairs. test_gpu.c runs them in batches
+# block (the shipped table takes 16 and 32, which test_api runs through the library), and fp32 8192 in pairs. test_gpu.c runs them in batches
 # that leave a block's last turns empty, and from inputs off a 16-byte boundary.
 foreach(spec "16384;fp16;32;1;8" "8192;fp32;0;0;2")
   list(GET spec 0 n)

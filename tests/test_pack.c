@@ -23,14 +23,15 @@ extern const unsigned long long fftgen_shipped_wisdom_size;
 
 static char work_dir[256];
 
-/* computed: the passes that compute their twiddles (fftgen_kernel_request.computed_twiddle_passes) */
-static char *render_radix(long long n, int radix, int computed, fftgen_kernel_precision precision, int arch,
-                          int tensor_cores)
+/* computed: the passes that compute their twiddles (fftgen_kernel_request.computed_twiddle_passes);
+ * prefetch: transforms a block in turn (fftgen_kernel_request.prefetch) */
+static char *render_choice(long long n, int radix, int computed, int prefetch, fftgen_kernel_precision precision,
+                           int arch, int tensor_cores)
 {
     char why[256];
     fftgen_transform_plan plan;
     const fftgen_kernel_request request = {n, radix, precision, arch, tensor_cores, {{0}}, 0,
-                                           FFTGEN_INTERMEDIATE_DEFAULT, 0, 0, 0, 0, 0, computed, 0};
+                                           FFTGEN_INTERMEDIATE_DEFAULT, 0, 0, 0, 0, 0, computed, prefetch};
     if (fftgen_plan_transform(&request, &plan, why, sizeof why) != FFTGEN_PLAN_OK) return NULL;
     const fftgen_render_request r = {&plan, FFTGEN_TARGET_CUDA, FFTGEN_RENDER_BOTH, NULL, NULL};
     return fftgen_render(&r, why, sizeof why);
@@ -38,7 +39,7 @@ static char *render_radix(long long n, int radix, int computed, fftgen_kernel_pr
 
 static char *render(long long n, fftgen_kernel_precision precision, int arch, int tensor_cores)
 {
-    return render_radix(n, 0, 0, precision, arch, tensor_cores);
+    return render_choice(n, 0, 0, 0, precision, arch, tensor_cores);
 }
 
 /* First, before anything loads NVRTC: plans of the default pack need none. */
@@ -55,16 +56,19 @@ static void default_pack_needs_no_nvrtc(void **state)
     (void)state;
     setenv("FFTGEN_NVRTC", "/nonexistent/libnvrtc.so.13", 1);
     setenv("FFTGEN_CACHE", "0", 1);
-    const struct { long long n; fftgen_kernel_precision p; int arch, radix, computed; } plans[] = {
-        {16, FFTGEN_KERNEL_FP32, 90, 0, 0}, {4096, FFTGEN_KERNEL_FP32, 90, 0, 0}, {16384, FFTGEN_KERNEL_FP16, 80, 0, 0},
-        {65536, FFTGEN_KERNEL_FP16, 90, 0, 0}, {1 << 20, FFTGEN_KERNEL_FP32, 80, 0, 0},
+    const struct { long long n; fftgen_kernel_precision p; int arch, radix, computed, prefetch; } plans[] = {
+        {16, FFTGEN_KERNEL_FP32, 90, 0, 0, 0}, {4096, FFTGEN_KERNEL_FP32, 90, 0, 0, 0},
+        {16384, FFTGEN_KERNEL_FP16, 80, 0, 0, 0}, {65536, FFTGEN_KERNEL_FP16, 90, 0, 0, 0},
+        {1 << 20, FFTGEN_KERNEL_FP32, 80, 0, 0, 0},
         /* fp32 2^15: on clusters of 4 blocks on sm_90 (built for sm_90 only), in two passes on sm_80 */
-        {32768, FFTGEN_KERNEL_FP32, 90, 0, 0}, {32768, FFTGEN_KERNEL_FP32, 80, 0, 0},
-        /* the shipped table's choices: fp16 16384 with radix 32 and computed twiddles */
-        {16384, FFTGEN_KERNEL_FP16, 90, 32, 1},
+        {32768, FFTGEN_KERNEL_FP32, 90, 0, 0, 0}, {32768, FFTGEN_KERNEL_FP32, 80, 0, 0, 0},
+        /* the shipped table's choices: fp16 16384 with radix 32, computed twiddles and 16 transforms a
+         * block (built for sm_90 only: bulk copies) */
+        {16384, FFTGEN_KERNEL_FP16, 90, 32, 1, 16},
     };
     for (size_t i = 0; i < sizeof plans / sizeof plans[0]; ++i) {
-        char *source = render_radix(plans[i].n, plans[i].radix, plans[i].computed, plans[i].p, plans[i].arch, 0);
+        char *source = render_choice(plans[i].n, plans[i].radix, plans[i].computed, plans[i].prefetch, plans[i].p,
+                                     plans[i].arch, 0);
         assert_non_null(source);
         fftgen_cubin cubin;
         char log[256];
