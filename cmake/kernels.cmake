@@ -36,6 +36,25 @@ function(fftgen_add_sim name n precision row)
   set(sim_rows "${sim_rows}    {${n}, KERNEL_${P}, ${name}_forward_sim, ${name}_inverse_sim${row}},\n" PARENT_SCOPE)
 endfunction()
 
+# A CUDA kernel for tests/test_gpu.c: fftgen --n N --precision PRECISION ARGN --name NAME, compiled in the
+# source list LIST (FFTGEN_CUDA_SOURCES_ALL_ARCHS, _SM80_UP or _SM90_UP) and registered with the row's
+# last fields FIELDS (", tensor_cores, radix, computed_twiddles, prefetch"). A macro: it appends to the
+# caller's lists and tables.
+macro(fftgen_add_gpu_kernel name n precision list fields)
+  set(_cu ${CMAKE_BINARY_DIR}/kernels/${name}.cu)
+  add_custom_command(OUTPUT ${_cu}
+    COMMAND ${CMAKE_COMMAND} -E make_directory ${CMAKE_BINARY_DIR}/kernels
+    COMMAND fftgen --n ${n} --precision ${precision} ${ARGN} --name ${name} -o ${_cu}
+    DEPENDS fftgen VERBATIM)
+  list(APPEND ${list} ${_cu})
+  string(TOUPPER ${precision} _precision)
+  foreach(_direction forward inverse)
+    string(APPEND gpu_decls "int ${name}_${_direction}_launch(const void *in, void *out, int batch, void *stream);\n")
+  endforeach()
+  string(APPEND gpu_rows
+    "    {${n}, KERNEL_${_precision}, ${name}_forward_launch, ${name}_inverse_launch${fields}},\n")
+endmacro()
+
 set(FFTGEN_SIM_SOURCES)
 set(FFTGEN_CUDA_SOURCES_ALL_ARCHS)
 set(FFTGEN_CUDA_SOURCES_SM80_UP)
@@ -46,22 +65,12 @@ set(gpu_rows "")
 foreach(n IN LISTS FFTGEN_TEST_SIZES)
   foreach(p IN LISTS FFTGEN_TEST_PRECISIONS)
     set(name fftgen_${n}_${p})
-    set(cu ${CMAKE_BINARY_DIR}/kernels/${name}.cu)
     fftgen_add_sim(${name} ${n} ${p} ", 0, 0, 0, 0, 0")
-    add_custom_command(OUTPUT ${cu}
-      COMMAND ${CMAKE_COMMAND} -E make_directory ${CMAKE_BINARY_DIR}/kernels
-      COMMAND fftgen --n ${n} --precision ${p} -o ${cu}
-      DEPENDS fftgen VERBATIM)
     if(n LESS_EQUAL FFTGEN_SM75_MAX_SIZE)
-      list(APPEND FFTGEN_CUDA_SOURCES_ALL_ARCHS ${cu})
+      fftgen_add_gpu_kernel(${name} ${n} ${p} FFTGEN_CUDA_SOURCES_ALL_ARCHS ", 0, 0, 0, 0")
     else()
-      list(APPEND FFTGEN_CUDA_SOURCES_SM80_UP ${cu})
+      fftgen_add_gpu_kernel(${name} ${n} ${p} FFTGEN_CUDA_SOURCES_SM80_UP ", 0, 0, 0, 0")
     endif()
-    string(TOUPPER ${p} P)
-    foreach(d forward inverse)
-      string(APPEND gpu_decls "int ${name}_${d}_launch(const void *in, void *out, int batch, void *stream);\n")
-    endforeach()
-    string(APPEND gpu_rows "    {${n}, KERNEL_${P}, ${name}_forward_launch, ${name}_inverse_launch, 0, 0, 0, 0},\n")
   endforeach()
 endforeach()
 
@@ -116,18 +125,7 @@ foreach(n 8192 16384)
       set(computed 1)
       set(name fftgen_${n}_r32_ct_${p})
     endif()
-    set(cu ${CMAKE_BINARY_DIR}/kernels/${name}.cu)
-    add_custom_command(OUTPUT ${cu}
-      COMMAND ${CMAKE_COMMAND} -E make_directory ${CMAKE_BINARY_DIR}/kernels
-      COMMAND fftgen --n ${n} --precision ${p} ${flags} --name ${name} -o ${cu}
-      DEPENDS fftgen VERBATIM)
-    list(APPEND FFTGEN_CUDA_SOURCES_SM80_UP ${cu})
-    string(TOUPPER ${p} P)
-    foreach(d forward inverse)
-      string(APPEND gpu_decls "int ${name}_${d}_launch(const void *in, void *out, int batch, void *stream);\n")
-    endforeach()
-    string(APPEND gpu_rows
-      "    {${n}, KERNEL_${P}, ${name}_forward_launch, ${name}_inverse_launch, 0, 32, ${computed}, 0},\n")
+    fftgen_add_gpu_kernel(${name} ${n} ${p} FFTGEN_CUDA_SOURCES_SM80_UP ", 0, 32, ${computed}, 0" ${flags})
   endforeach()
 endforeach()
 
@@ -155,16 +153,7 @@ set(FFTGEN_TEST_TENSOR_CORE_SIZES 16 32 256 512 4096 16384)
 foreach(n IN LISTS FFTGEN_TEST_TENSOR_CORE_SIZES)
   set(name fftgen_${n}_tc_fp16)
   fftgen_add_sim(${name} ${n} fp16 ", 16, 0, 0, 0, 0" --tensor-cores)
-  set(cu ${CMAKE_BINARY_DIR}/kernels/${name}.cu)
-  add_custom_command(OUTPUT ${cu}
-    COMMAND ${CMAKE_COMMAND} -E make_directory ${CMAKE_BINARY_DIR}/kernels
-    COMMAND fftgen --n ${n} --precision fp16 --tensor-cores -o ${cu}
-    DEPENDS fftgen VERBATIM)
-  list(APPEND FFTGEN_CUDA_SOURCES_SM80_UP ${cu})
-  foreach(d forward inverse)
-    string(APPEND gpu_decls "int ${name}_${d}_launch(const void *in, void *out, int batch, void *stream);\n")
-  endforeach()
-  string(APPEND gpu_rows "    {${n}, KERNEL_FP16, ${name}_forward_launch, ${name}_inverse_launch, 1, 0, 0, 0},\n")
+  fftgen_add_gpu_kernel(${name} ${n} fp16 FFTGEN_CUDA_SOURCES_SM80_UP ", 1, 0, 0, 0" --tensor-cores)
 endforeach()
 
 # The split precisions (fp32 data, radix-16 stages on tensor cores with each operand split into fp16
@@ -426,8 +415,9 @@ foreach(spec 32768:fp32 65536:fp32 8192x8192:fp32 4096x4096:fp16 33554432:fp32)
 endforeach()
 
 # Prefetching kernels, sm_90 only (bulk copies): fp16 16384 radix 32 with computed twiddles, 8 transforms a
-# block (the shipped table takes 16 and 32, which test_api runs through the library), and fp32 8192 in pairs. test_gpu.c runs them in batches
-# that leave a block's last turns empty, and from inputs off a 16-byte boundary.
+# block (the shipped table takes 16 and 32, which test_api runs through the library), and fp32 8192 in
+# pairs. test_gpu.c runs them in batches that leave a block's last turns empty, and from inputs off a
+# 16-byte boundary.
 foreach(spec "16384;fp16;32;1;8" "8192;fp32;0;0;2")
   list(GET spec 0 n)
   list(GET spec 1 p)
@@ -441,19 +431,8 @@ foreach(spec "16384;fp16;32;1;8" "8192;fp32;0;0;2")
   if(computed)
     list(APPEND flags --computed-twiddles)
   endif()
-  set(name fftgen_${n}_pf${k}_${p})
-  set(cu ${CMAKE_BINARY_DIR}/kernels/${name}.cu)
-  add_custom_command(OUTPUT ${cu}
-    COMMAND ${CMAKE_COMMAND} -E make_directory ${CMAKE_BINARY_DIR}/kernels
-    COMMAND fftgen --n ${n} --precision ${p} ${flags} --name ${name} -o ${cu}
-    DEPENDS fftgen VERBATIM)
-  list(APPEND FFTGEN_CUDA_SOURCES_SM90_UP ${cu})
-  string(TOUPPER ${p} P)
-  foreach(d forward inverse)
-    string(APPEND gpu_decls "int ${name}_${d}_launch(const void *in, void *out, int batch, void *stream);\n")
-  endforeach()
-  string(APPEND gpu_rows
-    "    {${n}, KERNEL_${P}, ${name}_forward_launch, ${name}_inverse_launch, 0, ${r}, ${computed}, ${k}},\n")
+  fftgen_add_gpu_kernel(fftgen_${n}_pf${k}_${p} ${n} ${p} FFTGEN_CUDA_SOURCES_SM90_UP ", 0, ${r}, ${computed}, ${k}"
+                        ${flags})
 endforeach()
 
 # Tables of every kernel, for the tests. The launch functions are declared with void pointers:

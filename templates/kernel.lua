@@ -36,16 +36,18 @@ local function any_pass(f, field, value)
   end
   return false
 end
+-- Whether any pass satisfies `test`
+local function any_pass_that(f, test)
+  for _, p in ipairs(f.passes) do
+    if test(p) then return true end
+  end
+  return false
+end
 local function tensor_cores(f) return any_pass(f, "tensor_cores") end
 -- A 1D transform in one pass on clusters; any_cluster: any pass on clusters (also a 2D shape's
 -- tiled columns), which needs the cluster helpers
 local function on_cluster(f) return not multi(f) and clustered(f.passes[1]) end
-local function any_cluster(f)
-  for _, p in ipairs(f.passes) do
-    if clustered(p) then return true end
-  end
-  return false
-end
+local function any_cluster(f) return any_pass_that(f, clustered) end
 -- Files whose kernels' `batch` counts something else than the file's transforms: passes, and a
 -- cluster's blocks (one each of the CLUSTER parts of a transform)
 local function per_block_batch(f) return multi(f) or on_cluster(f) end
@@ -60,12 +62,7 @@ end
 -- Kernels that run several transforms a block, the next one's input bulk-copied ahead
 -- (fftgen_kernel_plan.prefetch)
 local function prefetching(p) return p.prefetch > 1 end
-local function any_prefetch(f)
-  for _, p in ipairs(f.passes) do
-    if prefetching(p) then return true end
-  end
-  return false
-end
+local function any_prefetch(f) return any_pass_that(f, prefetching) end
 local function storage_type(f) return (f.precision == "fp16") and "__half2" or "float2" end
 
 -- Transforms of pass p per transform of the whole file (an untiled cluster pass counts its blocks, a

@@ -405,6 +405,22 @@ static int refine_pass_tiles(struct measurement *m, int arch, int runs, int jobs
     return measure(m, list, last, runs, jobs, b);
 }
 
+/* The fastest plan so far with the choice field at `field` (offsetof(fftgen_choice, ...)) set to each of
+ * `values`, measured; the planner drops what does not plan and what repeats a plan. 0, or -1 when a
+ * measurement failed. */
+static int measure_values(struct measurement *m, int arch, int runs, int jobs, struct buffers *b,
+                          struct candidate_list *list, size_t field, const int *values, size_t count)
+{
+    const int first = list->count;
+    fftgen_choice varied = list->items[fastest(list)].choice;
+    for (size_t k = 0; k < count; ++k) {
+        *(int *)((char *)&varied + field) = values[k];
+        add_candidate(m->t, arch, varied, list);
+    }
+    if (list->count == first) return 0;
+    return measure(m, list, first, runs, jobs, b);
+}
+
 /* 1D sizes of one kernel: the fastest plan so far in blocks of other sizes, whole transforms each.
  * Smaller blocks let more of them share an SM, each waiting at its own barriers: on an H200, fp16 256
  * ran 5% faster in blocks of 128 threads than of 256, fp16 1024 (radix 32) 3% faster in blocks of 64
@@ -414,14 +430,8 @@ static int refine_block_threads(struct measurement *m, int arch, int runs, int j
                                 struct candidate_list *list)
 {
     static const int threads[] = {32, 64, 128, 256, 512, 1024};
-    const int first = list->count;
-    fftgen_choice sized = list->items[fastest(list)].choice;
-    for (size_t k = 0; k < sizeof threads / sizeof threads[0]; ++k) {
-        sized.block_threads = threads[k];
-        add_candidate(m->t, arch, sized, list);
-    }
-    if (list->count == first) return 0;
-    return measure(m, list, first, runs, jobs, b);
+    return measure_values(m, arch, runs, jobs, b, list, offsetof(fftgen_choice, block_threads), threads,
+                          sizeof threads / sizeof threads[0]);
 }
 
 /* sm_90, 1D sizes of one kernel: the fastest plan so far with 2 to 32 transforms a block in turn, the next
@@ -433,14 +443,8 @@ static int refine_prefetch(struct measurement *m, int arch, int runs, int jobs, 
 {
     static const int transforms[] = {2, 4, 8, 16, 32};
     if (arch < 90) return 0;
-    const int first = list->count;
-    fftgen_choice ahead = list->items[fastest(list)].choice;
-    for (size_t k = 0; k < sizeof transforms / sizeof transforms[0]; ++k) {
-        ahead.prefetch = transforms[k];
-        add_candidate(m->t, arch, ahead, list);
-    }
-    if (list->count == first) return 0;
-    return measure(m, list, first, runs, jobs, b);
+    return measure_values(m, arch, runs, jobs, b, list, offsetof(fftgen_choice, prefetch), transforms,
+                          sizeof transforms / sizeof transforms[0]);
 }
 
 /* Every non-empty subset of `passes` (a pass mask) as the choice field at `field` (a pass mask too:
