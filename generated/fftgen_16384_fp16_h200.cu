@@ -88,13 +88,15 @@ __device__ __forceinline__ void store_pair(float2* s, int i, float2 a, float2 b)
     *reinterpret_cast<float4*>(s + i) = make_float4(a.x, a.y, b.x, b.y);
 }
 
-// Bulk copies (sm_90): one thread copies a transform's input into shared memory with the TMA,
-// and the block waits on an mbarrier whose phase completes when all its bytes have arrived.
+// The 32-bit shared-memory address of `p`, for the PTX of clusters and bulk copies (sm_90).
 __device__ __forceinline__ unsigned shared_address(const void* p) {
     unsigned long long address;
     asm("cvta.to.shared.u64 %0, %1;" : "=l"(address) : "l"(p));
     return (unsigned)address;
 }
+
+// Bulk copies (sm_90): one thread copies a transform's input into shared memory with the TMA,
+// and the block waits on an mbarrier whose phase completes when all its bytes have arrived.
 __device__ __forceinline__ void init_fetch_barrier(unsigned long long* fetched) {
     asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" :: "r"(shared_address(fetched)) : "memory");
     asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");

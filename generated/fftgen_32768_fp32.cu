@@ -62,12 +62,18 @@ __device__ __forceinline__ float2 twiddle_mul_conj(float2 a, float2 w) {
 // One pad element every 16 keeps strided shared-memory accesses off a single bank.
 __device__ __forceinline__ int padded(int i) { return i + (i >> 4); }
 
+// The 32-bit shared-memory address of `p`, for the PTX of clusters and bulk copies (sm_90).
+__device__ __forceinline__ unsigned shared_address(const void* p) {
+    unsigned long long address;
+    asm("cvta.to.shared.u64 %0, %1;" : "=l"(address) : "l"(p));
+    return (unsigned)address;
+}
+
 // Distributed shared memory (sm_90): the address of `smem` in block `rank` of this cluster, a
 // float2 there, and the cluster's barrier in halves (arrive, later wait) or whole.
 __device__ __forceinline__ unsigned cluster_map(const float2* smem, int rank) {
-    unsigned local, remote;
-    asm("{ .reg .u64 a; cvta.to.shared.u64 a, %1; cvt.u32.u64 %0, a; }" : "=r"(local) : "l"(smem));
-    asm("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(remote) : "r"(local), "r"(rank));
+    unsigned remote;
+    asm("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(remote) : "r"(shared_address(smem)), "r"(rank));
     return remote;
 }
 __device__ __forceinline__ float2 cluster_load(unsigned block_smem, int i) {

@@ -892,10 +892,15 @@ long long fftgen_pass_ffts(const fftgen_kernel_plan *pass, long long points)
     return points / covered;
 }
 
-long long fftgen_pass_blocks(const fftgen_kernel_plan *pass, long long ffts)
+long long fftgen_pass_blocks(const fftgen_kernel_plan *pass, long long ffts, int sms)
 {
-    const long long per_block = (long long)pass->ffts_per_block * (pass->prefetch > 1 ? pass->prefetch : 1);
-    const long long tiles = (ffts + per_block - 1) / per_block;
+    if (pass->prefetch > 1) {
+        /* prefetch transforms a block, but a block on every SM where the batch has enough: a small
+         * batch would leave SMs idle (the kernel strides over its transforms by the grid) */
+        const long long turns = (ffts + pass->prefetch - 1) / pass->prefetch, spread = ffts < sms ? ffts : sms;
+        return turns > spread ? turns : spread;
+    }
+    const long long tiles = (ffts + pass->ffts_per_block - 1) / pass->ffts_per_block;
     return pass->tiled && pass->cluster > 1 ? tiles * pass->cluster : tiles;
 }
 

@@ -280,9 +280,11 @@ void fftgen_shape_text(int rank, const long long *shape, char *out, size_t len);
 
 /* The `batch` a pass's kernel takes per transform of `points` points: its transforms, or, for a 1D
  * transform on one cluster, its blocks (cluster per transform); a cluster of tiled columns counts
- * the columns. fftgen_pass_blocks: the grid for a kernel batch of `ffts`. */
+ * the columns. fftgen_pass_blocks: the grid for a kernel batch of `ffts` on a device of `sms`
+ * multiprocessors (a prefetching kernel takes a block on each where the batch has enough; other kernels
+ * ignore it). */
 long long fftgen_pass_ffts(const fftgen_kernel_plan *pass, long long points);
-long long fftgen_pass_blocks(const fftgen_kernel_plan *pass, long long ffts);
+long long fftgen_pass_blocks(const fftgen_kernel_plan *pass, long long ffts, int sms);
 
 /* Whether any pass reads or writes the work area (as large as the data). */
 int fftgen_plan_needs_work(const fftgen_transform_plan *plan);

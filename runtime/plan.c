@@ -203,19 +203,12 @@ fftgen_result fftgen_plan_many_with_choice(fftgen_plan *plan, int rank, const lo
     for (int i = 0; i < p->transform.pass_count; ++i) {
         const fftgen_kernel_plan *pass = &p->transform.pass[i];
         p->ffts[i] = batch * fftgen_pass_ffts(pass, points);
-        long long grid = fftgen_pass_blocks(pass, p->ffts[i]);
-        if (pass->prefetch > 1) {
-            int sms = 0;
-            /* prefetch transforms a block, but a block on every SM where the batch has enough: a small
-             * batch would leave SMs idle (the kernel strides over the transforms by the grid) */
-            result = fftgen_device_sm_count(device, &sms);
-            if (result != FFTGEN_SUCCESS) {
-                free(p);
-                return result;
-            }
-            const long long spread = p->ffts[i] < sms ? p->ffts[i] : sms;
-            if (grid < spread) grid = spread;
+        int sms = 0;
+        if (pass->prefetch > 1 && (result = fftgen_device_sm_count(device, &sms)) != FFTGEN_SUCCESS) {
+            free(p);
+            return result;
         }
+        const long long grid = fftgen_pass_blocks(pass, p->ffts[i], sms);
         if (p->ffts[i] > INT32_MAX || grid > INT32_MAX) {
             free(p);
             return FFTGEN_INVALID_BATCH;

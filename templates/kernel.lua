@@ -475,15 +475,19 @@ local function cuda_helpers(w, f)
     w:close()
   end
   if tensor_cores(f) then tc16.helpers(w, "cuda", "__device__ const float2", f.split) end
-  if any_prefetch(f) then
+  if any_prefetch(f) or any_cluster(f) then
     w:line("")
-    w:line("// Bulk copies (sm_90): one thread copies a transform's input into shared memory with the TMA,")
-    w:line("// and the block waits on an mbarrier whose phase completes when all its bytes have arrived.")
+    w:line("// The 32-bit shared-memory address of `p`, for the PTX of clusters and bulk copies (sm_90).")
     w:open("__device__ __forceinline__ unsigned shared_address(const void* p)")
     w:line("unsigned long long address;")
     w:line("asm(\"cvta.to.shared.u64 %%0, %%1;\" : \"=l\"(address) : \"l\"(p));")
     w:line("return (unsigned)address;")
     w:close()
+  end
+  if any_prefetch(f) then
+    w:line("")
+    w:line("// Bulk copies (sm_90): one thread copies a transform's input into shared memory with the TMA,")
+    w:line("// and the block waits on an mbarrier whose phase completes when all its bytes have arrived.")
     w:open("__device__ __forceinline__ void init_fetch_barrier(unsigned long long* fetched)")
     w:line("asm volatile(\"mbarrier.init.shared::cta.b64 [%%0], 1;\" :: \"r\"(shared_address(fetched)) : \"memory\");")
     w:line("asm volatile(\"fence.mbarrier_init.release.cluster;\" ::: \"memory\");")
@@ -510,9 +514,8 @@ local function cuda_helpers(w, f)
     w:line("// Distributed shared memory (sm_90): the address of `smem` in block `rank` of this cluster, a")
     w:line("// float2 there, and the cluster's barrier in halves (arrive, later wait) or whole.")
     w:open("__device__ __forceinline__ unsigned cluster_map(const float2* smem, int rank)")
-    w:line("unsigned local, remote;")
-    w:line("asm(\"{ .reg .u64 a; cvta.to.shared.u64 a, %%1; cvt.u32.u64 %%0, a; }\" : \"=r\"(local) : \"l\"(smem));")
-    w:line("asm(\"mapa.shared::cluster.u32 %%0, %%1, %%2;\" : \"=r\"(remote) : \"r\"(local), \"r\"(rank));")
+    w:line("unsigned remote;")
+    w:line("asm(\"mapa.shared::cluster.u32 %%0, %%1, %%2;\" : \"=r\"(remote) : \"r\"(shared_address(smem)), \"r\"(rank));")
     w:line("return remote;")
     w:close()
     w:open("__device__ __forceinline__ float2 cluster_load(unsigned block_smem, int i)")
@@ -961,11 +964,6 @@ local function sim_function(w, f, p, direction, name, qualifier)
     w:line(" * start up to 12 bytes early (staged_skew), this one is exact */")
     w:line("point_t* staging = malloc(sizeof(point_t) * POINTS);")
     w:line("const int staged_skew = 0;")
-    w:open("if (staging == NULL)")
-    w:line("free(smem);")
-    w:line("free(registers);")
-    w:line("return -1;")
-    w:close()
   end
   if p.tensor_cores then
     w:line("tc_fragments* fragments = calloc(THREADS, sizeof *fragments); /* each thread's, between phases */")
@@ -973,10 +971,12 @@ local function sim_function(w, f, p, direction, name, qualifier)
     w:line("void* fragments = malloc(1); /* unused: no tensor-core stages */")
   end
   local shared = clustered(p) and "smem_blocks" or "smem"
-  w:open("if (%s == NULL || registers == NULL || fragments == NULL)", shared)
+  local staged = prefetching(p) and " || staging == NULL" or ""
+  w:open("if (%s == NULL || registers == NULL || fragments == NULL%s)", shared, staged)
   w:line("free(%s);", shared)
   w:line("free(registers);")
   w:line("free(fragments);")
+  if prefetching(p) then w:line("free(staging);") end
   w:line("return -1;")
   w:close()
   w:line("const long long blocks = ((long long)batch + FFTS_PER_BLOCK - 1) / FFTS_PER_BLOCK%s;",

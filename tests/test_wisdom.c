@@ -664,7 +664,7 @@ static void planner_follows_a_choice(void **state)
             assert_true(columns->n * columns->ffts_per_block <= 8192);
             /* the kernel's batch counts the columns, its grid a cluster of blocks per tile */
             assert_int_equal(fftgen_pass_ffts(columns, points), shape[1]);
-            assert_int_equal(fftgen_pass_blocks(columns, shape[1]),
+            assert_int_equal(fftgen_pass_blocks(columns, shape[1], 132),
                              (shape[1] + columns->ffts_per_block - 1) / columns->ffts_per_block *
                                  column_clusters[i].want_blocks);
         } else if (column_clusters[i].want_passes == 2) {
