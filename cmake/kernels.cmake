@@ -275,6 +275,11 @@ fftgen_add_sim(fftgen_8192_ct_fp16 8192 fp16 ", 0, 0, 0, 0, 0" --computed-twiddl
 fftgen_add_sim(fftgen_16384_r32_ct_pf8_fp16 16384 fp16 ", 32, 0, 0, 0, 0" --radix 32 --computed-twiddles --prefetch 8)
 fftgen_add_sim(fftgen_8192_pf2_fp32 8192 fp32 ", 0, 0, 0, 0, 0" --prefetch 2)
 fftgen_add_sim(fftgen_1024_r32_pf4_fp16 1024 fp16 ", 32, 0, 0, 0, 0" --radix 32 --block-threads 32 --prefetch 4)
+# fused slices that prefetch: the rows read the staged slice (a 2D shape, and a 3D shape's first pass)
+foreach(shape 64x64 2x16x128)
+  fftgen_shape_fields(${shape} 0 0 points fields)
+  fftgen_add_sim(fftgen_${shape}_pf2_fp16 ${points} fp16 ", 0, 0, 0, 0, 0${fields}" --n ${shape} --prefetch 2)
+endforeach()
 fftgen_add_sim(fftgen_1048576_ct_fp16 1048576 fp16 ", 0, 0, 0, 0, 0" --computed-twiddles)
 # fp16 between passes: the planner keeps fp16 for two passes and stores the last intermediate of three
 # as shared-exponent complexes (above); every intermediate as fp16, and every one shared-exponent

@@ -37,7 +37,8 @@ static void usage(FILE *to)
             "                        to 1024), in whole transforms, at least one; default 256, or fewer\n"
             "                        where shared memory caps a block's transforms (libfftgen chooses\n"
             "                        from measurements)\n"
-            "  --prefetch K          sm_90, single-kernel sizes: each block runs up to K transforms in turn\n"
+            "  --prefetch K          sm_90, single-kernel sizes and 2D/3D shapes whose last two dimensions\n"
+            "                        fit a block: each block runs up to K transforms (slices) in turn\n"
             "                        (a power of two from 2 to 64; fewer where the batch is too small for\n"
             "                        a block on every SM) and bulk-copies (TMA) the next one's input into\n"
             "                        shared memory while it computes the current one; for kernels of one\n"
@@ -257,8 +258,9 @@ static void explain_pass(const fftgen_kernel_plan *plan, const char *indent)
         printf("%sthreads/block:  %d (%d blocks per transform, %d points per thread)\n", indent, plan->threads,
                plan->cluster, plan->radix_max);
     else if (plan->prefetch > 1)
-        printf("%sthreads/block:  %d (%d per transform, up to %d transforms per block in turn, %d points per thread)\n",
-               indent, plan->threads, plan->threads_per_fft, plan->prefetch, plan->radix_max);
+        printf("%sthreads/block:  %d (%d per %s, up to %d %ss per block in turn, %d points per thread)\n", indent,
+               plan->threads, plan->threads_per_fft, plan->slice_rows > 0 ? "slice" : "transform", plan->prefetch,
+               plan->slice_rows > 0 ? "slice" : "transform", plan->radix_max);
     else
         printf("%sthreads/block:  %d (%d per transform, %d transform%s per block, %d points per thread)\n", indent,
                plan->threads, plan->threads_per_fft, plan->ffts_per_block, plan->ffts_per_block > 1 ? "s" : "",
@@ -276,8 +278,9 @@ static void explain_pass(const fftgen_kernel_plan *plan, const char *indent)
            : copy_in           ? ", plus a coalesced copy in"
            : copy_out          ? ", plus a coalesced copy out" : "");
     if (plan->prefetch > 1)
-        printf("%sprefetch:       the next transform's input bulk-copied (TMA) into a %d-byte staging buffer while"
-               " the block computes the current one\n", indent, plan->shared_bytes - 8 * plan->smem_points);
+        printf("%sprefetch:       the next %s's input bulk-copied (TMA) into a %d-byte staging buffer while the block"
+               " computes the current one\n", indent, plan->slice_rows > 0 ? "slice" : "transform",
+               plan->shared_bytes - 8 * plan->smem_points);
 }
 
 static void explain_shape(const fftgen_transform_plan *plan)

@@ -424,23 +424,35 @@ static int staging_bytes(const fftgen_kernel_plan *pass)
     return pass->n * (pass->precision == FFTGEN_KERNEL_FP16 ? 4 : 8) + 16;
 }
 
-/* The request's prefetch (fftgen_kernel_plan.prefetch): a one-kernel 1D transform on CUDA cores, one
- * transform a block read straight from global memory (so two stages or more: the next copy starts at
- * the first barrier), and room for the staging buffer in the block's shared memory. H200, fp16 16384
- * radix 32 (one block an SM): 59.4% -> 67.1% of copy bandwidth with 4 transforms a block, 70.0% with
- * 8; 4096 and 8192, which run several blocks an SM, slower (83.6% -> 77.8%, 79.1% -> 77.0%). */
+/* The request's prefetch (fftgen_kernel_plan.prefetch), on the pass that reads the input: a one-kernel
+ * 1D transform on CUDA cores, one transform a block read straight from global memory (so two stages or
+ * more: the next copy starts at the first barrier), or a 2D or 3D shape's fused slice whose rows load
+ * straight into registers; and room for the staging buffer in the block's shared memory. H200, fp16
+ * 16384 radix 32 (one block an SM): 59.4% -> 67.1% of copy bandwidth with 4 transforms a block, 70.0%
+ * with 8; 4096 and 8192, which run several blocks an SM, slower (83.6% -> 77.8%, 79.1% -> 77.0%).
+ * Slices gain less (their 1024-thread blocks keep more loads in flight, and a warp's rows read the
+ * staged slice with bank conflicts): H200, fp16 ms without -> with 2..32 slices a block, 128x128 0.482
+ * -> 0.492-0.541, 128^3 0.794 -> 0.862-0.910, 16x1024 0.475 -> 0.469 (32), 256x64 0.619 -> 0.608 (32);
+ * so only `fftgen tune` asks for it. */
 static fftgen_plan_status place_prefetch(const fftgen_kernel_request *request, fftgen_transform_plan *plan,
                                          char *why, size_t why_len)
 {
     if (request->prefetch == 0) return FFTGEN_PLAN_OK;
     fftgen_kernel_plan *pass = &plan->pass[0];
+    const int slice = plan->rank > 1 && pass->slice_rows > 0 && !plan->columns_first;
     const char *refusal = !fftgen_prefetch_supported(request->prefetch)
                               ? "a prefetch is a power of two of transforms a block, from 2 to 64"
                           : request->arch < 90 ? "a prefetch needs sm_90 or newer (bulk copies)"
-                          : plan->pass_count != 1 || plan->rank != 1 ? "a prefetch applies to 1D sizes of one kernel"
+                          : plan->rank == 1 && plan->pass_count != 1 ? "a prefetch applies to 1D sizes of one kernel"
+                          : plan->rank > 1 && !slice
+                              ? "a prefetch applies to 2D and 3D shapes only where the last two dimensions fit one"
+                                " block (a fused slice)"
                           : pass->tensor_cores ? "a prefetch applies to kernels on CUDA cores, not tensor cores"
                           : pass->cluster > 1 ? "a prefetch applies to kernels of one block a transform, not clusters"
-                          : pass->staged_io || pass->ffts_per_block != 1
+                          : slice && !fftgen_loads_to_registers(pass)
+                              ? "a prefetch applies to fused slices whose rows load straight into registers (this"
+                                " shape's are copied through shared memory)"
+                          : !slice && (pass->staged_io || pass->ffts_per_block != 1)
                               ? "a prefetch applies to kernels of one transform a block (this size's blocks hold"
                                 " several)"
                           : pass->shared_bytes + staging_bytes(pass) > fftgen_arch_shared_limit(request->arch)
@@ -1452,10 +1464,6 @@ fftgen_plan_status fftgen_plan_shape(const fftgen_kernel_request *asked, int ran
         snprintf(why, why_len, "a block size can be chosen for 1D single-kernel sizes only");
         return FFTGEN_PLAN_BAD_RADIX;
     }
-    if (request->prefetch != 0 && rank > 1) {
-        snprintf(why, why_len, "a prefetch applies to 1D sizes of one kernel");
-        return FFTGEN_PLAN_BAD_RADIX;
-    }
     long long points = 1;
     for (int d = 0; d < rank; ++d) {
         if (shape[d] < 2 || log2_exact(shape[d]) < 0) {
@@ -1582,10 +1590,12 @@ fftgen_plan_status fftgen_plan_shape(const fftgen_kernel_request *asked, int ran
     if (status == FFTGEN_PLAN_OK) status = check_radix32_placed(request, &p, why, why_len);
     if (status == FFTGEN_PLAN_OK) status = place_column_registers(request, &p, why, why_len);
     if (status == FFTGEN_PLAN_OK) status = place_twiddle_powers(request, &p, why, why_len);
+    if (status == FFTGEN_PLAN_OK) status = place_prefetch(request, &p, why, why_len);
     if (status != FFTGEN_PLAN_OK) return status;
     place_intermediates(request, &p);
     p.max_tile = request->max_tile;
     p.cluster = request->cluster;
+    p.prefetch = request->prefetch;
     *plan = p;
     return FFTGEN_PLAN_OK;
 }

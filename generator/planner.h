@@ -114,11 +114,12 @@ typedef struct {
                              them (fftgen_kernel_plan.computed_twiddles); FFTGEN_EVERY_PASS: every pass
                              that can. An error in other precisions, and where a named pass runs on
                              tensor cores, is a fused slice or has one stage. 0: the tables */
-    int prefetch;         /* sm_90, 1D sizes of one kernel: each block runs this many transforms in turn
-                             (a power of two from 2 to FFTGEN_MAX_PREFETCH), copying the next one's input
-                             into shared memory with a bulk copy while it computes the current one
-                             (fftgen_kernel_plan.prefetch). An error where the kernel cannot take it.
-                             0: one transform a block, read straight from global memory */
+    int prefetch;         /* sm_90, 1D sizes of one kernel and 2D/3D shapes' fused slices: each block
+                             runs this many transforms (slices) in turn (a power of two from 2 to
+                             FFTGEN_MAX_PREFETCH), copying the next one's input into shared memory with
+                             a bulk copy while it computes the current one (fftgen_kernel_plan.prefetch).
+                             An error where the kernel cannot take it. 0: one transform a block, read
+                             straight from global memory */
 } fftgen_kernel_request;
 
 /* Where a pass finds its data: transform f is member c = f mod group_size of group
@@ -189,12 +190,13 @@ typedef struct {
      * no twiddle tables; a shuffle tail keeps its loads. Where the request says so (measured:
      * `fftgen tune`). */
     int computed_twiddles;
-    /* > 1 (sm_90, a 1D transform of one kernel, one transform a block): each block runs up to `prefetch`
-     * transforms in turn (the launch gives every SM a block where the batch has enough, and the blocks
-     * stride over the transforms by the grid); one thread bulk-copies (cp.async.bulk, the TMA) the next transform's input
+    /* > 1 (sm_90, a 1D transform of one kernel, one transform a block, or a fused 2D slice whose rows
+     * load straight into registers): each block runs up to `prefetch` transforms (slices) in turn
+     * (the launch gives every SM a block where the batch has enough, and the blocks stride over the
+     * transforms by the grid); one thread bulk-copies (cp.async.bulk, the TMA) the next one's input
      * into a staging buffer after the shared memory while the block computes the current one, and the
-     * first stage reads from there. A block that holds the whole SM (fp16 16384: 139 KB of shared
-     * memory, half the registers) otherwise waits for its loads with nothing else to run. */
+     * first stage reads from there. A block that holds the whole SM (fp16 16384 or 128x128: 139 KB of
+     * shared memory) otherwise waits for its loads with nothing else to run. */
     int prefetch;
 } fftgen_kernel_plan;
 

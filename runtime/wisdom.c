@@ -171,10 +171,6 @@ static int parse_entry(char *line, fftgen_wisdom_entry *entry, char *why, size_t
         snprintf(why, why_len, "block-threads= applies to 1D sizes only");
         return -1;
     }
-    if (entry->choice.prefetch != 0 && entry->rank != 1) {
-        snprintf(why, why_len, "prefetch= applies to 1D sizes only");
-        return -1;
-    }
     if (entry->choice.twiddle_powers != 0 && entry->precision != FFTGEN_KERNEL_FP16) {
         snprintf(why, why_len, "twiddle-powers= applies to fp16 only");
         return -1;
@@ -484,7 +480,7 @@ void fftgen_choice_apply(const fftgen_choice *choice, int rank, fftgen_kernel_re
     request->columns_first = rank == 2 && choice->columns_first;
     request->max_radix = rank == 1 ? choice->max_radix : 0;
     request->block_threads = rank == 1 ? choice->block_threads : 0;
-    request->prefetch = rank == 1 ? choice->prefetch : 0;
+    request->prefetch = choice->prefetch;
     request->radix32_passes = choice->radix32_passes;
     request->column_register_passes = rank > 1 ? choice->column_register_passes : 0;
 }

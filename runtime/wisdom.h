@@ -18,8 +18,8 @@
  * short columns load straight into registers, fftgen_kernel_request.column_register_passes); an
  * optional computed-twiddles=P,.. (fp16: the passes that compute their stage twiddles instead of reading
  * tables, fftgen_kernel_request.computed_twiddle_passes); an optional prefetch=K (sm_90, 1D sizes of
- * one kernel: K transforms a block in turn, the next one's input bulk-copied into shared memory while
- * the block computes, fftgen_kernel_request.prefetch); an
+ * one kernel and 2D/3D shapes' fused slices: K transforms a block in turn, the next one's input
+ * bulk-copied into shared memory while the block computes, fftgen_kernel_request.prefetch); an
  * optional twiddle-powers=P,.. (fp16: the tiled passes that multiply their twiddles from powers of two,
  * fftgen_kernel_request.twiddle_powers); the times are what tune measured, for the reader). '#' starts
  * a comment; blank lines are skipped.
@@ -56,7 +56,7 @@ typedef struct {
                                    registers (fftgen_kernel_request.column_register_passes) */
     int computed_twiddle_passes; /* fp16: the passes that compute their stage twiddles
                                     (fftgen_kernel_request.computed_twiddle_passes) */
-    int prefetch; /* sm_90, 1D single kernels: transforms a block runs in turn, each one's input
+    int prefetch; /* sm_90, 1D single kernels and fused slices: transforms a block runs in turn, each one's input
                      bulk-copied while the one before computes (fftgen_kernel_request.prefetch); 0: one */
 } fftgen_choice;
 

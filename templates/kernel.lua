@@ -617,10 +617,17 @@ local function cuda_kernel(w, f, p, direction)
   w:line("float2 v[RADIX_MAX];")
   prologue(w, p, "cuda")
   if p.tensor_cores then tc16.prologue(w, p, SIGN[direction], "cuda") end
-  for i, phase in ipairs(stage.phases(p, SIGN[direction])) do
+  local phases = stage.phases(p, SIGN[direction])
+  -- the next copy may overwrite the staged input once every thread has read it (phase 1): after the
+  -- first barrier (not a warp's exchange)
+  local fetch_at
+  for i = 2, prefetching(p) and #phases or 1 do
+    if not fetch_at and not phases[i].after_warp_exchange then fetch_at = i end
+  end
+  assert(fetch_at or not prefetching(p), "a prefetching kernel has a barrier after its first phase")
+  for i, phase in ipairs(phases) do
     if i > 1 and not phase.after_warp_exchange then w:line("__syncthreads();") end
-    if i == 2 and prefetching(p) then
-      -- every thread has read the staged input (phase 1): the next copy may overwrite it
+    if i == fetch_at then
       w:open("if (thread == 0 && block + gridDim.x < batch)")
       w:line("fetch_transform(staging, in + (size_t)(block + gridDim.x) * POINTS, bytes, &fetched);")
       w:close()
@@ -646,7 +653,12 @@ local function cuda_kernel(w, f, p, direction)
     w:embed(stage.cluster_phase(p, SIGN[direction]))
     w:close()
   end
-  if prefetching(p) then w:close() end
+  if prefetching(p) then
+    if phases[#phases].reads_shared_memory then
+      w:line("__syncthreads(); // the next transform's first stage overwrites the shared memory read last")
+    end
+    w:close()
+  end
   w:close()
 end
 

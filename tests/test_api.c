@@ -397,6 +397,45 @@ static void wisdom_steers_plans(void **state)
     assert_true(error >= 0.0 && error < FP16_ERROR_BOUND);
 }
 
+/* Fused slices that prefetch (sm_90, wisdom prefetch=K): the blocks take several slices in turn, some of
+ * them fewer than K, and a 2D slice's columns store through shared memory before the next slice's rows
+ * overwrite it; the results match FFTW, in place and out of place, both directions. */
+static void slices_prefetch_through_wisdom(void **state)
+{
+    (void)state;
+    if (!have_gpu) skip();
+    if (device_major() < 9) skip(); /* bulk copies */
+    const char *path = write_wisdom("fp16 256x64 tensor-cores=none max-tile=0 prefetch=4 ms=1 default-ms=1\n"
+                                    "fp16 64x16x128 tensor-cores=none max-tile=0 prefetch=2 ms=1 default-ms=1\n");
+    assert_int_equal(fftgen_load_wisdom(path), FFTGEN_SUCCESS);
+    unlink(path);
+    const struct { struct fft_shape shape; int batch, prefetch; } cases[] = {
+        {{2, {256, 64, 0}}, 301, 4}, {{3, {64, 16, 128}}, 5, 2}};
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; ++c) {
+        const struct fft_shape shape = cases[c].shape;
+        const long long n[3] = {shape.n[0], shape.n[1], shape.n[2]};
+        const long long points = (long long)shape_points(shape);
+        fftgen_plan plan = NULL;
+        assert_int_equal(fftgen_plan_many(&plan, shape.rank, n, NULL, 1, points, NULL, 1, points, FFTGEN_FP16, 1, 0),
+                         FFTGEN_SUCCESS);
+        const fftgen_transform_plan *passes = fftgen_plan_layout(plan);
+        assert_non_null(passes);
+        assert_int_equal(passes->pass[0].prefetch, cases[c].prefetch);
+        assert_int_equal(fftgen_destroy(plan), FFTGEN_SUCCESS);
+        for (int i = 0; i < 4; ++i) {
+            const fftgen_direction direction = i & 1 ? FFTGEN_INVERSE : FFTGEN_FORWARD;
+            const struct api_run run = {shape.rank, {shape.n[0], shape.n[1], shape.n[2]}, FFTGEN_FP16, direction, 0,
+                                        i >= 2};
+            const double error = shape_transform_error(shape, KERNEL_FP16, cases[c].batch, direction, 1.0, run_api,
+                                                       &run, 90 + 4 * c + i);
+            print_message("  %dx%d%s%.0d fp16 prefetch %d, batch %d, %s%s: %.3e\n", shape.n[0], shape.n[1],
+                          shape.rank == 3 ? "x" : "", shape.rank == 3 ? shape.n[2] : 0, cases[c].prefetch,
+                          cases[c].batch, i & 1 ? "inverse" : "forward", i >= 2 ? ", in place" : "", error);
+            assert_true(error >= 0.0 && error < FP16_ERROR_BOUND);
+        }
+    }
+}
+
 /* fp16 between passes: by default the last intermediate of three passes as shared-exponent
  * complexes, under the 4e-4 target; FFTGEN_FP16_INTERMEDIATES keeps fp16 there (faster, less
  * accurate). Two passes keep fp16 either way. */
@@ -707,6 +746,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(tensor_cores_match_fftw),
         cmocka_unit_test(split_matches_fftw),
         cmocka_unit_test(wisdom_steers_plans),
+        cmocka_unit_test(slices_prefetch_through_wisdom),
         cmocka_unit_test(fp16_intermediates_trade_accuracy),
         cmocka_unit_test(strided_shapes_match_fftw),
         cmocka_unit_test(exec_checks_its_arguments),

@@ -726,8 +726,11 @@ static void prefetches_on_request(void **state)
     static const struct { const char *n, *why; } refusals[] = {
         {"1048576", "prefetch 4: a prefetch applies to 1D sizes of one kernel"},
         {"65536", "prefetch 4: a prefetch applies to kernels of one block a transform, not clusters"},
-        {"64x64", "a prefetch applies to 1D sizes of one kernel"},
         {"256", "prefetch 4: a prefetch applies to kernels of one transform a block"},
+        {"4096x4096", "prefetch 4: a prefetch applies to 2D and 3D shapes only where the last two dimensions fit one"
+                      " block (a fused slice)"},
+        {"256x256", "prefetch 4: a prefetch applies to kernels of one block a transform, not clusters"},
+        {"64x64", "prefetch 4: a prefetch applies to fused slices whose rows load straight into registers"},
     };
     for (size_t i = 0; i < sizeof refusals / sizeof refusals[0]; ++i) {
         assert_int_equal(run_fftgen("--n", refusals[i].n, "--arch", "sm_90", "--prefetch", "4", "--explain", NULL), 2);
@@ -743,6 +746,19 @@ static void prefetches_on_request(void **state)
                                 NULL),
                      2);
     assert_non_null(strstr(output, "a prefetch applies to contiguous layouts only"));
+    /* a 3D shape's fused slices: the rows read the staged slice, fft_in_block rows in */
+    assert_int_equal(run_fftgen("--n", "128x128x128", "--precision", "fp16", "--prefetch", "8", "--explain", NULL), 0);
+    assert_non_null(strstr(output, "threads/block:  1024 (1024 per slice, up to 8 slices per block in turn"));
+    assert_non_null(strstr(output, "the next slice's input bulk-copied (TMA) into a 65552-byte staging buffer"));
+    snprintf(path, sizeof path, "%s/prefetch-slices.cu", work_dir);
+    assert_int_equal(run_fftgen("--n", "2x16x128", "--precision", "fp16", "--prefetch", "2", "-o", path, NULL), 0);
+    text = file_text(path);
+    assert_non_null(strstr(text, "const point_t* src = staging + staged_skew + fft_in_block * POINTS + fft_thread;"));
+    unlink(path);
+    assert_int_equal(run_fftgen("--n", "256x256", "--precision", "fp16", "--order", "columns-first", "--prefetch", "2",
+                                "--explain", NULL),
+                     2);
+    assert_non_null(strstr(output, "where the last two dimensions fit one block"));
 }
 
 static void writes_self_contained_file(void **state)

@@ -194,8 +194,6 @@ static void damaged_files_are_refused_whole(void **state)
          "line 3: block-threads= applies to 1D sizes only"},
         {"fftgen-wisdom 1\ndevice \"X\" sm_90 driver 1 fftgen 0.1.0\nfp16 16384 tensor-cores=none max-tile=0 prefetch=3\n",
          "line 3: bad value '3' for prefetch"},
-        {"fftgen-wisdom 1\ndevice \"X\" sm_90 driver 1 fftgen 0.1.0\nfp16 128x128 tensor-cores=none max-tile=0 prefetch=2\n",
-         "line 3: prefetch= applies to 1D sizes only"},
         {"fftgen-wisdom 1\ndevice \"X\" sm_90 driver 1 fftgen 0.1.0\nfp16 65536 tensor-cores=none max-tile=0 twiddle-powers=0\n",
          "line 3: bad value '0' for twiddle-powers"},
         {"fftgen-wisdom 1\ndevice \"X\" sm_90 driver 1 fftgen 0.1.0\nfp32 65536 tensor-cores=none max-tile=0 twiddle-powers=1\n",

@@ -44,9 +44,9 @@ static void usage(FILE *to)
             "for 2D and 3D shapes, the passes that load columns of at most 256 points straight into\n"
             "registers instead of copying them through shared memory, every set of them; for fp16, the\n"
             "tiled passes that multiply their twiddles from powers of two, every set of them; on sm_90, for\n"
-            "1D sizes of one kernel, 2 to 32 transforms a block in turn, the next one's input bulk-copied\n"
-            "into shared memory ahead; and the\n"
-            "choice in use now, from the wisdom file or the table shipped with libfftgen) and saves the\n"
+            "1D sizes of one kernel and the fused slices of 2D and 3D shapes, 2 to 32 transforms (slices)\n"
+            "a block in turn, the next one's input bulk-copied into shared memory ahead; and the choice in\n"
+            "use now, from the wisdom file or the table shipped with libfftgen) and saves the\n"
             "fastest in the wisdom file that libfftgen reads, keyed by the device, the driver and the\n"
             "fftgen version. A choice is saved only where it beats the planner's default by %.0f%% or more,\n"
             "and tensor cores, radix-32 passes, column registers or twiddle powers are taken only where\n"
@@ -434,10 +434,11 @@ static int refine_block_threads(struct measurement *m, int arch, int runs, int j
                           sizeof threads / sizeof threads[0]);
 }
 
-/* sm_90, 1D sizes of one kernel: the fastest plan so far with 2 to 32 transforms a block in turn, the next
- * one's input bulk-copied ahead. A kernel whose block fills an SM (fp16 16384 on an H200: 59.4% of copy
- * -> 70.0% with 8) gains; kernels of several blocks an SM lose (4096, 8192). The planner drops the
- * kernels that cannot take it. 0, or -1 when a measurement failed. */
+/* sm_90, 1D sizes of one kernel and 2D/3D shapes' fused slices: the fastest plan so far with 2 to 32
+ * transforms (slices) a block in turn, the next one's input bulk-copied ahead. A kernel whose block
+ * fills an SM (fp16 16384 on an H200: 59.4% of copy -> 70.0% with 8) gains; kernels of several blocks
+ * an SM lose (4096, 8192). The planner drops the kernels that cannot take it. 0, or -1 when a
+ * measurement failed. */
 static int refine_prefetch(struct measurement *m, int arch, int runs, int jobs, struct buffers *b,
                            struct candidate_list *list)
 {
@@ -649,7 +650,7 @@ static int tune_one(const struct transform *t, const fftgen_device_key *key, lon
     if (!failed && t->precision == FFTGEN_FP16)
         failed = measure_pass_sets(&m, arch, runs, jobs, b, &list, fastest(&list), computing_passes(&list),
                                    offsetof(fftgen_choice, computed_twiddle_passes), "computed twiddles") != 0;
-    if (!failed && t->shape.rank == 1) failed = refine_prefetch(&m, arch, runs, jobs, b, &list) != 0;
+    if (!failed) failed = refine_prefetch(&m, arch, runs, jobs, b, &list) != 0;
     free(m.reference);
     free(m.output);
     if (failed) {
