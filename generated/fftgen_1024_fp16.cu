@@ -682,9 +682,6 @@ fftgen_1024_fp16_forward(const point_t* in, point_t* out, int batch, float scale
         v[13] = smem[src + 476];
         v[14] = smem[src + 748];
         v[15] = smem[src + 1020];
-    }
-    __syncthreads();
-    {
         point_t* dst = out + fft_base + fft_thread;
         {
             const int j = fft_thread;
@@ -1129,9 +1126,6 @@ fftgen_1024_fp16_inverse(const point_t* in, point_t* out, int batch, float scale
         v[13] = smem[src + 476];
         v[14] = smem[src + 748];
         v[15] = smem[src + 1020];
-    }
-    __syncthreads();
-    {
         point_t* dst = out + fft_base + fft_thread;
         {
             const int j = fft_thread;

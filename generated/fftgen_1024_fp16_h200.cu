@@ -722,9 +722,6 @@ fftgen_1024_fp16_forward(const point_t* in, point_t* out, int batch, float scale
         v[29] = smem[src + 986];
         v[30] = smem[src + 1020];
         v[31] = smem[src + 1054];
-    }
-    __syncthreads();
-    {
         point_t* dst = out + fft_base + fft_thread;
         {
             const int j = fft_thread;
@@ -1408,9 +1405,6 @@ fftgen_1024_fp16_inverse(const point_t* in, point_t* out, int batch, float scale
         v[29] = smem[src + 986];
         v[30] = smem[src + 1020];
         v[31] = smem[src + 1054];
-    }
-    __syncthreads();
-    {
         point_t* dst = out + fft_base + fft_thread;
         {
             const int j = fft_thread;

@@ -659,9 +659,6 @@ fftgen_1024_fp32_forward(const point_t* in, point_t* out, int batch, float scale
         v[13] = smem[src + 476];
         v[14] = smem[src + 748];
         v[15] = smem[src + 1020];
-    }
-    __syncthreads();
-    {
         point_t* dst = out + fft_base + fft_thread;
         {
             const int j = fft_thread;
@@ -1090,9 +1087,6 @@ fftgen_1024_fp32_inverse(const point_t* in, point_t* out, int batch, float scale
         v[13] = smem[src + 476];
         v[14] = smem[src + 748];
         v[15] = smem[src + 1020];
-    }
-    __syncthreads();
-    {
         point_t* dst = out + fft_base + fft_thread;
         {
             const int j = fft_thread;

@@ -1219,9 +1219,6 @@ fftgen_1048576_fp16_pass1_forward(const point_t* in, point_t* out, int batch, fl
         v[13] = smem[src + 3808];
         v[14] = smem[src + 5984];
         v[15] = smem[src + 8160];
-    }
-    __syncthreads();
-    {
         float2 y[RADIX_MAX]; /* the outputs, in the order the tiled store copies them */
         {
             const int j = fft_thread;
@@ -1675,9 +1672,6 @@ fftgen_1048576_fp16_pass1_inverse(const point_t* in, point_t* out, int batch, fl
         v[13] = smem[src + 3808];
         v[14] = smem[src + 5984];
         v[15] = smem[src + 8160];
-    }
-    __syncthreads();
-    {
         float2 y[RADIX_MAX]; /* the outputs, in the order the tiled store copies them */
         {
             const int j = fft_thread;
@@ -2416,9 +2410,6 @@ fftgen_1048576_fp16_pass2_forward(const point_t* in, point_t* out, int batch, fl
         v[13] = smem[src + 3808];
         v[14] = smem[src + 5984];
         v[15] = smem[src + 8160];
-    }
-    __syncthreads();
-    {
         float2 y[RADIX_MAX]; /* the outputs, in the order the tiled store copies them */
         {
             const int j = fft_thread;
@@ -2850,9 +2841,6 @@ fftgen_1048576_fp16_pass2_inverse(const point_t* in, point_t* out, int batch, fl
         v[13] = smem[src + 3808];
         v[14] = smem[src + 5984];
         v[15] = smem[src + 8160];
-    }
-    __syncthreads();
-    {
         float2 y[RADIX_MAX]; /* the outputs, in the order the tiled store copies them */
         {
             const int j = fft_thread;

@@ -1265,9 +1265,6 @@ fftgen_1048576_fp16_pass1_forward(const point_t* in, point_t* out, int batch, fl
         v[29] = smem[src + 7888];
         v[30] = smem[src + 8160];
         v[31] = smem[src + 8432];
-    }
-    __syncthreads();
-    {
         float2 y[RADIX_MAX]; /* the outputs, in the order the tiled store copies them */
         {
             const int j = fft_thread;
@@ -2013,9 +2010,6 @@ fftgen_1048576_fp16_pass1_inverse(const point_t* in, point_t* out, int batch, fl
         v[29] = smem[src + 7888];
         v[30] = smem[src + 8160];
         v[31] = smem[src + 8432];
-    }
-    __syncthreads();
-    {
         float2 y[RADIX_MAX]; /* the outputs, in the order the tiled store copies them */
         {
             const int j = fft_thread;
@@ -2996,9 +2990,6 @@ fftgen_1048576_fp16_pass2_forward(const point_t* in, point_t* out, int batch, fl
         v[13] = smem[src + 3808];
         v[14] = smem[src + 5984];
         v[15] = smem[src + 8160];
-    }
-    __syncthreads();
-    {
         float2 y[RADIX_MAX]; /* the outputs, in the order the tiled store copies them */
         {
             const int j = fft_thread;
@@ -3430,9 +3421,6 @@ fftgen_1048576_fp16_pass2_inverse(const point_t* in, point_t* out, int batch, fl
         v[13] = smem[src + 3808];
         v[14] = smem[src + 5984];
         v[15] = smem[src + 8160];
-    }
-    __syncthreads();
-    {
         float2 y[RADIX_MAX]; /* the outputs, in the order the tiled store copies them */
         {
             const int j = fft_thread;

@@ -1265,9 +1265,6 @@ fftgen_1048576_fp16_pass1_forward(const point_t* in, point_t* out, int batch, fl
         v[29] = smem[src + 7888];
         v[30] = smem[src + 8160];
         v[31] = smem[src + 8432];
-    }
-    __syncthreads();
-    {
         float2 y[RADIX_MAX]; /* the outputs, in the order the tiled store copies them */
         {
             const int j = fft_thread;
@@ -2013,9 +2010,6 @@ fftgen_1048576_fp16_pass1_inverse(const point_t* in, point_t* out, int batch, fl
         v[29] = smem[src + 7888];
         v[30] = smem[src + 8160];
         v[31] = smem[src + 8432];
-    }
-    __syncthreads();
-    {
         float2 y[RADIX_MAX]; /* the outputs, in the order the tiled store copies them */
         {
             const int j = fft_thread;
@@ -3039,9 +3033,6 @@ fftgen_1048576_fp16_pass2_forward(const point_t* in, point_t* out, int batch, fl
         v[29] = smem[src + 7888];
         v[30] = smem[src + 8160];
         v[31] = smem[src + 8432];
-    }
-    __syncthreads();
-    {
         float2 y[RADIX_MAX]; /* the outputs, in the order the tiled store copies them */
         {
             const int j = fft_thread;
@@ -3749,9 +3740,6 @@ fftgen_1048576_fp16_pass2_inverse(const point_t* in, point_t* out, int batch, fl
         v[29] = smem[src + 7888];
         v[30] = smem[src + 8160];
         v[31] = smem[src + 8432];
-    }
-    __syncthreads();
-    {
         float2 y[RADIX_MAX]; /* the outputs, in the order the tiled store copies them */
         {
             const int j = fft_thread;

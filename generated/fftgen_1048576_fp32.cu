@@ -1203,9 +1203,6 @@ fftgen_1048576_fp32_pass1_forward(const point_t* in, point_t* out, int batch, fl
         v[13] = smem[src + 3808];
         v[14] = smem[src + 5984];
         v[15] = smem[src + 8160];
-    }
-    __syncthreads();
-    {
         float2 y[RADIX_MAX]; /* the outputs, in the order the tiled store copies them */
         {
             const int j = fft_thread;
@@ -1659,9 +1656,6 @@ fftgen_1048576_fp32_pass1_inverse(const point_t* in, point_t* out, int batch, fl
         v[13] = smem[src + 3808];
         v[14] = smem[src + 5984];
         v[15] = smem[src + 8160];
-    }
-    __syncthreads();
-    {
         float2 y[RADIX_MAX]; /* the outputs, in the order the tiled store copies them */
         {
             const int j = fft_thread;
@@ -2443,9 +2437,6 @@ fftgen_1048576_fp32_pass2_forward(const point_t* in, point_t* out, int batch, fl
         v[13] = smem[src + 3808];
         v[14] = smem[src + 5984];
         v[15] = smem[src + 8160];
-    }
-    __syncthreads();
-    {
         float2 y[RADIX_MAX]; /* the outputs, in the order the tiled store copies them */
         {
             const int j = fft_thread;
@@ -2920,9 +2911,6 @@ fftgen_1048576_fp32_pass2_inverse(const point_t* in, point_t* out, int batch, fl
         v[13] = smem[src + 3808];
         v[14] = smem[src + 5984];
         v[15] = smem[src + 8160];
-    }
-    __syncthreads();
-    {
         float2 y[RADIX_MAX]; /* the outputs, in the order the tiled store copies them */
         {
             const int j = fft_thread;

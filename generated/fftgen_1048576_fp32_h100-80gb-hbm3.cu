@@ -1248,9 +1248,6 @@ fftgen_1048576_fp32_pass1_forward(const point_t* in, point_t* out, int batch, fl
         v[29] = smem[src + 15776];
         v[30] = smem[src + 16320];
         v[31] = smem[src + 16864];
-    }
-    __syncthreads();
-    {
         float2 y[RADIX_MAX]; /* the outputs, in the order the tiled store copies them */
         {
             const int j = fft_thread;
@@ -1979,9 +1976,6 @@ fftgen_1048576_fp32_pass1_inverse(const point_t* in, point_t* out, int batch, fl
         v[29] = smem[src + 15776];
         v[30] = smem[src + 16320];
         v[31] = smem[src + 16864];
-    }
-    __syncthreads();
-    {
         float2 y[RADIX_MAX]; /* the outputs, in the order the tiled store copies them */
         {
             const int j = fft_thread;
@@ -2989,9 +2983,6 @@ fftgen_1048576_fp32_pass2_forward(const point_t* in, point_t* out, int batch, fl
         v[13] = smem[src + 3808];
         v[14] = smem[src + 5984];
         v[15] = smem[src + 8160];
-    }
-    __syncthreads();
-    {
         float2 y[RADIX_MAX]; /* the outputs, in the order the tiled store copies them */
         {
             const int j = fft_thread;
@@ -3466,9 +3457,6 @@ fftgen_1048576_fp32_pass2_inverse(const point_t* in, point_t* out, int batch, fl
         v[13] = smem[src + 3808];
         v[14] = smem[src + 5984];
         v[15] = smem[src + 8160];
-    }
-    __syncthreads();
-    {
         float2 y[RADIX_MAX]; /* the outputs, in the order the tiled store copies them */
         {
             const int j = fft_thread;

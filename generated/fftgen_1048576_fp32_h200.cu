@@ -1207,9 +1207,6 @@ fftgen_1048576_fp32_pass1_forward(const point_t* in, point_t* out, int batch, fl
         v[13] = smem[src + 1904];
         v[14] = smem[src + 2992];
         v[15] = smem[src + 4080];
-    }
-    __syncthreads();
-    {
         float2 y[RADIX_MAX]; /* the outputs, in the order the tiled store copies them */
         {
             const int j = fft_thread;
@@ -1663,9 +1660,6 @@ fftgen_1048576_fp32_pass1_inverse(const point_t* in, point_t* out, int batch, fl
         v[13] = smem[src + 1904];
         v[14] = smem[src + 2992];
         v[15] = smem[src + 4080];
-    }
-    __syncthreads();
-    {
         float2 y[RADIX_MAX]; /* the outputs, in the order the tiled store copies them */
         {
             const int j = fft_thread;
@@ -2522,9 +2516,6 @@ fftgen_1048576_fp32_pass2_forward(const point_t* in, point_t* out, int batch, fl
         v[29] = smem[src + 7888];
         v[30] = smem[src + 8160];
         v[31] = smem[src + 8432];
-    }
-    __syncthreads();
-    {
         float2 y[RADIX_MAX]; /* the outputs, in the order the tiled store copies them */
         {
             const int j = fft_thread;
@@ -3291,9 +3282,6 @@ fftgen_1048576_fp32_pass2_inverse(const point_t* in, point_t* out, int batch, fl
         v[29] = smem[src + 7888];
         v[30] = smem[src + 8160];
         v[31] = smem[src + 8432];
-    }
-    __syncthreads();
-    {
         float2 y[RADIX_MAX]; /* the outputs, in the order the tiled store copies them */
         {
             const int j = fft_thread;

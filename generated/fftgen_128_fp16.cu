@@ -196,7 +196,7 @@ fftgen_128_fp16_forward(const point_t* in, point_t* out, int batch, float scale)
             smem[padded(slot + j * 8 + 7)] = t29;
         }
     }
-    __syncthreads();
+    __syncwarp(); // the transform's threads are lanes of one warp
     {
         // stage 2 of 3: radix 8 on sub-transforms of 64 points
         const int src = padded(slot + fft_thread);
@@ -209,7 +209,7 @@ fftgen_128_fp16_forward(const point_t* in, point_t* out, int batch, float scale)
         v[6] = smem[src + 102];
         v[7] = smem[src + 119];
     }
-    __syncthreads();
+    __syncwarp(); // the transform's threads are lanes of one warp
     {
         {
             const int j = fft_thread;
@@ -266,7 +266,7 @@ fftgen_128_fp16_forward(const point_t* in, point_t* out, int batch, float scale)
             smem[dst + 59] = t29;
         }
     }
-    __syncthreads();
+    __syncwarp(); // the transform's threads are lanes of one warp
     {
         // stage 3 of 3: radix 2 on sub-transforms of 128 points
         const int src = padded(slot + fft_thread);
@@ -278,9 +278,6 @@ fftgen_128_fp16_forward(const point_t* in, point_t* out, int batch, float scale)
         v[5] = smem[src + 102];
         v[6] = smem[src + 51];
         v[7] = smem[src + 119];
-    }
-    __syncthreads();
-    {
         point_t* dst = out + fft_base + fft_thread;
         {
             const int j = fft_thread;
@@ -409,7 +406,7 @@ fftgen_128_fp16_inverse(const point_t* in, point_t* out, int batch, float scale)
             smem[padded(slot + j * 8 + 7)] = t29;
         }
     }
-    __syncthreads();
+    __syncwarp(); // the transform's threads are lanes of one warp
     {
         // stage 2 of 3: radix 8 on sub-transforms of 64 points
         const int src = padded(slot + fft_thread);
@@ -422,7 +419,7 @@ fftgen_128_fp16_inverse(const point_t* in, point_t* out, int batch, float scale)
         v[6] = smem[src + 102];
         v[7] = smem[src + 119];
     }
-    __syncthreads();
+    __syncwarp(); // the transform's threads are lanes of one warp
     {
         {
             const int j = fft_thread;
@@ -479,7 +476,7 @@ fftgen_128_fp16_inverse(const point_t* in, point_t* out, int batch, float scale)
             smem[dst + 59] = t29;
         }
     }
-    __syncthreads();
+    __syncwarp(); // the transform's threads are lanes of one warp
     {
         // stage 3 of 3: radix 2 on sub-transforms of 128 points
         const int src = padded(slot + fft_thread);
@@ -491,9 +488,6 @@ fftgen_128_fp16_inverse(const point_t* in, point_t* out, int batch, float scale)
         v[5] = smem[src + 102];
         v[6] = smem[src + 51];
         v[7] = smem[src + 119];
-    }
-    __syncthreads();
-    {
         point_t* dst = out + fft_base + fft_thread;
         {
             const int j = fft_thread;

@@ -284,7 +284,7 @@ fftgen_128_fp16_forward(const point_t* in, point_t* out, int batch, float scale)
             smem[dst + 15] = t81;
         }
     }
-    __syncthreads();
+    __syncwarp(); // the transform's threads are lanes of one warp
     {
         // stage 2 of 2: radix 8 on sub-transforms of 128 points
         const int src = padded(slot + fft_thread);
@@ -304,9 +304,6 @@ fftgen_128_fp16_forward(const point_t* in, point_t* out, int batch, float scale)
         v[13] = smem[src + 93];
         v[14] = smem[src + 110];
         v[15] = smem[src + 127];
-    }
-    __syncthreads();
-    {
         point_t* dst = out + fft_base + fft_thread;
         {
             const int j = fft_thread;
@@ -591,7 +588,7 @@ fftgen_128_fp16_inverse(const point_t* in, point_t* out, int batch, float scale)
             smem[dst + 15] = t81;
         }
     }
-    __syncthreads();
+    __syncwarp(); // the transform's threads are lanes of one warp
     {
         // stage 2 of 2: radix 8 on sub-transforms of 128 points
         const int src = padded(slot + fft_thread);
@@ -611,9 +608,6 @@ fftgen_128_fp16_inverse(const point_t* in, point_t* out, int batch, float scale)
         v[13] = smem[src + 93];
         v[14] = smem[src + 110];
         v[15] = smem[src + 127];
-    }
-    __syncthreads();
-    {
         point_t* dst = out + fft_base + fft_thread;
         {
             const int j = fft_thread;

@@ -169,7 +169,7 @@ fftgen_128_fp32_forward(const point_t* in, point_t* out, int batch, float scale)
         v[14] = smem[src + 119];
         v[15] = smem[src + 127];
     }
-    __syncthreads();
+    __syncwarp(); // the transform's threads are lanes of one warp
     {
         {
             const int j = fft_thread;
@@ -273,7 +273,7 @@ fftgen_128_fp32_forward(const point_t* in, point_t* out, int batch, float scale)
             smem[dst + 15] = t81;
         }
     }
-    __syncthreads();
+    __syncwarp(); // the transform's threads are lanes of one warp
     {
         // stage 2 of 2: radix 8 on sub-transforms of 128 points
         const int src = padded(slot + fft_thread);
@@ -294,7 +294,7 @@ fftgen_128_fp32_forward(const point_t* in, point_t* out, int batch, float scale)
         v[14] = smem[src + 110];
         v[15] = smem[src + 127];
     }
-    __syncthreads();
+    __syncwarp(); // the transform's threads are lanes of one warp
     {
         {
             const int j = fft_thread;
@@ -523,7 +523,7 @@ fftgen_128_fp32_inverse(const point_t* in, point_t* out, int batch, float scale)
         v[14] = smem[src + 119];
         v[15] = smem[src + 127];
     }
-    __syncthreads();
+    __syncwarp(); // the transform's threads are lanes of one warp
     {
         {
             const int j = fft_thread;
@@ -627,7 +627,7 @@ fftgen_128_fp32_inverse(const point_t* in, point_t* out, int batch, float scale)
             smem[dst + 15] = t81;
         }
     }
-    __syncthreads();
+    __syncwarp(); // the transform's threads are lanes of one warp
     {
         // stage 2 of 2: radix 8 on sub-transforms of 128 points
         const int src = padded(slot + fft_thread);
@@ -648,7 +648,7 @@ fftgen_128_fp32_inverse(const point_t* in, point_t* out, int batch, float scale)
         v[14] = smem[src + 110];
         v[15] = smem[src + 127];
     }
-    __syncthreads();
+    __syncwarp(); // the transform's threads are lanes of one warp
     {
         {
             const int j = fft_thread;

@@ -567,9 +567,6 @@ fftgen_131072_fp16_pass1_forward(const point_t* in, point_t* out, int batch, flo
         v[13] = smem[src + 1768];
         v[14] = smem[src + 1904];
         v[15] = smem[src + 2040];
-    }
-    __syncthreads();
-    {
         float2 y[RADIX_MAX]; /* the outputs, in the order the tiled store copies them */
         {
             const int j = fft_thread;
@@ -922,9 +919,6 @@ fftgen_131072_fp16_pass1_inverse(const point_t* in, point_t* out, int batch, flo
         v[13] = smem[src + 1768];
         v[14] = smem[src + 1904];
         v[15] = smem[src + 2040];
-    }
-    __syncthreads();
-    {
         float2 y[RADIX_MAX]; /* the outputs, in the order the tiled store copies them */
         {
             const int j = fft_thread;

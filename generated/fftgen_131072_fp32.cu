@@ -551,9 +551,6 @@ fftgen_131072_fp32_pass1_forward(const point_t* in, point_t* out, int batch, flo
         v[13] = smem[src + 3536];
         v[14] = smem[src + 3808];
         v[15] = smem[src + 4080];
-    }
-    __syncthreads();
-    {
         float2 y[RADIX_MAX]; /* the outputs, in the order the tiled store copies them */
         {
             const int j = fft_thread;
@@ -898,9 +895,6 @@ fftgen_131072_fp32_pass1_inverse(const point_t* in, point_t* out, int batch, flo
         v[13] = smem[src + 3536];
         v[14] = smem[src + 3808];
         v[15] = smem[src + 4080];
-    }
-    __syncthreads();
-    {
         float2 y[RADIX_MAX]; /* the outputs, in the order the tiled store copies them */
         {
             const int j = fft_thread;

@@ -4676,9 +4676,6 @@ fftgen_16384_fp16_forward(const point_t* in, point_t* out, int batch, float scal
         v[13] = smem[src + 7616];
         v[14] = smem[src + 11968];
         v[15] = smem[src + 16320];
-    }
-    __syncthreads();
-    {
         point_t* dst = out + fft_base + fft_thread;
         {
             const int j = fft_thread;
@@ -5273,9 +5270,6 @@ fftgen_16384_fp16_inverse(const point_t* in, point_t* out, int batch, float scal
         v[13] = smem[src + 7616];
         v[14] = smem[src + 11968];
         v[15] = smem[src + 16320];
-    }
-    __syncthreads();
-    {
         point_t* dst = out + fft_base + fft_thread;
         {
             const int j = fft_thread;

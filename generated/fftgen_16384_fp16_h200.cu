@@ -863,9 +863,6 @@ fftgen_16384_fp16_forward(const point_t* in, point_t* out, int batch, float scal
             v[29] = smem[src + 14688];
             v[30] = smem[src + 15776];
             v[31] = smem[src + 16864];
-        }
-        __syncthreads();
-        {
             point_t* dst = out + fft_base + fft_thread;
             {
                 const int j = fft_thread;
@@ -1120,6 +1117,7 @@ fftgen_16384_fp16_forward(const point_t* in, point_t* out, int batch, float scal
                 }
             }
         }
+        __syncthreads(); // the next transform's first stage overwrites the shared memory read last
     }
 }
 
@@ -1856,9 +1854,6 @@ fftgen_16384_fp16_inverse(const point_t* in, point_t* out, int batch, float scal
             v[29] = smem[src + 14688];
             v[30] = smem[src + 15776];
             v[31] = smem[src + 16864];
-        }
-        __syncthreads();
-        {
             point_t* dst = out + fft_base + fft_thread;
             {
                 const int j = fft_thread;
@@ -2113,6 +2108,7 @@ fftgen_16384_fp16_inverse(const point_t* in, point_t* out, int batch, float scal
                 }
             }
         }
+        __syncthreads(); // the next transform's first stage overwrites the shared memory read last
     }
 }
 

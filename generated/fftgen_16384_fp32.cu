@@ -4645,9 +4645,6 @@ fftgen_16384_fp32_forward(const point_t* in, point_t* out, int batch, float scal
         v[13] = smem[src + 7616];
         v[14] = smem[src + 11968];
         v[15] = smem[src + 16320];
-    }
-    __syncthreads();
-    {
         point_t* dst = out + fft_base + fft_thread;
         {
             const int j = fft_thread;
@@ -5218,9 +5215,6 @@ fftgen_16384_fp32_inverse(const point_t* in, point_t* out, int batch, float scal
         v[13] = smem[src + 7616];
         v[14] = smem[src + 11968];
         v[15] = smem[src + 16320];
-    }
-    __syncthreads();
-    {
         point_t* dst = out + fft_base + fft_thread;
         {
             const int j = fft_thread;

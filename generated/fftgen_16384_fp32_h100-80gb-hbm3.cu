@@ -4868,9 +4868,6 @@ fftgen_16384_fp32_forward(const point_t* in, point_t* out, int batch, float scal
         v[29] = smem[src + 14688];
         v[30] = smem[src + 15776];
         v[31] = smem[src + 16864];
-    }
-    __syncthreads();
-    {
         point_t* dst = out + fft_base + fft_thread;
         {
             const int j = fft_thread;
@@ -5814,9 +5811,6 @@ fftgen_16384_fp32_inverse(const point_t* in, point_t* out, int batch, float scal
         v[29] = smem[src + 14688];
         v[30] = smem[src + 15776];
         v[31] = smem[src + 16864];
-    }
-    __syncthreads();
-    {
         point_t* dst = out + fft_base + fft_thread;
         {
             const int j = fft_thread;

@@ -137,7 +137,7 @@ fftgen_16_fp32_forward(const point_t* in, point_t* out, int batch, float scale) 
         v[14] = smem[src + 14];
         v[15] = smem[src + 15];
     }
-    __syncthreads();
+    __syncwarp(); // the transform's threads are lanes of one warp
     {
         {
             const int j = fft_thread;
@@ -367,7 +367,7 @@ fftgen_16_fp32_inverse(const point_t* in, point_t* out, int batch, float scale) 
         v[14] = smem[src + 14];
         v[15] = smem[src + 15];
     }
-    __syncthreads();
+    __syncwarp(); // the transform's threads are lanes of one warp
     {
         {
             const int j = fft_thread;

@@ -1316,9 +1316,6 @@ fftgen_2048_fp16_forward(const point_t* in, point_t* out, int batch, float scale
         v[29] = smem[src + 2040];
         v[30] = smem[src + 1020];
         v[31] = smem[src + 2108];
-    }
-    __syncthreads();
-    {
         point_t* dst = out + fft_base + fft_thread;
         {
             const int j = fft_thread;
@@ -2233,9 +2230,6 @@ fftgen_2048_fp16_inverse(const point_t* in, point_t* out, int batch, float scale
         v[29] = smem[src + 2040];
         v[30] = smem[src + 1020];
         v[31] = smem[src + 2108];
-    }
-    __syncthreads();
-    {
         point_t* dst = out + fft_base + fft_thread;
         {
             const int j = fft_thread;

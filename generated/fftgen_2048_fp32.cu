@@ -915,9 +915,6 @@ fftgen_2048_fp32_forward(const point_t* in, point_t* out, int batch, float scale
         v[13] = smem[src + 1496];
         v[14] = smem[src + 1768];
         v[15] = smem[src + 2040];
-    }
-    __syncthreads();
-    {
         point_t* dst = out + fft_base + fft_thread;
         {
             const int j = fft_thread;
@@ -1356,9 +1353,6 @@ fftgen_2048_fp32_inverse(const point_t* in, point_t* out, int batch, float scale
         v[13] = smem[src + 1496];
         v[14] = smem[src + 1768];
         v[15] = smem[src + 2040];
-    }
-    __syncthreads();
-    {
         point_t* dst = out + fft_base + fft_thread;
         {
             const int j = fft_thread;

@@ -316,7 +316,7 @@ fftgen_256_fp16_forward(const point_t* in, point_t* out, int batch, float scale)
             smem[dst + 15] = t81;
         }
     }
-    __syncthreads();
+    __syncwarp(); // the transform's threads are lanes of one warp
     {
         // stage 2 of 2: radix 16 on sub-transforms of 256 points
         const int src = padded(slot + fft_thread);
@@ -336,9 +336,6 @@ fftgen_256_fp16_forward(const point_t* in, point_t* out, int batch, float scale)
         v[13] = smem[src + 221];
         v[14] = smem[src + 238];
         v[15] = smem[src + 255];
-    }
-    __syncthreads();
-    {
         point_t* dst = out + fft_base + fft_thread;
         {
             const int j = fft_thread;
@@ -640,7 +637,7 @@ fftgen_256_fp16_inverse(const point_t* in, point_t* out, int batch, float scale)
             smem[dst + 15] = t81;
         }
     }
-    __syncthreads();
+    __syncwarp(); // the transform's threads are lanes of one warp
     {
         // stage 2 of 2: radix 16 on sub-transforms of 256 points
         const int src = padded(slot + fft_thread);
@@ -660,9 +657,6 @@ fftgen_256_fp16_inverse(const point_t* in, point_t* out, int batch, float scale)
         v[13] = smem[src + 221];
         v[14] = smem[src + 238];
         v[15] = smem[src + 255];
-    }
-    __syncthreads();
-    {
         point_t* dst = out + fft_base + fft_thread;
         {
             const int j = fft_thread;

@@ -201,7 +201,7 @@ fftgen_256_fp32_forward(const point_t* in, point_t* out, int batch, float scale)
         v[14] = smem[src + 238];
         v[15] = smem[src + 255];
     }
-    __syncthreads();
+    __syncwarp(); // the transform's threads are lanes of one warp
     {
         {
             const int j = fft_thread;
@@ -305,7 +305,7 @@ fftgen_256_fp32_forward(const point_t* in, point_t* out, int batch, float scale)
             smem[dst + 15] = t81;
         }
     }
-    __syncthreads();
+    __syncwarp(); // the transform's threads are lanes of one warp
     {
         // stage 2 of 2: radix 16 on sub-transforms of 256 points
         const int src = padded(slot + fft_thread);
@@ -326,7 +326,7 @@ fftgen_256_fp32_forward(const point_t* in, point_t* out, int batch, float scale)
         v[14] = smem[src + 238];
         v[15] = smem[src + 255];
     }
-    __syncthreads();
+    __syncwarp(); // the transform's threads are lanes of one warp
     {
         {
             const int j = fft_thread;
@@ -573,7 +573,7 @@ fftgen_256_fp32_inverse(const point_t* in, point_t* out, int batch, float scale)
         v[14] = smem[src + 238];
         v[15] = smem[src + 255];
     }
-    __syncthreads();
+    __syncwarp(); // the transform's threads are lanes of one warp
     {
         {
             const int j = fft_thread;
@@ -677,7 +677,7 @@ fftgen_256_fp32_inverse(const point_t* in, point_t* out, int batch, float scale)
             smem[dst + 15] = t81;
         }
     }
-    __syncthreads();
+    __syncwarp(); // the transform's threads are lanes of one warp
     {
         // stage 2 of 2: radix 16 on sub-transforms of 256 points
         const int src = padded(slot + fft_thread);
@@ -698,7 +698,7 @@ fftgen_256_fp32_inverse(const point_t* in, point_t* out, int batch, float scale)
         v[14] = smem[src + 238];
         v[15] = smem[src + 255];
     }
-    __syncthreads();
+    __syncwarp(); // the transform's threads are lanes of one warp
     {
         {
             const int j = fft_thread;

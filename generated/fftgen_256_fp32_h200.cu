@@ -291,9 +291,6 @@ fftgen_256_fp32_forward(const point_t* in, point_t* out, int batch, float scale)
         v[5] = smem[src + 102];
         v[6] = smem[src + 170];
         v[7] = smem[src + 238];
-    }
-    __syncthreads();
-    {
         point_t* dst = out + fft_base + fft_thread;
         {
             const int j = fft_thread;
@@ -498,9 +495,6 @@ fftgen_256_fp32_inverse(const point_t* in, point_t* out, int batch, float scale)
         v[5] = smem[src + 102];
         v[6] = smem[src + 170];
         v[7] = smem[src + 238];
-    }
-    __syncthreads();
-    {
         point_t* dst = out + fft_base + fft_thread;
         {
             const int j = fft_thread;

@@ -433,9 +433,6 @@ fftgen_32768_fp16_pass1_forward(const point_t* in, point_t* out, int batch, floa
         v[13] = smem[src + 1496];
         v[14] = smem[src + 1768];
         v[15] = smem[src + 2040];
-    }
-    __syncthreads();
-    {
         float2 y[RADIX_MAX]; /* the outputs, in the order the tiled store copies them */
         {
             const int j = fft_thread;
@@ -761,9 +758,6 @@ fftgen_32768_fp16_pass1_inverse(const point_t* in, point_t* out, int batch, floa
         v[13] = smem[src + 1496];
         v[14] = smem[src + 1768];
         v[15] = smem[src + 2040];
-    }
-    __syncthreads();
-    {
         float2 y[RADIX_MAX]; /* the outputs, in the order the tiled store copies them */
         {
             const int j = fft_thread;
@@ -1221,9 +1215,6 @@ fftgen_32768_fp16_pass2_forward(const point_t* in, point_t* out, int batch, floa
         v[13] = smem[src + 3536];
         v[14] = smem[src + 3808];
         v[15] = smem[src + 4080];
-    }
-    __syncthreads();
-    {
         float2 y[RADIX_MAX]; /* the outputs, in the order the tiled store copies them */
         {
             const int j = fft_thread;
@@ -1589,9 +1580,6 @@ fftgen_32768_fp16_pass2_inverse(const point_t* in, point_t* out, int batch, floa
         v[13] = smem[src + 3536];
         v[14] = smem[src + 3808];
         v[15] = smem[src + 4080];
-    }
-    __syncthreads();
-    {
         float2 y[RADIX_MAX]; /* the outputs, in the order the tiled store copies them */
         {
             const int j = fft_thread;

@@ -417,9 +417,6 @@ fftgen_32768_fp32_pass1_forward(const point_t* in, point_t* out, int batch, floa
         v[13] = smem[src + 1496];
         v[14] = smem[src + 1768];
         v[15] = smem[src + 2040];
-    }
-    __syncthreads();
-    {
         float2 y[RADIX_MAX]; /* the outputs, in the order the tiled store copies them */
         {
             const int j = fft_thread;
@@ -745,9 +742,6 @@ fftgen_32768_fp32_pass1_inverse(const point_t* in, point_t* out, int batch, floa
         v[13] = smem[src + 1496];
         v[14] = smem[src + 1768];
         v[15] = smem[src + 2040];
-    }
-    __syncthreads();
-    {
         float2 y[RADIX_MAX]; /* the outputs, in the order the tiled store copies them */
         {
             const int j = fft_thread;
@@ -1205,9 +1199,6 @@ fftgen_32768_fp32_pass2_forward(const point_t* in, point_t* out, int batch, floa
         v[13] = smem[src + 3536];
         v[14] = smem[src + 3808];
         v[15] = smem[src + 4080];
-    }
-    __syncthreads();
-    {
         float2 y[RADIX_MAX]; /* the outputs, in the order the tiled store copies them */
         {
             const int j = fft_thread;
@@ -1573,9 +1564,6 @@ fftgen_32768_fp32_pass2_inverse(const point_t* in, point_t* out, int batch, floa
         v[13] = smem[src + 3536];
         v[14] = smem[src + 3808];
         v[15] = smem[src + 4080];
-    }
-    __syncthreads();
-    {
         float2 y[RADIX_MAX]; /* the outputs, in the order the tiled store copies them */
         {
             const int j = fft_thread;

@@ -145,7 +145,7 @@ fftgen_32_fp32_forward(const point_t* in, point_t* out, int batch, float scale) 
         v[14] = smem[src + 29];
         v[15] = smem[src + 31];
     }
-    __syncthreads();
+    __syncwarp(); // the transform's threads are lanes of one warp
     {
         {
             const int j = fft_thread;
@@ -249,7 +249,7 @@ fftgen_32_fp32_forward(const point_t* in, point_t* out, int batch, float scale) 
             smem[dst + 15] = t81;
         }
     }
-    __syncthreads();
+    __syncwarp(); // the transform's threads are lanes of one warp
     {
         // stage 2 of 2: radix 2 on sub-transforms of 32 points
         const int src = padded(slot + fft_thread);
@@ -270,7 +270,7 @@ fftgen_32_fp32_forward(const point_t* in, point_t* out, int batch, float scale) 
         v[14] = smem[src + 14];
         v[15] = smem[src + 31];
     }
-    __syncthreads();
+    __syncwarp(); // the transform's threads are lanes of one warp
     {
         {
             const int j = fft_thread;
@@ -487,7 +487,7 @@ fftgen_32_fp32_inverse(const point_t* in, point_t* out, int batch, float scale) 
         v[14] = smem[src + 29];
         v[15] = smem[src + 31];
     }
-    __syncthreads();
+    __syncwarp(); // the transform's threads are lanes of one warp
     {
         {
             const int j = fft_thread;
@@ -591,7 +591,7 @@ fftgen_32_fp32_inverse(const point_t* in, point_t* out, int batch, float scale) 
             smem[dst + 15] = t81;
         }
     }
-    __syncthreads();
+    __syncwarp(); // the transform's threads are lanes of one warp
     {
         // stage 2 of 2: radix 2 on sub-transforms of 32 points
         const int src = padded(slot + fft_thread);
@@ -612,7 +612,7 @@ fftgen_32_fp32_inverse(const point_t* in, point_t* out, int batch, float scale) 
         v[14] = smem[src + 14];
         v[15] = smem[src + 31];
     }
-    __syncthreads();
+    __syncwarp(); // the transform's threads are lanes of one warp
     {
         {
             const int j = fft_thread;

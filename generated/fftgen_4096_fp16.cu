@@ -1450,9 +1450,6 @@ fftgen_4096_fp16_forward(const point_t* in, point_t* out, int batch, float scale
         v[13] = smem[src + 3536];
         v[14] = smem[src + 3808];
         v[15] = smem[src + 4080];
-    }
-    __syncthreads();
-    {
         point_t* dst = out + fft_base + fft_thread;
         {
             const int j = fft_thread;
@@ -1924,9 +1921,6 @@ fftgen_4096_fp16_inverse(const point_t* in, point_t* out, int batch, float scale
         v[13] = smem[src + 3536];
         v[14] = smem[src + 3808];
         v[15] = smem[src + 4080];
-    }
-    __syncthreads();
-    {
         point_t* dst = out + fft_base + fft_thread;
         {
             const int j = fft_thread;

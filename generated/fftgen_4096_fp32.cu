@@ -1427,9 +1427,6 @@ fftgen_4096_fp32_forward(const point_t* in, point_t* out, int batch, float scale
         v[13] = smem[src + 3536];
         v[14] = smem[src + 3808];
         v[15] = smem[src + 4080];
-    }
-    __syncthreads();
-    {
         point_t* dst = out + fft_base + fft_thread;
         {
             const int j = fft_thread;
@@ -1885,9 +1882,6 @@ fftgen_4096_fp32_inverse(const point_t* in, point_t* out, int batch, float scale
         v[13] = smem[src + 3536];
         v[14] = smem[src + 3808];
         v[15] = smem[src + 4080];
-    }
-    __syncthreads();
-    {
         point_t* dst = out + fft_base + fft_thread;
         {
             const int j = fft_thread;

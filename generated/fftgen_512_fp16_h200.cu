@@ -594,9 +594,6 @@ fftgen_512_fp16_forward(const point_t* in, point_t* out, int batch, float scale)
         v[29] = smem[src + 459];
         v[30] = smem[src + 493];
         v[31] = smem[src + 527];
-    }
-    __syncthreads();
-    {
         point_t* dst = out + fft_base + fft_thread;
         {
             const int j = fft_thread;
@@ -1239,9 +1236,6 @@ fftgen_512_fp16_inverse(const point_t* in, point_t* out, int batch, float scale)
         v[29] = smem[src + 459];
         v[30] = smem[src + 493];
         v[31] = smem[src + 527];
-    }
-    __syncthreads();
-    {
         point_t* dst = out + fft_base + fft_thread;
         {
             const int j = fft_thread;

@@ -375,7 +375,7 @@ fftgen_512_fp32_forward(const point_t* in, point_t* out, int batch, float scale)
             smem[dst + 15] = t81;
         }
     }
-    __syncthreads();
+    __syncwarp(); // the transform's threads are lanes of one warp
     {
         // stage 2 of 3: radix 16 on sub-transforms of 256 points
         const int pair_j = (fft_thread >> 5) * 16 + (fft_thread & 15) + ((fft_thread & 16) ? 16 : 0);
@@ -781,7 +781,7 @@ fftgen_512_fp32_inverse(const point_t* in, point_t* out, int batch, float scale)
             smem[dst + 15] = t81;
         }
     }
-    __syncthreads();
+    __syncwarp(); // the transform's threads are lanes of one warp
     {
         // stage 2 of 3: radix 16 on sub-transforms of 256 points
         const int pair_j = (fft_thread >> 5) * 16 + (fft_thread & 15) + ((fft_thread & 16) ? 16 : 0);

@@ -355,9 +355,6 @@ fftgen_512_fp32_forward(const point_t* in, point_t* out, int batch, float scale)
         v[5] = smem[src + 340];
         v[6] = smem[src + 408];
         v[7] = smem[src + 476];
-    }
-    __syncthreads();
-    {
         point_t* dst = out + fft_base + fft_thread;
         {
             const int j = fft_thread;
@@ -567,9 +564,6 @@ fftgen_512_fp32_inverse(const point_t* in, point_t* out, int batch, float scale)
         v[5] = smem[src + 340];
         v[6] = smem[src + 408];
         v[7] = smem[src + 476];
-    }
-    __syncthreads();
-    {
         point_t* dst = out + fft_base + fft_thread;
         {
             const int j = fft_thread;

@@ -2102,9 +2102,6 @@ fftgen_524288_fp16_pass2_forward(const point_t* in, point_t* out, int batch, flo
         v[13] = smem[src + 3808];
         v[14] = smem[src + 5984];
         v[15] = smem[src + 8160];
-    }
-    __syncthreads();
-    {
         float2 y[RADIX_MAX]; /* the outputs, in the order the tiled store copies them */
         {
             const int j = fft_thread;
@@ -2536,9 +2533,6 @@ fftgen_524288_fp16_pass2_inverse(const point_t* in, point_t* out, int batch, flo
         v[13] = smem[src + 3808];
         v[14] = smem[src + 5984];
         v[15] = smem[src + 8160];
-    }
-    __syncthreads();
-    {
         float2 y[RADIX_MAX]; /* the outputs, in the order the tiled store copies them */
         {
             const int j = fft_thread;

@@ -2165,9 +2165,6 @@ fftgen_524288_fp16_pass2_forward(const point_t* in, point_t* out, int batch, flo
         v[29] = smem[src + 7888];
         v[30] = smem[src + 8160];
         v[31] = smem[src + 8432];
-    }
-    __syncthreads();
-    {
         float2 y[RADIX_MAX]; /* the outputs, in the order the tiled store copies them */
         {
             const int j = fft_thread;
@@ -2875,9 +2872,6 @@ fftgen_524288_fp16_pass2_inverse(const point_t* in, point_t* out, int batch, flo
         v[29] = smem[src + 7888];
         v[30] = smem[src + 8160];
         v[31] = smem[src + 8432];
-    }
-    __syncthreads();
-    {
         float2 y[RADIX_MAX]; /* the outputs, in the order the tiled store copies them */
         {
             const int j = fft_thread;

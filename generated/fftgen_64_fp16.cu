@@ -176,7 +176,7 @@ fftgen_64_fp16_forward(const point_t* in, point_t* out, int batch, float scale) 
             smem[padded(slot + j * 8 + 7)] = t29;
         }
     }
-    __syncthreads();
+    __syncwarp(); // the transform's threads are lanes of one warp
     {
         // stage 2 of 2: radix 8 on sub-transforms of 64 points
         const int src = padded(slot + fft_thread);
@@ -188,9 +188,6 @@ fftgen_64_fp16_forward(const point_t* in, point_t* out, int batch, float scale) 
         v[5] = smem[src + 42];
         v[6] = smem[src + 51];
         v[7] = smem[src + 59];
-    }
-    __syncthreads();
-    {
         point_t* dst = out + fft_base + fft_thread;
         {
             const int j = fft_thread;
@@ -326,7 +323,7 @@ fftgen_64_fp16_inverse(const point_t* in, point_t* out, int batch, float scale) 
             smem[padded(slot + j * 8 + 7)] = t29;
         }
     }
-    __syncthreads();
+    __syncwarp(); // the transform's threads are lanes of one warp
     {
         // stage 2 of 2: radix 8 on sub-transforms of 64 points
         const int src = padded(slot + fft_thread);
@@ -338,9 +335,6 @@ fftgen_64_fp16_inverse(const point_t* in, point_t* out, int batch, float scale) 
         v[5] = smem[src + 42];
         v[6] = smem[src + 51];
         v[7] = smem[src + 59];
-    }
-    __syncthreads();
-    {
         point_t* dst = out + fft_base + fft_thread;
         {
             const int j = fft_thread;

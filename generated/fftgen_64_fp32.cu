@@ -153,7 +153,7 @@ fftgen_64_fp32_forward(const point_t* in, point_t* out, int batch, float scale) 
         v[14] = smem[src + 59];
         v[15] = smem[src + 63];
     }
-    __syncthreads();
+    __syncwarp(); // the transform's threads are lanes of one warp
     {
         {
             const int j = fft_thread;
@@ -257,7 +257,7 @@ fftgen_64_fp32_forward(const point_t* in, point_t* out, int batch, float scale) 
             smem[dst + 15] = t81;
         }
     }
-    __syncthreads();
+    __syncwarp(); // the transform's threads are lanes of one warp
     {
         // stage 2 of 2: radix 4 on sub-transforms of 64 points
         const int src = padded(slot + fft_thread);
@@ -278,7 +278,7 @@ fftgen_64_fp32_forward(const point_t* in, point_t* out, int batch, float scale) 
         v[14] = smem[src + 46];
         v[15] = smem[src + 63];
     }
-    __syncthreads();
+    __syncwarp(); // the transform's threads are lanes of one warp
     {
         {
             const int j = fft_thread;
@@ -495,7 +495,7 @@ fftgen_64_fp32_inverse(const point_t* in, point_t* out, int batch, float scale) 
         v[14] = smem[src + 59];
         v[15] = smem[src + 63];
     }
-    __syncthreads();
+    __syncwarp(); // the transform's threads are lanes of one warp
     {
         {
             const int j = fft_thread;
@@ -599,7 +599,7 @@ fftgen_64_fp32_inverse(const point_t* in, point_t* out, int batch, float scale) 
             smem[dst + 15] = t81;
         }
     }
-    __syncthreads();
+    __syncwarp(); // the transform's threads are lanes of one warp
     {
         // stage 2 of 2: radix 4 on sub-transforms of 64 points
         const int src = padded(slot + fft_thread);
@@ -620,7 +620,7 @@ fftgen_64_fp32_inverse(const point_t* in, point_t* out, int batch, float scale) 
         v[14] = smem[src + 46];
         v[15] = smem[src + 63];
     }
-    __syncthreads();
+    __syncwarp(); // the transform's threads are lanes of one warp
     {
         {
             const int j = fft_thread;

@@ -131,7 +131,7 @@ fftgen_64_fp32_forward(const point_t* in, point_t* out, int batch, float scale) 
         v[6] = smem[src + 51];
         v[7] = smem[src + 59];
     }
-    __syncthreads();
+    __syncwarp(); // the transform's threads are lanes of one warp
     {
         {
             const int j = fft_thread;
@@ -175,7 +175,7 @@ fftgen_64_fp32_forward(const point_t* in, point_t* out, int batch, float scale) 
             smem[padded(slot + j * 8 + 7)] = t29;
         }
     }
-    __syncthreads();
+    __syncwarp(); // the transform's threads are lanes of one warp
     {
         // stage 2 of 2: radix 8 on sub-transforms of 64 points
         const int src = padded(slot + fft_thread);
@@ -188,7 +188,7 @@ fftgen_64_fp32_forward(const point_t* in, point_t* out, int batch, float scale) 
         v[6] = smem[src + 51];
         v[7] = smem[src + 59];
     }
-    __syncthreads();
+    __syncwarp(); // the transform's threads are lanes of one warp
     {
         {
             const int j = fft_thread;
@@ -319,7 +319,7 @@ fftgen_64_fp32_inverse(const point_t* in, point_t* out, int batch, float scale) 
         v[6] = smem[src + 51];
         v[7] = smem[src + 59];
     }
-    __syncthreads();
+    __syncwarp(); // the transform's threads are lanes of one warp
     {
         {
             const int j = fft_thread;
@@ -363,7 +363,7 @@ fftgen_64_fp32_inverse(const point_t* in, point_t* out, int batch, float scale) 
             smem[padded(slot + j * 8 + 7)] = t29;
         }
     }
-    __syncthreads();
+    __syncwarp(); // the transform's threads are lanes of one warp
     {
         // stage 2 of 2: radix 8 on sub-transforms of 64 points
         const int src = padded(slot + fft_thread);
@@ -376,7 +376,7 @@ fftgen_64_fp32_inverse(const point_t* in, point_t* out, int batch, float scale) 
         v[6] = smem[src + 51];
         v[7] = smem[src + 59];
     }
-    __syncthreads();
+    __syncwarp(); // the transform's threads are lanes of one warp
     {
         {
             const int j = fft_thread;

@@ -497,9 +497,6 @@ fftgen_65536_fp16_pass1_forward(const point_t* in, point_t* out, int batch, floa
         v[13] = smem[src + 3536];
         v[14] = smem[src + 3808];
         v[15] = smem[src + 4080];
-    }
-    __syncthreads();
-    {
         float2 y[RADIX_MAX]; /* the outputs, in the order the tiled store copies them */
         {
             const int j = fft_thread;
@@ -844,9 +841,6 @@ fftgen_65536_fp16_pass1_inverse(const point_t* in, point_t* out, int batch, floa
         v[13] = smem[src + 3536];
         v[14] = smem[src + 3808];
         v[15] = smem[src + 4080];
-    }
-    __syncthreads();
-    {
         float2 y[RADIX_MAX]; /* the outputs, in the order the tiled store copies them */
         {
             const int j = fft_thread;
@@ -1323,9 +1317,6 @@ fftgen_65536_fp16_pass2_forward(const point_t* in, point_t* out, int batch, floa
         v[13] = smem[src + 3536];
         v[14] = smem[src + 3808];
         v[15] = smem[src + 4080];
-    }
-    __syncthreads();
-    {
         float2 y[RADIX_MAX]; /* the outputs, in the order the tiled store copies them */
         {
             const int j = fft_thread;
@@ -1691,9 +1682,6 @@ fftgen_65536_fp16_pass2_inverse(const point_t* in, point_t* out, int batch, floa
         v[13] = smem[src + 3536];
         v[14] = smem[src + 3808];
         v[15] = smem[src + 4080];
-    }
-    __syncthreads();
-    {
         float2 y[RADIX_MAX]; /* the outputs, in the order the tiled store copies them */
         {
             const int j = fft_thread;

@@ -481,9 +481,6 @@ fftgen_65536_fp32_pass1_forward(const point_t* in, point_t* out, int batch, floa
         v[13] = smem[src + 3536];
         v[14] = smem[src + 3808];
         v[15] = smem[src + 4080];
-    }
-    __syncthreads();
-    {
         float2 y[RADIX_MAX]; /* the outputs, in the order the tiled store copies them */
         {
             const int j = fft_thread;
@@ -828,9 +825,6 @@ fftgen_65536_fp32_pass1_inverse(const point_t* in, point_t* out, int batch, floa
         v[13] = smem[src + 3536];
         v[14] = smem[src + 3808];
         v[15] = smem[src + 4080];
-    }
-    __syncthreads();
-    {
         float2 y[RADIX_MAX]; /* the outputs, in the order the tiled store copies them */
         {
             const int j = fft_thread;
@@ -1307,9 +1301,6 @@ fftgen_65536_fp32_pass2_forward(const point_t* in, point_t* out, int batch, floa
         v[13] = smem[src + 3536];
         v[14] = smem[src + 3808];
         v[15] = smem[src + 4080];
-    }
-    __syncthreads();
-    {
         float2 y[RADIX_MAX]; /* the outputs, in the order the tiled store copies them */
         {
             const int j = fft_thread;
@@ -1675,9 +1666,6 @@ fftgen_65536_fp32_pass2_inverse(const point_t* in, point_t* out, int batch, floa
         v[13] = smem[src + 3536];
         v[14] = smem[src + 3808];
         v[15] = smem[src + 4080];
-    }
-    __syncthreads();
-    {
         float2 y[RADIX_MAX]; /* the outputs, in the order the tiled store copies them */
         {
             const int j = fft_thread;

@@ -811,9 +811,6 @@ fftgen_8192_fp16_forward(const point_t* in, point_t* out, int batch, float scale
         v[29] = smem[src + 6256];
         v[30] = smem[src + 7344];
         v[31] = smem[src + 8432];
-    }
-    __syncthreads();
-    {
         point_t* dst = out + fft_base + fft_thread;
         {
             const int j = fft_thread;
@@ -1751,9 +1748,6 @@ fftgen_8192_fp16_inverse(const point_t* in, point_t* out, int batch, float scale
         v[29] = smem[src + 6256];
         v[30] = smem[src + 7344];
         v[31] = smem[src + 8432];
-    }
-    __syncthreads();
-    {
         point_t* dst = out + fft_base + fft_thread;
         {
             const int j = fft_thread;

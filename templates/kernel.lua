@@ -619,14 +619,18 @@ local function cuda_kernel(w, f, p, direction)
   if p.tensor_cores then tc16.prologue(w, p, SIGN[direction], "cuda") end
   local phases = stage.phases(p, SIGN[direction])
   -- the next copy may overwrite the staged input once every thread has read it (phase 1): after the
-  -- first barrier (not a warp's exchange)
+  -- block's first barrier (not a warp's)
   local fetch_at
   for i = 2, prefetching(p) and #phases or 1 do
-    if not fetch_at and not phases[i].after_warp_exchange then fetch_at = i end
+    if not fetch_at and not phases[i].after_warp_exchange and not phases[i].after_warp_sync then fetch_at = i end
   end
   assert(fetch_at or not prefetching(p), "a prefetching kernel has a barrier after its first phase")
   for i, phase in ipairs(phases) do
-    if i > 1 and not phase.after_warp_exchange then w:line("__syncthreads();") end
+    if i > 1 and phase.after_warp_sync then
+      w:line("__syncwarp(); // the transform's threads are lanes of one warp")
+    elseif i > 1 and not phase.after_warp_exchange then
+      w:line("__syncthreads();")
+    end
     if i == fetch_at then
       w:open("if (thread == 0 && block + gridDim.x < batch)")
       w:line("fetch_transform(staging, in + (size_t)(block + gridDim.x) * POINTS, bytes, &fetched);")
