@@ -56,8 +56,9 @@ typedef struct {
                                    registers (fftgen_kernel_request.column_register_passes) */
     int computed_twiddle_passes; /* fp16: the passes that compute their stage twiddles
                                     (fftgen_kernel_request.computed_twiddle_passes) */
-    int prefetch; /* sm_90, 1D single kernels and fused slices: transforms a block runs in turn, each one's input
-                     bulk-copied while the one before computes (fftgen_kernel_request.prefetch); 0: one */
+    int prefetch; /* sm_90, 1D single kernels and fused slices: transforms a block runs in turn, each
+                     one's input bulk-copied while the one before computes
+                     (fftgen_kernel_request.prefetch); 0: one */
 } fftgen_choice;
 
 /* The device a section was measured on. */
