@@ -618,18 +618,25 @@ local function cuda_kernel(w, f, p, direction)
   prologue(w, p, "cuda")
   if p.tensor_cores then tc16.prologue(w, p, SIGN[direction], "cuda") end
   local phases = stage.phases(p, SIGN[direction])
+  -- how the threads wait before each phase (stage.lua): a block's barrier unless the phase says otherwise
+  local function sync(i) return i > 1 and (phases[i].sync or "block") or "none" end
   -- the next copy may overwrite the staged input once every thread has read it (phase 1): after the
-  -- block's first barrier (not a warp's)
+  -- block's first barrier
   local fetch_at
-  for i = 2, prefetching(p) and #phases or 1 do
-    if not fetch_at and not phases[i].after_warp_exchange and not phases[i].after_warp_sync then fetch_at = i end
+  if prefetching(p) then
+    for i = 2, #phases do
+      if sync(i) == "block" then
+        fetch_at = i
+        break
+      end
+    end
+    assert(fetch_at, "a prefetching kernel has a block barrier after its first phase")
   end
-  assert(fetch_at or not prefetching(p), "a prefetching kernel has a barrier after its first phase")
   for i, phase in ipairs(phases) do
-    if i > 1 and phase.after_warp_sync then
-      w:line("__syncwarp(); // the transform's threads are lanes of one warp")
-    elseif i > 1 and not phase.after_warp_exchange then
+    if sync(i) == "block" then
       w:line("__syncthreads();")
+    elseif sync(i) == "warp" then
+      w:line("__syncwarp(); // the transform's threads are lanes of one warp")
     end
     if i == fetch_at then
       w:open("if (thread == 0 && block + gridDim.x < batch)")

@@ -713,7 +713,7 @@ local function scoped(sub, phase)
     end
   end
   local w = code.writer()
-  w.after_warp_sync, w.after_warp_exchange = phase.after_warp_sync, phase.after_warp_exchange
+  w.sync = phase.sync
   w:line("// %s", sub.what)
   w:line("enum { POINTS = %d, FFTS_PER_BLOCK = %d, THREADS_PER_FFT = %d };", sub.n, sub.ffts_per_block,
     sub.threads_per_fft)
@@ -753,18 +753,15 @@ function M.phases(plan, sign)
   end
   local phases = {}
   local w = code.writer()
-  -- scope "warp": the next phase follows a __syncwarp, not a block's barrier (warp_exchanges)
-  local function barrier(scope)
+  -- A new phase, and how the threads wait before it (the writer's `sync`, which kernel.lua renders):
+  -- "block" (__syncthreads, the default), "warp" (__syncwarp: warp_exchanges) or "none" (a warp's
+  -- lanes exchanged by shuffles: a boundary for the host simulation only)
+  local function barrier(sync)
     phases[#phases + 1] = w
     w = code.writer()
-    w.after_warp_sync = scope == "warp"
+    w.sync = sync
   end
   local exchange = warp_exchanges(plan) and "warp" or "block"
-  -- a boundary for the host simulation only: on the GPU, the lanes of a warp exchange by shuffles
-  local function warp_boundary()
-    barrier()
-    w.after_warp_exchange = true
-  end
   -- data_in_smem: the points are already in shared memory; keep_in_smem: leave the results there
   -- (a cluster's blocks keep their results for the last stage, across the cluster)
   local in_smem = plan.staged_io or plan.data_in_smem
@@ -822,7 +819,7 @@ function M.phases(plan, sign)
       emit_butterflies(w, plan, s, r, ns, sign, to_global, to_registers, paired)
     end
     if paired then
-      warp_boundary()
+      barrier("none")
     elseif not last then
       barrier(exchange)
     end

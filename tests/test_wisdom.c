@@ -223,6 +223,15 @@ static void damaged_files_are_refused_whole(void **state)
     const fftgen_device_key x = {"X", 90, "1", "0.1.0"};
     assert_int_equal(add(half_good, 0, why, sizeof why), FFTGEN_WISDOM_CORRUPT);
     assert_false(find(&x, FFTGEN_KERNEL_FP16, 1, 64, 0, &choice));
+    /* prefetch= on a 2D shape (its fused slices) is taken, and reaches the planner's request */
+    const char slices[] = "fftgen-wisdom 1\ndevice \"X\" sm_90 driver 1 fftgen 0.1.0\n"
+                          "fp16 128x128 tensor-cores=none max-tile=0 prefetch=4\n";
+    assert_int_equal(add(slices, 0, why, sizeof why), FFTGEN_SUCCESS);
+    assert_true(find(&x, FFTGEN_KERNEL_FP16, 2, 128, 128, &choice));
+    assert_int_equal(choice.prefetch, 4);
+    fftgen_kernel_request request = {0};
+    fftgen_choice_apply(&choice, 2, &request);
+    assert_int_equal(request.prefetch, 4);
     /* a line too long, and a NUL byte */
     char *long_line = malloc(2000);
     assert_non_null(long_line);
