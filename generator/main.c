@@ -37,13 +37,14 @@ static void usage(FILE *to)
             "                        to 1024), in whole transforms, at least one; default 256, or fewer\n"
             "                        where shared memory caps a block's transforms (libfftgen chooses\n"
             "                        from measurements)\n"
-            "  --prefetch K          sm_90, single-kernel sizes and 2D/3D shapes whose last two dimensions\n"
-            "                        fit a block: each block runs up to K transforms (slices) in turn\n"
-            "                        (a power of two from 2 to 64; fewer where the batch is too small for\n"
-            "                        a block on every SM) and bulk-copies (TMA) the next one's input into\n"
-            "                        shared memory while it computes the current one; for kernels of one\n"
-            "                        transform a block that fill an SM. Off by default (libfftgen chooses\n"
-            "                        from measurements)\n"
+            "  --prefetch K          sm_90 single-kernel sizes, and (sm_80 and newer) 2D/3D shapes whose last\n"
+            "                        two dimensions fit a block: each block runs up to K transforms\n"
+            "                        (slices) in turn (a power of two from 2 to 64; fewer where the batch\n"
+            "                        is too small for a block on every SM) and copies the next one's input\n"
+            "                        into shared memory while it computes the current one (a bulk copy,\n"
+            "                        TMA; a slice's threads with cp.async); for kernels of one transform\n"
+            "                        a block that fill an SM. Off by default (libfftgen chooses from\n"
+            "                        measurements)\n"
             "  --precision P         fp32 (float2 storage) or fp16 (__half2 storage, fp32 arithmetic);\n"
             "                        default fp32. Or a split precision: float2 storage, the radix-16\n"
             "                        stages on tensor cores with each fp32 operand (data and DFT matrix)\n"
@@ -277,10 +278,13 @@ static void explain_pass(const fftgen_kernel_plan *plan, const char *indent)
            copy_in && copy_out ? ", plus coalesced copies in and out"
            : copy_in           ? ", plus a coalesced copy in"
            : copy_out          ? ", plus a coalesced copy out" : "");
-    if (plan->prefetch > 1)
-        printf("%sprefetch:       the next %s's input bulk-copied (TMA) into a %d-byte staging buffer while the block"
-               " computes the current one\n", indent, plan->slice_rows > 0 ? "slice" : "transform",
+    if (plan->prefetch > 1 && plan->slice_rows > 0)
+        printf("%sprefetch:       the next slice's input copied (cp.async, by the block's threads) into a %d-byte"
+               " staging buffer while they compute the current one\n", indent,
                plan->shared_bytes - 8 * plan->smem_points);
+    else if (plan->prefetch > 1)
+        printf("%sprefetch:       the next transform's input bulk-copied (TMA) into a %d-byte staging buffer while the"
+               " block computes the current one\n", indent, plan->shared_bytes - 8 * plan->smem_points);
 }
 
 static void explain_shape(const fftgen_transform_plan *plan)

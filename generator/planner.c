@@ -417,11 +417,27 @@ static fftgen_plan_status place_twiddle_powers(const fftgen_kernel_request *requ
     return place_computed_twiddles(request, plan, why, why_len);
 }
 
+/* Points between a prefetching slice's rows in its staging buffer (fftgen_kernel_plan.staged_row_points).
+ * A warp reads 32 / THREADS_PER_FFT rows at once, each lane every THREADS_PER_FFT-th point of its row:
+ * rows of a multiple of 128 bytes end to end put them on the same banks (4-way conflicts for fp16
+ * 128x128), a pad of THREADS_PER_FFT points on banks of their own. The pad also holds the 16 bytes
+ * more that a row's copies take from an input off a 16-byte boundary. */
+static int staged_row_points(const fftgen_kernel_plan *pass)
+{
+    const int point_bytes = pass->precision == FFTGEN_KERNEL_FP16 ? 4 : 8;
+    const int columns = pass->n / pass->slice_rows, row_threads = columns / pass->radix_max;
+    const int pad = row_threads < 32 && row_threads * point_bytes >= 16 ? row_threads : 16 / point_bytes;
+    return columns + pad;
+}
+
 /* Bytes of a prefetching kernel's staging buffer: one transform's input, and 16 bytes for a bulk copy
- * that starts at the 16-byte boundary below an input that is only point-aligned. */
+ * that starts at the 16-byte boundary below an input that is only point-aligned; a slice's rows padded
+ * apart. */
 static int staging_bytes(const fftgen_kernel_plan *pass)
 {
-    return pass->n * (pass->precision == FFTGEN_KERNEL_FP16 ? 4 : 8) + 16;
+    const int point_bytes = pass->precision == FFTGEN_KERNEL_FP16 ? 4 : 8;
+    if (pass->slice_rows > 0) return pass->slice_rows * staged_row_points(pass) * point_bytes;
+    return pass->n * point_bytes + 16;
 }
 
 /* The request's prefetch (fftgen_kernel_plan.prefetch), on the pass that reads the input: a one-kernel
@@ -430,10 +446,11 @@ static int staging_bytes(const fftgen_kernel_plan *pass)
  * straight into registers; and room for the staging buffer in the block's shared memory. H200, fp16
  * 16384 radix 32 (one block an SM): 59.4% -> 67.1% of copy bandwidth with 4 transforms a block, 70.0%
  * with 8; 4096 and 8192, which run several blocks an SM, slower (83.6% -> 77.8%, 79.1% -> 77.0%).
- * Slices gain less (their 1024-thread blocks keep more loads in flight, and a warp's rows read the
- * staged slice with bank conflicts): H200, fp16 ms without -> with 2..32 slices a block, 128x128 0.482
- * -> 0.492-0.541, 128^3 0.794 -> 0.862-0.910, 16x1024 0.475 -> 0.469 (32), 256x64 0.619 -> 0.608 (32);
- * so only `fftgen tune` asks for it. */
+ * A slice's threads copy it themselves (cp.async, sm_80) into padded rows (staged_row_points); one bulk
+ * copy left a warp's rows on the same banks, and a bulk copy per row was slower still. H200, fp16 ms
+ * without -> with 4 slices a block: 64x64 0.433 -> 0.372, 64^3 0.780 -> 0.720; 256x64 0.620 -> 0.527
+ * with 32. Slower: 128x128 (0.453 -> 0.453-0.475; its 1024-thread blocks issue as many instructions as
+ * they can) and 16x1024. So `fftgen tune` asks for it and the shipped table holds its choices. */
 static fftgen_plan_status place_prefetch(const fftgen_kernel_request *request, fftgen_transform_plan *plan,
                                          char *why, size_t why_len)
 {
@@ -442,7 +459,9 @@ static fftgen_plan_status place_prefetch(const fftgen_kernel_request *request, f
     const int slice = plan->rank > 1 && pass->slice_rows > 0 && !plan->columns_first;
     const char *refusal = !fftgen_prefetch_supported(request->prefetch)
                               ? "a prefetch is a power of two of transforms a block, from 2 to 64"
-                          : request->arch < 90 ? "a prefetch needs sm_90 or newer (bulk copies)"
+                          : request->arch < 80 ? "a prefetch needs sm_80 or newer (cp.async)"
+                          : request->arch < 90 && !slice
+                              ? "a prefetch of 1D transforms needs sm_90 or newer (bulk copies)"
                           : plan->rank == 1 && plan->pass_count != 1 ? "a prefetch applies to 1D sizes of one kernel"
                           : plan->rank > 1 && !slice
                               ? "a prefetch applies to 2D and 3D shapes only where the last two dimensions fit one"
@@ -464,6 +483,7 @@ static fftgen_plan_status place_prefetch(const fftgen_kernel_request *request, f
     }
     pass->prefetch = request->prefetch;
     pass->shared_bytes += staging_bytes(pass);
+    if (slice) pass->staged_row_points = staged_row_points(pass);
     return FFTGEN_PLAN_OK;
 }
 

@@ -196,8 +196,13 @@ typedef struct {
      * transforms by the grid); one thread bulk-copies (cp.async.bulk, the TMA) the next one's input
      * into a staging buffer after the shared memory while the block computes the current one, and the
      * first stage reads from there. A block that holds the whole SM (fp16 16384 or 128x128: 139 KB of
-     * shared memory) otherwise waits for its loads with nothing else to run. */
+     * shared memory) otherwise waits for its loads with nothing else to run. A fused slice's threads
+     * copy it themselves instead (cp.async, 16 bytes each), into rows staged_row_points apart. */
     int prefetch;
+    /* With prefetch, a fused slice's rows lie this many points apart in the staging buffer: the row
+     * and a pad that puts each of a warp's rows on banks of its own and holds the 16 bytes more that a
+     * row's copies take where the input is not 16-byte aligned. 0: the transform lies there in one piece. */
+    int staged_row_points;
 } fftgen_kernel_plan;
 
 #define FFTGEN_EVERY_PASS ((1 << FFTGEN_MAX_PASSES) - 1) /* a request's pass mask: all of them */

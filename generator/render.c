@@ -207,6 +207,7 @@ static void push_pass(lua_State *L, const fftgen_kernel_plan *pass)
     lua_pushboolean(L, pass->computed_twiddles);
     lua_setfield(L, -2, "computed_twiddles");
     set_int(L, "prefetch", pass->prefetch);
+    set_int(L, "staged_row_points", pass->staged_row_points);
     static const char *const buffers[] = {"input", "output", "work"};
     set_string(L, "source", buffers[pass->source]);
     set_string(L, "target", buffers[pass->target]);

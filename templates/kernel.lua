@@ -59,10 +59,12 @@ local function computed_twiddles(f) return any_pass(f, "computed_twiddles") end
 local function shared_exponent(f)
   return any_pass(f, "shared_exponent_source") or any_pass(f, "shared_exponent_target")
 end
--- Kernels that run several transforms a block, the next one's input bulk-copied ahead
--- (fftgen_kernel_plan.prefetch)
+-- Kernels that run several transforms a block, the next one's input copied ahead
+-- (fftgen_kernel_plan.prefetch): by a bulk copy, or a fused slice's by its threads (cp.async)
 local function prefetching(p) return p.prefetch > 1 end
 local function any_prefetch(f) return any_pass_that(f, prefetching) end
+local function bulk_copies(p) return prefetching(p) and not fused(p) end
+local function slice_copies(p) return prefetching(p) and fused(p) end
 local function storage_type(f) return (f.precision == "fp16") and "__half2" or "float2" end
 
 -- Transforms of pass p per transform of the whole file (an untiled cluster pass counts its blocks, a
@@ -241,6 +243,9 @@ local function pass_constants(p, target)
   end
   if prefetching(p) then
     add("PREFETCH_FFTS", p.prefetch, "transforms a block runs in turn, each one's input copied in ahead (fewer where a block per SM needs)")
+  end
+  if slice_copies(p) then
+    add("STAGED_ROW_POINTS", p.staged_row_points, "points between the staged slice's rows (a row and its pad)")
   end
   if p.tiled then
     add("GROUP_SIZE", p.in_layout.group_size, "transforms per group, side by side")
@@ -484,7 +489,7 @@ local function cuda_helpers(w, f)
     w:line("return (unsigned)address;")
     w:close()
   end
-  if any_prefetch(f) then
+  if any_pass_that(f, bulk_copies) then
     w:line("")
     w:line("// Bulk copies (sm_90): one thread copies a transform's input into shared memory with the TMA,")
     w:line("// and the block waits on an mbarrier whose phase completes when all its bytes have arrived.")
@@ -507,6 +512,38 @@ local function cuda_helpers(w, f)
     w:open("__device__ __forceinline__ void wait_fetched(unsigned long long* fetched, unsigned parity)")
     w:line("asm volatile(\"{\\n .reg .pred done;\\n WAIT_%%=:\\n mbarrier.try_wait.parity.shared::cta.b64 done, [%%0], %%1;\\n\"")
     w:line("             \" @!done bra WAIT_%%=;\\n}\" :: \"r\"(shared_address(fetched)), \"r\"(parity) : \"memory\");")
+    w:close()
+  end
+  if any_pass_that(f, slice_copies) then
+    w:line("")
+    w:line("// A slice's input copied ahead by the block's threads, 16 bytes each (cp.async, sm_80): ROWS rows of")
+    w:line("// ROW_POINTS points, end to end from `start` (point-aligned), into `staging` with the rows ROW_STRIDE")
+    w:line("// points apart (padded off each other's banks). Each row's copies start at the 16-byte boundary at or")
+    w:line("// below it, so its first point lands skew = (start mod 16) / sizeof(point_t) points in, and it takes")
+    w:line("// one 16-byte piece more where skew > 0. The copies land by cp.async.wait_all.")
+    w:line("template <int ROW_PIECES, int ROW_STRIDE>")
+    w:open("__device__ __forceinline__ void copy_piece(unsigned to, const char* from, int row, int piece)")
+    w:line("asm volatile(\"cp.async.cg.shared.global [%%0], [%%1], 16;\"")
+    w:line("             :: \"r\"(to + (unsigned)(row * ROW_STRIDE * (int)sizeof(point_t) + 16 * piece)),")
+    w:line("                \"l\"(from + ((size_t)row * ROW_PIECES + piece) * 16) : \"memory\");")
+    w:close()
+    w:line("template <int ROWS, int ROW_POINTS, int ROW_STRIDE, int BLOCK_THREADS>")
+    w:open("__device__ __forceinline__ void fetch_slice(point_t* staging, const point_t* start, int thread)")
+    w:line("constexpr int ROW_PIECES = ROW_POINTS * (int)sizeof(point_t) / 16;")
+    w:line("const unsigned skew = (unsigned)((size_t)start & 15u);")
+    w:line("const char* from = reinterpret_cast<const char*>(start) - skew;")
+    w:line("const unsigned to = shared_address(staging);")
+    w:line("// (loops kept rolled: unrolled, their addresses took registers that 1024-thread slices lack, and spilled)")
+    w:open("if (skew == 0)")
+    w:line("#pragma unroll 1")
+    w:line("for (int c = thread; c < ROWS * ROW_PIECES; c += BLOCK_THREADS)")
+    w:line("    copy_piece<ROW_PIECES, ROW_STRIDE>(to, from, c / ROW_PIECES, c %% ROW_PIECES);")
+    w:reopen("else")
+    w:line("#pragma unroll 1")
+    w:line("for (int c = thread; c < ROWS * (ROW_PIECES + 1); c += BLOCK_THREADS)")
+    w:line("    copy_piece<ROW_PIECES, ROW_STRIDE>(to, from, c / (ROW_PIECES + 1), c %% (ROW_PIECES + 1));")
+    w:close()
+    w:line("asm volatile(\"cp.async.commit_group;\" ::: \"memory\");")
     w:close()
   end
   if any_cluster(f) then
@@ -595,7 +632,17 @@ local function cuda_kernel(w, f, p, direction)
   w:open("%s(const point_t* in, point_t* out, int batch, float scale)", kernel_name(f, p, direction))
   if uses_shared(p) then w:line("extern __shared__ float2 smem[];") end
   w:line("const int thread = threadIdx.x;")
-  if prefetching(p) then
+  local fetch_slice = "fetch_slice<SLICE_ROWS, SLICE_COLUMNS, STAGED_ROW_POINTS, THREADS>"
+  if slice_copies(p) then
+    w:line("// the next slice's input, copied by the block's threads while they compute the current one")
+    w:line("point_t* staging = reinterpret_cast<point_t*>(smem + SMEM_POINTS);")
+    w:line("const int staged_skew = (int)(((size_t)in & 15u) / sizeof(point_t));")
+    w:line("// the grid has at most `batch` blocks: each takes slices blockIdx.x, + gridDim.x, ..")
+    w:line("%s(staging, in + (size_t)blockIdx.x * POINTS, thread);", fetch_slice)
+    w:open("for (long long block = blockIdx.x; block < batch; block += gridDim.x)")
+    w:line("asm volatile(\"cp.async.wait_all;\" ::: \"memory\");")
+    w:line("__syncthreads(); // every thread's copies have landed")
+  elseif prefetching(p) then
     w:line("// the next transform's input, bulk-copied while the block computes the current one")
     w:line("point_t* staging = reinterpret_cast<point_t*>(smem + SMEM_POINTS);")
     w:line("__shared__ unsigned long long fetched; // its phase completes when a copy has arrived")
@@ -638,7 +685,11 @@ local function cuda_kernel(w, f, p, direction)
     elseif sync(i) == "warp" then
       w:line("__syncwarp(); // the transform's threads are lanes of one warp")
     end
-    if i == fetch_at then
+    if i == fetch_at and slice_copies(p) then
+      w:open("if (block + gridDim.x < batch)")
+      w:line("%s(staging, in + (size_t)(block + gridDim.x) * POINTS, thread);", fetch_slice)
+      w:close()
+    elseif i == fetch_at then
       w:open("if (thread == 0 && block + gridDim.x < batch)")
       w:line("fetch_transform(staging, in + (size_t)(block + gridDim.x) * POINTS, bytes, &fetched);")
       w:close()
@@ -678,7 +729,12 @@ local function cuda_pass(w, f, p)
     -- not every kernel of a file uses every constant
     w:line("[[maybe_unused]] constexpr %s %s = %d; // %s", (c[2] >= 2 ^ 31) and "long long" or "int", c[1], c[2], c[3])
   end
-  if prefetching(p) then
+  if slice_copies(p) then
+    w:line("// shared memory holds float2 with one pad element every 16 (%d elements), then the staging", p.smem_points)
+    w:line("// buffer: the slice's rows, each padded to STAGED_ROW_POINTS")
+    w:line("static_assert(SHARED_BYTES == SMEM_POINTS * sizeof(float2) + SLICE_ROWS * STAGED_ROW_POINTS * sizeof(point_t),")
+    w:line("              \"shared memory size\");")
+  elseif prefetching(p) then
     w:line("// shared memory holds float2 with one pad element every 16 (%d elements), then the staging", p.smem_points)
     w:line("// buffer: one transform's input and the 16 bytes a bulk copy may start early")
     w:line("static_assert(SHARED_BYTES == SMEM_POINTS * sizeof(float2) + POINTS * sizeof(point_t) + 16, \"shared memory size\");")
@@ -827,9 +883,15 @@ local function render_cuda(f)
         p.threads, p.prefetch)
       body[#body + 1] = string.format("  grid = ceil(transforms / %d) blocks, but at least one per SM (at most one per", p.prefetch)
       body[#body + 1] = string.format("  transform); dynamic shared memory %d bytes per block,", p.shared_bytes)
-      body[#body + 1] = string.format("  %d of them the staging buffer that the next transform's input is bulk-copied to",
-        p.shared_bytes - 8 * p.smem_points)
-      body[#body + 1] = "  (sm_90 and newer) while the block computes the current one."
+      if slice_copies(p) then
+        body[#body + 1] = string.format("  %d of them the staging buffer that the block's threads copy the next slice's",
+          p.shared_bytes - 8 * p.smem_points)
+        body[#body + 1] = "  input to (cp.async) while they compute the current one."
+      else
+        body[#body + 1] = string.format("  %d of them the staging buffer that the next transform's input is bulk-copied to",
+          p.shared_bytes - 8 * p.smem_points)
+        body[#body + 1] = "  (sm_90 and newer) while the block computes the current one."
+      end
     else
       body[#body + 1] = string.format("%s: %d threads per block, %d transform(s) per block, so", label, p.threads,
         p.ffts_per_block)
@@ -847,9 +909,11 @@ local function render_cuda(f)
   if any_cluster(f) then
     tail = { string.format("Runs on sm_90 and newer (thread-block clusters), with %d bytes of shared", most),
       "memory per block." }
-  elseif any_prefetch(f) then
+  elseif any_pass_that(f, bulk_copies) then
     tail = { string.format("Runs on sm_90 and newer (bulk copies), with %d bytes of shared memory per", most),
       "block." }
+  elseif any_prefetch(f) then
+    tail = { string.format("Runs on sm_80 and newer (cp.async), with %d bytes of shared memory per block.", most) }
   end
   for _, l in ipairs({
     "",
@@ -983,9 +1047,9 @@ local function sim_function(w, f, p, direction, name, qualifier)
   end
   w:line("float2 (*registers)[RADIX_MAX] = malloc(sizeof(float2) * RADIX_MAX * THREADS);")
   if prefetching(p) then
-    w:line("/* the CUDA kernel's staging buffer, which a bulk copy fills before each transform; its copy may")
-    w:line(" * start up to 12 bytes early (staged_skew), this one is exact */")
-    w:line("point_t* staging = malloc(sizeof(point_t) * POINTS);")
+    w:line("/* the CUDA kernel's staging buffer, which copies fill before each transform; its copies may")
+    w:line(" * start up to 12 bytes early (staged_skew), these are exact */")
+    w:line("point_t* staging = malloc(sizeof(point_t) * %s);", fused(p) and "SLICE_ROWS * STAGED_ROW_POINTS" or "POINTS")
     w:line("const int staged_skew = 0;")
   end
   if p.tensor_cores then
@@ -1023,7 +1087,13 @@ local function sim_function(w, f, p, direction, name, qualifier)
     w:open("for (long long block = 0; block < blocks; ++block)")
   end
   if prefetching(p) then
-    w:line("memcpy(staging, in + (size_t)block * POINTS, sizeof(point_t) * POINTS); /* the bulk copy */")
+    if fused(p) then
+      w:line("for (int row = 0; row < SLICE_ROWS; ++row) /* the threads' copies */")
+      w:line("    memcpy(staging + row * STAGED_ROW_POINTS, in + (size_t)block * POINTS + row * SLICE_COLUMNS,")
+      w:line("           sizeof(point_t) * SLICE_COLUMNS);")
+    else
+      w:line("memcpy(staging, in + (size_t)block * POINTS, sizeof(point_t) * POINTS); /* the bulk copy */")
+    end
   end
   for i, phase in ipairs(stage.phases(p, SIGN[direction])) do
     w:line("/* phase %d */", i)

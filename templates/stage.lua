@@ -435,9 +435,9 @@ local function emit_loads(w, plan, r, from_global, paired)
     if spacing > 1 then
       w:line("const point_t* src = in + fft_base + rank + (size_t)CLUSTER * fft_thread;")
     elseif (plan.prefetch or 0) > 1 then
-      -- the transform's input, bulk-copied into shared memory (kernel.lua); a slice's row lies
-      -- fft_in_block rows into it
-      local row = plan.ffts_per_block > 1 and "fft_in_block * POINTS + " or ""
+      -- the transform's input, copied into shared memory ahead (kernel.lua); a slice's row lies
+      -- fft_in_block padded rows into it
+      local row = plan.ffts_per_block > 1 and "fft_in_block * STAGED_ROW_POINTS + " or ""
       w:line("const point_t* src = staging + staged_skew + %sfft_thread;", row)
     else
       w:line("const point_t* src = in + fft_base + fft_thread;")
@@ -669,7 +669,7 @@ local function slice_plans(plan)
     end
     plan.rows_plan = sub({ n = columns, radices = plan.radices, threads_per_fft = columns // plan.radix_max,
       ffts_per_block = plan.slice_rows, staged_io = not plan.loads_to_registers, prefix = plan.prefix .. "rows_",
-      prefetch = plan.prefetch,
+      prefetch = plan.prefetch, staged_row_points = plan.staged_row_points,
       what = string.format("rows: %d transforms of %d points", plan.slice_rows, columns) })
     plan.cols_plan = sub({ n = plan.slice_rows, radices = plan.col_radices,
       threads_per_fft = plan.slice_rows // plan.radix_max, ffts_per_block = columns, transposed_smem = true,

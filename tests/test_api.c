@@ -121,6 +121,7 @@ struct api_run {
     fftgen_direction direction;
     unsigned flags;
     int in_place;
+    int offset; /* points between the allocations' start and the data (bulk copies start 16-byte aligned) */
 };
 
 /* Plans, copies in, poisons the output, executes on a stream of its own, copies back. */
@@ -129,7 +130,8 @@ static int run_api(const void *context, const void *in, void *out, int batch)
     const struct api_run *run = context;
     long long points = 1;
     for (int d = 0; d < run->rank; ++d) points *= run->shape[d];
-    const size_t bytes = (run->precision == FFTGEN_FP16 ? 4 : 8) * (size_t)points * (size_t)batch; /* split: 8 */
+    const size_t point = run->precision == FFTGEN_FP16 ? 4 : 8; /* split: 8 */
+    const size_t bytes = point * (size_t)points * (size_t)batch, skip = point * (size_t)run->offset;
     void *d_in = NULL, *d_out = NULL, *d_work = NULL;
     cudaStream_t stream = NULL;
     fftgen_plan plan = NULL;
@@ -149,17 +151,17 @@ static int run_api(const void *context, const void *in, void *out, int batch)
     }
     CHECK_CUDA(cudaStreamCreate(&stream));
     if (fftgen_set_stream(plan, stream) != FFTGEN_SUCCESS) goto done;
-    CHECK_CUDA(cudaMalloc(&d_in, bytes));
+    CHECK_CUDA(cudaMalloc(&d_in, bytes + skip));
     if (run->in_place) {
         d_out = d_in;
     } else {
-        CHECK_CUDA(cudaMalloc(&d_out, bytes));
-        CHECK_CUDA(cudaMemset(d_out, 0xFF, bytes));
+        CHECK_CUDA(cudaMalloc(&d_out, bytes + skip));
+        CHECK_CUDA(cudaMemset(d_out, 0xFF, bytes + skip));
     }
-    CHECK_CUDA(cudaMemcpy(d_in, in, bytes, cudaMemcpyHostToDevice));
-    if (fftgen_exec(plan, d_in, d_out, run->direction) != FFTGEN_SUCCESS) goto done;
+    CHECK_CUDA(cudaMemcpy((char *)d_in + skip, in, bytes, cudaMemcpyHostToDevice));
+    if (fftgen_exec(plan, (char *)d_in + skip, (char *)d_out + skip, run->direction) != FFTGEN_SUCCESS) goto done;
     CHECK_CUDA(cudaStreamSynchronize(stream));
-    CHECK_CUDA(cudaMemcpy(out, d_out, bytes, cudaMemcpyDeviceToHost));
+    CHECK_CUDA(cudaMemcpy(out, (char *)d_out + skip, bytes, cudaMemcpyDeviceToHost));
     result = 0;
 done:
     fftgen_destroy(plan);
@@ -191,7 +193,7 @@ static void transforms_match_fftw(void **state)
             const size_t case_count = n > (1 << 22) ? 2 : sizeof cases / sizeof cases[0];
             for (size_t c = 0; c < case_count; ++c) {
                 const struct api_run run = {1, {n, 0, 0}, precision, cases[c].direction, cases[c].flags,
-                                            cases[c].in_place};
+                                            cases[c].in_place, 0};
                 const double scale = cases[c].flags & FFTGEN_SCALE_INVERSE ? 1.0 / n : 1.0;
                 const double error = transform_error(n, kp, cases[c].batch, cases[c].direction, scale, run_api, &run,
                                                      (unsigned long long)n * 31 + c);
@@ -226,7 +228,7 @@ static void check_shapes(const struct fft_shape *shapes, size_t count, const cha
             for (size_t c = 0; c < case_count; ++c) {
                 const struct api_run run = {shape.rank, {shape.n[0], shape.n[1], shape.n[2]},
                                             p ? FFTGEN_FP16 : FFTGEN_FP32, cases[c].direction, cases[c].flags,
-                                            cases[c].in_place};
+                                            cases[c].in_place, 0};
                 const double scale = cases[c].flags & FFTGEN_SCALE_INVERSE ? 1.0 / (double)points : 1.0;
                 const double error = shape_transform_error(shape, p ? KERNEL_FP16 : KERNEL_FP32, cases[c].batch,
                                                            cases[c].direction, scale, run_api, &run, 91 * s + c);
@@ -318,7 +320,7 @@ static void tensor_cores_match_fftw(void **state)
         };
         for (size_t c = 0; c < 2; ++c) {
             const struct api_run run = {1, {n, 0, 0}, FFTGEN_FP16, cases[c].direction, cases[c].flags,
-                                        cases[c].in_place};
+                                        cases[c].in_place, 0};
             const double scale = cases[c].flags & FFTGEN_SCALE_INVERSE ? 1.0 / n : 1.0;
             const double error = transform_error(n, KERNEL_FP16, cases[c].batch, cases[c].direction, scale, run_api,
                                                  &run, (unsigned long long)n * 17 + c);
@@ -330,7 +332,7 @@ static void tensor_cores_match_fftw(void **state)
     const struct fft_shape shapes[] = {{2, {512, 256, 0}}, {3, {64, 64, 64}}};
     for (size_t s = 0; s < 2; ++s) {
         const struct api_run run = {shapes[s].rank, {shapes[s].n[0], shapes[s].n[1], shapes[s].n[2]}, FFTGEN_FP16,
-                                    FFTGEN_FORWARD, FFTGEN_TENSOR_CORES, 0};
+                                    FFTGEN_FORWARD, FFTGEN_TENSOR_CORES, 0, 0};
         const double error = shape_transform_error(shapes[s], KERNEL_FP16, 2, FFTGEN_FORWARD, 1.0, run_api, &run, 71 + s);
         print_message("  %s fp16 tensor cores: relative L2 error %.3e\n", s ? "64x64x64" : "512x256", error);
         assert_true(error >= 0.0 && error < FP16_ERROR_BOUND);
@@ -391,7 +393,7 @@ static void wisdom_steers_plans(void **state)
     assert_false(passes->pass[0].tensor_cores || passes->pass[1].tensor_cores);
     assert_true(passes->pass[0].ffts_per_block > 4);
     assert_int_equal(fftgen_destroy(plan), FFTGEN_SUCCESS);
-    const struct api_run run = {1, {65536, 0, 0}, FFTGEN_FP16, FFTGEN_FORWARD, 0, 0};
+    const struct api_run run = {1, {65536, 0, 0}, FFTGEN_FP16, FFTGEN_FORWARD, 0, 0, 0};
     const double error = transform_error(65536, KERNEL_FP16, 16, FFTGEN_FORWARD, 1.0, run_api, &run, 5);
     print_message("  65536 fp16 with the wisdom's choice (tensor cores in pass 2, tiles of 4): %.3e\n", error);
     assert_true(error >= 0.0 && error < FP16_ERROR_BOUND);
@@ -406,11 +408,12 @@ static void slices_prefetch_through_wisdom(void **state)
     if (!have_gpu) skip();
     if (device_major() < 9) skip(); /* bulk copies */
     const char *path = write_wisdom("fp16 256x64 tensor-cores=none max-tile=0 prefetch=4 ms=1 default-ms=1\n"
-                                    "fp16 64x16x128 tensor-cores=none max-tile=0 prefetch=2 ms=1 default-ms=1\n");
+                                    "fp16 64x16x128 tensor-cores=none max-tile=0 prefetch=2 ms=1 default-ms=1\n"
+                                    "fp16 128x128 tensor-cores=none max-tile=0 prefetch=8 ms=1 default-ms=1\n");
     assert_int_equal(fftgen_load_wisdom(path), FFTGEN_SUCCESS);
     unlink(path);
     const struct { struct fft_shape shape; int batch, prefetch; } cases[] = {
-        {{2, {256, 64, 0}}, 301, 4}, {{3, {64, 16, 128}}, 5, 2}};
+        {{2, {256, 64, 0}}, 301, 4}, {{3, {64, 16, 128}}, 5, 2}, {{2, {128, 128, 0}}, 37, 8}};
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; ++c) {
         const struct fft_shape shape = cases[c].shape;
         const long long n[3] = {shape.n[0], shape.n[1], shape.n[2]};
@@ -422,15 +425,19 @@ static void slices_prefetch_through_wisdom(void **state)
         assert_non_null(passes);
         assert_int_equal(passes->pass[0].prefetch, cases[c].prefetch);
         assert_int_equal(fftgen_destroy(plan), FFTGEN_SUCCESS);
-        for (int i = 0; i < 4; ++i) {
+        /* both directions, out of place and in place, then from data one point past a 16-byte boundary
+         * (each row's bulk copy starts below it) */
+        for (int i = 0; i < 6; ++i) {
             const fftgen_direction direction = i & 1 ? FFTGEN_INVERSE : FFTGEN_FORWARD;
+            const int in_place = i == 2 || i == 3 || i == 5, offset = i >= 4;
             const struct api_run run = {shape.rank, {shape.n[0], shape.n[1], shape.n[2]}, FFTGEN_FP16, direction, 0,
-                                        i >= 2};
+                                        in_place, offset};
             const double error = shape_transform_error(shape, KERNEL_FP16, cases[c].batch, direction, 1.0, run_api,
-                                                       &run, 90 + 4 * c + i);
-            print_message("  %dx%d%s%.0d fp16 prefetch %d, batch %d, %s%s: %.3e\n", shape.n[0], shape.n[1],
+                                                       &run, 90 + 6 * c + i);
+            print_message("  %dx%d%s%.0d fp16 prefetch %d, batch %d, %s%s%s: %.3e\n", shape.n[0], shape.n[1],
                           shape.rank == 3 ? "x" : "", shape.rank == 3 ? shape.n[2] : 0, cases[c].prefetch,
-                          cases[c].batch, i & 1 ? "inverse" : "forward", i >= 2 ? ", in place" : "", error);
+                          cases[c].batch, i & 1 ? "inverse" : "forward", in_place ? ", in place" : "",
+                          offset ? ", 1 point off 16 bytes" : "", error);
             assert_true(error >= 0.0 && error < FP16_ERROR_BOUND);
         }
     }
@@ -456,7 +463,7 @@ static void fp16_intermediates_trade_accuracy(void **state)
         assert_int_equal(passes->pass[1].shared_exponent_target, !f);
         assert_int_equal(passes->pass[2].shared_exponent_source, !f);
         assert_int_equal(fftgen_destroy(plan), FFTGEN_SUCCESS);
-        const struct api_run run = {1, {n, 0, 0}, FFTGEN_FP16, FFTGEN_FORWARD, flags, 0};
+        const struct api_run run = {1, {n, 0, 0}, FFTGEN_FP16, FFTGEN_FORWARD, flags, 0, 0};
         errors[f] = transform_error(n, KERNEL_FP16, 1, FFTGEN_FORWARD, 1.0, run_api, &run, 23);
         print_message("  n=%d fp16, %s: relative L2 error %.3e\n", n,
                       f ? "FFTGEN_FP16_INTERMEDIATES" : "the planner's intermediates", errors[f]);
@@ -497,7 +504,7 @@ static void split_matches_fftw(void **state)
             };
             for (size_t c = 0; c < 2; ++c) {
                 const struct api_run run = {1, {n, 0, 0}, precisions[v], cases[c].direction, cases[c].flags,
-                                            cases[c].in_place};
+                                            cases[c].in_place, 0};
                 const double scale = cases[c].flags & FFTGEN_SCALE_INVERSE ? 1.0 / n : 1.0;
                 const double error = transform_error(n, kernels[v], cases[c].batch, cases[c].direction, scale, run_api,
                                                      &run, (unsigned long long)n * 37 + c);
@@ -508,7 +515,7 @@ static void split_matches_fftw(void **state)
             }
             if (n != 16 && n != 4096 && n != (1 << 20) && n != (1 << 24)) continue;
             /* at least 2^20 points, so that the error is a mean, not one transform's noise */
-            const struct api_run run = {1, {n, 0, 0}, precisions[v], FFTGEN_FORWARD, 0, 0};
+            const struct api_run run = {1, {n, 0, 0}, precisions[v], FFTGEN_FORWARD, 0, 0, 0};
             const int batch = n < (1 << 20) ? (1 << 20) / n : 1;
             double at_one = 0.0;
             const double amplitudes[] = {1.0, 1e-20, 1e20};
@@ -528,7 +535,7 @@ static void split_matches_fftw(void **state)
     };
     for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; ++s) {
         const struct api_run run = {shapes[s].rank, {shapes[s].n[0], shapes[s].n[1], shapes[s].n[2]}, FFTGEN_SPLIT,
-                                    FFTGEN_FORWARD, 0, 0};
+                                    FFTGEN_FORWARD, 0, 0, 0};
         const double error = shape_transform_error(shapes[s], KERNEL_SPLIT, 1, FFTGEN_FORWARD, 1.0, run_api, &run,
                                                    53 * s);
         print_message("  %dx%d%s%.0d split: relative L2 error %.3e\n", shapes[s].n[0], shapes[s].n[1],

@@ -722,7 +722,16 @@ static void prefetches_on_request(void **state)
     expect_rejected("bad prefetch 3 (expected a power of two from 2 to 64 transforms a block)", "4096", "--prefetch",
                     "3");
     assert_int_equal(run_fftgen("--n", "4096", "--arch", "sm_80", "--prefetch", "2", "--explain", NULL), 2);
-    assert_non_null(strstr(output, "prefetch 2: a prefetch needs sm_90 or newer (bulk copies)"));
+    assert_non_null(strstr(output, "prefetch 2: a prefetch of 1D transforms needs sm_90 or newer (bulk copies)"));
+    /* a slice's threads copy it themselves (cp.async): sm_80 is enough, sm_75 is not */
+    assert_int_equal(run_fftgen("--n", "64x64", "--precision", "fp16", "--arch", "sm_80", "--prefetch", "2", "--explain",
+                                NULL),
+                     0);
+    assert_non_null(strstr(output, "the next slice's input copied (cp.async, by the block's threads)"));
+    assert_int_equal(run_fftgen("--n", "64x64", "--precision", "fp16", "--arch", "sm_75", "--prefetch", "2", "--explain",
+                                NULL),
+                     2);
+    assert_non_null(strstr(output, "prefetch 2: a prefetch needs sm_80 or newer (cp.async)"));
     static const struct { const char *n, *why; } refusals[] = {
         {"1048576", "prefetch 4: a prefetch applies to 1D sizes of one kernel"},
         {"65536", "prefetch 4: a prefetch applies to kernels of one block a transform, not clusters"},
@@ -749,11 +758,17 @@ static void prefetches_on_request(void **state)
     /* a 3D shape's fused slices: the rows read the staged slice, fft_in_block rows in */
     assert_int_equal(run_fftgen("--n", "128x128x128", "--precision", "fp16", "--prefetch", "8", "--explain", NULL), 0);
     assert_non_null(strstr(output, "threads/block:  1024 (1024 per slice, up to 8 slices per block in turn"));
-    assert_non_null(strstr(output, "the next slice's input bulk-copied (TMA) into a 65552-byte staging buffer"));
+    /* 128 rows of 128 points, each padded by 8 points (a warp's four rows on banks of their own) */
+    assert_non_null(strstr(output, "the next slice's input copied (cp.async, by the block's threads) into a 69632-byte"
+                                   " staging buffer"));
     snprintf(path, sizeof path, "%s/prefetch-slices.cu", work_dir);
     assert_int_equal(run_fftgen("--n", "2x16x128", "--precision", "fp16", "--prefetch", "2", "-o", path, NULL), 0);
     text = file_text(path);
-    assert_non_null(strstr(text, "const point_t* src = staging + staged_skew + fft_in_block * POINTS + fft_thread;"));
+    assert_non_null(strstr(text, "const point_t* src = staging + staged_skew + fft_in_block * STAGED_ROW_POINTS + fft_thread;"));
+    /* rows of 128 fp16 points, 16 a thread: 8 threads a row, so a pad of 8 points */
+    assert_non_null(strstr(text, "constexpr int STAGED_ROW_POINTS = 136;"));
+    assert_non_null(strstr(text, "cp.async.cg.shared.global"));
+    assert_null(strstr(text, "cp.async.bulk"));
     unlink(path);
     assert_int_equal(run_fftgen("--n", "256x256", "--precision", "fp16", "--order", "columns-first", "--prefetch", "2",
                                 "--explain", NULL),
