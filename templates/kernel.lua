@@ -716,7 +716,8 @@ local function cuda_kernel(w, f, p, direction)
     w:close()
   end
   if prefetching(p) then
-    if phases[#phases].reads_shared_memory then
+    -- (a slice's next turn starts at a barrier anyway, where its copies have landed)
+    if phases[#phases].reads_shared_memory and not slice_copies(p) then
       w:line("__syncthreads(); // the next transform's first stage overwrites the shared memory read last")
     end
     w:close()
