@@ -715,9 +715,18 @@ local function cuda_kernel(w, f, p, direction)
     w:embed(stage.cluster_phase(p, SIGN[direction]))
     w:close()
   end
+  -- whether a phase after the block's last barrier reads shared memory, which the next transform's
+  -- first stage overwrites (a last stage's loads, or those of the stage before a shuffle tail)
+  local function reads_after_last_barrier()
+    for i = #phases, 1, -1 do
+      if phases[i].reads_shared_memory then return true end
+      if sync(i) == "block" then return false end
+    end
+    return false
+  end
   if prefetching(p) then
     -- (a slice's next turn starts at a barrier anyway, where its copies have landed)
-    if phases[#phases].reads_shared_memory and not slice_copies(p) then
+    if reads_after_last_barrier() and not slice_copies(p) then
       w:line("__syncthreads(); // the next transform's first stage overwrites the shared memory read last")
     end
     w:close()

@@ -810,8 +810,13 @@ function M.phases(plan, sign)
     -- shuffle tail overwrites none, nor does a last stage that writes global memory or registers on
     -- CUDA cores: a block that runs transforms in turn waits before its next one)
     local writes_out = last and (to_global or to_registers) and not on_tensor_cores
-    if writes_out then w.reads_shared_memory = not from_global and not in_registers end
-    if not from_global and not in_registers and not paired and not writes_out then barrier(exchange) end
+    local reads_shared = not from_global and not in_registers
+    if paired or writes_out then
+      -- (read with no barrier after them: a block that runs transforms in turn waits before its next one)
+      w.reads_shared_memory = w.reads_shared_memory or reads_shared
+    elseif reads_shared then
+      barrier(exchange)
+    end
     if on_tensor_cores then
       -- a phase of three parts: per thread, per warp, per thread (kernel.lua renders them)
       w.tensor_cores = tc16.emit_butterflies(plan, s, ns, sign)
