@@ -721,17 +721,18 @@ static void prefetches_on_request(void **state)
     unlink(path);
     expect_rejected("bad prefetch 3 (expected a power of two from 2 to 64 transforms a block)", "4096", "--prefetch",
                     "3");
-    assert_int_equal(run_fftgen("--n", "4096", "--arch", "sm_80", "--prefetch", "2", "--explain", NULL), 2);
-    assert_non_null(strstr(output, "prefetch 2: a prefetch of 1D transforms needs sm_90 or newer (bulk copies)"));
-    /* a slice's threads copy it themselves (cp.async): sm_80 is enough, sm_75 is not */
-    assert_int_equal(run_fftgen("--n", "64x64", "--precision", "fp16", "--arch", "sm_80", "--prefetch", "2", "--explain",
-                                NULL),
-                     0);
-    assert_non_null(strstr(output, "the next slice's input copied (cp.async, by the block's threads)"));
-    assert_int_equal(run_fftgen("--n", "64x64", "--precision", "fp16", "--arch", "sm_75", "--prefetch", "2", "--explain",
-                                NULL),
-                     2);
-    assert_non_null(strstr(output, "prefetch 2: a prefetch needs sm_80 or newer (cp.async)"));
+    /* 1D transforms take a bulk copy (sm_90); a slice's threads copy it themselves (cp.async, sm_80) */
+    static const struct { const char *n, *arch; int status; const char *text; } architectures[] = {
+        {"4096", "sm_80", 2, "prefetch 2: a prefetch of 1D transforms needs sm_90 or newer (bulk copies)"},
+        {"64x64", "sm_80", 0, "the next slice's input copied (cp.async, by the block's threads)"},
+        {"64x64", "sm_75", 2, "prefetch 2: a prefetch needs sm_80 or newer (cp.async)"},
+    };
+    for (size_t i = 0; i < sizeof architectures / sizeof architectures[0]; ++i) {
+        assert_int_equal(run_fftgen("--n", architectures[i].n, "--precision", "fp16", "--arch", architectures[i].arch,
+                                    "--prefetch", "2", "--explain", NULL),
+                         architectures[i].status);
+        assert_non_null(strstr(output, architectures[i].text));
+    }
     static const struct { const char *n, *why; } refusals[] = {
         {"1048576", "prefetch 4: a prefetch applies to 1D sizes of one kernel"},
         {"65536", "prefetch 4: a prefetch applies to kernels of one block a transform, not clusters"},
