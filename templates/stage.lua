@@ -806,13 +806,13 @@ function M.phases(plan, sign)
       emit_loads(w, plan, r, from_global, paired)
     end
     if first and scale_first_stage then emit_input_scale(w, plan) end
-    -- every thread must read before any thread overwrites the shared buffer (the stage before a
+    -- every thread must read before any thread overwrites the shared buffer; the stage before a
     -- shuffle tail overwrites none, nor does a last stage that writes global memory or registers on
-    -- CUDA cores: a block that runs transforms in turn waits before its next one)
+    -- CUDA cores, so their reads need no barrier (a block that runs transforms in turn waits before
+    -- its next one: kernel.lua)
     local writes_out = last and (to_global or to_registers) and not on_tensor_cores
     local reads_shared = not from_global and not in_registers
     if paired or writes_out then
-      -- (read with no barrier after them: a block that runs transforms in turn waits before its next one)
       w.reads_shared_memory = w.reads_shared_memory or reads_shared
     elseif reads_shared then
       barrier(exchange)
