@@ -1079,8 +1079,12 @@ local function sim_function(w, f, p, direction, name, qualifier)
   w:line("const long long blocks = ((long long)batch + FFTS_PER_BLOCK - 1) / FFTS_PER_BLOCK%s;",
     (p.tiled and clustered(p)) and " * CLUSTER" or "")
   -- one loop over the block's threads, with the per-thread indices (and fragments) of the kernel
-  local function threads(body)
-    w:open("for (int thread = 0; thread < THREADS; ++thread)")
+  local function threads(body, in_warp)
+    if in_warp then
+      w:open("for (int thread = warp_first; thread < warp_first + 32 && thread < THREADS; ++thread)")
+    else
+      w:open("for (int thread = 0; thread < THREADS; ++thread)")
+    end
     w:line("float2* v = registers[thread];")
     prologue(w, p, "sim")
     if p.tensor_cores then tc16.prologue(w, p, SIGN[direction], "sim") end
@@ -1105,15 +1109,35 @@ local function sim_function(w, f, p, direction, name, qualifier)
       w:line("memcpy(staging, in + (size_t)block * POINTS, sizeof(point_t) * POINTS); /* the bulk copy */")
     end
   end
-  for i, phase in ipairs(stage.phases(p, SIGN[direction])) do
-    w:line("/* phase %d */", i)
-    threads(phase)
-    for g, steps in ipairs(phase.tensor_cores or {}) do
-      w:line("/* phase %d, tensor cores, group %d: steps per thread and per warp */", i, g)
-      for _, step in ipairs(steps) do
-        if step.thread then threads(step.thread) else tc16.sim_step(w, step) end
+  -- Phases that start at a warp's sync (or a shuffle's boundary) are ordered within each warp only,
+  -- so each warp runs a run of them in turn, before the next warp starts: a phase that reads another
+  -- warp's results without a block barrier then reads stale data and fails its test.
+  local phases = stage.phases(p, SIGN[direction])
+  local function warp_ordered(phase) return (phase.sync == "warp" or phase.sync == "none") and not phase.tensor_cores end
+  local i = 1
+  while i <= #phases do
+    local last = i
+    while last < #phases and warp_ordered(phases[last + 1]) and not phases[i].tensor_cores do last = last + 1 end
+    if last > i then
+      w:line("/* phases %d to %d, warp by warp */", i, last)
+      w:open("for (int warp_first = 0; warp_first < THREADS; warp_first += 32)")
+      for k = i, last do
+        w:line("/* phase %d */", k)
+        threads(phases[k], true)
+      end
+      w:close()
+    else
+      local phase = phases[i]
+      w:line("/* phase %d */", i)
+      threads(phase)
+      for g, steps in ipairs(phase.tensor_cores or {}) do
+        w:line("/* phase %d, tensor cores, group %d: steps per thread and per warp */", i, g)
+        for _, step in ipairs(steps) do
+          if step.thread then threads(step.thread) else tc16.sim_step(w, step) end
+        end
       end
     end
+    i = last + 1
   end
   w:close()
   if clustered(p) then
