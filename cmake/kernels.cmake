@@ -280,6 +280,16 @@ foreach(shape 64x64 2x16x128)
   fftgen_shape_fields(${shape} 0 0 points fields)
   fftgen_add_sim(fftgen_${shape}_pf2_fp16 ${points} fp16 ", 0, 0, 0, 0, 0${fields}" --n ${shape} --prefetch 2)
 endforeach()
+# slices of 32 points a thread (--radix 32: 512 threads for 128x128), whose rows' last stage runs the
+# columns' first in the same phase (merged_stage; 32x32, 64x64 and 8x64x64 above merge at 16 points),
+# and the same slices prefetching
+foreach(p IN LISTS FFTGEN_TEST_PRECISIONS)
+  fftgen_shape_fields(128x128 0 0 points fields)
+  fftgen_add_sim(fftgen_128x128_r32_${p} ${points} ${p} ", 0, 0, 0, 0, 0${fields}" --n 128x128 --radix 32)
+endforeach()
+fftgen_shape_fields(4x128x128 0 0 points fields)
+fftgen_add_sim(fftgen_4x128x128_r32_pf2_fp16 ${points} fp16 ", 0, 0, 0, 0, 0${fields}" --n 4x128x128 --radix 32
+               --prefetch 2)
 fftgen_add_sim(fftgen_1048576_ct_fp16 1048576 fp16 ", 0, 0, 0, 0, 0" --computed-twiddles)
 # fp16 between passes: the planner keeps fp16 for two passes and stores the last intermediate of three
 # as shared-exponent complexes (above); every intermediate as fp16, and every one shared-exponent

@@ -268,7 +268,7 @@ static void explain_pass(const fftgen_kernel_plan *plan, const char *indent)
                plan->radix_max);
     /* a fused slice exchanges once more between its rows and its columns, a cluster before its last stage */
     const int exchanges = plan->stage_count - 1 - shuffle_tail + (plan->slice_rows > 0 ? plan->col_stage_count : 0) +
-                          (plan->cluster > 1);
+                          (plan->cluster > 1) - plan->merged_stage;
     /* a cluster's last stage stores its outputs itself */
     const int copy_in = plan->staged_io && !loads,
               copy_out = plan->staged_io && !fftgen_stores_from_registers(plan) && plan->cluster < 2;
@@ -313,7 +313,8 @@ static void explain_shape(const fftgen_transform_plan *plan)
             printf("  pass %d: %d x %d slices (dimensions %d and %d) in one block: the rows (chain below), then"
                    " the columns (radix ", i + 1, p->slice_rows, p->n / p->slice_rows, p->dimension - 1, p->dimension);
             for (int s = 0; s < p->col_stage_count; ++s) printf("%s%d", s ? " x " : "", p->col_radices[s]);
-            printf(") through shared memory\n");
+            printf(") through shared memory%s\n", p->merged_stage ? "; the rows' last stage runs the columns' first"
+                                                                      " on its outputs, in registers" : "");
         } else if ((p->source == FFTGEN_BUFFER_WORK || p->target == FFTGEN_BUFFER_WORK) &&
                    p->dimension < plan->rank - 1) {
             printf("  pass %d: FFTs of %d points, a four-step pass of the %lld-point columns (dimension %d) in tiles"

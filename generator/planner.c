@@ -1353,13 +1353,18 @@ static fftgen_plan_status plan_cluster_columns(const fftgen_kernel_request *requ
     return status;
 }
 
-/* The last two dimensions in one block: rows, then columns, in shared memory. */
-static fftgen_plan_status plan_fused_slice(long long rows, long long columns, fftgen_kernel_precision precision,
-                                           int arch, fftgen_kernel_plan *pass)
+/* The last two dimensions in one block: rows, then columns, in shared memory, each thread holding
+ * `radix` points (0: 16, or the shorter dimension). Where the rows' last stage leaves a thread several
+ * butterflies (radix / its radix of them), they come from rows apart by the columns' first stride and
+ * the columns' first stage runs on them in registers, in the same phase (merged_stage), where that
+ * saves an exchange through shared memory. */
+static fftgen_plan_status plan_fused_slice(long long rows, long long columns, int radix, int merge,
+                                           fftgen_kernel_precision precision, int arch, fftgen_kernel_plan *pass)
 {
-    const long long points = rows * columns;
-    const int radix = (int)(rows < columns ? (rows < 16 ? rows : 16) : (columns < 16 ? columns : 16));
-    fftgen_kernel_plan row_plan, column_plan;
+    const long long points = rows * columns, shorter = rows < columns ? rows : columns;
+    if (radix == 0) radix = 16;
+    if (shorter < radix) radix = (int)shorter;
+    fftgen_kernel_plan row_plan, column_plan, rest_plan;
     if (points / radix > FFTGEN_MAX_THREADS_PER_BLOCK) return FFTGEN_PLAN_TOO_LARGE;
     if (build_plan(columns, radix, 0, precision, arch, &row_plan) == FFTGEN_PLAN_BAD_SIZE ||
         build_plan(rows, radix, 0, precision, arch, &column_plan) == FFTGEN_PLAN_BAD_SIZE)
@@ -1367,8 +1372,19 @@ static fftgen_plan_status plan_fused_slice(long long rows, long long columns, ff
     fftgen_kernel_plan p = row_plan;
     p.n = (int)points;
     p.slice_rows = (int)rows;
-    for (int s = 0; s < column_plan.stage_count; ++s) p.col_radices[s] = column_plan.radices[s];
-    p.col_stage_count = column_plan.stage_count;
+    const int merged_radix = radix / row_plan.radices[row_plan.stage_count - 1];
+    const long long rest = rows / merged_radix;
+    if (merge && merged_radix > 1 && rest >= 2 &&
+        build_plan(rest, rest < radix ? (int)rest : radix, 0, precision, arch, &rest_plan) != FFTGEN_PLAN_BAD_SIZE &&
+        rest_plan.stage_count < column_plan.stage_count) {
+        p.merged_stage = 1;
+        p.col_radices[0] = merged_radix;
+        for (int s = 0; s < rest_plan.stage_count; ++s) p.col_radices[s + 1] = rest_plan.radices[s];
+        p.col_stage_count = rest_plan.stage_count + 1;
+    } else {
+        for (int s = 0; s < column_plan.stage_count; ++s) p.col_radices[s] = column_plan.radices[s];
+        p.col_stage_count = column_plan.stage_count;
+    }
     p.threads = (int)(points / radix);
     p.threads_per_fft = p.threads;
     p.ffts_per_block = 1;
@@ -1393,7 +1409,8 @@ static fftgen_plan_status plan_cluster_slice(const fftgen_kernel_request *reques
                      : request->precision == FFTGEN_KERNEL_FP32 ? fewest_cluster_blocks(rows * columns) : 1;
     if (!cluster_allowed(request, size) || rows / size < 2) return FFTGEN_PLAN_TOO_LARGE;
     fftgen_kernel_plan k;
-    const fftgen_plan_status status = plan_fused_slice(rows / size, columns, request->precision, request->arch, &k);
+    const fftgen_plan_status status =
+        plan_fused_slice(rows / size, columns, 0, 0, request->precision, request->arch, &k);
     if (status != FFTGEN_PLAN_OK) return status;
     /* the block's rows load in whole rows per copy; the last stage gives each thread radix_max / size of
      * the outputs, a warp's reads THREADS apart in each block's shared memory */
@@ -1476,8 +1493,8 @@ fftgen_plan_status fftgen_plan_shape(const fftgen_kernel_request *asked, int ran
         snprintf(why, why_len, "unknown architecture sm_%d (known: %s)", request->arch, fftgen_known_archs());
         return FFTGEN_PLAN_BAD_ARCH;
     }
-    if (request->max_radix != 0) {
-        snprintf(why, why_len, "a radix can be chosen for 1D single-kernel sizes only");
+    if (request->max_radix != 0 && !fftgen_radix_supported(request->max_radix)) {
+        snprintf(why, why_len, "unknown radix %d (expected 2, 4, 8, 16 or 32)", request->max_radix);
         return FFTGEN_PLAN_BAD_RADIX;
     }
     if (request->block_threads != 0 && rank > 1) {
@@ -1540,8 +1557,8 @@ fftgen_plan_status fftgen_plan_shape(const fftgen_kernel_request *asked, int ran
         p.pass_count = 2;
         p.columns_first = 1;
         next = -1;
-    } else if (fuse && plan_fused_slice(shape[rank - 2], shape[rank - 1], request->precision, request->arch,
-                                  &p.pass[0]) == FFTGEN_PLAN_OK) {
+    } else if (fuse && plan_fused_slice(shape[rank - 2], shape[rank - 1], request->max_radix, 1, request->precision,
+                                        request->arch, &p.pass[0]) == FFTGEN_PLAN_OK) {
         next = rank - 3;
     } else if (fuse && plan_cluster_slice(request, shape[rank - 2], shape[rank - 1], &p.pass[0]) == FFTGEN_PLAN_OK) {
         next = rank - 3;
@@ -1551,6 +1568,18 @@ fftgen_plan_status fftgen_plan_shape(const fftgen_kernel_request *asked, int ran
         p.pass_count = row_plan.pass_count;
     } else {
         status = plan_dimension(request, rank, shape, rank - 1, &in, &out, 0, &p.pass[0]);
+    }
+    if (request->max_radix != 0 && (p.pass[0].slice_rows == 0 || p.pass[0].cluster > 1)) {
+        fftgen_kernel_plan slice;
+        if (fuse && plan_fused_slice(shape[rank - 2], shape[rank - 1], 0, 1, request->precision, request->arch,
+                                     &slice) == FFTGEN_PLAN_OK)
+            snprintf(why, why_len, "radix %d does not fit the %lldx%lld slices in one block (16 or 32 points a"
+                                   " thread, at most %d threads)", request->max_radix, shape[rank - 2],
+                     shape[rank - 1], FFTGEN_MAX_THREADS_PER_BLOCK);
+        else
+            snprintf(why, why_len, "a radix can be chosen for 1D single-kernel sizes and for 2D/3D shapes whose last"
+                                   " two dimensions fit one block's slice only");
+        return FFTGEN_PLAN_BAD_RADIX;
     }
     if (!p.columns_first)
         for (int i = 0; i < p.pass_count; ++i) p.pass[i].dimension = rank - 1;

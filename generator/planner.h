@@ -163,6 +163,10 @@ typedef struct {
     int slice_rows;
     int col_radices[FFTGEN_MAX_STAGES];
     int col_stage_count;
+    /* A fused slice (one block): its rows' last stage leaves each thread col_radices[0] butterflies
+     * from rows slice_rows / col_radices[0] apart, and the columns' first stage runs on their outputs
+     * in registers, in the same phase: one exchange through shared memory fewer. */
+    int merged_stage;
     /* Radix-16 stages as mma.sync m16n8k16 on tensor cores: the DFT matrix times the inputs of eight
      * butterflies, fp16 operands (the matrix rounded once, each twiddled input split into fp16
      * hi + lo), fp32 sums. */

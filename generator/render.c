@@ -113,6 +113,9 @@ void fftgen_plan_command(const fftgen_transform_plan *plan, int directions, cons
         snprintf(radix, sizeof radix, " --radix %d --block-threads %d", first->radix_max, plan->block_threads);
     else if (plan->pass_count == 1 && plan->rank == 1)
         snprintf(radix, sizeof radix, " --radix %d", first->radix_max);
+    else if (first->slice_rows > 0 && first->cluster < 2 && first->radix_max != 16 &&
+             first->radix_max < first->slice_rows && first->radix_max < first->n / first->slice_rows)
+        snprintf(radix, sizeof radix, " --radix %d", first->radix_max); /* a slice's, other than the default */
     else if (plan->cluster != 0)
         snprintf(radix, sizeof radix, " --cluster %d", plan->cluster); /* passes, or their columns' choice */
     tensor_core_option(plan, choices, sizeof choices);
@@ -237,6 +240,8 @@ static void push_pass(lua_State *L, const fftgen_kernel_plan *pass)
     push_list(L, "radices", pass->radices, pass->stage_count);
     set_int(L, "slice_rows", pass->slice_rows);
     if (pass->slice_rows > 0) push_list(L, "col_radices", pass->col_radices, pass->col_stage_count);
+    lua_pushboolean(L, pass->merged_stage);
+    lua_setfield(L, -2, "merged_stage");
 }
 
 /* The embeds as strings, index 1 (dimension 0, never used) holding the shape's size. */

@@ -159,8 +159,12 @@ local function header(w, f, title, body)
         w:line(" *      c + %d*j (radix %s, then its columns, radix %s), then a radix-%d stage across the blocks",
           p.cluster, chain_text(p), table.concat(p.col_radices, " x "), p.cluster)
       elseif fused(p) then
-        w:line(" *   %d. %d x %d slices in one block: rows (radix %s), then columns (radix %s)", p.index,
-          p.slice_rows, p.n // p.slice_rows, chain_text(p), table.concat(p.col_radices, " x "))
+        w:line(" *   %d. %d x %d slices in one block: rows (radix %s), then columns (radix %s)%s", p.index,
+          p.slice_rows, p.n // p.slice_rows, chain_text(p), table.concat(p.col_radices, " x "),
+          p.merged_stage and ";" or "")
+        if p.merged_stage then
+          w:line(" *      the rows' last stage and the columns' first run in one phase, in registers")
+        end
       elseif (p.source == "work" or p.target == "work") and p.dimension < f.rank - 1 then
         w:line(" *   %d. FFTs of %d points (radix %s), a four-step pass of the %d-point columns (dimension %d)",
           p.index, p.n, chain_text(p), f.shape[p.dimension + 1], p.dimension)

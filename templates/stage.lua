@@ -479,8 +479,8 @@ end
 -- the planner chooses this: fftgen_kernel_plan.twiddle_powers.
 -- computed (fftgen_kernel_plan.computed_twiddles): twiddle 1 from computed_twiddle, the higher powers
 -- of two by squaring, and no table.
-local function emit_twiddle_powers(w, mul, r, ns, q, computed)
-  local function name(m) return string.format("w%d_%d", m, q) end
+local function emit_twiddle_powers(w, mul, r, ns, qs, computed)
+  local function name(m) return string.format("w%d_%d", m, qs[1]) end
   local half = r // 2
   local h = 1
   while h <= half do
@@ -497,29 +497,44 @@ local function emit_twiddle_powers(w, mul, r, ns, q, computed)
   for m = 1, half - 1 do
     if m == 2 * h then h = m end
     if m ~= h then w:line("const float2 %s = twiddle_mul(%s, %s);", name(m), name(m - h), name(h)) end
-    w:line("v[%d] = %s(v[%d], %s);", q * r + m, mul, q * r + m, name(m))
-    w:line("v[%d] = %s(v[%d], twiddle_mul(%s, %s));", q * r + m + half, mul, q * r + m + half, name(m), name(half))
+    local upper = string.format("twiddle_mul(%s, %s)", name(m), name(half))
+    if #qs > 1 then -- named once for every butterfly of the group
+      w:line("const float2 %s = %s;", name(m + half), upper)
+      upper = name(m + half)
+    end
+    for _, q in ipairs(qs) do
+      w:line("v[%d] = %s(v[%d], %s);", q * r + m, mul, q * r + m, name(m))
+      w:line("v[%d] = %s(v[%d], %s);", q * r + m + half, mul, q * r + m + half, upper)
+    end
   end
-  w:line("v[%d] = %s(v[%d], %s);", q * r + half, mul, q * r + half, name(half))
+  for _, q in ipairs(qs) do w:line("v[%d] = %s(v[%d], %s);", q * r + half, mul, q * r + half, name(half)) end
 end
 
--- Multiplies the butterfly's inputs 1..r-1 by their twiddles; a warp reads them unit-stride.
+-- Multiplies the inputs 1..r-1 of butterflies qs (which share k, so their twiddles) by their
+-- twiddles; a warp reads them unit-stride.
 -- powers: most of them are multiplied from the powers of two (emit_twiddle_powers).
 -- computed: the twiddles are computed, not loaded (emit_twiddle_powers; radix 2: computed_twiddle).
-local function emit_twiddles(w, prefix, stage_index, r, ns, q, sign, powers, computed)
+local function emit_twiddles(w, prefix, stage_index, r, ns, qs, sign, powers, computed)
   local mul = (sign < 0) and "twiddle_mul" or "twiddle_mul_conj"
   if computed and r == 2 then
-    w:line("v[%d] = %s(v[%d], computed_twiddle(k, %d));", q * r + 1, mul, q * r + 1, ns * r)
+    for _, q in ipairs(qs) do
+      w:line("v[%d] = %s(v[%d], computed_twiddle(k, %d));", q * r + 1, mul, q * r + 1, ns * r)
+    end
     return
   end
   assert(not computed or (powers and r >= 4), "computed twiddles come with their powers of two (the planner's)")
   if not computed then w:line("const float2* tw = %stwiddles_%d + k;", prefix, stage_index) end
   if powers and r >= 4 then
-    emit_twiddle_powers(w, mul, r, ns, q, computed)
+    emit_twiddle_powers(w, mul, r, ns, qs, computed)
     return
   end
   for m = 1, r - 1 do
-    w:line("v[%d] = %s(v[%d], load_twiddle(tw, %d));", q * r + m, mul, q * r + m, (m - 1) * ns)
+    local factor = string.format("load_twiddle(tw, %d)", (m - 1) * ns)
+    if #qs > 1 then
+      w:line("const float2 w%d_%d = %s;", m, qs[1], factor)
+      factor = string.format("w%d_%d", m, qs[1])
+    end
+    for _, q in ipairs(qs) do w:line("v[%d] = %s(v[%d], %s);", q * r + m, mul, q * r + m, factor) end
   end
 end
 
@@ -574,7 +589,7 @@ local function emit_butterflies(w, plan, stage_index, r, ns, sign, to_global, to
       out_base = string.format("j * %d", r)
     else
       w:line("const int k = j & %d;", ns - 1)
-      emit_twiddles(w, plan.prefix, stage_index, r, ns, q, sign, plan.twiddle_powers, plan.computed_twiddles)
+      emit_twiddles(w, plan.prefix, stage_index, r, ns, { q }, sign, plan.twiddle_powers, plan.computed_twiddles)
       out_base = last and "k" or string.format("(j - k) * %d + k", r)
     end
     local xs = {}
@@ -609,6 +624,60 @@ local function emit_butterflies(w, plan, stage_index, r, ns, sign, to_global, to
       end
     end
     w:close()
+  end
+end
+
+-- A fused slice's rows' last stage merged with its columns' first (plan.merge_radix = g, the rows
+-- plan's; fftgen_kernel_plan.merged_stage): thread t takes row butterfly j = t mod (POINTS / r) of the
+-- g rows first_row + i * FFTS_PER_BLOCK / g (i < g), first_row = t / (POINTS / r). Those rows are one
+-- column butterfly's inputs in the columns' first stage (radix g, sub-transforms of one point: no
+-- twiddles), so after its rows' butterflies the thread runs the columns' on their outputs m, in
+-- registers, and writes column output c to row first_row * g + c: one exchange fewer.
+local function merged_indices(w, plan, r)
+  w:line("const int j = thread %% %d;", plan.n // r)
+  w:line("const int first_row = thread / %d;", plan.n // r)
+end
+
+local function merged_bound(plan, r)
+  return plan.n % PAD_EVERY == 0 and math.min(plan.n // r, PAD_EVERY) - 1 or PAD_EVERY - 1
+end
+
+local function emit_merged_loads(w, plan, r)
+  local g, stride = plan.merge_radix, plan.n // r
+  local base = "first_row * POINTS + j"
+  merged_indices(w, plan, r)
+  w:line("const int src = padded(%s);", base)
+  for i = 0, g - 1 do
+    for m = 0, r - 1 do
+      local c = i * (plan.ffts_per_block // g) * plan.n + m * stride
+      w:line("v[%d] = smem[%s];", i * r + m, smem_index("src", base, merged_bound(plan, r), c))
+    end
+  end
+end
+
+local function emit_merged_butterflies(w, plan, stage_index, r, ns, sign)
+  local g = plan.merge_radix
+  assert(ns * r == plan.n and ns > 1, "the merged stage is the rows' last of several")
+  merged_indices(w, plan, r)
+  w:line("const int k = j; // the rows' last stage: k = j mod %d", ns)
+  local groups = {}
+  for i = 0, g - 1 do groups[#groups + 1] = i end
+  emit_twiddles(w, plan.prefix, stage_index, r, ns, groups, sign, plan.twiddle_powers, false)
+  local rows = {}
+  for i = 0, g - 1 do
+    local xs = {}
+    for m = 0, r - 1 do xs[#xs + 1] = string.format("v[%d]", i * r + m) end
+    rows[i + 1] = radix.dft(w, xs, sign)
+  end
+  local base = string.format("first_row * %d + j", g * plan.n)
+  w:line("const int dst = padded(%s);", base)
+  for m = 0, r - 1 do
+    local xs = {}
+    for i = 0, g - 1 do xs[#xs + 1] = rows[i + 1][m + 1] end
+    local zs = radix.dft(w, xs, sign)
+    for c = 0, g - 1 do
+      w:line("smem[%s] = %s;", smem_index("dst", base, merged_bound(plan, r), c * plan.n + m * ns), zs[c + 1])
+    end
   end
 end
 
@@ -662,7 +731,8 @@ local function slice_plans(plan)
     local columns = plan.n // plan.slice_rows
     local common = { radix_max = plan.radix_max, threads = plan.threads, keep_in_smem = true,
       shared_exponent_source = plan.shared_exponent_source, shared_exponent_target = plan.shared_exponent_target,
-      slice_cluster = (plan.cluster or 1) > 1, scale_outputs = scales_outputs(plan) }
+      slice_cluster = (plan.cluster or 1) > 1, scale_outputs = scales_outputs(plan),
+      twiddle_powers = plan.twiddle_powers }
     local function sub(fields)
       for k, v in pairs(common) do fields[k] = v end
       return fields
@@ -670,11 +740,14 @@ local function slice_plans(plan)
     plan.rows_plan = sub({ n = columns, radices = plan.radices, threads_per_fft = columns // plan.radix_max,
       ffts_per_block = plan.slice_rows, staged_io = not plan.loads_to_registers, prefix = plan.prefix .. "rows_",
       prefetch = plan.prefetch, staged_row_points = plan.staged_row_points,
-      what = string.format("rows: %d transforms of %d points", plan.slice_rows, columns) })
+      merge_radix = plan.merged_stage and plan.col_radices[1] or nil,
+      what = string.format("rows: %d transforms of %d points%s", plan.slice_rows, columns,
+        plan.merged_stage and ", the last stage with the columns' first" or "") })
     plan.cols_plan = sub({ n = plan.slice_rows, radices = plan.col_radices,
       threads_per_fft = plan.slice_rows // plan.radix_max, ffts_per_block = columns, transposed_smem = true,
-      data_in_smem = true, prefix = plan.prefix .. "cols_",
-      what = string.format("columns: %d transforms of %d points, side by side", columns, plan.slice_rows) })
+      data_in_smem = true, prefix = plan.prefix .. "cols_", first_stage_merged = plan.merged_stage,
+      what = string.format("columns: %d transforms of %d points, side by side%s", columns, plan.slice_rows,
+        plan.merged_stage and " (their first stage merged with the rows' last)" or "") })
     plan.cols_plan.keep_in_smem = not plan.stores_from_registers
   end
   return plan.rows_plan, plan.cols_plan
@@ -782,8 +855,20 @@ function M.phases(plan, sign)
   local ns = 1
   local count = #plan.radices
   local tail = plan.shuffle_tail
-  for s, r in ipairs(plan.radices) do
+  -- a slice's columns whose first stage the rows' last ran (merged_stage) start at their second
+  local start = 1
+  if plan.first_stage_merged then ns, start = plan.radices[1], 2 end
+  for s = start, count do
+    local r = plan.radices[s]
     local first, last = (s == 1), (s == count)
+    if last and plan.merge_radix then
+      w:line("// stage %d of %d: radix %d on sub-transforms of %d points, then the columns' first stage (radix %d)",
+        s, count, r, ns * r, plan.merge_radix)
+      emit_merged_loads(w, plan, r)
+      barrier("block")
+      emit_merged_butterflies(w, plan, s, r, ns, sign)
+      break
+    end
     local paired = tail and s == count - 1
     local from_global = first and not in_smem
     local to_global = last and not out_smem
@@ -825,6 +910,8 @@ function M.phases(plan, sign)
     end
     if paired then
       barrier("none")
+    elseif s + 1 == count and plan.merge_radix then
+      barrier("block") -- the merged stage reads the rows of other warps
     elseif not last then
       barrier(exchange)
     end

@@ -97,7 +97,9 @@ static void bad_sizes(void **state)
     expect_rejected("in strided layouts every dimension of a 2D or 3D transform must fit one kernel", "32768x2",
                     "--ostride", "2"); /* the columns run on the output: a strided input is no matter */
     expect_rejected("only dense data split longer dimensions into passes", "2x32768", "--istride", "2");
-    expect_rejected("a radix can be chosen for 1D", "64x64", "--radix", "16");
+    expect_rejected("a radix can be chosen for 1D single-kernel sizes and for 2D/3D shapes whose last two"
+                    " dimensions fit one block's slice only", "1024x1024", "--radix", "32");
+    expect_rejected("radix 8 does not fit the 128x128 slices in one block", "128x128", "--radix", "8");
     expect_rejected("a block size can be chosen for 1D", "64x64", "--block-threads", "64");
     expect_rejected("a block size can be chosen for 1D sizes of one kernel only (fp32: up to 16384 points",
                     "65536", "--block-threads", "64");
@@ -433,8 +435,9 @@ static void slices_skip_the_copies_where_faster(void **state)
     assert_non_null(strstr(output, "(3 exchanges through fp32 shared memory, plus a coalesced copy in)\n"));
     assert_int_equal(run_fftgen("--n", "256x64", "--precision", "fp16", "--explain", NULL), 0);
     assert_non_null(strstr(output, "(3 exchanges through fp32 shared memory, plus a coalesced copy out)\n"));
-    assert_int_equal(run_fftgen("--n", "512x32", "--precision", "fp16", "--explain", NULL), 0); /* rows of 32 */
-    assert_non_null(strstr(output, "(4 exchanges through fp32 shared memory, plus coalesced copies in and out)\n"));
+    /* rows of 32 (16 x 2), whose last stage runs the columns' first (radix 8) */
+    assert_int_equal(run_fftgen("--n", "512x32", "--precision", "fp16", "--explain", NULL), 0);
+    assert_non_null(strstr(output, "(3 exchanges through fp32 shared memory, plus coalesced copies in and out)\n"));
     assert_int_equal(run_fftgen("--n", "256x256", "--explain", NULL), 0); /* on a cluster: its last stage stores */
     assert_non_null(strstr(output, "(4 exchanges through fp32 shared memory, the last one across the cluster, plus a"
                                    " coalesced copy in)\n"));
@@ -696,6 +699,35 @@ static void passes_compute_twiddles_on_request(void **state)
     expect_fp16_command("8192", "--computed-twiddles", "--computed-twiddles=1 --precision fp16");
 }
 
+/* Fused slices: where the rows' last stage leaves a thread several butterflies, it runs the columns'
+ * first stage on them (64x64 at 16 points a thread, 128x128 at 32): one exchange fewer */
+static void slices_merge_a_stage(void **state)
+{
+    (void)state;
+    assert_int_equal(run_fftgen("--n", "64x64", "--precision", "fp16", "--explain", NULL), 0);
+    assert_non_null(strstr(output, "the columns (radix 4 x 16) through shared memory; the rows' last stage runs the"
+                                   " columns' first on its outputs, in registers"));
+    assert_non_null(strstr(output, "(2 exchanges through fp32 shared memory)"));
+    /* 128x128 at 16 points a thread: 16 x 8 rows, and the columns' 16 x 8 need three exchanges either way */
+    assert_int_equal(run_fftgen("--n", "128x128", "--precision", "fp16", "--explain", NULL), 0);
+    assert_non_null(strstr(output, "the columns (radix 16 x 8) through shared memory\n"));
+    assert_non_null(strstr(output, "(3 exchanges through fp32 shared memory)"));
+    assert_int_equal(run_fftgen("--n", "128x128", "--precision", "fp16", "--radix", "32", "--explain", NULL), 0);
+    assert_non_null(strstr(output, "the columns (radix 8 x 16) through shared memory; the rows' last stage"));
+    assert_non_null(strstr(output, "radix chain:    32 x 4 (2 stages)"));
+    assert_non_null(strstr(output, "threads/block:  512 (512 per transform, 1 transform per block, 32 points per"
+                                   " thread)"));
+    assert_non_null(strstr(output, "(2 exchanges through fp32 shared memory)"));
+    char path[300];
+    snprintf(path, sizeof path, "%s/slice32.cu", work_dir);
+    assert_int_equal(run_fftgen("--n", "128x128", "--radix", "32", "-o", path, NULL), 0);
+    const char *text = file_text(path);
+    assert_non_null(strstr(text, "fftgen --n 128x128 --radix 32 --precision fp32"));
+    assert_non_null(strstr(text, "the rows' last stage and the columns' first run in one phase, in registers"));
+    assert_non_null(strstr(text, "then the columns' first stage (radix 8)"));
+    unlink(path);
+}
+
 /* sm_90: several transforms a block, the next one's input bulk-copied ahead, where asked and where the
  * kernel can take it */
 static void prefetches_on_request(void **state)
@@ -852,6 +884,7 @@ int main(void)
         cmocka_unit_test(tiled_passes_take_radix_32_on_request),
         cmocka_unit_test(short_columns_load_into_registers_on_request),
         cmocka_unit_test(passes_compute_twiddles_on_request),
+        cmocka_unit_test(slices_merge_a_stage),
         cmocka_unit_test(prefetches_on_request),
         cmocka_unit_test(columns_first_through_the_work_area),
         cmocka_unit_test(writes_self_contained_file),
