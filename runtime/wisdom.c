@@ -163,10 +163,6 @@ static int parse_entry(char *line, fftgen_wisdom_entry *entry, char *why, size_t
         snprintf(why, why_len, "order=columns-first applies to 2D shapes only");
         return -1;
     }
-    if (entry->choice.max_radix != 0 && entry->rank != 1) {
-        snprintf(why, why_len, "radix= applies to 1D sizes only");
-        return -1;
-    }
     if (entry->choice.block_threads != 0 && entry->rank != 1) {
         snprintf(why, why_len, "block-threads= applies to 1D sizes only");
         return -1;
@@ -478,7 +474,7 @@ void fftgen_choice_apply(const fftgen_choice *choice, int rank, fftgen_kernel_re
     request->max_tile = choice->max_tile;
     request->cluster = choice->cluster;
     request->columns_first = rank == 2 && choice->columns_first;
-    request->max_radix = rank == 1 ? choice->max_radix : 0;
+    request->max_radix = choice->max_radix; /* 1D, or a 2D/3D shape's fused slice (the planner checks) */
     request->block_threads = rank == 1 ? choice->block_threads : 0;
     request->prefetch = choice->prefetch;
     request->radix32_passes = choice->radix32_passes;

@@ -399,46 +399,55 @@ static void wisdom_steers_plans(void **state)
     assert_true(error >= 0.0 && error < FP16_ERROR_BOUND);
 }
 
-/* Fused slices that prefetch (sm_90, wisdom prefetch=K): the blocks take several slices in turn, some of
- * them fewer than K, and a 2D slice's columns store through shared memory before the next slice's rows
- * overwrite it; the results match FFTW, in place and out of place, both directions. */
-static void slices_prefetch_through_wisdom(void **state)
+/* Fused slices through wisdom lines: slices a block in turn (prefetch), each block's threads copying
+ * the next slice ahead, and 32 points a thread (radix=32: 128x128, whose rows' last stage then runs the
+ * columns' first, merged_stage); 8x64x64's 64x64 slices merge those stages at 16 points a thread. */
+static void slices_through_wisdom(void **state)
 {
     (void)state;
     if (!have_gpu) skip();
-    if (device_major() < 9) skip(); /* bulk copies */
+    if (device_major() < 9) skip(); /* the shipped table's sm_90 choices and the prefetches */
     const char *path = write_wisdom("fp16 256x64 tensor-cores=none max-tile=0 prefetch=4 ms=1 default-ms=1\n"
                                     "fp16 64x16x128 tensor-cores=none max-tile=0 prefetch=2 ms=1 default-ms=1\n"
-                                    "fp16 128x128 tensor-cores=none max-tile=0 prefetch=8 ms=1 default-ms=1\n");
+                                    "fp16 128x128 tensor-cores=none max-tile=0 radix=32 prefetch=8 ms=1 default-ms=1\n"
+                                    "fp32 128x128 tensor-cores=none max-tile=0 radix=32 ms=1 default-ms=1\n"
+                                    "fp16 8x64x64 tensor-cores=none max-tile=0 ms=1 default-ms=1\n");
     assert_int_equal(fftgen_load_wisdom(path), FFTGEN_SUCCESS);
     unlink(path);
-    const struct { struct fft_shape shape; int batch, prefetch; } cases[] = {
-        {{2, {256, 64, 0}}, 301, 4}, {{3, {64, 16, 128}}, 5, 2}, {{2, {128, 128, 0}}, 37, 8}};
+    const struct {
+        struct fft_shape shape;
+        int fp16, batch, prefetch, radix, merged;
+    } cases[] = {{{2, {256, 64, 0}}, 1, 301, 4, 16, 0}, {{3, {64, 16, 128}}, 1, 5, 2, 16, 0},
+                 {{2, {128, 128, 0}}, 1, 37, 8, 32, 1}, {{2, {128, 128, 0}}, 0, 19, 0, 32, 1},
+                 {{3, {8, 64, 64}}, 1, 3, 0, 16, 1}};
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; ++c) {
         const struct fft_shape shape = cases[c].shape;
         const long long n[3] = {shape.n[0], shape.n[1], shape.n[2]};
         const long long points = (long long)shape_points(shape);
+        const fftgen_precision precision = cases[c].fp16 ? FFTGEN_FP16 : FFTGEN_FP32;
         fftgen_plan plan = NULL;
-        assert_int_equal(fftgen_plan_many(&plan, shape.rank, n, NULL, 1, points, NULL, 1, points, FFTGEN_FP16, 1, 0),
+        assert_int_equal(fftgen_plan_many(&plan, shape.rank, n, NULL, 1, points, NULL, 1, points, precision, 1, 0),
                          FFTGEN_SUCCESS);
         const fftgen_transform_plan *passes = fftgen_plan_layout(plan);
         assert_non_null(passes);
-        assert_int_equal(passes->pass[0].prefetch, cases[c].prefetch);
+        assert_int_equal(passes->pass[0].prefetch > 1 ? passes->pass[0].prefetch : 0, cases[c].prefetch);
+        assert_int_equal(passes->pass[0].radix_max, cases[c].radix);
+        assert_int_equal(passes->pass[0].merged_stage, cases[c].merged);
         assert_int_equal(fftgen_destroy(plan), FFTGEN_SUCCESS);
         /* both directions, out of place and in place, then from data one point past a 16-byte boundary
-         * (each row's bulk copy starts below it) */
+         * (each row's copies start below it) */
         for (int i = 0; i < 6; ++i) {
             const fftgen_direction direction = i & 1 ? FFTGEN_INVERSE : FFTGEN_FORWARD;
             const int in_place = i == 2 || i == 3 || i == 5, offset = i >= 4;
-            const struct api_run run = {shape.rank, {shape.n[0], shape.n[1], shape.n[2]}, FFTGEN_FP16, direction, 0,
+            const struct api_run run = {shape.rank, {shape.n[0], shape.n[1], shape.n[2]}, precision, direction, 0,
                                         in_place, offset};
-            const double error = shape_transform_error(shape, KERNEL_FP16, cases[c].batch, direction, 1.0, run_api,
-                                                       &run, 90 + 6 * c + i);
-            print_message("  %dx%d%s%.0d fp16 prefetch %d, batch %d, %s%s%s: %.3e\n", shape.n[0], shape.n[1],
-                          shape.rank == 3 ? "x" : "", shape.rank == 3 ? shape.n[2] : 0, cases[c].prefetch,
-                          cases[c].batch, i & 1 ? "inverse" : "forward", in_place ? ", in place" : "",
-                          offset ? ", 1 point off 16 bytes" : "", error);
-            assert_true(error >= 0.0 && error < FP16_ERROR_BOUND);
+            const double error = shape_transform_error(shape, cases[c].fp16 ? KERNEL_FP16 : KERNEL_FP32,
+                                                       cases[c].batch, direction, 1.0, run_api, &run, 90 + 6 * c + i);
+            print_message("  %dx%d%s%.0d %s radix %d, prefetch %d, batch %d, %s%s%s: %.3e\n", shape.n[0], shape.n[1],
+                          shape.rank == 3 ? "x" : "", shape.rank == 3 ? shape.n[2] : 0, cases[c].fp16 ? "fp16" : "fp32",
+                          cases[c].radix, cases[c].prefetch, cases[c].batch, i & 1 ? "inverse" : "forward",
+                          in_place ? ", in place" : "", offset ? ", 1 point off 16 bytes" : "", error);
+            assert_true(error >= 0.0 && error < (cases[c].fp16 ? FP16_ERROR_BOUND : FP32_ERROR_BOUND));
         }
     }
 }
@@ -753,7 +762,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(tensor_cores_match_fftw),
         cmocka_unit_test(split_matches_fftw),
         cmocka_unit_test(wisdom_steers_plans),
-        cmocka_unit_test(slices_prefetch_through_wisdom),
+        cmocka_unit_test(slices_through_wisdom),
         cmocka_unit_test(fp16_intermediates_trade_accuracy),
         cmocka_unit_test(strided_shapes_match_fftw),
         cmocka_unit_test(exec_checks_its_arguments),

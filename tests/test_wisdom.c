@@ -184,8 +184,6 @@ static void damaged_files_are_refused_whole(void **state)
          "line 3: order=columns-first applies to 2D shapes only"},
         {"fftgen-wisdom 1\ndevice \"X\" sm_90 driver 1 fftgen 0.1.0\nfp16 4096 tensor-cores=none max-tile=0 radix=64\n",
          "line 3: bad value '64' for radix"},
-        {"fftgen-wisdom 1\ndevice \"X\" sm_90 driver 1 fftgen 0.1.0\nfp16 64x64 tensor-cores=none max-tile=0 radix=32\n",
-         "line 3: radix= applies to 1D sizes only"},
         {"fftgen-wisdom 1\ndevice \"X\" sm_90 driver 1 fftgen 0.1.0\nfp16 256 tensor-cores=none max-tile=0 block-threads=48\n",
          "line 3: bad value '48' for block-threads"},
         {"fftgen-wisdom 1\ndevice \"X\" sm_90 driver 1 fftgen 0.1.0\nfp16 256 tensor-cores=none max-tile=0 block-threads=2048\n",
@@ -223,15 +221,17 @@ static void damaged_files_are_refused_whole(void **state)
     const fftgen_device_key x = {"X", 90, "1", "0.1.0"};
     assert_int_equal(add(half_good, 0, why, sizeof why), FFTGEN_WISDOM_CORRUPT);
     assert_false(find(&x, FFTGEN_KERNEL_FP16, 1, 64, 0, &choice));
-    /* prefetch= on a 2D shape (its fused slices) is taken, and reaches the planner's request */
+    /* prefetch= and radix= on a 2D shape (its fused slices) are taken, and reach the planner's request */
     const char slices[] = "fftgen-wisdom 1\ndevice \"X\" sm_90 driver 1 fftgen 0.1.0\n"
-                          "fp16 128x128 tensor-cores=none max-tile=0 prefetch=4\n";
+                          "fp16 128x128 tensor-cores=none max-tile=0 radix=32 prefetch=4\n";
     assert_int_equal(add(slices, 0, why, sizeof why), FFTGEN_SUCCESS);
     assert_true(find(&x, FFTGEN_KERNEL_FP16, 2, 128, 128, &choice));
     assert_int_equal(choice.prefetch, 4);
+    assert_int_equal(choice.max_radix, 32);
     fftgen_kernel_request request = {0};
     fftgen_choice_apply(&choice, 2, &request);
     assert_int_equal(request.prefetch, 4);
+    assert_int_equal(request.max_radix, 32);
     /* a line too long, and a NUL byte */
     char *long_line = malloc(2000);
     assert_non_null(long_line);
