@@ -699,32 +699,45 @@ static void passes_compute_twiddles_on_request(void **state)
     expect_fp16_command("8192", "--computed-twiddles", "--computed-twiddles=1 --precision fp16");
 }
 
+/* Each of the NULL-terminated `needles` occurs in `text`. */
+static void expect_all(const char *text, const char *const *needles)
+{
+    for (; *needles != NULL; ++needles) {
+        if (strstr(text, *needles) == NULL) print_message("  missing: %s\n", *needles);
+        assert_non_null(strstr(text, *needles));
+    }
+}
+
 /* Fused slices: where the rows' last stage leaves a thread several butterflies, it runs the columns'
  * first stage on them (64x64 at 16 points a thread, 128x128 at 32): one exchange fewer */
 static void slices_merge_a_stage(void **state)
 {
     (void)state;
+    static const char *const merged_64[] = {
+        "the columns (radix 4 x 16) through shared memory; the rows' last stage runs the columns' first on its"
+        " outputs, in registers",
+        "(2 exchanges through fp32 shared memory)", NULL};
     assert_int_equal(run_fftgen("--n", "64x64", "--precision", "fp16", "--explain", NULL), 0);
-    assert_non_null(strstr(output, "the columns (radix 4 x 16) through shared memory; the rows' last stage runs the"
-                                   " columns' first on its outputs, in registers"));
-    assert_non_null(strstr(output, "(2 exchanges through fp32 shared memory)"));
+    expect_all(output, merged_64);
     /* 128x128 at 16 points a thread: 16 x 8 rows, and the columns' 16 x 8 need three exchanges either way */
+    static const char *const plain_128[] = {"the columns (radix 16 x 8) through shared memory\n",
+                                            "(3 exchanges through fp32 shared memory)", NULL};
     assert_int_equal(run_fftgen("--n", "128x128", "--precision", "fp16", "--explain", NULL), 0);
-    assert_non_null(strstr(output, "the columns (radix 16 x 8) through shared memory\n"));
-    assert_non_null(strstr(output, "(3 exchanges through fp32 shared memory)"));
+    expect_all(output, plain_128);
+    static const char *const merged_128[] = {
+        "the columns (radix 8 x 16) through shared memory; the rows' last stage", "radix chain:    32 x 4 (2 stages)",
+        "threads/block:  512 (512 per transform, 1 transform per block, 32 points per thread)",
+        "(2 exchanges through fp32 shared memory)", NULL};
     assert_int_equal(run_fftgen("--n", "128x128", "--precision", "fp16", "--radix", "32", "--explain", NULL), 0);
-    assert_non_null(strstr(output, "the columns (radix 8 x 16) through shared memory; the rows' last stage"));
-    assert_non_null(strstr(output, "radix chain:    32 x 4 (2 stages)"));
-    assert_non_null(strstr(output, "threads/block:  512 (512 per transform, 1 transform per block, 32 points per"
-                                   " thread)"));
-    assert_non_null(strstr(output, "(2 exchanges through fp32 shared memory)"));
+    expect_all(output, merged_128);
     char path[300];
     snprintf(path, sizeof path, "%s/slice32.cu", work_dir);
     assert_int_equal(run_fftgen("--n", "128x128", "--radix", "32", "-o", path, NULL), 0);
-    const char *text = file_text(path);
-    assert_non_null(strstr(text, "fftgen --n 128x128 --radix 32 --precision fp32"));
-    assert_non_null(strstr(text, "the rows' last stage and the columns' first run in one phase, in registers"));
-    assert_non_null(strstr(text, "then the columns' first stage (radix 8)"));
+    static const char *const source_128[] = {
+        "fftgen --n 128x128 --radix 32 --precision fp32",
+        "the rows' last stage and the columns' first run in one phase, in registers",
+        "then the columns' first stage (radix 8)", NULL};
+    expect_all(file_text(path), source_128);
     unlink(path);
 }
 
