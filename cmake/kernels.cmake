@@ -281,11 +281,16 @@ foreach(shape 64x64 2x16x128)
   fftgen_add_sim(fftgen_${shape}_pf2_fp16 ${points} fp16 ", 0, 0, 0, 0, 0${fields}" --n ${shape} --prefetch 2)
 endforeach()
 # slices of 32 points a thread (--radix 32: 512 threads for 128x128), whose rows' last stage runs the
-# columns' first in the same phase (merged_stage; 32x32, 64x64 and 8x64x64 above merge at 16 points),
-# and the same slices prefetching
+# columns' first in the same phase (merged_stage; 32x32, 64x64 and 8x64x64 above merge at 16 points,
+# 32x512 after a radix-2 row stage, 512x32 with fp16 columns copied out through shared memory), and
+# the same slices prefetching
 foreach(p IN LISTS FFTGEN_TEST_PRECISIONS)
   fftgen_shape_fields(128x128 0 0 points fields)
   fftgen_add_sim(fftgen_128x128_r32_${p} ${points} ${p} ", 0, 0, 0, 0, 0${fields}" --n 128x128 --radix 32)
+  foreach(shape 32x512 512x32)
+    fftgen_shape_fields(${shape} 0 0 points fields)
+    fftgen_add_sim(fftgen_${shape}_${p} ${points} ${p} ", 0, 0, 0, 0, 0${fields}" --n ${shape})
+  endforeach()
 endforeach()
 fftgen_shape_fields(4x128x128 0 0 points fields)
 fftgen_add_sim(fftgen_4x128x128_r32_pf2_fp16 ${points} fp16 ", 0, 0, 0, 0, 0${fields}" --n 4x128x128 --radix 32
