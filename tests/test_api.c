@@ -401,7 +401,8 @@ static void wisdom_steers_plans(void **state)
 
 /* Fused slices through wisdom lines: slices a block in turn (prefetch), each block's threads copying
  * the next slice ahead, and 32 points a thread (radix=32: 128x128, whose rows' last stage then runs the
- * columns' first, merged_stage); 8x64x64's 64x64 slices merge those stages at 16 points a thread. */
+ * columns' first, merged_stage); 8x64x64's 64x64 slices merge those stages at 16 points a thread; 64x64
+ * at 4 points a thread and 32x32 at 8 (radix=4, radix=8) merge none. */
 static void slices_through_wisdom(void **state)
 {
     (void)state;
@@ -411,7 +412,9 @@ static void slices_through_wisdom(void **state)
                                     "fp16 64x16x128 tensor-cores=none max-tile=0 prefetch=2 ms=1 default-ms=1\n"
                                     "fp16 128x128 tensor-cores=none max-tile=0 radix=32 prefetch=8 ms=1 default-ms=1\n"
                                     "fp32 128x128 tensor-cores=none max-tile=0 radix=32 ms=1 default-ms=1\n"
-                                    "fp16 8x64x64 tensor-cores=none max-tile=0 ms=1 default-ms=1\n");
+                                    "fp16 8x64x64 tensor-cores=none max-tile=0 ms=1 default-ms=1\n"
+                                    "fp16 64x64 tensor-cores=none max-tile=0 radix=4 ms=1 default-ms=1\n"
+                                    "fp32 32x32 tensor-cores=none max-tile=0 radix=8 ms=1 default-ms=1\n");
     assert_int_equal(fftgen_load_wisdom(path), FFTGEN_SUCCESS);
     unlink(path);
     const struct {
@@ -419,7 +422,8 @@ static void slices_through_wisdom(void **state)
         int fp16, batch, prefetch, radix, merged;
     } cases[] = {{{2, {256, 64, 0}}, 1, 301, 4, 16, 0}, {{3, {64, 16, 128}}, 1, 5, 2, 16, 0},
                  {{2, {128, 128, 0}}, 1, 37, 8, 32, 1}, {{2, {128, 128, 0}}, 0, 19, 0, 32, 1},
-                 {{3, {8, 64, 64}}, 1, 3, 0, 16, 1}};
+                 {{3, {8, 64, 64}}, 1, 3, 0, 16, 1}, {{2, {64, 64, 0}}, 1, 23, 0, 4, 0},
+                 {{2, {32, 32, 0}}, 0, 41, 0, 8, 0}};
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; ++c) {
         const struct fft_shape shape = cases[c].shape;
         const long long n[3] = {shape.n[0], shape.n[1], shape.n[2]};
