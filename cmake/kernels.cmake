@@ -304,6 +304,15 @@ endforeach()
 fftgen_shape_fields(4x128x128 0 0 points fields)
 fftgen_add_sim(fftgen_4x128x128_r32_pf2_fp16 ${points} fp16 ", 0, 0, 0, 0, 0${fields}" --n 4x128x128 --radix 32
                --prefetch 2)
+# column tiles of 32 (--max-tile 32: 128-byte runs in fp16), copied through shared memory and straight
+# into registers
+fftgen_shape_fields(256x128 0 0 points fields)
+foreach(case "t32_fp16;fp16;" "t32_cr_fp16;fp16;--column-registers;--twiddle-powers=2" "t32_fp32;fp32;")
+  list(GET case 0 tag)
+  list(GET case 1 p)
+  list(SUBLIST case 2 -1 extra)
+  fftgen_add_sim(fftgen_256x128_${tag} ${points} ${p} ", 0, 0, 0, 0, 0${fields}" --n 256x128 --max-tile 0,32 ${extra})
+endforeach()
 fftgen_add_sim(fftgen_1048576_ct_fp16 1048576 fp16 ", 0, 0, 0, 0, 0" --computed-twiddles)
 # fp16 between passes: the planner keeps fp16 for two passes and stores the last intermediate of three
 # as shared-exponent complexes (above); every intermediate as fp16, and every one shared-exponent

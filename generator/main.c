@@ -77,8 +77,9 @@ static void usage(FILE *to)
             "                        each butterfly's first twiddle with __sincosf and square it for the\n"
             "                        other powers of two, instead of reading twiddle tables. Off by default\n"
             "                        (libfftgen chooses pass by pass from measurements)\n"
-            "  --max-tile T[,T..]    strided passes read at most T transforms side by side (1, 2, 4, 8 or\n"
-            "                        16; 0: as many as the planner's limits allow, the default); a list\n"
+            "  --max-tile T[,T..]    strided passes read at most T transforms side by side (1, 2, 4, 8,\n"
+            "                        16 or 32; 0: as many as the planner's limits allow, at most 16, the\n"
+            "                        default); a list\n"
             "                        gives pass by pass (as --explain numbers them), the last value for\n"
             "                        the passes after it\n"
             "  --cluster C           sm_90 and newer: thread-block clusters of C blocks (2, 4 or 8) for\n"
@@ -541,7 +542,7 @@ int main(int argc, char **argv)
             break;
         case OPT_MAX_TILE:
             if (fftgen_tile_caps_parse(optarg, &request.max_tile) != 0)
-                fail(EXIT_USAGE, "--max-tile takes 0, 1, 2, 4, 8 or 16, or a comma-separated list of them (one per"
+                fail(EXIT_USAGE, "--max-tile takes 0, 1, 2, 4, 8, 16 or 32, or a comma-separated list of them (one per"
                      " pass), got '%s'", optarg);
             break;
         case OPT_CLUSTER:

@@ -99,7 +99,7 @@ int fftgen_tile_caps_parse(const char *text, fftgen_tile_caps *caps)
         char *end;
         errno = 0;
         const long tile = strtol(at, &end, 10);
-        const int allowed = tile == 0 || tile == 1 || tile == 2 || tile == 4 || tile == 8 || tile == 16;
+        const int allowed = tile == 0 || tile == 1 || tile == 2 || tile == 4 || tile == 8 || tile == 16 || tile == 32;
         if (errno == ERANGE || !allowed || (*end != '\0' && *end != ',')) return -1;
         parsed.pass[count++] = (int)tile;
         at = end;

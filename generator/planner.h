@@ -34,7 +34,7 @@ typedef struct {
 } fftgen_tile_caps;
 
 /* Text form: "8" caps every pass; "16,16,8" caps pass by pass, the last value applying to the passes
- * after it. Values: 0 (the default), 1, 2, 4, 8 or 16. Parse: 0, or -1 for anything else. */
+ * after it. Values: 0 (the default), 1, 2, 4, 8, 16 or 32. Parse: 0, or -1 for anything else. */
 int fftgen_tile_caps_parse(const char *text, fftgen_tile_caps *caps);
 void fftgen_tile_caps_text(const fftgen_tile_caps *caps, char *out, size_t len);
 int fftgen_tile_caps_any(const fftgen_tile_caps *caps); /* whether any pass has a cap */

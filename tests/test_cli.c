@@ -131,10 +131,11 @@ static void bad_options(void **state)
     (void)state;
     expect_rejected("--tensor-cores=6: expected pass numbers from 1 to 5", "4096", "--tensor-cores=6", NULL);
     expect_rejected("--tensor-cores=1,x: expected pass numbers", "4096", "--tensor-cores=1,x", NULL);
-    expect_rejected("--max-tile takes 0, 1, 2, 4, 8 or 16, or a comma-separated list of them (one per pass), got"
+    expect_rejected("--max-tile takes 0, 1, 2, 4, 8, 16 or 32, or a comma-separated list of them (one per pass), got"
                     " '3'", "65536", "--max-tile", "3");
     expect_rejected("got 'wide'", "65536", "--max-tile", "wide");
     expect_rejected("got '16,'", "65536", "--max-tile", "16,");
+    expect_rejected("got '64'", "65536", "--max-tile", "64");
     expect_rejected("got '1,2,4,8,16,2'", "65536", "--max-tile", "1,2,4,8,16,2"); /* more than 5 passes */
     expect_rejected("--cluster takes 0, 1, 2, 4 or 8, got '3'", "65536", "--cluster", "3");
     expect_rejected("--cluster takes 0, 1, 2, 4 or 8, got '16'", "65536", "--cluster", "16");
@@ -713,6 +714,10 @@ static void expect_all(const char *text, const char *const *needles)
 static void slices_merge_a_stage(void **state)
 {
     (void)state;
+    /* (and their 3D columns in tiles of 32 on request: 128-byte fp16 runs, wider than the default 16) */
+    assert_int_equal(run_fftgen("--n", "64x64x64", "--precision", "fp16", "--max-tile", "0,32", "--explain", NULL), 0);
+    assert_non_null(strstr(output, "threads/block:  128 (4 per transform, 32 transforms per block, 16 points per"
+                                   " thread)"));
     static const char *const merged_64[] = {
         "the columns (radix 4 x 16) through shared memory; the rows' last stage runs the columns' first on its"
         " outputs, in registers",
