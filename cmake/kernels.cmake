@@ -313,6 +313,9 @@ foreach(case "t32_fp16;fp16;" "t32_cr_fp16;fp16;--column-registers;--twiddle-pow
   list(SUBLIST case 2 -1 extra)
   fftgen_add_sim(fftgen_256x128_${tag} ${points} ${p} ", 0, 0, 0, 0, 0${fields}" --n 256x128 --max-tile 0,32 ${extra})
 endforeach()
+# and a four-step split in tiles of 32 (fftgen tune may choose them): pass 1's columns written as blocks,
+# pass 2's rows read from them in runs of 32
+fftgen_add_sim(fftgen_262144_t32_fp16 262144 fp16 ", 0, 0, 0, 0, 0" --max-tile 32)
 fftgen_add_sim(fftgen_1048576_ct_fp16 1048576 fp16 ", 0, 0, 0, 0, 0" --computed-twiddles)
 # fp16 between passes: the planner keeps fp16 for two passes and stores the last intermediate of three
 # as shared-exponent complexes (above); every intermediate as fp16, and every one shared-exponent
