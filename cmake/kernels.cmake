@@ -301,6 +301,17 @@ foreach(case 64x64:4:fp16 32x32:8:fp32)
   fftgen_shape_fields(${shape} 0 0 points fields)
   fftgen_add_sim(fftgen_${shape}_r${r}_${p} ${points} ${p} ", 0, 0, 0, 0, 0${fields}" --n ${shape} --radix ${r})
 endforeach()
+# fp16 slices that compute their stage twiddles (--computed-twiddles): 128x128 at 32 points a thread,
+# whose merged stage computes one twiddle for its group of rows, 64x64 merged at 16, and 256x64
+# (columns of two stages) prefetching
+foreach(case "128x128_r32;128x128;--radix;32" "64x64;64x64;" "256x64_pf2;256x64;--prefetch;2")
+  list(GET case 0 name)
+  list(GET case 1 shape)
+  list(SUBLIST case 2 -1 flags)
+  fftgen_shape_fields(${shape} 0 0 points fields)
+  fftgen_add_sim(fftgen_${name}_ct_fp16 ${points} fp16 ", 0, 0, 0, 0, 0${fields}" --n ${shape} --computed-twiddles
+                 ${flags})
+endforeach()
 fftgen_shape_fields(4x128x128 0 0 points fields)
 fftgen_add_sim(fftgen_4x128x128_r32_pf2_fp16 ${points} fp16 ", 0, 0, 0, 0, 0${fields}" --n 4x128x128 --radix 32
                --prefetch 2)

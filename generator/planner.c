@@ -187,7 +187,10 @@ int fftgen_copies_columns(const fftgen_kernel_plan *p)
 
 int fftgen_can_compute_twiddles(const fftgen_kernel_plan *p)
 {
-    return !p->tensor_cores && p->slice_rows == 0 && p->stage_count >= 2;
+    if (p->tensor_cores) return 0;
+    if (p->slice_rows > 0) /* a fused slice in one block: twiddles where its rows or its columns have two stages */
+        return p->cluster < 2 && (p->stage_count >= 2 || p->col_stage_count >= 2);
+    return p->stage_count >= 2;
 }
 
 int fftgen_stores_from_registers(const fftgen_kernel_plan *p)
@@ -360,7 +363,9 @@ static fftgen_plan_status check_passes_exist(int mask, const fftgen_transform_pl
  * loads they replace are a table row per power of two and butterfly; at 8192 and 16384 points those rows
  * are 8 KB each, and the kernels measured faster without them on an H200 (fftgen-kernel-ab, 2^27 points:
  * fp16 16384 radix 32 45-54% -> 58% of copy, 8192 radix 32 62-70% -> 69-74%), while 512 to 2048 lost
- * 1-2%: a measured choice. A pass can take it on CUDA cores, not a fused slice, with two stages or more. */
+ * 1-2%: a measured choice. A pass can take it on CUDA cores with two stages or more, and so can a fused
+ * slice in one block whose rows or columns have two (its tables are short, but every load is an
+ * instruction of the load/store pipe that fp16 slices wait on). */
 static fftgen_plan_status place_computed_twiddles(const fftgen_kernel_request *request,
                                                   fftgen_transform_plan *plan, char *why, size_t why_len)
 {
@@ -381,15 +386,16 @@ static fftgen_plan_status place_computed_twiddles(const fftgen_kernel_request *r
             plan->computed_twiddle_passes |= 1 << i;
         } else if (asked != FFTGEN_EVERY_PASS) {
             snprintf(why, why_len, "computed twiddles: pass %d %s", i + 1,
-                     pass->tensor_cores    ? "runs on tensor cores, whose stages keep their tables"
-                     : pass->slice_rows > 0 ? "is a fused slice, whose stages keep their tables"
-                                            : "has one stage, with no twiddles");
+                     pass->tensor_cores                           ? "runs on tensor cores, whose stages keep their tables"
+                     : pass->slice_rows > 0 && pass->cluster > 1 ? "is a slice on a cluster, whose stages keep their tables"
+                     : pass->slice_rows > 0                       ? "is a slice whose rows and columns have one stage each, with no twiddles"
+                                                                  : "has one stage, with no twiddles");
             return FFTGEN_PLAN_BAD_RADIX;
         }
     }
     if (plan->computed_twiddle_passes != 0) return FFTGEN_PLAN_OK;
-    snprintf(why, why_len, "computed twiddles: this plan has no pass that can compute them (on CUDA cores, not a"
-                           " fused slice, two stages or more)");
+    snprintf(why, why_len, "computed twiddles: this plan has no stage twiddles to compute (they need two stages or more"
+                           " on CUDA cores, in a pass or in a one-block slice's rows or columns)");
     return FFTGEN_PLAN_BAD_RADIX;
 }
 

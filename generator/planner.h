@@ -347,7 +347,7 @@ int fftgen_stores_from_registers(const fftgen_kernel_plan *p);
 int fftgen_copies_columns(const fftgen_kernel_plan *p);
 
 /* Whether a pass can compute its stage twiddles (fftgen_kernel_request.computed_twiddle_passes): on CUDA
- * cores, not a fused slice (whose rows and columns keep their tables), with two stages or more. */
+ * cores, with two stages or more; a fused slice in one block where its rows or its columns have two. */
 int fftgen_can_compute_twiddles(const fftgen_kernel_plan *p);
 
 #endif

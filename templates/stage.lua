@@ -662,7 +662,7 @@ local function emit_merged_butterflies(w, plan, stage_index, r, ns, sign)
   w:line("const int k = j; // the rows' last stage: k = j mod %d", ns)
   local groups = {}
   for i = 0, g - 1 do groups[#groups + 1] = i end
-  emit_twiddles(w, plan.prefix, stage_index, r, ns, groups, sign, plan.twiddle_powers, false)
+  emit_twiddles(w, plan.prefix, stage_index, r, ns, groups, sign, plan.twiddle_powers, plan.computed_twiddles)
   local rows = {}
   for i = 0, g - 1 do
     local xs = {}
@@ -732,7 +732,7 @@ local function slice_plans(plan)
     local common = { radix_max = plan.radix_max, threads = plan.threads, keep_in_smem = true,
       shared_exponent_source = plan.shared_exponent_source, shared_exponent_target = plan.shared_exponent_target,
       slice_cluster = (plan.cluster or 1) > 1, scale_outputs = scales_outputs(plan),
-      twiddle_powers = plan.twiddle_powers }
+      twiddle_powers = plan.twiddle_powers, computed_twiddles = plan.computed_twiddles }
     local function sub(fields)
       for k, v in pairs(common) do fields[k] = v end
       return fields

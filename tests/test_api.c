@@ -402,7 +402,8 @@ static void wisdom_steers_plans(void **state)
 /* Fused slices through wisdom lines: slices a block in turn (prefetch), each block's threads copying
  * the next slice ahead, and 32 points a thread (radix=32: 128x128, whose rows' last stage then runs the
  * columns' first, merged_stage); 8x64x64's 64x64 slices merge those stages at 16 points a thread; 64x64
- * at 4 points a thread and 32x32 at 8 (radix=4, radix=8) merge none. */
+ * at 4 points a thread and 32x32 at 8 (radix=4, radix=8) merge none; fp16 slices that compute their
+ * stage twiddles (computed-twiddles=1) at 32 and 16 points a thread. */
 static void slices_through_wisdom(void **state)
 {
     (void)state;
@@ -414,16 +415,20 @@ static void slices_through_wisdom(void **state)
                                     "fp32 128x128 tensor-cores=none max-tile=0 radix=32 ms=1 default-ms=1\n"
                                     "fp16 8x64x64 tensor-cores=none max-tile=0 ms=1 default-ms=1\n"
                                     "fp16 64x64 tensor-cores=none max-tile=0 radix=4 ms=1 default-ms=1\n"
-                                    "fp32 32x32 tensor-cores=none max-tile=0 radix=8 ms=1 default-ms=1\n");
+                                    "fp32 32x32 tensor-cores=none max-tile=0 radix=8 ms=1 default-ms=1\n"
+                                    "fp16 4x128x128 tensor-cores=none max-tile=0 radix=32 prefetch=2"
+                                    " computed-twiddles=1 ms=1 default-ms=1\n"
+                                    "fp16 2x64x64 tensor-cores=none max-tile=0 computed-twiddles=1 ms=1 default-ms=1\n");
     assert_int_equal(fftgen_load_wisdom(path), FFTGEN_SUCCESS);
     unlink(path);
     const struct {
         struct fft_shape shape;
-        int fp16, batch, prefetch, radix, merged;
-    } cases[] = {{{2, {256, 64, 0}}, 1, 301, 4, 16, 0}, {{3, {64, 16, 128}}, 1, 5, 2, 16, 0},
-                 {{2, {128, 128, 0}}, 1, 37, 8, 32, 1}, {{2, {128, 128, 0}}, 0, 19, 0, 32, 1},
-                 {{3, {8, 64, 64}}, 1, 3, 0, 16, 1}, {{2, {64, 64, 0}}, 1, 23, 0, 4, 0},
-                 {{2, {32, 32, 0}}, 0, 41, 0, 8, 0}};
+        int fp16, batch, prefetch, radix, merged, computed;
+    } cases[] = {{{2, {256, 64, 0}}, 1, 301, 4, 16, 0, 0}, {{3, {64, 16, 128}}, 1, 5, 2, 16, 0, 0},
+                 {{2, {128, 128, 0}}, 1, 37, 8, 32, 1, 0}, {{2, {128, 128, 0}}, 0, 19, 0, 32, 1, 0},
+                 {{3, {8, 64, 64}}, 1, 3, 0, 16, 1, 0},    {{2, {64, 64, 0}}, 1, 23, 0, 4, 0, 0},
+                 {{2, {32, 32, 0}}, 0, 41, 0, 8, 0, 0},    {{3, {4, 128, 128}}, 1, 9, 2, 32, 1, 1},
+                 {{3, {2, 64, 64}}, 1, 27, 0, 16, 1, 1}};
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; ++c) {
         const struct fft_shape shape = cases[c].shape;
         const long long n[3] = {shape.n[0], shape.n[1], shape.n[2]};
@@ -437,6 +442,7 @@ static void slices_through_wisdom(void **state)
         assert_int_equal(passes->pass[0].prefetch > 1 ? passes->pass[0].prefetch : 0, cases[c].prefetch);
         assert_int_equal(passes->pass[0].radix_max, cases[c].radix);
         assert_int_equal(passes->pass[0].merged_stage, cases[c].merged);
+        assert_int_equal(passes->pass[0].computed_twiddles, cases[c].computed);
         assert_int_equal(fftgen_destroy(plan), FFTGEN_SUCCESS);
         /* both directions, out of place and in place, then from data one point past a 16-byte boundary
          * (each row's copies start below it) */
@@ -447,9 +453,11 @@ static void slices_through_wisdom(void **state)
                                         in_place, offset};
             const double error = shape_transform_error(shape, cases[c].fp16 ? KERNEL_FP16 : KERNEL_FP32,
                                                        cases[c].batch, direction, 1.0, run_api, &run, 90 + 6 * c + i);
-            print_message("  %dx%d%s%.0d %s radix %d, prefetch %d, batch %d, %s%s%s: %.3e\n", shape.n[0], shape.n[1],
-                          shape.rank == 3 ? "x" : "", shape.rank == 3 ? shape.n[2] : 0, cases[c].fp16 ? "fp16" : "fp32",
-                          cases[c].radix, cases[c].prefetch, cases[c].batch, i & 1 ? "inverse" : "forward",
+            print_message("  %dx%d%s%.0d %s radix %d%s, prefetch %d, batch %d, %s%s%s: %.3e\n", shape.n[0],
+                          shape.n[1], shape.rank == 3 ? "x" : "", shape.rank == 3 ? shape.n[2] : 0,
+                          cases[c].fp16 ? "fp16" : "fp32", cases[c].radix,
+                          cases[c].computed ? " (computed twiddles)" : "", cases[c].prefetch, cases[c].batch,
+                          i & 1 ? "inverse" : "forward",
                           in_place ? ", in place" : "", offset ? ", 1 point off 16 bytes" : "", error);
             assert_true(error >= 0.0 && error < (cases[c].fp16 ? FP16_ERROR_BOUND : FP32_ERROR_BOUND));
         }

@@ -662,7 +662,16 @@ static void short_columns_load_into_registers_on_request(void **state)
     expect_fp16_command("256x256x256", "--column-registers", "--column-registers=2,3 --precision fp16");
 }
 
-/* fp16 stage twiddles computed with __sincosf and squares where asked; the tables stay out of the file */
+/* Each of the NULL-terminated `needles` occurs in `text`. */
+static void expect_all(const char *text, const char *const *needles)
+{
+    for (; *needles != NULL; ++needles) {
+        if (strstr(text, *needles) == NULL) print_message("  missing: %s\n", *needles);
+        assert_non_null(strstr(text, *needles));
+    }
+}
+
+/* fp16 stage twiddles computed with __sincosf and squares where asked (passes, and fused slices in one block); the tables stay out of the file */
 static void passes_compute_twiddles_on_request(void **state)
 {
     (void)state;
@@ -688,9 +697,24 @@ static void passes_compute_twiddles_on_request(void **state)
     assert_null(strstr(text, "__device__ const float2 twiddles_"));
     unlink(path);
     expect_rejected("computed twiddles are an fp16 choice", "4096", "--computed-twiddles", NULL);
-    assert_int_equal(run_fftgen("--n", "64x64x64", "--precision", "fp16", "--computed-twiddles=1", "--explain", NULL),
+    /* a fused slice in one block: its rows' stages list it, its columns' chain says it */
+    assert_int_equal(run_fftgen("--n", "128x128x128", "--precision", "fp16", "--radix", "32", "--computed-twiddles=1",
+                                "--explain", NULL),
+                     0);
+    static const char *const slice[] = {"the columns' twiddles computed (__sincosf, then squares)",
+                                        "radix 4, 32 butterflies per transform, sub-transforms of 128 points, shared"
+                                        " memory -> shared memory, twiddles computed (__sincosf, then squares)",
+                                        NULL};
+    expect_all(output, slice);
+    assert_null(strstr(strstr(output, "pass 2:"), computed));
+    assert_int_equal(run_fftgen("--n", "16x16", "--precision", "fp16", "--computed-twiddles=1", "--explain", NULL), 2);
+    assert_non_null(strstr(output, "computed twiddles: pass 1 is a slice whose rows and columns have one stage each"));
+    assert_int_equal(run_fftgen("--n", "16x16", "--precision", "fp16", "--computed-twiddles", "--explain", NULL), 2);
+    assert_non_null(strstr(output, "computed twiddles: this plan has no stage twiddles to compute"));
+    assert_int_equal(run_fftgen("--n", "256x256", "--precision", "fp16", "--cluster", "8", "--computed-twiddles=1",
+                                "--explain", NULL),
                      2);
-    assert_non_null(strstr(output, "computed twiddles: pass 1 is a fused slice"));
+    assert_non_null(strstr(output, "computed twiddles: pass 1 is a slice on a cluster"));
     assert_int_equal(run_fftgen("--n", "4096", "--precision", "fp16", "--tensor-cores", "--computed-twiddles=1",
                                 "--explain", NULL),
                      2);
@@ -698,15 +722,6 @@ static void passes_compute_twiddles_on_request(void **state)
     assert_int_equal(run_fftgen("--n", "4096", "--precision", "fp16", "--computed-twiddles=2", "--explain", NULL), 2);
     assert_non_null(strstr(output, "computed twiddles: pass 2 named, but the plan has 1 pass"));
     expect_fp16_command("8192", "--computed-twiddles", "--computed-twiddles=1 --precision fp16");
-}
-
-/* Each of the NULL-terminated `needles` occurs in `text`. */
-static void expect_all(const char *text, const char *const *needles)
-{
-    for (; *needles != NULL; ++needles) {
-        if (strstr(text, *needles) == NULL) print_message("  missing: %s\n", *needles);
-        assert_non_null(strstr(text, *needles));
-    }
 }
 
 /* Fused slices: where the rows' last stage leaves a thread several butterflies, it runs the columns'
