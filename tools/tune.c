@@ -45,7 +45,7 @@ static void usage(FILE *to)
             "for 2D and 3D shapes, the passes that load columns of at most 256 points straight into\n"
             "registers instead of copying them through shared memory, every set of them; for fp16, the\n"
             "tiled passes that multiply their twiddles from powers of two, every set of them; on sm_90, for\n"
-            "1D sizes of one kernel and the fused slices of 2D and 3D shapes, 2 to 32 transforms (slices)\n"
+            "1D sizes of one kernel and the fused slices of 2D and 3D shapes, 2 to 64 transforms (slices)\n"
             "a block in turn, the next one's input copied into shared memory ahead; and the choice in\n"
             "use now, from the wisdom file or the table shipped with libfftgen) and saves the\n"
             "fastest in the wisdom file that libfftgen reads, keyed by the device, the driver and the\n"
@@ -439,25 +439,37 @@ static int refine_block_threads(struct measurement *m, int arch, int runs, int j
 
 /* 2D and 3D shapes whose first pass is a fused slice: the fastest plan so far with 32 points a thread
  * in the slice (half the threads, and for 128x128 one exchange fewer: the rows' last stage runs the
- * columns' first). On an H200, fp32 128x128 ran 2.5% faster, fp16 128x128 7% slower. The planner
- * drops shapes without such a slice. 0, or -1 when a measurement failed. */
+ * columns' first), and in fp16 the same with the slice's twiddles computed. On an H200, fp32 128x128
+ * ran 2.5% faster; fp16 128x128 ran 7% slower with tables and 5-8% faster with computed twiddles
+ * (0.4353 -> 0.4093 ms at 16 points a thread, 0.3866 at 32), which the later round, starting from the
+ * fastest plan, would not reach. The planner drops shapes without such a slice. 0, or -1 when a
+ * measurement failed. */
 static int refine_slice_radix(struct measurement *m, int arch, int runs, int jobs, struct buffers *b,
                               struct candidate_list *list)
 {
-    static const int radix[] = {32};
-    return measure_values(m, arch, runs, jobs, b, list, offsetof(fftgen_choice, max_radix), radix, 1);
+    const int first = list->count;
+    fftgen_choice wide = list->items[fastest(list)].choice;
+    wide.max_radix = 32;
+    add_candidate(m->t, arch, wide, list);
+    if (m->t->precision == FFTGEN_FP16) {
+        wide.computed_twiddle_passes |= 1; /* the slice: the first pass */
+        add_candidate(m->t, arch, wide, list);
+    }
+    if (list->count == first) return 0;
+    return measure(m, list, first, runs, jobs, b);
 }
 
-/* sm_90, 1D sizes of one kernel and 2D/3D shapes' fused slices: the fastest plan so far with 2 to 32
+/* sm_90, 1D sizes of one kernel and 2D/3D shapes' fused slices: the fastest plan so far with 2 to 64
  * transforms (slices) a block in turn, the next one's input copied ahead (a bulk copy; a slice's
  * threads' cp.async). A kernel whose block fills an SM (fp16 16384 on an H200: 59.4% of copy -> 70.0%
  * with 8; fp16 64x64 slices 0.433 -> 0.368 ms with 4) gains; kernels of several blocks an SM lose
- * (4096, 8192), and so do 128x128 slices. The planner drops the kernels that cannot take it. 0, or -1
- * when a measurement failed. */
+ * (4096, 8192). 64 leaves one block an SM where the batch allows no more (fp16 128^3 on an H200, 8192
+ * slices: 0.6547 -> 0.6474 ms against 32, whose 256 blocks ran in two uneven waves). The planner drops
+ * the kernels that cannot take it. 0, or -1 when a measurement failed. */
 static int refine_prefetch(struct measurement *m, int arch, int runs, int jobs, struct buffers *b,
                            struct candidate_list *list)
 {
-    static const int transforms[] = {2, 4, 8, 16, 32};
+    static const int transforms[] = {2, 4, 8, 16, 32, 64};
     if (arch < 90) return 0;
     return measure_values(m, arch, runs, jobs, b, list, offsetof(fftgen_choice, prefetch), transforms,
                           sizeof transforms / sizeof transforms[0]);
