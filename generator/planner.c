@@ -385,11 +385,14 @@ static fftgen_plan_status place_computed_twiddles(const fftgen_kernel_request *r
             pass->twiddle_powers = pass->computed_twiddles = 1;
             plan->computed_twiddle_passes |= 1 << i;
         } else if (asked != FFTGEN_EVERY_PASS) {
-            snprintf(why, why_len, "computed twiddles: pass %d %s", i + 1,
-                     pass->tensor_cores                           ? "runs on tensor cores, whose stages keep their tables"
-                     : pass->slice_rows > 0 && pass->cluster > 1 ? "is a slice on a cluster, whose stages keep their tables"
-                     : pass->slice_rows > 0                       ? "is a slice whose rows and columns have one stage each, with no twiddles"
-                                                                  : "has one stage, with no twiddles");
+            const char *reason = "has one stage, with no twiddles";
+            if (pass->tensor_cores)
+                reason = "runs on tensor cores, whose stages keep their tables";
+            else if (pass->slice_rows > 0 && pass->cluster > 1)
+                reason = "is a slice on a cluster, whose stages keep their tables";
+            else if (pass->slice_rows > 0)
+                reason = "is a slice whose rows and columns have one stage each, with no twiddles";
+            snprintf(why, why_len, "computed twiddles: pass %d %s", i + 1, reason);
             return FFTGEN_PLAN_BAD_RADIX;
         }
     }

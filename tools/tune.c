@@ -440,10 +440,9 @@ static int refine_block_threads(struct measurement *m, int arch, int runs, int j
 /* 2D and 3D shapes whose first pass is a fused slice: the fastest plan so far with 32 points a thread
  * in the slice (half the threads, and for 128x128 one exchange fewer: the rows' last stage runs the
  * columns' first), and in fp16 the same with the slice's twiddles computed. On an H200, fp32 128x128
- * ran 2.5% faster; fp16 128x128 ran 7% slower with tables and 5-8% faster with computed twiddles
- * (0.4353 -> 0.4093 ms at 16 points a thread, 0.3866 at 32), which the later round, starting from the
- * fastest plan, would not reach. The planner drops shapes without such a slice. 0, or -1 when a
- * measurement failed. */
+ * ran 2.5% faster; fp16 128x128 ran 7% slower with tables, and with computed twiddles 0.4353 -> 0.4093
+ * ms at 16 points a thread and 0.3866 at 32, which the later round, starting from the fastest plan,
+ * would not reach. The planner drops shapes without such a slice. 0, or -1 when a measurement failed. */
 static int refine_slice_radix(struct measurement *m, int arch, int runs, int jobs, struct buffers *b,
                               struct candidate_list *list)
 {
