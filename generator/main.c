@@ -78,11 +78,11 @@ static void usage(FILE *to)
             "                        twiddle with __sincosf and square it for the other powers of two,\n"
             "                        instead of reading twiddle tables. Off by default (libfftgen chooses\n"
             "                        pass by pass from measurements)\n"
-            "  --max-tile T[,T..]    strided passes read at most T transforms side by side (1, 2, 4, 8,\n"
-            "                        16 or 32; 0: as many as the planner's limits allow, at most 16, the\n"
-            "                        default); a list\n"
-            "                        gives pass by pass (as --explain numbers them), the last value for\n"
-            "                        the passes after it\n"
+            "  --max-tile T[,T..]    strided passes read at most T transforms side by side (a power of\n"
+            "                        two up to 256; 0: the planner's choice, the default: at most 16,\n"
+            "                        more for columns so short that 16 make a block of under 128\n"
+            "                        threads); a list gives pass by pass (as --explain numbers them),\n"
+            "                        the last value for the passes after it\n"
             "  --cluster C           sm_90 and newer: thread-block clusters of C blocks (2, 4 or 8) for\n"
             "                        dense 1D sizes above one block (one pass where n / C points fit a\n"
             "                        block, else the columns of two passes) and for the columns of dense\n"
@@ -545,8 +545,9 @@ int main(int argc, char **argv)
             break;
         case OPT_MAX_TILE:
             if (fftgen_tile_caps_parse(optarg, &request.max_tile) != 0)
-                fail(EXIT_USAGE, "--max-tile takes 0, 1, 2, 4, 8, 16 or 32, or a comma-separated list of them (one per"
-                     " pass), got '%s'", optarg);
+                fail(EXIT_USAGE,
+                     "--max-tile takes 0 or a power of two up to %d, or a comma-separated list of them (one per"
+                     " pass), got '%s'", FFTGEN_MAX_TILE_CAP, optarg);
             break;
         case OPT_CLUSTER:
             request.cluster = fftgen_cluster_parse(optarg);

@@ -28,6 +28,12 @@ enum { MAX_SHARED_POINTS = 4096 };
  * four-step passes of fp16 1D transforms (twiddled, or written transposed) measured faster still
  * with 4096-point tiles; the plain strided passes of 2D and 3D shapes did not. */
 enum { TILE_FFTS = 16, TILE_POINTS = 8192, TILE_POINTS_FOUR_STEP_FP16 = 4096 };
+/* Columns so short that TILE_FFTS of them make a small block take tiles wider than TILE_FFTS, up to
+ * this many threads a block (see plan_columns). H200, 2^27 points, fp16, the whole transform in ms
+ * with the column pass in blocks of 16 / 32 / 64 / 128 / 256 threads (results/notes.md): 4x128x128
+ * 1.716 / 1.080 / 0.766 / 0.719 / 0.728; 16x64x64 0.803 / 0.623 / 0.623 / 0.624 / 0.639; 32x32x32
+ * 0.685 (64) / 0.640 (128) / 0.645 (256); 64^3 0.575 (128) / 0.571 (256) / 0.577 (512) / 0.622 (1024). */
+enum { MIN_COLUMN_BLOCK_THREADS = 128 };
 /* Columns of 2D and 3D shapes up to this long copy through shared memory by default (see
  * plan_dimension and place_column_registers). */
 enum { SHORT_COLUMN_POINTS = 256 };
@@ -99,7 +105,7 @@ int fftgen_tile_caps_parse(const char *text, fftgen_tile_caps *caps)
         char *end;
         errno = 0;
         const long tile = strtol(at, &end, 10);
-        const int allowed = tile == 0 || tile == 1 || tile == 2 || tile == 4 || tile == 8 || tile == 16 || tile == 32;
+        const int allowed = tile >= 0 && tile <= FFTGEN_MAX_TILE_CAP && (tile & (tile - 1)) == 0;
         if (errno == ERANGE || !allowed || (*end != '\0' && *end != ',')) return -1;
         parsed.pass[count++] = (int)tile;
         at = end;
@@ -1272,8 +1278,22 @@ static fftgen_plan_status plan_columns(const fftgen_kernel_request *request, int
 {
     int widest = tile_limit(request, index, n, 0);
     while (widest > columns) widest /= 2;
-    return plan_widest_tile(n, pass_radix(request, index, n), widest, 1, request->precision, request->arch, in, out,
-                            twiddle_n, pass);
+    const int radix = pass_radix(request, index, n);
+    const fftgen_plan_status status =
+        plan_widest_tile(n, radix, widest, 1, request->precision, request->arch, in, out, twiddle_n, pass);
+    if (status != FFTGEN_PLAN_OK || request->max_tile.pass[index] > 0) return status;
+    /* short columns: TILE_FFTS of them leave a block a warp or less (4 points: 16 threads), and an SM
+     * holds too few blocks to cover the latency of its loads, so the tile widens to a block of
+     * MIN_COLUMN_BLOCK_THREADS */
+    fftgen_kernel_plan wider;
+    for (int tile = pass->ffts_per_block * 2; pass->threads < MIN_COLUMN_BLOCK_THREADS && tile <= columns &&
+                                              (long long)tile * n <= TILE_POINTS;
+         tile *= 2) {
+        if (plan_tile(n, radix, tile, request->precision, request->arch, in, out, twiddle_n, &wider) != FFTGEN_PLAN_OK)
+            break;
+        *pass = wider;
+    }
+    return FFTGEN_PLAN_OK;
 }
 
 /* Dimension d of dense data in two tiled passes, the four-step way, when its columns are too long for
@@ -1335,12 +1355,28 @@ static fftgen_layout dimension_layout(const fftgen_user_layout *layout, int rank
     return pass;
 }
 
+/* Whether a layout's groups follow one another with no gap, so that they are one group. */
+static int groups_adjoin(const fftgen_layout *layout)
+{
+    return layout->group_count > 1 && layout->group_stride == layout->group_size * layout->fft_stride;
+}
+
 /* Dimension d in tiles, as wide as threads and shared memory allow (a tile stays within a group). */
 static fftgen_plan_status plan_dimension(const fftgen_kernel_request *request, int rank, const long long *shape,
                                          int d, const fftgen_user_layout *in, const fftgen_user_layout *out,
                                          int index, fftgen_kernel_plan *pass)
 {
-    const fftgen_layout from = dimension_layout(in, rank, shape, d), to = dimension_layout(out, rank, shape, d);
+    fftgen_layout from = dimension_layout(in, rank, shape, d), to = dimension_layout(out, rank, shape, d);
+    /* the first dimension of dense 3D data: its columns run through both other dimensions, so a tile
+     * may cross rows (16x64x64: tiles of 128 instead of 64) */
+    if (groups_adjoin(&from) && groups_adjoin(&to)) {
+        fftgen_layout *sides[2] = {&from, &to};
+        for (int i = 0; i < 2; ++i) {
+            sides[i]->group_size *= sides[i]->group_count;
+            sides[i]->group_stride *= sides[i]->group_count;
+            sides[i]->group_count = 1;
+        }
+    }
     const fftgen_plan_status status = plan_columns(request, index, shape[d], from.group_size, from, to, 0, pass);
     /* short columns of 2D and 3D shapes measured faster through shared memory (H100: 256x256 fp16
      * 48.2% of copy bandwidth against 45.0%, 64^3 41.8% against 39.9%); longer ones, and every

@@ -28,13 +28,16 @@ typedef enum {
 
 /* Caps on the transforms a strided pass reads side by side, pass by pass (0: the planner's default).
  * Wider tiles make longer runs in global memory and take more shared memory; which wins depends on
- * the pass (measured by `fftgen tune`). */
+ * the pass (measured by `fftgen tune`). A cap is a power of two up to FFTGEN_MAX_TILE_CAP (wide tiles
+ * serve short columns: 4-point columns take 128 threads a block in tiles of 128). */
+#define FFTGEN_MAX_TILE_CAP 256
 typedef struct {
     int pass[FFTGEN_MAX_PASSES];
 } fftgen_tile_caps;
 
 /* Text form: "8" caps every pass; "16,16,8" caps pass by pass, the last value applying to the passes
- * after it. Values: 0 (the default), 1, 2, 4, 8, 16 or 32. Parse: 0, or -1 for anything else. */
+ * after it. Values: 0 (the default) or a power of two up to FFTGEN_MAX_TILE_CAP. Parse: 0, or -1 for
+ * anything else. */
 int fftgen_tile_caps_parse(const char *text, fftgen_tile_caps *caps);
 void fftgen_tile_caps_text(const fftgen_tile_caps *caps, char *out, size_t len);
 int fftgen_tile_caps_any(const fftgen_tile_caps *caps); /* whether any pass has a cap */

@@ -131,11 +131,11 @@ static void bad_options(void **state)
     (void)state;
     expect_rejected("--tensor-cores=6: expected pass numbers from 1 to 5", "4096", "--tensor-cores=6", NULL);
     expect_rejected("--tensor-cores=1,x: expected pass numbers", "4096", "--tensor-cores=1,x", NULL);
-    expect_rejected("--max-tile takes 0, 1, 2, 4, 8, 16 or 32, or a comma-separated list of them (one per pass), got"
-                    " '3'", "65536", "--max-tile", "3");
+    expect_rejected("--max-tile takes 0 or a power of two up to 256, or a comma-separated list of them (one per"
+                    " pass), got '3'", "65536", "--max-tile", "3");
     expect_rejected("got 'wide'", "65536", "--max-tile", "wide");
     expect_rejected("got '16,'", "65536", "--max-tile", "16,");
-    expect_rejected("got '64'", "65536", "--max-tile", "64");
+    expect_rejected("got '512'", "65536", "--max-tile", "512");
     expect_rejected("got '1,2,4,8,16,2'", "65536", "--max-tile", "1,2,4,8,16,2"); /* more than 5 passes */
     expect_rejected("--cluster takes 0, 1, 2, 4 or 8, got '3'", "65536", "--cluster", "3");
     expect_rejected("--cluster takes 0, 1, 2, 4 or 8, got '16'", "65536", "--cluster", "16");

@@ -164,8 +164,8 @@ static void damaged_files_are_refused_whole(void **state)
          "line 3: bad value '6' for tensor-cores"},
         {"fftgen-wisdom 1\ndevice \"X\" sm_90 driver 1 fftgen 0.1.0\nfp16 64 tensor-cores=1 max-tile=3\n",
          "line 3: bad value '3' for max-tile"},
-        {"fftgen-wisdom 1\ndevice \"X\" sm_90 driver 1 fftgen 0.1.0\nfp16 64 tensor-cores=1 max-tile=16,64\n",
-         "line 3: bad value '16,64' for max-tile"},
+        {"fftgen-wisdom 1\ndevice \"X\" sm_90 driver 1 fftgen 0.1.0\nfp16 64 tensor-cores=1 max-tile=16,512\n",
+         "line 3: bad value '16,512' for max-tile"},
         {"fftgen-wisdom 1\ndevice \"X\" sm_90 driver 1 fftgen 0.1.0\nfp16 64 tensor-cores=1 max-tile=8,\n",
          "line 3: bad value '8,' for max-tile"},
         {"fftgen-wisdom 1\ndevice \"X\" sm_90 driver 1 fftgen 0.1.0\nfp16 64 tensor-cores=1 max-tile=1,2,4,8,16,8\n",
@@ -778,6 +778,43 @@ static void planner_takes_a_block_size(void **state)
     assert_non_null(strstr(why, "contiguous layouts only"));
 }
 
+/* Short columns widen their tiles to a block of 128 threads, across the rows of a 3D shape's other two
+ * dimensions where those are dense; a cap (a choice from wisdom) keeps its width; strided 3D data
+ * whose rows have gaps keep their tiles within a row. */
+static void planner_widens_short_column_tiles(void **state)
+{
+    (void)state;
+    char why[256];
+    fftgen_transform_plan plan;
+    const struct {
+        int rank;
+        long long shape[3];
+        int cap, tile, threads; /* of the last pass */
+    } cases[] = {
+        {3, {4, 128, 128}, 0, 128, 128},  {3, {16, 64, 64}, 0, 128, 128}, {3, {32, 32, 32}, 0, 64, 128},
+        {3, {64, 64, 64}, 0, 32, 128},    {3, {128, 128, 128}, 0, 16, 128}, {2, {8, 16384}, 0, 128, 128},
+        {3, {4, 128, 128}, 16, 16, 16},   {3, {256, 256, 256}, 0, 16, 256},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
+        fftgen_kernel_request request = {0, 0, FFTGEN_KERNEL_FP16, 90, 0, {{0}}, 0, FFTGEN_INTERMEDIATE_DEFAULT,
+                                         0, 0, 0, 0, 0, 0, 0};
+        for (int p = 1; p < FFTGEN_MAX_PASSES; ++p) request.max_tile.pass[p] = cases[i].cap;
+        assert_int_equal(plan_dense(&request, cases[i].rank, cases[i].shape, &plan, why, sizeof why), FFTGEN_PLAN_OK);
+        const fftgen_kernel_plan *last = &plan.pass[plan.pass_count - 1];
+        if (last->ffts_per_block != cases[i].tile || last->threads != cases[i].threads)
+            print_error("case %zu: tiles of %d, %d threads\n", i, last->ffts_per_block, last->threads);
+        assert_int_equal(last->ffts_per_block, cases[i].tile);
+        assert_int_equal(last->threads, cases[i].threads);
+    }
+    /* rows 20 points apart for 16 points: the groups do not adjoin, so a tile stays within 16 columns */
+    const long long shape[3] = {16, 8, 16};
+    const fftgen_user_layout gaps = {1, 16 * 8 * 20, {0, 8, 20}};
+    const fftgen_kernel_request request = {0, 0, FFTGEN_KERNEL_FP16, 90, 0, {{0}}, 0, FFTGEN_INTERMEDIATE_DEFAULT,
+                                           0, 0, 0, 0, 0, 0, 0};
+    assert_int_equal(fftgen_plan_shape(&request, 3, shape, gaps, gaps, &plan, why, sizeof why), FFTGEN_PLAN_OK);
+    assert_int_equal(plan.pass[plan.pass_count - 1].ffts_per_block, 16);
+}
+
 static void planner_follows_an_order(void **state)
 {
     (void)state;
@@ -852,6 +889,7 @@ int main(void)
         cmocka_unit_test(planner_places_twiddle_powers),
         cmocka_unit_test(planner_places_radix32_passes),
         cmocka_unit_test(planner_places_column_registers),
+        cmocka_unit_test(planner_widens_short_column_tiles),
         cmocka_unit_test_teardown(planner_follows_an_order, teardown),
     };
     return cmocka_run_group_tests_name("wisdom", tests, NULL, NULL);
