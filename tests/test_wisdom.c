@@ -795,9 +795,10 @@ static void planner_widens_short_column_tiles(void **state)
         {3, {64, 64, 64}, 0, 32, 128},    {3, {128, 128, 128}, 0, 16, 128}, {2, {8, 16384}, 0, 128, 128},
         {3, {4, 128, 128}, 16, 16, 16},   {3, {256, 256, 256}, 0, 16, 256},
     };
+    const fftgen_kernel_request fp16 = {0, 0, FFTGEN_KERNEL_FP16, 90, 0, {{0}}, 0, FFTGEN_INTERMEDIATE_DEFAULT,
+                                        0, 0, 0, 0, 0, 0, 0};
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
-        fftgen_kernel_request request = {0, 0, FFTGEN_KERNEL_FP16, 90, 0, {{0}}, 0, FFTGEN_INTERMEDIATE_DEFAULT,
-                                         0, 0, 0, 0, 0, 0, 0};
+        fftgen_kernel_request request = fp16;
         for (int p = 1; p < FFTGEN_MAX_PASSES; ++p) request.max_tile.pass[p] = cases[i].cap;
         assert_int_equal(plan_dense(&request, cases[i].rank, cases[i].shape, &plan, why, sizeof why), FFTGEN_PLAN_OK);
         const fftgen_kernel_plan *last = &plan.pass[plan.pass_count - 1];
@@ -809,9 +810,7 @@ static void planner_widens_short_column_tiles(void **state)
     /* rows 20 points apart for 16 points: the groups do not adjoin, so a tile stays within 16 columns */
     const long long shape[3] = {16, 8, 16};
     const fftgen_user_layout gaps = {1, 16 * 8 * 20, {0, 8, 20}};
-    const fftgen_kernel_request request = {0, 0, FFTGEN_KERNEL_FP16, 90, 0, {{0}}, 0, FFTGEN_INTERMEDIATE_DEFAULT,
-                                           0, 0, 0, 0, 0, 0, 0};
-    assert_int_equal(fftgen_plan_shape(&request, 3, shape, gaps, gaps, &plan, why, sizeof why), FFTGEN_PLAN_OK);
+    assert_int_equal(fftgen_plan_shape(&fp16, 3, shape, gaps, gaps, &plan, why, sizeof why), FFTGEN_PLAN_OK);
     assert_int_equal(plan.pass[plan.pass_count - 1].ffts_per_block, 16);
 }
 
