@@ -390,6 +390,25 @@ foreach(case fp16:8192x4 fp32:8192x4 fp16:8192x2x4 split:8192x4 fp32:32768x2)
   fftgen_shape_fields(${shape} 0 0 points fields)
   fftgen_add_sim(fftgen_${shape}_${p} ${points} ${p} ", 0, 0, 0, 0, 0${fields}" --n ${shape})
 endforeach()
+# columns split in two passes where asked (--split-columns, a measured choice): 4096-point columns as
+# 64 x 64 in tiles of 64 with twiddle powers in the second pass (the H200's line for 4096x4096), fp32
+# 1024-point columns as 32 x 32 (after rows, not the cluster's slices), and a 3D shape's first dimension
+# after its fused slices
+foreach(case "fp16;4096x64;_t64_tp3;--max-tile;0,64,0;--twiddle-powers=3" "fp32;1024x64;_c1;--cluster;1"
+        "fp16;16x32x32")
+  list(GET case 0 p)
+  list(GET case 1 shape)
+  list(LENGTH case length)
+  set(tag "")
+  set(extra "")
+  if(length GREATER 2)
+    list(GET case 2 tag)
+    list(SUBLIST case 3 -1 extra)
+  endif()
+  fftgen_shape_fields(${shape} 0 0 points fields)
+  fftgen_add_sim(fftgen_${shape}_sc${tag}_${p} ${points} ${p} ", 0, 0, 0, 0, 0${fields}" --n ${shape}
+                 --split-columns ${extra})
+endforeach()
 # fp16 with tensor cores in tiled passes, chosen pass by pass (--tensor-cores=P: what libfftgen's
 # measured choices can ask for): two passes, one of two, a strided layout, a 2D shape whose columns
 # alone use them, and a 3D shape.

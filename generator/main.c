@@ -93,6 +93,11 @@ static void usage(FILE *to)
             "                        in place) or columns-first (the columns in tiles, each tile written\n"
             "                        as one block into a work area as large as the data, then the rows\n"
             "                        read from the blocks): only the input's column reads stay strided\n"
+            "  --split-columns       dense 2D and 3D shapes: each column dimension after the first pass\n"
+            "                        in two four-step passes of shorter columns (4096: 64 x 64) through\n"
+            "                        a work area as large as the data, in wide tiles, instead of one\n"
+            "                        pass in one block or on a cluster. Off by default (libfftgen\n"
+            "                        chooses from measurements)\n"
             "  --intermediate F      fp16 plans of several passes: how they store the data between\n"
             "                        passes, in the same 32 bits per point: fp16 (__half2, the fastest)\n"
             "                        or shared-exponent (a 4-bit exponent and two 14-bit mantissas,\n"
@@ -424,7 +429,8 @@ int main(int argc, char **argv)
     enum { OPT_N = 256, OPT_RADIX, OPT_PRECISION, OPT_DIRECTION, OPT_ARCH, OPT_EXPLAIN, OPT_NAME, OPT_TARGET,
            OPT_TEMPLATES, OPT_ISTRIDE, OPT_IDIST, OPT_OSTRIDE, OPT_ODIST, OPT_INEMBED, OPT_ONEMBED, OPT_TENSOR_CORES,
            OPT_TWIDDLE_POWERS, OPT_RADIX32_PASSES, OPT_COLUMN_REGISTERS, OPT_COMPUTED_TWIDDLES,
-           OPT_MAX_TILE, OPT_CLUSTER, OPT_INTERMEDIATE, OPT_ORDER, OPT_BLOCK_THREADS, OPT_PREFETCH };
+           OPT_MAX_TILE, OPT_CLUSTER, OPT_INTERMEDIATE, OPT_ORDER, OPT_BLOCK_THREADS, OPT_PREFETCH,
+           OPT_SPLIT_COLUMNS };
     static const struct option options[] = {
         {"n", required_argument, 0, OPT_N},
         {"radix", required_argument, 0, OPT_RADIX},
@@ -453,6 +459,7 @@ int main(int argc, char **argv)
         {"cluster", required_argument, 0, OPT_CLUSTER},
         {"intermediate", required_argument, 0, OPT_INTERMEDIATE},
         {"order", required_argument, 0, OPT_ORDER},
+        {"split-columns", no_argument, 0, OPT_SPLIT_COLUMNS},
         {"help", no_argument, 0, 'h'},
         {"version", no_argument, 0, 'V'},
         {0, 0, 0, 0},
@@ -460,7 +467,7 @@ int main(int argc, char **argv)
     if (argc > 1 && strcmp(argv[1], "pack") == 0) return fftgen_pack_command(argc - 1, argv + 1);
     if (argc > 1 && strcmp(argv[1], "tune") == 0) return run_tune(argv + 1);
     fftgen_kernel_request request = {0, 0, FFTGEN_KERNEL_FP32, FFTGEN_DEFAULT_ARCH, 0, {{0}}, 0,
-                                     FFTGEN_INTERMEDIATE_DEFAULT, 0, 0, 0, 0, 0, 0, 0};
+                                     FFTGEN_INTERMEDIATE_DEFAULT, 0, 0, 0, 0, 0, 0, 0, 0};
     int have_n = 0, explain_only = 0, directions = FFTGEN_RENDER_BOTH;
     const char *output = NULL, *name = NULL, *templates_dir = NULL;
     fftgen_target target = FFTGEN_TARGET_CUDA;
@@ -564,6 +571,9 @@ int main(int argc, char **argv)
             request.columns_first = fftgen_order_parse(optarg);
             if (request.columns_first < 0)
                 fail(EXIT_USAGE, "--order takes rows-first or columns-first, got '%s'", optarg);
+            break;
+        case OPT_SPLIT_COLUMNS:
+            request.split_columns = 1;
             break;
         case OPT_NAME:
             if (!is_identifier(optarg)) fail(EXIT_USAGE, "--name '%s' is not a C identifier", optarg);

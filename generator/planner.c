@@ -1150,7 +1150,7 @@ long long fftgen_transform_limit(fftgen_kernel_precision precision, int arch)
     long long best = 0;
     for (long long n = 2; n <= (1LL << 30); n *= 2) {
         const fftgen_kernel_request request = {n, 0, precision, arch, 0, {{0}}, 0, FFTGEN_INTERMEDIATE_DEFAULT,
-                                               0, 0, 0, 0, 0, 0, 0};
+                                               0, 0, 0, 0, 0, 0, 0, 0};
         fftgen_transform_plan plan;
         if (plan_transform_quietly(&request, &plan) != FFTGEN_PLAN_OK) break;
         best = n;
@@ -1525,6 +1525,10 @@ fftgen_plan_status fftgen_plan_shape(const fftgen_kernel_request *asked, int ran
         snprintf(why, why_len, "the columns can go first in 2D shapes only, not in %dD", rank);
         return FFTGEN_PLAN_BAD_SIZE;
     }
+    if (request->split_columns && rank == 1) {
+        snprintf(why, why_len, "columns split in two passes in 2D and 3D shapes only, not in 1D");
+        return FFTGEN_PLAN_BAD_SIZE;
+    }
     if (rank == 1) {
         fftgen_kernel_request single = *request;
         single.n = shape[0];
@@ -1582,7 +1586,7 @@ fftgen_plan_status fftgen_plan_shape(const fftgen_kernel_request *asked, int ran
      * them the radix-16 stages that those run: default_single_kernel_radix) */
     const fftgen_kernel_request rows = {shape[rank - 1], 0, request->precision, request->arch, request->tensor_cores,
                                         request->max_tile, 1, FFTGEN_INTERMEDIATE_DEFAULT, 0, 0, 0,
-                                        request->radix32_passes, 0, 0, 0};
+                                        request->radix32_passes, 0, 0, 0, 0};
     fftgen_transform_plan row_plan;
     int next = rank - 2; /* the highest dimension still to transform */
     p.pass_count = 1;
@@ -1633,6 +1637,7 @@ fftgen_plan_status fftgen_plan_shape(const fftgen_kernel_request *asked, int ran
         p.pass[0].target = FFTGEN_BUFFER_OUTPUT;
     }
     const int out_dense = is_contiguous(&out, rank, shape, points);
+    int splits = 0;
     for (int d = next; d >= 0 && status == FFTGEN_PLAN_OK; --d) {
         const int index = p.pass_count++;
         fftgen_kernel_plan *column = &p.pass[index];
@@ -1651,7 +1656,13 @@ fftgen_plan_status fftgen_plan_shape(const fftgen_kernel_request *asked, int ran
         const int short_runs = status == FFTGEN_PLAN_TOO_LARGE ||
                                (status == FFTGEN_PLAN_OK && column->ffts_per_block < sector && more_columns &&
                                 (cap == 0 || cap >= sector)); /* not where a measured choice narrows them */
-        if ((short_runs || request->cluster > 1) && out_dense &&
+        if (request->split_columns && out_dense && index + 2 <= FFTGEN_MAX_PASSES &&
+            plan_split_column(request, rank, shape, d, index, split) == FFTGEN_PLAN_OK) {
+            p.pass[index] = split[0];
+            p.pass[p.pass_count++] = split[1];
+            status = FFTGEN_PLAN_OK;
+            ++splits;
+        } else if ((short_runs || request->cluster > 1) && out_dense &&
             plan_cluster_columns(request, rank, shape, d, &out, index, &on_cluster) == FFTGEN_PLAN_OK) {
             *column = on_cluster;
             column->source = column->target = FFTGEN_BUFFER_OUTPUT;
@@ -1675,6 +1686,15 @@ fftgen_plan_status fftgen_plan_shape(const fftgen_kernel_request *asked, int ran
                  fftgen_precision_name(request->precision), request->arch);
         return status;
     }
+    if (status == FFTGEN_PLAN_OK && request->split_columns && splits == 0) {
+        char text[64];
+        fftgen_shape_text(rank, shape, text, sizeof text);
+        snprintf(why, why_len,
+                 "shape %s: no column dimension splits in two passes (dense data only, a dimension outside"
+                 " the first pass, at most %d passes in all)",
+                 text, FFTGEN_MAX_PASSES);
+        return FFTGEN_PLAN_BAD_LAYOUT;
+    }
     if (status == FFTGEN_PLAN_OK) status = place_on_tensor_cores(request, &p);
     if (status != FFTGEN_PLAN_OK) {
         snprintf(why, why_len, "planning failed");
@@ -1690,6 +1710,7 @@ fftgen_plan_status fftgen_plan_shape(const fftgen_kernel_request *asked, int ran
     p.max_tile = request->max_tile;
     p.cluster = request->cluster;
     p.prefetch = request->prefetch;
+    p.split_columns = request->split_columns;
     *plan = p;
     return FFTGEN_PLAN_OK;
 }

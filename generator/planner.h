@@ -123,6 +123,12 @@ typedef struct {
                              a bulk copy while it computes the current one (fftgen_kernel_plan.prefetch).
                              An error where the kernel cannot take it. 0: one transform a block, read
                              straight from global memory */
+    int split_columns;    /* dense 2D and 3D shapes: 1 runs every column dimension outside the first pass
+                             as two four-step passes of shorter columns through the work area
+                             (64x64 for 4096 points), in wide tiles, instead of one pass in one block or
+                             on a cluster; an error where no dimension can split. 0: the planner's
+                             choice (a split only where one-block tiles would be narrower than
+                             SPLIT_COLUMN_TILE and no cluster takes them) */
 } fftgen_kernel_request;
 
 /* Where a pass finds its data: transform f is member c = f mod group_size of group
@@ -246,6 +252,7 @@ typedef struct {
     int computed_twiddle_passes; /* the passes that compute their stages' twiddles
                                     (fftgen_kernel_request.computed_twiddle_passes) */
     int prefetch;               /* the request's (0: none), for the command line */
+    int split_columns;          /* the request's, for the command line */
 } fftgen_transform_plan;
 
 typedef enum {

@@ -130,6 +130,10 @@ void fftgen_plan_command(const fftgen_transform_plan *plan, int directions, cons
         const size_t at = strlen(choices);
         snprintf(choices + at, sizeof choices - at, " --order %s", fftgen_order_name(1));
     }
+    if (plan->split_columns) {
+        const size_t at = strlen(choices);
+        snprintf(choices + at, sizeof choices - at, " --split-columns");
+    }
     if (first->prefetch > 1) {
         const size_t at = strlen(choices);
         snprintf(choices + at, sizeof choices - at, " --prefetch %d", first->prefetch);

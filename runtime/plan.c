@@ -2,6 +2,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "cache.h"
 #include "fftgen.h"
@@ -93,8 +94,8 @@ static fftgen_kernel_request planner_request(long long points, int rank, const l
                                             const fftgen_choice *forced, const fftgen_tile_caps *tile_override)
 {
     fftgen_kernel_request request = {points, 0, precision, arch, 0, {{0}}, 0, FFTGEN_INTERMEDIATE_DEFAULT,
-                                     0, 0, 0, 0, 0, 0, 0};
-    fftgen_choice choice = {0, {{0}}, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+                                     0, 0, 0, 0, 0, 0, 0, 0};
+    fftgen_choice choice = {0, {{0}}, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
     if (forced != NULL) {
         choice = *forced;
     } else if (!(flags & FFTGEN_PLANNER_DEFAULTS)) {
@@ -119,6 +120,11 @@ static fftgen_kernel_request planner_request(long long points, int rank, const l
     const int intermediate = fftgen_intermediate_parse(getenv("FFTGEN_INTERMEDIATE"));
     if (intermediate >= 0 && precision == FFTGEN_KERNEL_FP16) request.intermediate = (fftgen_intermediate)intermediate;
     if (flags & FFTGEN_FP16_INTERMEDIATES) request.intermediate = FFTGEN_INTERMEDIATE_FP16;
+    /* FFTGEN_SPLIT_COLUMNS: "1" splits the columns of 2D and 3D shapes in two passes, "0" keeps the
+     * planner's passes, to measure, as fftgen's --split-columns */
+    const char *split = getenv("FFTGEN_SPLIT_COLUMNS");
+    if (split != NULL && rank > 1 && (strcmp(split, "0") == 0 || strcmp(split, "1") == 0))
+        request.split_columns = split[0] == '1';
     return request;
 }
 
@@ -190,7 +196,7 @@ fftgen_result fftgen_plan_many_with_choice(fftgen_plan *plan, int rank, const lo
          * Whatever the choice holds; where it held nothing, this plan fails as the first did. */
         const fftgen_kernel_request plain = {points, 0, kernel_precision, arch,
                                              tensor_cores ? FFTGEN_EVERY_PASS : 0, tile_override, 0,
-                                             request.intermediate, 0, 0, 0, 0, 0, 0, 0};
+                                             request.intermediate, 0, 0, 0, 0, 0, 0, 0, 0};
         planned = fftgen_plan_shape(&plain, rank, n, in, out, &p->transform, why, sizeof why);
     }
     if (planned != FFTGEN_PLAN_OK) {

@@ -132,6 +132,9 @@ static int parse_entry(char *line, fftgen_wisdom_entry *entry, char *why, size_t
         } else if (strcmp(word, "computed-twiddles") == 0) {
             entry->choice.computed_twiddle_passes = fftgen_pass_mask_parse(value);
             bad = entry->choice.computed_twiddle_passes < 0;
+        } else if (strcmp(word, "split-columns") == 0) {
+            entry->choice.split_columns = strcmp(value, "1") == 0;
+            bad = !entry->choice.split_columns && strcmp(value, "0") != 0;
         } else if (strcmp(word, "radix") == 0) {
             bad = parse_supported(value, fftgen_radix_supported, &entry->choice.max_radix);
         } else if (strcmp(word, "block-threads") == 0) {
@@ -144,9 +147,9 @@ static int parse_entry(char *line, fftgen_wisdom_entry *entry, char *why, size_t
             bad = parse_time(value, &entry->default_ms);
         } else {
             snprintf(why, why_len,
-                     "unknown key '%s' (expected tensor-cores, max-tile, cluster, order, radix, block-threads,"
-                     " prefetch, twiddle-powers, radix32-passes, column-registers, computed-twiddles, ms,"
-                     " default-ms)",
+                     "unknown key '%s' (expected tensor-cores, max-tile, cluster, order, split-columns, radix,"
+                     " block-threads, prefetch, twiddle-powers, radix32-passes, column-registers,"
+                     " computed-twiddles, ms, default-ms)",
                      word);
             return -1;
         }
@@ -161,6 +164,10 @@ static int parse_entry(char *line, fftgen_wisdom_entry *entry, char *why, size_t
     }
     if (entry->choice.columns_first && entry->rank != 2) {
         snprintf(why, why_len, "order=columns-first applies to 2D shapes only");
+        return -1;
+    }
+    if (entry->choice.split_columns && entry->rank == 1) {
+        snprintf(why, why_len, "split-columns=1 applies to 2D and 3D shapes only");
         return -1;
     }
     if (entry->choice.block_threads != 0 && entry->rank != 1) {
@@ -479,6 +486,7 @@ void fftgen_choice_apply(const fftgen_choice *choice, int rank, fftgen_kernel_re
     request->prefetch = choice->prefetch;
     request->radix32_passes = choice->radix32_passes;
     request->column_register_passes = rank > 1 ? choice->column_register_passes : 0;
+    request->split_columns = rank > 1 && choice->split_columns;
 }
 
 /* " KEY=1,3": a pass mask as a wisdom word; nothing for none. */
@@ -498,9 +506,10 @@ void fftgen_choice_text(const fftgen_choice *choice, char *out, size_t len)
     fftgen_tile_caps_text(&choice->max_tile, tiles, sizeof tiles);
     char cluster[16] = "";
     if (choice->cluster != 0) snprintf(cluster, sizeof cluster, " cluster=%d", choice->cluster);
-    char order[32] = "", radix[16] = "", block[32] = "", prefetch[24] = "", powers[48] = "", radix32[48] = "",
+    char order[48] = "", radix[16] = "", block[32] = "", prefetch[24] = "", powers[48] = "", radix32[48] = "",
          columns[64] = "", computed[64] = "";
     if (choice->columns_first) snprintf(order, sizeof order, " order=%s", fftgen_order_name(1));
+    if (choice->split_columns) snprintf(order + strlen(order), sizeof order - strlen(order), " split-columns=1");
     if (choice->max_radix != 0) snprintf(radix, sizeof radix, " radix=%d", choice->max_radix);
     if (choice->block_threads != 0) snprintf(block, sizeof block, " block-threads=%d", choice->block_threads);
     if (choice->prefetch != 0) snprintf(prefetch, sizeof prefetch, " prefetch=%d", choice->prefetch);

@@ -59,6 +59,8 @@ typedef struct {
     int prefetch; /* sm_90, 1D single kernels and fused slices: transforms a block runs in turn, each
                      one's input bulk-copied while the one before computes
                      (fftgen_kernel_request.prefetch); 0: one */
+    int split_columns; /* 2D and 3D: the columns in two four-step passes each
+                          (fftgen_kernel_request.split_columns) */
 } fftgen_choice;
 
 /* The device a section was measured on. */

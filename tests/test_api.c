@@ -464,6 +464,56 @@ static void slices_through_wisdom(void **state)
     }
 }
 
+/* Columns split in two four-step passes through wisdom lines (split-columns=1): the 4096-point
+ * columns as 64 x 64 with tiles of 64 and twiddle powers (the H200's shipped line), 1024-point fp32
+ * columns as 32 x 32, and a 3D shape's first dimension (16 = 4 x 4) after its fused slices; both
+ * directions, out of place and in place, against FFTW double. */
+static void columns_split_through_wisdom(void **state)
+{
+    (void)state;
+    if (!have_gpu) skip();
+    const char *path = write_wisdom("fp16 4096x4096 tensor-cores=none max-tile=0,64,0 split-columns=1"
+                                    " twiddle-powers=3 ms=1 default-ms=1\n"
+                                    "fp32 1024x1024 tensor-cores=none max-tile=0 split-columns=1 ms=1 default-ms=1\n"
+                                    "fp16 16x64x64 tensor-cores=none max-tile=0 split-columns=1 ms=1 default-ms=1\n");
+    assert_int_equal(fftgen_load_wisdom(path), FFTGEN_SUCCESS);
+    unlink(path);
+    const struct {
+        struct fft_shape shape;
+        int fp16, batch, passes, first; /* the plan's passes, the first split pass's points */
+    } cases[] = {{{2, {4096, 4096, 0}}, 1, 1, 3, 64}, {{2, {1024, 1024, 0}}, 0, 2, 3, 32},
+                 {{3, {16, 64, 64}}, 1, 5, 3, 4}};
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; ++c) {
+        const struct fft_shape shape = cases[c].shape;
+        const long long n[3] = {shape.n[0], shape.n[1], shape.n[2]};
+        const long long points = (long long)shape_points(shape);
+        const fftgen_precision precision = cases[c].fp16 ? FFTGEN_FP16 : FFTGEN_FP32;
+        fftgen_plan plan = NULL;
+        assert_int_equal(fftgen_plan_many(&plan, shape.rank, n, NULL, 1, points, NULL, 1, points, precision, 1, 0),
+                         FFTGEN_SUCCESS);
+        const fftgen_transform_plan *passes = fftgen_plan_layout(plan);
+        assert_non_null(passes);
+        assert_true(passes->split_columns);
+        assert_int_equal(passes->pass_count, cases[c].passes);
+        assert_int_equal(passes->pass[1].n, cases[c].first);
+        assert_true(passes->pass[1].twiddle_by_group);
+        assert_int_equal(fftgen_destroy(plan), FFTGEN_SUCCESS);
+        for (int i = 0; i < 4; ++i) {
+            const fftgen_direction direction = i & 1 ? FFTGEN_INVERSE : FFTGEN_FORWARD;
+            const int in_place = i >= 2;
+            const struct api_run run = {shape.rank, {shape.n[0], shape.n[1], shape.n[2]}, precision, direction, 0,
+                                        in_place, 0};
+            const double error = shape_transform_error(shape, cases[c].fp16 ? KERNEL_FP16 : KERNEL_FP32,
+                                                       cases[c].batch, direction, 1.0, run_api, &run, 150 + 4 * c + i);
+            print_message("  %dx%d%s%.0d %s columns split, batch %d, %s%s: %.3e\n", shape.n[0], shape.n[1],
+                          shape.rank == 3 ? "x" : "", shape.rank == 3 ? shape.n[2] : 0,
+                          cases[c].fp16 ? "fp16" : "fp32", cases[c].batch, i & 1 ? "inverse" : "forward",
+                          in_place ? ", in place" : "", error);
+            assert_true(error >= 0.0 && error < (cases[c].fp16 ? FP16_ERROR_BOUND : FP32_ERROR_BOUND));
+        }
+    }
+}
+
 /* fp16 between passes: by default the last intermediate of three passes as shared-exponent
  * complexes, under the 4e-4 target; FFTGEN_FP16_INTERMEDIATES keeps fp16 there (faster, less
  * accurate). Two passes keep fp16 either way. */
@@ -775,6 +825,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(split_matches_fftw),
         cmocka_unit_test(wisdom_steers_plans),
         cmocka_unit_test(slices_through_wisdom),
+        cmocka_unit_test(columns_split_through_wisdom),
         cmocka_unit_test(fp16_intermediates_trade_accuracy),
         cmocka_unit_test(strided_shapes_match_fftw),
         cmocka_unit_test(exec_checks_its_arguments),

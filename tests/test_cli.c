@@ -150,6 +150,8 @@ static void bad_options(void **state)
     expect_rejected("--order takes rows-first or columns-first, got 'columns'", "64x64", "--order", "columns");
     expect_rejected("the columns can go first in 2D shapes only, not in 1D", "4096", "--order", "columns-first");
     expect_rejected("the columns can go first in 2D shapes only, not in 3D", "16x16x16", "--order", "columns-first");
+    expect_rejected("columns split in two passes in 2D and 3D shapes only, not in 1D", "4096", "--split-columns", NULL);
+    expect_rejected("shape 64x64: no column dimension splits in two passes", "64x64", "--split-columns", NULL);
     /* fftgen tune checks its arguments before it looks for a GPU */
     assert_int_equal(run_fftgen("tune", "--help", NULL), 0);
     assert_non_null(strstr(output, "Usage: fftgen tune [options] [SHAPE...]"));
@@ -529,6 +531,27 @@ static void columns_first_through_the_work_area(void **state)
                                    " *      tile written to `work` as one block: point j of column c at j*8 + c mod 8\n"));
     assert_non_null(strstr(text, "constexpr int IN_RUN_POINTS = 8; // points per run of one transform"));
     assert_non_null(strstr(text, "constexpr int IN_RUN_STRIDE = 8192; // elements between runs of one transform"));
+    unlink(path);
+}
+
+/* --split-columns: the 4096-point columns in two four-step passes of 64 points, the first with the
+ * four-step twiddles into the work area; the generated file names the option in its command. */
+static void columns_split_in_two_passes(void **state)
+{
+    (void)state;
+    assert_int_equal(run_fftgen("--n", "4096x4096", "--precision", "fp16", "--split-columns", "--explain", NULL), 0);
+    assert_non_null(strstr(output, "fftgen plan: 4096x4096 2D fp16 FFT for sm_90, 3 passes over global memory"));
+    assert_non_null(strstr(output, "  pass 2: FFTs of 64 points, a four-step pass of the 4096-point columns (dimension"
+                                   " 0) in tiles side by side, into the work area, times the four-step twiddles\n"));
+    assert_non_null(strstr(output, "  pass 3: FFTs of 64 points, a four-step pass of the 4096-point columns (dimension"
+                                   " 0) in tiles side by side, from the work area\n"));
+    assert_non_null(strstr(output, "    threads/block:  128 (4 per transform, 32 transforms per block, 16 points per"
+                                   " thread)\n"));
+    assert_null(strstr(output, "cluster"));
+    char path[300];
+    snprintf(path, sizeof path, "%s/k_split.cu", work_dir);
+    assert_int_equal(run_fftgen("--n", "64x8192", "--split-columns", "--direction", "forward", "-o", path, NULL), 0);
+    assert_non_null(strstr(file_text(path), "fftgen --n 64x8192 --split-columns --precision fp32 --direction forward"));
     unlink(path);
 }
 
@@ -920,6 +943,7 @@ int main(void)
         cmocka_unit_test(slices_merge_a_stage),
         cmocka_unit_test(prefetches_on_request),
         cmocka_unit_test(columns_first_through_the_work_area),
+        cmocka_unit_test(columns_split_in_two_passes),
         cmocka_unit_test(writes_self_contained_file),
         cmocka_unit_test(template_errors_name_file_and_line),
     };

@@ -204,6 +204,10 @@ static void damaged_files_are_refused_whole(void **state)
          "line 3: bad value '0' for computed-twiddles"},
         {"fftgen-wisdom 1\ndevice \"X\" sm_90 driver 1 fftgen 0.1.0\nfp32 16384 tensor-cores=none max-tile=0 computed-twiddles=1\n",
          "line 3: computed-twiddles= applies to fp16 only"},
+        {"fftgen-wisdom 1\ndevice \"X\" sm_90 driver 1 fftgen 0.1.0\nfp16 4096x4096 tensor-cores=none max-tile=0 split-columns=2\n",
+         "line 3: bad value '2' for split-columns"},
+        {"fftgen-wisdom 1\ndevice \"X\" sm_90 driver 1 fftgen 0.1.0\nfp16 4096 tensor-cores=none max-tile=0 split-columns=1\n",
+         "line 3: split-columns=1 applies to 2D and 3D shapes only"},
         {"fftgen-wisdom 1\nfftgen-wisdom 1\n", "line 2: a second 'fftgen-wisdom' line"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
@@ -266,14 +270,15 @@ static void writing_keeps_what_it_does_not_replace(void **state)
     close(fd);
     /* measure 65536 fp16 again on the H100, and 4096 fp16 for the first time */
     const fftgen_wisdom_entry entries[] = {
-        {FFTGEN_KERNEL_FP16, 1, {65536}, {0, caps_of("4"), 0, 0, 0, 0, 0, 0, 0, 0, 0}, 0.45, 0.6},
-        {FFTGEN_KERNEL_FP16, 1, {4096}, {1, caps_of("0"), 0, 0, 0, 0, 0, 0, 0, 0, 0}, 0.2, 0.3},
-        {FFTGEN_KERNEL_FP16, 1, {1LL << 26}, {0, caps_of("16,8,8,8"), 0, 0, 0, 5, 0, 0, 0, 0, 0}, 1.2, 1.3},
-        {FFTGEN_KERNEL_FP32, 1, {32768}, {0, caps_of("0"), 2, 0, 0, 0, 0, 0, 0, 0, 0}, 1.1, 1.2},
-        {FFTGEN_KERNEL_FP16, 1, {2048}, {0, caps_of("0"), 0, 0, 32, 0, 64, 0, 0, 1, 0}, 0.29, 0.31},
-        {FFTGEN_KERNEL_FP32, 2, {1024, 1024}, {0, caps_of("0"), 0, 1, 0, 0, 0, 3, 0, 0, 0}, 1.08, 1.13},
-        {FFTGEN_KERNEL_FP16, 2, {256, 128}, {0, caps_of("0"), 0, 0, 0, 0, 0, 0, 2, 0, 0}, 0.5, 0.55},
-        {FFTGEN_KERNEL_FP16, 1, {16384}, {0, caps_of("0"), 0, 0, 32, 0, 0, 0, 0, 1, 8}, 0.37, 0.44},
+        {FFTGEN_KERNEL_FP16, 1, {65536}, {0, caps_of("4"), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}, 0.45, 0.6},
+        {FFTGEN_KERNEL_FP16, 1, {4096}, {1, caps_of("0"), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}, 0.2, 0.3},
+        {FFTGEN_KERNEL_FP16, 1, {1LL << 26}, {0, caps_of("16,8,8,8"), 0, 0, 0, 5, 0, 0, 0, 0, 0, 0}, 1.2, 1.3},
+        {FFTGEN_KERNEL_FP32, 1, {32768}, {0, caps_of("0"), 2, 0, 0, 0, 0, 0, 0, 0, 0, 0}, 1.1, 1.2},
+        {FFTGEN_KERNEL_FP16, 1, {2048}, {0, caps_of("0"), 0, 0, 32, 0, 64, 0, 0, 1, 0, 0}, 0.29, 0.31},
+        {FFTGEN_KERNEL_FP32, 2, {1024, 1024}, {0, caps_of("0"), 0, 1, 0, 0, 0, 3, 0, 0, 0, 0}, 1.08, 1.13},
+        {FFTGEN_KERNEL_FP16, 2, {256, 128}, {0, caps_of("0"), 0, 0, 0, 0, 0, 0, 2, 0, 0, 0}, 0.5, 0.55},
+        {FFTGEN_KERNEL_FP16, 1, {16384}, {0, caps_of("0"), 0, 0, 32, 0, 0, 0, 0, 1, 8, 0}, 0.37, 0.44},
+        {FFTGEN_KERNEL_FP16, 2, {4096, 4096}, {0, caps_of("0,64,0"), 0, 0, 0, 4, 0, 0, 0, 0, 0, 1}, 0.91, 1.05},
     };
     const int count = (int)(sizeof entries / sizeof entries[0]);
     assert_int_equal(fftgen_wisdom_write(path, &H100, entries, count, why, sizeof why), FFTGEN_SUCCESS);
@@ -289,6 +294,8 @@ static void writing_keeps_what_it_does_not_replace(void **state)
     assert_non_null(strstr(text, "fp16 256x128 tensor-cores=none max-tile=0 column-registers=2 ms=0.5000"));
     assert_non_null(strstr(text, "fp16 16384 tensor-cores=none max-tile=0 radix=32 prefetch=8 computed-twiddles=1"
                                   " ms=0.3700"));
+    assert_non_null(strstr(text, "fp16 4096x4096 tensor-cores=none max-tile=0,64,0 split-columns=1 twiddle-powers=3"
+                                  " ms=0.9100"));
     assert_null(strstr(text, "fp16 65536 tensor-cores=2 max-tile=8"));      /* replaced */
     assert_non_null(strstr(text, "fp32 512x256 tensor-cores=none max-tile=4")); /* kept */
     assert_non_null(strstr(text, "device \"NVIDIA H200\""));
@@ -323,6 +330,10 @@ static void writing_keeps_what_it_does_not_replace(void **state)
     assert_int_equal(choice.columns_first, 1);
     assert_true(find(&H100, FFTGEN_KERNEL_FP16, 2, 256, 128, &choice));
     assert_int_equal(choice.column_register_passes, 2);
+    assert_int_equal(choice.split_columns, 0);
+    assert_true(find(&H100, FFTGEN_KERNEL_FP16, 2, 4096, 4096, &choice));
+    assert_int_equal(choice.split_columns, 1);
+    assert_int_equal(choice.twiddle_powers, 4);
     assert_true(find(&H100, FFTGEN_KERNEL_FP32, 2, 512, 256, &choice));
     /* a damaged file is left as it was */
     FILE *f = fopen(path, "w");
@@ -410,12 +421,9 @@ static void shipped_table_parses_and_plans(void **state)
                 for (int i = 0; i < rank; ++i) points *= shapes[s][i];
                 fftgen_choice choice;
                 if (!fftgen_wisdom_find(&devices[d], precision, rank, shapes[s], &choice)) continue;
-                const fftgen_kernel_request request = {points, choice.max_radix, precision, 90, choice.tensor_cores,
-                                                       choice.max_tile, choice.cluster,
-                                                       FFTGEN_INTERMEDIATE_DEFAULT, choice.columns_first,
-                                                       choice.twiddle_powers, choice.block_threads,
-                                                       choice.radix32_passes, choice.column_register_passes,
-                                                       choice.computed_twiddle_passes, choice.prefetch};
+                fftgen_kernel_request request = {points, 0, precision, 90, 0, {{0}}, 0, FFTGEN_INTERMEDIATE_DEFAULT,
+                                                 0, 0, 0, 0, 0, 0, 0, 0};
+                fftgen_choice_apply(&choice, rank, &request); /* as libfftgen does */
                 const fftgen_user_layout dense = {1, points, {0}};
                 fftgen_transform_plan plan;
                 assert_int_equal(fftgen_plan_shape(&request, rank, shapes[s], dense, dense, &plan, why, sizeof why),
@@ -444,6 +452,11 @@ static void shipped_table_parses_and_plans(void **state)
     assert_int_equal(choice.cluster, 1);
     assert_true(find(&devices[0], FFTGEN_KERNEL_FP32, 1, 65536, 0, &choice));
     assert_int_equal(choice.cluster, 0);
+    /* fp16 4096x4096 on the H200: its columns in two passes (tune: 1.0501 -> 0.9132 ms), not on a cluster */
+    assert_true(find(&devices[1], FFTGEN_KERNEL_FP16, 2, 4096, 4096, &choice));
+    assert_int_equal(choice.split_columns, 1);
+    assert_true(find(&devices[0], FFTGEN_KERNEL_FP16, 2, 4096, 4096, &choice));
+    assert_int_equal(choice.split_columns, 0);
 }
 
 /* The plan of a dense shape (stride 1, no embeds). */
@@ -476,7 +489,7 @@ static void planner_places_twiddle_powers(void **state)
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
         const fftgen_kernel_request request = {0, 0, cases[i].precision, 90, 0, {{0}}, 0,
-                                               FFTGEN_INTERMEDIATE_DEFAULT, 0, cases[i].mask, 0, 0, 0, 0, 0};
+                                               FFTGEN_INTERMEDIATE_DEFAULT, 0, cases[i].mask, 0, 0, 0, 0, 0, 0};
         assert_int_equal(plan_dense(&request, cases[i].rank, cases[i].shape, &plan, why, sizeof why), FFTGEN_PLAN_OK);
         assert_int_equal(plan.pass_count, cases[i].want_passes);
         int got = 0;
@@ -487,11 +500,11 @@ static void planner_places_twiddle_powers(void **state)
     const long long n = 1 << 22;
     const fftgen_user_layout dense = {1, n, {0}};
     fftgen_kernel_request fp32 = {0, 0, FFTGEN_KERNEL_FP32, 90, 0, {{0}}, 0, FFTGEN_INTERMEDIATE_DEFAULT, 0, 1, 0, 0,
-                                  0, 0, 0};
+                                  0, 0, 0, 0};
     assert_int_equal(fftgen_plan_shape(&fp32, 1, &n, dense, dense, &plan, why, sizeof why), FFTGEN_PLAN_BAD_RADIX);
     assert_non_null(strstr(why, "fp16"));
     fftgen_kernel_request third = {0, 0, FFTGEN_KERNEL_FP16, 90, 0, {{0}}, 0, FFTGEN_INTERMEDIATE_DEFAULT, 0, 4, 0, 0,
-                                   0, 0, 0};
+                                   0, 0, 0, 0};
     assert_int_equal(fftgen_plan_shape(&third, 1, &n, dense, dense, &plan, why, sizeof why), FFTGEN_PLAN_BAD_RADIX);
     assert_non_null(strstr(why, "pass 3 named, but the plan has 2 passes"));
 }
@@ -526,7 +539,7 @@ static void planner_places_radix32_passes(void **state)
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
         const fftgen_kernel_request request = {0, 0, cases[i].precision, 90, 0, {{0}}, 0, FFTGEN_INTERMEDIATE_DEFAULT,
-                                               cases[i].columns_first, 0, 0, cases[i].mask, 0, 0, 0};
+                                               cases[i].columns_first, 0, 0, cases[i].mask, 0, 0, 0, 0};
         assert_int_equal(plan_dense(&request, cases[i].rank, cases[i].shape, &plan, why, sizeof why), FFTGEN_PLAN_OK);
         int got = 0;
         for (int p = 0; p < plan.pass_count; ++p) {
@@ -549,7 +562,7 @@ static void planner_places_radix32_passes(void **state)
     };
     for (size_t i = 0; i < sizeof errors / sizeof errors[0]; ++i) {
         const fftgen_kernel_request request = {0, 0, errors[i].precision, 90, 0, {{0}}, 0, FFTGEN_INTERMEDIATE_DEFAULT,
-                                               0, 0, 0, errors[i].mask, 0, 0, 0};
+                                               0, 0, 0, errors[i].mask, 0, 0, 0, 0};
         expect_choice_refused(&request, errors[i].rank, errors[i].shape, errors[i].why);
     }
 }
@@ -574,7 +587,7 @@ static void planner_places_column_registers(void **state)
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
         const fftgen_kernel_request request = {0, 0, FFTGEN_KERNEL_FP16, 90, 0, {{0}}, 0, FFTGEN_INTERMEDIATE_DEFAULT,
-                                               0, 0, 0, 0, cases[i].mask, 0, 0};
+                                               0, 0, 0, 0, cases[i].mask, 0, 0, 0};
         assert_int_equal(plan_dense(&request, cases[i].rank, cases[i].shape, &plan, why, sizeof why), FFTGEN_PLAN_OK);
         int got = 0;
         for (int p = 1; p < plan.pass_count; ++p) got |= plan.pass[p].column_registers << p;
@@ -595,7 +608,7 @@ static void planner_places_column_registers(void **state)
     };
     for (size_t i = 0; i < sizeof errors / sizeof errors[0]; ++i) {
         const fftgen_kernel_request request = {0, 0, FFTGEN_KERNEL_FP16, 90, errors[i].tensor_cores, {{0}}, 0,
-                                               FFTGEN_INTERMEDIATE_DEFAULT, 0, 0, 0, 0, errors[i].mask, 0, 0};
+                                               FFTGEN_INTERMEDIATE_DEFAULT, 0, 0, 0, 0, errors[i].mask, 0, 0, 0};
         expect_choice_refused(&request, errors[i].rank, errors[i].shape, errors[i].why);
     }
 }
@@ -627,7 +640,7 @@ static void planner_follows_a_choice(void **state)
     for (size_t i = 0; i < sizeof clusters / sizeof clusters[0]; ++i) {
         const fftgen_kernel_request request = {clusters[i].n, 0, clusters[i].precision, clusters[i].arch,
                                                clusters[i].tensor_cores, {{0}}, clusters[i].cluster,
-                                               FFTGEN_INTERMEDIATE_DEFAULT, 0, 0, 0, 0, 0, 0, 0};
+                                               FFTGEN_INTERMEDIATE_DEFAULT, 0, 0, 0, 0, 0, 0, 0, 0};
         assert_int_equal(fftgen_plan_transform(&request, &plan, why, sizeof why), FFTGEN_PLAN_OK);
         assert_int_equal(plan.pass_count, clusters[i].want_passes);
         assert_int_equal(plan.pass[0].cluster, clusters[i].want_blocks);
@@ -660,7 +673,7 @@ static void planner_follows_a_choice(void **state)
         const fftgen_user_layout dense = {1, points, {0}};
         const fftgen_kernel_request request = {points, 0, column_clusters[i].precision, column_clusters[i].arch,
                                                column_clusters[i].tensor_cores, {{0}}, column_clusters[i].cluster,
-                                               FFTGEN_INTERMEDIATE_DEFAULT, 0, 0, 0, 0, 0, 0, 0};
+                                               FFTGEN_INTERMEDIATE_DEFAULT, 0, 0, 0, 0, 0, 0, 0, 0};
         assert_int_equal(fftgen_plan_shape(&request, 2, shape, dense, dense, &plan, why, sizeof why), FFTGEN_PLAN_OK);
         assert_int_equal(plan.pass_count, column_clusters[i].want_passes);
         const fftgen_kernel_plan *columns = &plan.pass[1];
@@ -679,7 +692,7 @@ static void planner_follows_a_choice(void **state)
         }
     }
     const fftgen_kernel_request second = {1 << 20, 0, FFTGEN_KERNEL_FP16, 90, 2, caps_of("4"), 0,
-                                          FFTGEN_INTERMEDIATE_DEFAULT, 0, 0, 0, 0, 0, 0, 0};
+                                          FFTGEN_INTERMEDIATE_DEFAULT, 0, 0, 0, 0, 0, 0, 0, 0};
     assert_int_equal(fftgen_plan_transform(&second, &plan, why, sizeof why), FFTGEN_PLAN_OK);
     assert_int_equal(plan.pass_count, 2);
     assert_false(plan.pass[0].tensor_cores);
@@ -689,7 +702,7 @@ static void planner_follows_a_choice(void **state)
     assert_caps(&plan.max_tile, 4, 4, 4);
     /* tiles pass by pass: the columns wide, the rows at the planner's default (8 for 512 fp16 points) */
     const fftgen_kernel_request per_pass = {1LL << 27, 0, FFTGEN_KERNEL_FP16, 90, 0, caps_of("16,16,0"), 0,
-                                            FFTGEN_INTERMEDIATE_DEFAULT, 0, 0, 0, 0, 0, 0, 0};
+                                            FFTGEN_INTERMEDIATE_DEFAULT, 0, 0, 0, 0, 0, 0, 0, 0};
     assert_int_equal(fftgen_plan_transform(&per_pass, &plan, why, sizeof why), FFTGEN_PLAN_OK);
     assert_int_equal(plan.pass_count, 3);
     assert_int_equal(plan.pass[0].ffts_per_block, 16);
@@ -699,31 +712,31 @@ static void planner_follows_a_choice(void **state)
     const long long cube[3] = {64, 64, 64};
     const fftgen_user_layout dense_cube = {1, 1 << 18, {0}};
     const fftgen_kernel_request columns = {1 << 18, 0, FFTGEN_KERNEL_FP16, 90, 0, caps_of("0,4"), 0,
-                                           FFTGEN_INTERMEDIATE_DEFAULT, 0, 0, 0, 0, 0, 0, 0};
+                                           FFTGEN_INTERMEDIATE_DEFAULT, 0, 0, 0, 0, 0, 0, 0, 0};
     assert_int_equal(fftgen_plan_shape(&columns, 3, cube, dense_cube, dense_cube, &plan, why, sizeof why),
                      FFTGEN_PLAN_OK);
     assert_int_equal(plan.pass_count, 2);
     assert_int_equal(plan.pass[1].ffts_per_block, 4);
     /* fp32 cannot take tensor cores; 8 points have no radix-16 stage; sm_75 has no mma.m16n8k16 */
     const fftgen_kernel_request fp32 = {4096, 0, FFTGEN_KERNEL_FP32, 90, 1, {{0}}, 0, FFTGEN_INTERMEDIATE_DEFAULT,
-                                        0, 0, 0, 0, 0, 0, 0};
+                                        0, 0, 0, 0, 0, 0, 0, 0};
     assert_int_equal(fftgen_plan_transform(&fp32, &plan, why, sizeof why), FFTGEN_PLAN_BAD_RADIX);
     const fftgen_kernel_request tiny = {8, 0, FFTGEN_KERNEL_FP16, 90, 1, {{0}}, 0, FFTGEN_INTERMEDIATE_DEFAULT,
-                                        0, 0, 0, 0, 0, 0, 0};
+                                        0, 0, 0, 0, 0, 0, 0, 0};
     assert_int_equal(fftgen_plan_transform(&tiny, &plan, why, sizeof why), FFTGEN_PLAN_BAD_RADIX);
     const fftgen_kernel_request turing = {4096, 0, FFTGEN_KERNEL_FP16, 75, 1, {{0}}, 0, FFTGEN_INTERMEDIATE_DEFAULT,
-                                          0, 0, 0, 0, 0, 0, 0};
+                                          0, 0, 0, 0, 0, 0, 0, 0};
     assert_int_equal(fftgen_plan_transform(&turing, &plan, why, sizeof why), FFTGEN_PLAN_BAD_ARCH);
     /* a 2D shape whose first pass asks for tensor cores is not fused */
     const long long shape[2] = {64, 64};
     const fftgen_user_layout dense = {1, 4096, {0}};
     const fftgen_kernel_request all = {4096, 0, FFTGEN_KERNEL_FP16, 90, FFTGEN_EVERY_PASS, {{0}}, 0,
-                                       FFTGEN_INTERMEDIATE_DEFAULT, 0, 0, 0, 0, 0, 0, 0};
+                                       FFTGEN_INTERMEDIATE_DEFAULT, 0, 0, 0, 0, 0, 0, 0, 0};
     assert_int_equal(fftgen_plan_shape(&all, 2, shape, dense, dense, &plan, why, sizeof why), FFTGEN_PLAN_OK);
     assert_int_equal(plan.pass_count, 2);
     assert_true(plan.pass[0].tensor_cores && plan.pass[1].tensor_cores);
     const fftgen_kernel_request none = {4096, 0, FFTGEN_KERNEL_FP16, 90, 0, {{0}}, 0, FFTGEN_INTERMEDIATE_DEFAULT,
-                                        0, 0, 0, 0, 0, 0, 0};
+                                        0, 0, 0, 0, 0, 0, 0, 0};
     assert_int_equal(fftgen_plan_shape(&none, 2, shape, dense, dense, &plan, why, sizeof why), FFTGEN_PLAN_OK);
     assert_int_equal(plan.pass_count, 1);
     assert_true(plan.pass[0].slice_rows > 0);
@@ -749,7 +762,7 @@ static void planner_takes_a_block_size(void **state)
     };
     for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; ++i) {
         const fftgen_kernel_request request = {sizes[i].n, sizes[i].radix, FFTGEN_KERNEL_FP16, 90, 0, {{0}}, 0,
-                                               FFTGEN_INTERMEDIATE_DEFAULT, 0, 0, sizes[i].block_threads, 0, 0, 0, 0};
+                                               FFTGEN_INTERMEDIATE_DEFAULT, 0, 0, sizes[i].block_threads, 0, 0, 0, 0, 0};
         assert_int_equal(fftgen_plan_transform(&request, &plan, why, sizeof why), FFTGEN_PLAN_OK);
         assert_int_equal(plan.pass_count, 1);
         assert_int_equal(plan.pass[0].threads, sizes[i].want_threads);
@@ -759,11 +772,11 @@ static void planner_takes_a_block_size(void **state)
     /* not a power of two from 32 to 1024; a size of several passes; a 2D shape; a strided layout */
     const long long n = 65536, square[2] = {64, 64};
     const fftgen_kernel_request odd = {256, 0, FFTGEN_KERNEL_FP16, 90, 0, {{0}}, 0, FFTGEN_INTERMEDIATE_DEFAULT,
-                                       0, 0, 48, 0, 0, 0, 0};
+                                       0, 0, 48, 0, 0, 0, 0, 0};
     assert_int_equal(fftgen_plan_transform(&odd, &plan, why, sizeof why), FFTGEN_PLAN_BAD_RADIX);
     assert_non_null(strstr(why, "block size of 48 threads"));
     const fftgen_kernel_request passes = {n, 0, FFTGEN_KERNEL_FP16, 90, 0, {{0}}, 0, FFTGEN_INTERMEDIATE_DEFAULT,
-                                          0, 0, 64, 0, 0, 0, 0};
+                                          0, 0, 64, 0, 0, 0, 0, 0};
     assert_int_equal(fftgen_plan_transform(&passes, &plan, why, sizeof why), FFTGEN_PLAN_BAD_RADIX);
     assert_non_null(strstr(why, "1D sizes of one kernel only"));
     const fftgen_user_layout dense = {1, 4096, {0}}, strided = {2, 8192, {0}};
@@ -772,7 +785,7 @@ static void planner_takes_a_block_size(void **state)
     assert_non_null(strstr(why, "single-kernel sizes only"));
     const long long small = 256;
     const fftgen_kernel_request one = {small, 0, FFTGEN_KERNEL_FP16, 90, 0, {{0}}, 0, FFTGEN_INTERMEDIATE_DEFAULT,
-                                       0, 0, 64, 0, 0, 0, 0};
+                                       0, 0, 64, 0, 0, 0, 0, 0};
     assert_int_equal(fftgen_plan_shape(&one, 1, &small, strided, strided, &plan, why, sizeof why),
                      FFTGEN_PLAN_BAD_RADIX);
     assert_non_null(strstr(why, "contiguous layouts only"));
@@ -796,7 +809,7 @@ static void planner_widens_short_column_tiles(void **state)
         {3, {4, 128, 128}, 16, 16, 16},   {3, {256, 256, 256}, 0, 16, 256},
     };
     const fftgen_kernel_request fp16 = {0, 0, FFTGEN_KERNEL_FP16, 90, 0, {{0}}, 0, FFTGEN_INTERMEDIATE_DEFAULT,
-                                        0, 0, 0, 0, 0, 0, 0};
+                                        0, 0, 0, 0, 0, 0, 0, 0};
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
         fftgen_kernel_request request = fp16;
         for (int p = 1; p < FFTGEN_MAX_PASSES; ++p) request.max_tile.pass[p] = cases[i].cap;
@@ -812,6 +825,65 @@ static void planner_widens_short_column_tiles(void **state)
     const fftgen_user_layout gaps = {1, 16 * 8 * 20, {0, 8, 20}};
     assert_int_equal(fftgen_plan_shape(&fp16, 3, shape, gaps, gaps, &plan, why, sizeof why), FFTGEN_PLAN_OK);
     assert_int_equal(plan.pass[plan.pass_count - 1].ffts_per_block, 16);
+}
+
+/* Columns in two four-step passes where asked (the split-columns choice): each column dimension after
+ * the first pass, in the planner's wide tiles, through the work area; an error where none can split. */
+static void planner_splits_columns(void **state)
+{
+    (void)state;
+    char why[256];
+    fftgen_transform_plan plan;
+    const struct {
+        int rank;
+        long long shape[3];
+        int passes, dimension, first, second; /* the split dimension, its passes' points */
+    } cases[] = {
+        {2, {4096, 4096}, 3, 0, 64, 64}, /* on sm_90 a cluster pass without the choice */
+        {2, {8192, 8192}, 3, 0, 64, 128},
+        {3, {16, 64, 64}, 3, 0, 4, 4},      /* after a fused slice */
+        {3, {2, 1024, 1024}, 4, 1, 32, 32}, /* the 2-point dimension stays one pass */
+    };
+    fftgen_kernel_request split = {0, 0, FFTGEN_KERNEL_FP16, 90, 0, {{0}}, 0, FFTGEN_INTERMEDIATE_DEFAULT,
+                                   0, 0, 0, 0, 0, 0, 0, 1};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
+        assert_int_equal(plan_dense(&split, cases[i].rank, cases[i].shape, &plan, why, sizeof why), FFTGEN_PLAN_OK);
+        assert_int_equal(plan.pass_count, cases[i].passes);
+        assert_true(plan.split_columns);
+        const fftgen_kernel_plan *first = &plan.pass[1], *second = &plan.pass[2];
+        assert_int_equal(first->n, cases[i].first);
+        assert_int_equal(second->n, cases[i].second);
+        assert_int_equal(first->cluster, 0);
+        assert_true(first->twiddle_by_group);
+        assert_int_equal(first->twiddle_n, cases[i].first * cases[i].second);
+        assert_int_equal(first->target, FFTGEN_BUFFER_WORK);
+        assert_int_equal(second->source, FFTGEN_BUFFER_WORK);
+        assert_int_equal(second->target, FFTGEN_BUFFER_OUTPUT);
+        assert_int_equal(first->dimension, cases[i].dimension);
+        assert_int_equal(second->dimension, cases[i].dimension);
+        assert_true(first->ffts_per_block >= 16);
+        assert_true(fftgen_plan_needs_work(&plan));
+    }
+    /* nothing to split: 1D, a shape that is one fused slice, a strided layout */
+    const long long line[1] = {4096}, slice[2] = {64, 64}, square[2] = {4096, 4096};
+    const fftgen_user_layout dense_line = {1, 4096, {0}}, dense_slice = {1, 64 * 64, {0}},
+                             spread = {2, 2 * 4096 * 4096, {0}};
+    assert_int_equal(fftgen_plan_shape(&split, 1, line, dense_line, dense_line, &plan, why, sizeof why),
+                     FFTGEN_PLAN_BAD_SIZE);
+    assert_string_equal(why, "columns split in two passes in 2D and 3D shapes only, not in 1D");
+    assert_int_equal(fftgen_plan_shape(&split, 2, slice, dense_slice, dense_slice, &plan, why, sizeof why),
+                     FFTGEN_PLAN_BAD_LAYOUT);
+    assert_non_null(strstr(why, "shape 64x64: no column dimension splits in two passes"));
+    assert_int_equal(fftgen_plan_shape(&split, 2, square, spread, spread, &plan, why, sizeof why),
+                     FFTGEN_PLAN_BAD_LAYOUT);
+    /* the wisdom word reaches 2D and 3D requests only */
+    fftgen_choice choice = {0};
+    choice.split_columns = 1;
+    fftgen_kernel_request request = {0};
+    fftgen_choice_apply(&choice, 3, &request);
+    assert_int_equal(request.split_columns, 1);
+    fftgen_choice_apply(&choice, 1, &request);
+    assert_int_equal(request.split_columns, 0);
 }
 
 static void planner_follows_an_order(void **state)
@@ -834,7 +906,7 @@ static void planner_follows_an_order(void **state)
 
     const fftgen_user_layout dense = {1, 4096 * 4096, {0}};
     const fftgen_kernel_request first = {4096 * 4096, 0, FFTGEN_KERNEL_FP16, 90, 0, {{0}}, 0,
-                                         FFTGEN_INTERMEDIATE_DEFAULT, 1, 0, 0, 0, 0, 0, 0};
+                                         FFTGEN_INTERMEDIATE_DEFAULT, 1, 0, 0, 0, 0, 0, 0, 0};
     fftgen_transform_plan plan;
     assert_int_equal(fftgen_plan_shape(&first, 2, square, dense, dense, &plan, why, sizeof why), FFTGEN_PLAN_OK);
     assert_true(plan.columns_first);
@@ -889,6 +961,7 @@ int main(void)
         cmocka_unit_test(planner_places_radix32_passes),
         cmocka_unit_test(planner_places_column_registers),
         cmocka_unit_test(planner_widens_short_column_tiles),
+        cmocka_unit_test(planner_splits_columns),
         cmocka_unit_test_teardown(planner_follows_an_order, teardown),
     };
     return cmocka_run_group_tests_name("wisdom", tests, NULL, NULL);

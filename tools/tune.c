@@ -37,7 +37,8 @@ static void usage(FILE *to)
             "stages on tensor cores or on CUDA cores, pass by pass, for fp16; how many transforms the\n"
             "strided passes read side by side, for every pass and then pass by pass; on sm_90 and newer,\n"
             "thread-block clusters of 2, 4 or 8 blocks against none, for 1D sizes above one block and\n"
-            "for the columns of 2D and 3D shapes; for 2D shapes, the columns first through a work area\n"
+            "for the columns of 2D and 3D shapes; for 2D and 3D shapes, the columns in two four-step\n"
+            "passes of shorter columns each; for 2D shapes, the columns first through a work area\n"
             "against the rows first; for 1D sizes of one kernel, radix 4, 8, 16 and 32, then blocks of 32\n"
             "to 1024 threads for the fastest of them; for 2D and 3D shapes with a fused slice, 32 points a\n"
             "thread in the slice against 16; radix 32 in the tiled passes where it saves a\n"
@@ -122,7 +123,7 @@ static fftgen_plan_status plan_choice(const struct transform *t, int arch, const
     const long long points = shape_arg_points(&t->shape);
     const fftgen_user_layout dense = {1, points, {0}};
     fftgen_kernel_request request = {points, 0, KERNEL_PRECISIONS[t->precision], arch, 0, {{0}}, 0,
-                                     FFTGEN_INTERMEDIATE_DEFAULT, 0, 0, 0, 0, 0, 0, 0};
+                                     FFTGEN_INTERMEDIATE_DEFAULT, 0, 0, 0, 0, 0, 0, 0, 0};
     fftgen_choice_apply(choice, t->shape.rank, &request);
     char why[256];
     return fftgen_plan_shape(&request, t->shape.rank, t->shape.n, dense, dense, plan, why, sizeof why);
@@ -149,7 +150,7 @@ static int add_candidate(const struct transform *t, int arch, fftgen_choice choi
 /* The choice of `tile` for every pass, with `cluster` and the passes' order. */
 static fftgen_choice tiles_choice(int tile, int cluster, int columns_first)
 {
-    fftgen_choice choice = {0, {{0}}, cluster, columns_first, 0, 0, 0, 0, 0, 0, 0};
+    fftgen_choice choice = {0, {{0}}, cluster, columns_first, 0, 0, 0, 0, 0, 0, 0, 0};
     for (int i = 0; i < FFTGEN_MAX_PASSES; ++i) choice.max_tile.pass[i] = tile;
     return choice;
 }
@@ -161,7 +162,7 @@ static int tensor_core_passes(const struct transform *t, int arch)
     const long long points = shape_arg_points(&t->shape);
     const fftgen_user_layout dense = {1, points, {0}};
     const fftgen_kernel_request every = {points, 0, FFTGEN_KERNEL_FP16, arch, FFTGEN_EVERY_PASS, {{0}}, 0,
-                                         FFTGEN_INTERMEDIATE_DEFAULT, 0, 0, 0, 0, 0, 0, 0};
+                                         FFTGEN_INTERMEDIATE_DEFAULT, 0, 0, 0, 0, 0, 0, 0, 0};
     fftgen_transform_plan plan;
     char why[256];
     int can = 0;
@@ -631,6 +632,13 @@ static int tune_one(const struct transform *t, const fftgen_device_key *key, lon
     /* 2D: the columns first, through the work area, with every tile cap */
     for (size_t k = 0; k < sizeof tiles / sizeof tiles[0] && t->shape.rank == 2; ++k)
         add_candidate(t, arch, tiles_choice(tiles[k], 0, 1), &list);
+    /* 2D and 3D: the columns in two four-step passes of shorter columns, in the planner's wide tiles
+     * (the rounds below vary them pass by pass) */
+    if (t->shape.rank > 1) {
+        fftgen_choice split = tiles_choice(0, 0, 0);
+        split.split_columns = 1;
+        add_candidate(t, arch, split, &list);
+    }
     /* 1D sizes of one kernel: every radix from 4 up (radix 32: fewer stages and exchanges, about 90
      * registers a thread; radix 8 and 4: more threads a transform, which read and write straight from
      * 8 threads up in fp16); the planner refuses them above one kernel, and drops repeats of the default */
