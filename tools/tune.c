@@ -19,6 +19,8 @@
 #include "wisdom.h"
 
 enum { MAX_CANDIDATES = 64, MAX_TRANSFORMS = 128, WARMUP_RUNS = 3, CHECKED_POINTS = 1 << 20 };
+/* tiled passes of at most this many points try caps wider than 32 (refine_pass_tiles) */
+enum { SHORT_PASS_POINTS = 64 };
 /* A candidate must beat the planner's default by this much to be saved: below it, run-to-run noise. */
 #define MIN_GAIN 0.02
 /* An option added to the fastest plan so far (tensor cores or twiddle powers in some passes) must beat
@@ -35,14 +37,15 @@ static void usage(FILE *to)
             "Usage: fftgen tune [options] [SHAPE...]\n"
             "Measures, on this GPU, each kernel choice the planner can make for each transform (radix-16\n"
             "stages on tensor cores or on CUDA cores, pass by pass, for fp16; how many transforms the\n"
-            "strided passes read side by side, for every pass and then pass by pass; on sm_90 and newer,\n"
-            "thread-block clusters of 2, 4 or 8 blocks against none, for 1D sizes above one block and\n"
-            "for the columns of 2D and 3D shapes; for 2D and 3D shapes, the columns in two four-step\n"
-            "passes of shorter columns each; for 2D shapes, the columns first through a work area\n"
-            "against the rows first; for 1D sizes of one kernel, radix 4, 8, 16 and 32, then blocks of 32\n"
-            "to 1024 threads for the fastest of them; for 2D and 3D shapes with a fused slice, 32 points a\n"
-            "thread in the slice against 16; radix 32 in the tiled passes where it saves a\n"
-            "shared-memory exchange, every set of them (2D shapes: on the fastest plan of either order);\n"
+            "strided passes read side by side, for every pass and then pass by pass, up to 128 for\n"
+            "passes of at most 64 points; on sm_90 and newer, thread-block clusters of 2, 4 or 8 blocks\n"
+            "against none, for 1D sizes above one block and for the columns of 2D and 3D shapes; for\n"
+            "2D and 3D shapes, the columns in two four-step passes of shorter columns each; for 2D\n"
+            "shapes, the columns first through a work area against the rows first; for 1D sizes of one\n"
+            "kernel, radix 4, 8, 16 and 32, then blocks of 32 to 1024 threads for the fastest of them;\n"
+            "for 2D and 3D shapes with a fused slice, 32 points a thread in the slice against 16; radix\n"
+            "32 in the tiled passes where it saves a shared-memory exchange, every set of them (2D\n"
+            "shapes: on the fastest plan of either order);\n"
             "for 2D and 3D shapes, the passes that load columns of at most 256 points straight into\n"
             "registers instead of copying them through shared memory, every set of them; for fp16, the\n"
             "tiled passes that multiply their twiddles from powers of two, every set of them; on sm_90, for\n"
@@ -374,19 +377,22 @@ static int fastest(const struct candidate_list *list)
 
 /* Tiles pass by pass: each tiled pass's cap varied alone around the fastest candidate so far, then
  * every pass's fastest cap together (the passes run one after another, so their times add up, and
- * a column pass may want wider tiles than the row pass). 32, wider than the planner goes, gives fp16
- * columns 128-byte runs: on an H200 fp16 64^3's column pass took 13% less time with it, 256^3's more.
- * 0, or -1 when a measurement failed. */
+ * a column pass may want wider tiles than the row pass). 32 gives fp16 columns 128-byte runs: on an
+ * H200 fp16 64^3's column pass took 13% less time with it, 256^3's more; 64 and 128 give short
+ * columns blocks of more threads. 0, or -1 when a measurement failed. */
 static int refine_pass_tiles(struct measurement *m, int arch, int runs, int jobs, struct buffers *b,
                              struct candidate_list *list)
 {
-    static const int tiles[] = {32, 16, 8, 4, 2};
+    static const int tiles[] = {128, 64, 32, 16, 8, 4, 2};
     const int base = fastest(list), first = list->count;
     const fftgen_choice start = list->items[base].choice;
     const fftgen_transform_plan *plan = &list->plans[base];
     int varied[MAX_CANDIDATES]; /* the pass each new candidate varies */
     for (int i = 0; i < plan->pass_count; ++i)
         for (size_t k = 0; k < sizeof tiles / sizeof tiles[0] && plan->pass[i].tiled; ++k) {
+            /* wider than 32 only for columns of up to SHORT_PASS_POINTS, whose default tiles the
+             * planner widens to blocks of 128 threads (64^3 on an H200: within 1% from 128 to 512) */
+            if (tiles[k] > 32 && plan->pass[i].n > SHORT_PASS_POINTS) continue;
             fftgen_choice varied_choice = start;
             varied_choice.max_tile.pass[i] = tiles[k];
             if (add_candidate(m->t, arch, varied_choice, list)) varied[list->count - 1] = i;
