@@ -409,6 +409,10 @@ foreach(case "fp16;4096x64;_t64_tp3;--max-tile;0,64,0;--twiddle-powers=3" "fp32;
   fftgen_add_sim(fftgen_${shape}_sc${tag}_${p} ${points} ${p} ", 0, 0, 0, 0, 0${fields}" --n ${shape}
                  --split-columns ${extra})
 endforeach()
+# a 2D shape's rows (one kernel, no slice fits a block) at the radix asked for (fftgen tune measures
+# radix=32 for them): 8192-point rows at 32 points a thread, then the 8-point columns
+fftgen_shape_fields(8x8192 0 0 points fields)
+fftgen_add_sim(fftgen_8x8192_r32_fp16 ${points} fp16 ", 0, 0, 0, 0, 0${fields}" --n 8x8192 --radix 32)
 # fp16 with tensor cores in tiled passes, chosen pass by pass (--tensor-cores=P: what libfftgen's
 # measured choices can ask for): two passes, one of two, a strided layout, a 2D shape whose columns
 # alone use them, and a 3D shape.

@@ -1582,17 +1582,22 @@ fftgen_plan_status fftgen_plan_shape(const fftgen_kernel_request *asked, int ran
     /* The first pass reads the input and writes the output; dense data on both sides take the
      * untiled kernels: the last two dimensions fused when a slice fits a block, else the rows. */
     const int dense = is_contiguous(&in, rank, shape, points) && is_contiguous(&out, rank, shape, points);
-    /* the rows' passes are the shape's first passes, so they take the same tensor-core bits (and with
-     * them the radix-16 stages that those run: default_single_kernel_radix) */
-    const fftgen_kernel_request rows = {shape[rank - 1], 0, request->precision, request->arch, request->tensor_cores,
-                                        request->max_tile, 1, FFTGEN_INTERMEDIATE_DEFAULT, 0, 0, 0,
-                                        request->radix32_passes, 0, 0, 0, 0};
-    fftgen_transform_plan row_plan;
-    int next = rank - 2; /* the highest dimension still to transform */
-    p.pass_count = 1;
     /* fused slices have no tensor-core stages yet: where the first pass should use them (split, or
      * the fp16 request), each dimension takes a pass of its own */
     const int fuse = dense && !fftgen_precision_is_split(request->precision) && !(request->tensor_cores & 1);
+    fftgen_kernel_plan slice_probe;
+    const int slice_fits = fuse && plan_fused_slice(shape[rank - 2], shape[rank - 1], 0, 1, request->precision,
+                                                    request->arch, &slice_probe) == FFTGEN_PLAN_OK;
+    /* the rows' passes are the shape's first passes, so they take the same tensor-core bits (and with
+     * them the radix-16 stages that those run: default_single_kernel_radix), and the radix asked for
+     * where no slice fits a block (rows of one kernel: fp16 8192x8192's at 32 points a thread, as its
+     * 1D kernel takes them) */
+    const fftgen_kernel_request rows = {shape[rank - 1], slice_fits ? 0 : request->max_radix, request->precision,
+                                        request->arch, request->tensor_cores, request->max_tile, 1,
+                                        FFTGEN_INTERMEDIATE_DEFAULT, 0, 0, 0, request->radix32_passes, 0, 0, 0, 0};
+    fftgen_transform_plan row_plan;
+    int next = rank - 2, rows_take_radix = 0; /* the highest dimension still to transform */
+    p.pass_count = 1;
     if (request->columns_first) {
         if (!dense) {
             char text[64];
@@ -1615,19 +1620,19 @@ fftgen_plan_status fftgen_plan_shape(const fftgen_kernel_request *asked, int ran
         /* dense rows: one kernel, or the 1D passes through the work area when longer */
         for (int i = 0; i < row_plan.pass_count; ++i) p.pass[i] = row_plan.pass[i];
         p.pass_count = row_plan.pass_count;
+        rows_take_radix = rows.max_radix != 0;
     } else {
         status = plan_dimension(request, rank, shape, rank - 1, &in, &out, 0, &p.pass[0]);
     }
-    if (request->max_radix != 0 && (p.pass[0].slice_rows == 0 || p.pass[0].cluster > 1)) {
-        fftgen_kernel_plan slice;
-        if (fuse && plan_fused_slice(shape[rank - 2], shape[rank - 1], 0, 1, request->precision, request->arch,
-                                     &slice) == FFTGEN_PLAN_OK)
+    if (request->max_radix != 0 && !rows_take_radix && (p.pass[0].slice_rows == 0 || p.pass[0].cluster > 1)) {
+        if (slice_fits)
             snprintf(why, why_len, "radix %d does not fit the %lldx%lld slices in one block (16 or 32 points a"
                                    " thread, at most %d threads)", request->max_radix, shape[rank - 2],
                      shape[rank - 1], FFTGEN_MAX_THREADS_PER_BLOCK);
         else
             snprintf(why, why_len, "a radix can be chosen for 1D single-kernel sizes and for 2D/3D shapes whose last"
-                                   " two dimensions fit one block's slice only");
+                                   " two dimensions fit one block's slice or, where none does, whose dense rows are"
+                                   " one kernel");
         return FFTGEN_PLAN_BAD_RADIX;
     }
     if (!p.columns_first)
@@ -1711,6 +1716,7 @@ fftgen_plan_status fftgen_plan_shape(const fftgen_kernel_request *asked, int ran
     p.cluster = request->cluster;
     p.prefetch = request->prefetch;
     p.split_columns = request->split_columns;
+    p.rows_radix = rows_take_radix ? request->max_radix : 0;
     *plan = p;
     return FFTGEN_PLAN_OK;
 }

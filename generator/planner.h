@@ -253,6 +253,8 @@ typedef struct {
                                     (fftgen_kernel_request.computed_twiddle_passes) */
     int prefetch;               /* the request's (0: none), for the command line */
     int split_columns;          /* the request's, for the command line */
+    int rows_radix;             /* 2D/3D: the radix asked for the rows' one-kernel pass (0: the default), for
+                                   the command line */
 } fftgen_transform_plan;
 
 typedef enum {

@@ -118,6 +118,10 @@ void fftgen_plan_command(const fftgen_transform_plan *plan, int directions, cons
         snprintf(radix, sizeof radix, " --radix %d", first->radix_max); /* a slice's, other than the default */
     else if (plan->cluster != 0)
         snprintf(radix, sizeof radix, " --cluster %d", plan->cluster); /* passes, or their columns' choice */
+    if (plan->rows_radix != 0) { /* the rows' of a 2D/3D shape, as asked */
+        const size_t at = strlen(radix);
+        snprintf(radix + at, sizeof radix - at, " --radix %d", plan->rows_radix);
+    }
     tensor_core_option(plan, choices, sizeof choices);
     if (fftgen_tile_caps_any(&plan->max_tile)) {
         char tiles[32];

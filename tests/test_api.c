@@ -514,6 +514,51 @@ static void columns_split_through_wisdom(void **state)
     }
 }
 
+/* A 2D shape's rows at the radix of a wisdom line (no slice fits a block: the rows' one kernel takes
+ * it), with their twiddles computed, as the H200's line for fp16 8192x8192 asks; against FFTW double. */
+static void rows_radix_through_wisdom(void **state)
+{
+    (void)state;
+    if (!have_gpu) skip();
+    const char *path = write_wisdom("fp16 8x8192 tensor-cores=none max-tile=0 radix=32 computed-twiddles=1"
+                                    " ms=1 default-ms=1\n"
+                                    "fp32 4x4x8192 tensor-cores=none max-tile=0 radix=32 ms=1 default-ms=1\n");
+    assert_int_equal(fftgen_load_wisdom(path), FFTGEN_SUCCESS);
+    unlink(path);
+    const struct {
+        struct fft_shape shape;
+        int fp16, batch;
+    } cases[] = {{{2, {8, 8192, 0}}, 1, 3}, {{3, {4, 4, 8192}}, 0, 2}};
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; ++c) {
+        const struct fft_shape shape = cases[c].shape;
+        const long long n[3] = {shape.n[0], shape.n[1], shape.n[2]};
+        const long long points = (long long)shape_points(shape);
+        const fftgen_precision precision = cases[c].fp16 ? FFTGEN_FP16 : FFTGEN_FP32;
+        fftgen_plan plan = NULL;
+        assert_int_equal(fftgen_plan_many(&plan, shape.rank, n, NULL, 1, points, NULL, 1, points, precision, 1, 0),
+                         FFTGEN_SUCCESS);
+        const fftgen_transform_plan *passes = fftgen_plan_layout(plan);
+        assert_non_null(passes);
+        assert_int_equal(passes->rows_radix, 32);
+        assert_int_equal(passes->pass[0].radix_max, 32);
+        assert_int_equal(passes->pass[0].computed_twiddles, cases[c].fp16);
+        assert_int_equal(fftgen_destroy(plan), FFTGEN_SUCCESS);
+        for (int i = 0; i < 4; ++i) {
+            const fftgen_direction direction = i & 1 ? FFTGEN_INVERSE : FFTGEN_FORWARD;
+            const int in_place = i >= 2;
+            const struct api_run run = {shape.rank, {shape.n[0], shape.n[1], shape.n[2]}, precision, direction, 0,
+                                        in_place, 0};
+            const double error = shape_transform_error(shape, cases[c].fp16 ? KERNEL_FP16 : KERNEL_FP32,
+                                                       cases[c].batch, direction, 1.0, run_api, &run, 170 + 4 * c + i);
+            print_message("  %dx%d%s%.0d %s rows at radix 32, batch %d, %s%s: %.3e\n", shape.n[0], shape.n[1],
+                          shape.rank == 3 ? "x" : "", shape.rank == 3 ? shape.n[2] : 0,
+                          cases[c].fp16 ? "fp16" : "fp32", cases[c].batch, i & 1 ? "inverse" : "forward",
+                          in_place ? ", in place" : "", error);
+            assert_true(error >= 0.0 && error < (cases[c].fp16 ? FP16_ERROR_BOUND : FP32_ERROR_BOUND));
+        }
+    }
+}
+
 /* fp16 between passes: by default the last intermediate of three passes as shared-exponent
  * complexes, under the 4e-4 target; FFTGEN_FP16_INTERMEDIATES keeps fp16 there (faster, less
  * accurate). Two passes keep fp16 either way. */
@@ -826,6 +871,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(wisdom_steers_plans),
         cmocka_unit_test(slices_through_wisdom),
         cmocka_unit_test(columns_split_through_wisdom),
+        cmocka_unit_test(rows_radix_through_wisdom),
         cmocka_unit_test(fp16_intermediates_trade_accuracy),
         cmocka_unit_test(strided_shapes_match_fftw),
         cmocka_unit_test(exec_checks_its_arguments),

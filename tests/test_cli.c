@@ -98,7 +98,8 @@ static void bad_sizes(void **state)
                     "--ostride", "2"); /* the columns run on the output: a strided input is no matter */
     expect_rejected("only dense data split longer dimensions into passes", "2x32768", "--istride", "2");
     expect_rejected("a radix can be chosen for 1D single-kernel sizes and for 2D/3D shapes whose last two"
-                    " dimensions fit one block's slice only", "1024x1024", "--radix", "32");
+                    " dimensions fit one block's slice or, where none does, whose dense rows are one kernel",
+                    "4x65536", "--radix", "32");
     expect_rejected("radix 8 does not fit the 128x128 slices in one block", "128x128", "--radix", "8");
     expect_rejected("a block size can be chosen for 1D", "64x64", "--block-threads", "64");
     expect_rejected("a block size can be chosen for 1D sizes of one kernel only (fp32: up to 16384 points",
@@ -555,6 +556,21 @@ static void columns_split_in_two_passes(void **state)
     unlink(path);
 }
 
+/* --radix on a 2D shape whose slices do not fit a block: its rows (one kernel) take it, as a 1D size
+ * would, and the generated file names it in its command. */
+static void rows_take_a_radix(void **state)
+{
+    (void)state;
+    assert_int_equal(run_fftgen("--n", "8192x8192", "--precision", "fp16", "--radix", "32", "--explain", NULL), 0);
+    assert_non_null(strstr(output, "  pass 1: FFTs of 8192 points along dimension 1, contiguous rows\n"
+                                   "    radix chain:    32 x 32 x 8 (3 stages)\n"));
+    char path[300];
+    snprintf(path, sizeof path, "%s/k_rows.cu", work_dir);
+    assert_int_equal(run_fftgen("--n", "64x8192", "--radix", "32", "--direction", "forward", "-o", path, NULL), 0);
+    assert_non_null(strstr(file_text(path), "fftgen --n 64x8192 --radix 32 --precision fp32 --direction forward"));
+    unlink(path);
+}
+
 /* An odd power of two splits with the shorter columns first: measured faster in both precisions
  * (planner.c, plan_two_passes) */
 static void odd_powers_take_the_shorter_columns_first(void **state)
@@ -944,6 +960,7 @@ int main(void)
         cmocka_unit_test(prefetches_on_request),
         cmocka_unit_test(columns_first_through_the_work_area),
         cmocka_unit_test(columns_split_in_two_passes),
+        cmocka_unit_test(rows_take_a_radix),
         cmocka_unit_test(writes_self_contained_file),
         cmocka_unit_test(template_errors_name_file_and_line),
     };

@@ -886,6 +886,34 @@ static void planner_splits_columns(void **state)
     assert_int_equal(request.split_columns, 0);
 }
 
+/* A radix for a 2D or 3D shape: its fused slice's where one fits a block, else its rows' where they are
+ * one kernel (radix=32 from fftgen tune for fp16 8192x8192's rows); an error otherwise. */
+static void planner_gives_rows_a_radix(void **state)
+{
+    (void)state;
+    char why[256];
+    fftgen_transform_plan plan;
+    fftgen_kernel_request radix32 = {0, 32, FFTGEN_KERNEL_FP16, 90, 0, {{0}}, 0, FFTGEN_INTERMEDIATE_DEFAULT,
+                                     0, 0, 0, 0, 0, 0, 0, 0};
+    const long long square[3] = {8192, 8192}, cube[3] = {2, 8192, 8192}, slices[3] = {128, 128, 128},
+                    long_rows[3] = {4, 65536}, slice[3] = {64, 64};
+    assert_int_equal(plan_dense(&radix32, 2, square, &plan, why, sizeof why), FFTGEN_PLAN_OK);
+    assert_int_equal(plan.pass[0].radix_max, 32);
+    assert_int_equal(plan.pass[0].slice_rows, 0);
+    assert_int_equal(plan.rows_radix, 32);
+    assert_int_equal(plan.pass[1].radix_max, 16); /* the columns keep theirs */
+    assert_int_equal(plan_dense(&radix32, 3, cube, &plan, why, sizeof why), FFTGEN_PLAN_OK);
+    assert_int_equal(plan.pass[0].radix_max, 32);
+    assert_int_equal(plan_dense(&radix32, 3, slices, &plan, why, sizeof why), FFTGEN_PLAN_OK); /* the slice's */
+    assert_true(plan.pass[0].slice_rows > 0);
+    assert_int_equal(plan.rows_radix, 0);
+    assert_int_equal(plan_dense(&radix32, 2, long_rows, &plan, why, sizeof why), FFTGEN_PLAN_BAD_RADIX);
+    assert_non_null(strstr(why, "whose dense rows are one kernel"));
+    radix32.max_radix = 2;
+    assert_int_equal(plan_dense(&radix32, 2, slice, &plan, why, sizeof why), FFTGEN_PLAN_BAD_RADIX);
+    assert_non_null(strstr(why, "radix 2 does not fit the 64x64 slices in one block"));
+}
+
 static void planner_follows_an_order(void **state)
 {
     (void)state;
@@ -962,6 +990,7 @@ int main(void)
         cmocka_unit_test(planner_places_column_registers),
         cmocka_unit_test(planner_widens_short_column_tiles),
         cmocka_unit_test(planner_splits_columns),
+        cmocka_unit_test(planner_gives_rows_a_radix),
         cmocka_unit_test_teardown(planner_follows_an_order, teardown),
     };
     return cmocka_run_group_tests_name("wisdom", tests, NULL, NULL);

@@ -43,9 +43,9 @@ static void usage(FILE *to)
             "2D and 3D shapes, the columns in two four-step passes of shorter columns each; for 2D\n"
             "shapes, the columns first through a work area against the rows first; for 1D sizes of one\n"
             "kernel, radix 4, 8, 16 and 32, then blocks of 32 to 1024 threads for the fastest of them;\n"
-            "for 2D and 3D shapes with a fused slice, 32 points a thread in the slice against 16; radix\n"
-            "32 in the tiled passes where it saves a shared-memory exchange, every set of them (2D\n"
-            "shapes: on the fastest plan of either order);\n"
+            "for 2D and 3D shapes, 32 points a thread against 16 in the fused slice, else in rows of one\n"
+            "kernel; radix 32 in the tiled passes where it saves a shared-memory exchange, every set of\n"
+            "them (2D shapes: on the fastest plan of either order);\n"
             "for 2D and 3D shapes, the passes that load columns of at most 256 points straight into\n"
             "registers instead of copying them through shared memory, every set of them; for fp16, the\n"
             "tiled passes that multiply their twiddles from powers of two, every set of them; on sm_90, for\n"
@@ -444,12 +444,14 @@ static int refine_block_threads(struct measurement *m, int arch, int runs, int j
                           sizeof threads / sizeof threads[0]);
 }
 
-/* 2D and 3D shapes whose first pass is a fused slice: the fastest plan so far with 32 points a thread
- * in the slice (half the threads, and for 128x128 one exchange fewer: the rows' last stage runs the
- * columns' first), and in fp16 the same with the slice's twiddles computed. On an H200, fp32 128x128
- * ran 2.5% faster; fp16 128x128 ran 7% slower with tables, and with computed twiddles 0.4353 -> 0.4093
- * ms at 16 points a thread and 0.3866 at 32, which the later round, starting from the fastest plan,
- * would not reach. The planner drops shapes without such a slice. 0, or -1 when a measurement failed. */
+/* 2D and 3D shapes whose first pass is a fused slice, or where none fits, rows of one kernel: the
+ * fastest plan so far with 32 points a thread in the slice or the rows (half the threads, and for
+ * 128x128 one exchange fewer: the rows' last stage runs the columns' first; fp16 8192-point rows run
+ * as the 1D size does on an H200), and in fp16 the same with that pass's twiddles computed. On an
+ * H200, fp32 128x128 ran 2.5% faster; fp16 128x128 ran 7% slower with tables, and with computed
+ * twiddles 0.4353 -> 0.4093 ms at 16 points a thread and 0.3866 at 32, which the later round, starting
+ * from the fastest plan, would not reach. The planner drops shapes without such a pass. 0, or -1 when
+ * a measurement failed. */
 static int refine_slice_radix(struct measurement *m, int arch, int runs, int jobs, struct buffers *b,
                               struct candidate_list *list)
 {
