@@ -464,6 +464,38 @@ static void slices_through_wisdom(void **state)
     }
 }
 
+/* The plan libfftgen makes for one dense transform of `shape`; the caller destroys it. */
+static fftgen_plan dense_plan(struct fft_shape shape, int fp16)
+{
+    const long long n[3] = {shape.n[0], shape.n[1], shape.n[2]};
+    const long long points = (long long)shape_points(shape);
+    fftgen_plan plan = NULL;
+    assert_int_equal(fftgen_plan_many(&plan, shape.rank, n, NULL, 1, points, NULL, 1, points,
+                                      fp16 ? FFTGEN_FP16 : FFTGEN_FP32, 1, 0),
+                     FFTGEN_SUCCESS);
+    assert_non_null(fftgen_plan_layout(plan));
+    return plan;
+}
+
+/* `batch` transforms of `shape` against FFTW double, both directions, out of place and in place;
+ * `what` names the case in the log. */
+static void check_both_ways_in_and_out_of_place(struct fft_shape shape, int fp16, int batch, unsigned seed,
+                                                const char *what)
+{
+    for (int i = 0; i < 4; ++i) {
+        const fftgen_direction direction = i & 1 ? FFTGEN_INVERSE : FFTGEN_FORWARD;
+        const int in_place = i >= 2;
+        const struct api_run run = {shape.rank, {shape.n[0], shape.n[1], shape.n[2]}, fp16 ? FFTGEN_FP16 : FFTGEN_FP32,
+                                    direction, 0, in_place, 0};
+        const double error = shape_transform_error(shape, fp16 ? KERNEL_FP16 : KERNEL_FP32, batch, direction, 1.0,
+                                                   run_api, &run, seed + (unsigned)i);
+        print_message("  %dx%d%s%.0d %s %s, batch %d, %s%s: %.3e\n", shape.n[0], shape.n[1],
+                      shape.rank == 3 ? "x" : "", shape.rank == 3 ? shape.n[2] : 0, fp16 ? "fp16" : "fp32", what,
+                      batch, i & 1 ? "inverse" : "forward", in_place ? ", in place" : "", error);
+        assert_true(error >= 0.0 && error < (fp16 ? FP16_ERROR_BOUND : FP32_ERROR_BOUND));
+    }
+}
+
 /* Columns split in two four-step passes through wisdom lines (split-columns=1): the 4096-point
  * columns as 64 x 64 with tiles of 64 and twiddle powers (the H200's shipped line), 1024-point fp32
  * columns as 32 x 32, and a 3D shape's first dimension (16 = 4 x 4) after its fused slices; both
@@ -484,33 +516,15 @@ static void columns_split_through_wisdom(void **state)
     } cases[] = {{{2, {4096, 4096, 0}}, 1, 1, 3, 64}, {{2, {1024, 1024, 0}}, 0, 2, 3, 32},
                  {{3, {16, 64, 64}}, 1, 5, 3, 4}};
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; ++c) {
-        const struct fft_shape shape = cases[c].shape;
-        const long long n[3] = {shape.n[0], shape.n[1], shape.n[2]};
-        const long long points = (long long)shape_points(shape);
-        const fftgen_precision precision = cases[c].fp16 ? FFTGEN_FP16 : FFTGEN_FP32;
-        fftgen_plan plan = NULL;
-        assert_int_equal(fftgen_plan_many(&plan, shape.rank, n, NULL, 1, points, NULL, 1, points, precision, 1, 0),
-                         FFTGEN_SUCCESS);
+        fftgen_plan plan = dense_plan(cases[c].shape, cases[c].fp16);
         const fftgen_transform_plan *passes = fftgen_plan_layout(plan);
-        assert_non_null(passes);
         assert_true(passes->split_columns);
         assert_int_equal(passes->pass_count, cases[c].passes);
         assert_int_equal(passes->pass[1].n, cases[c].first);
         assert_true(passes->pass[1].twiddle_by_group);
         assert_int_equal(fftgen_destroy(plan), FFTGEN_SUCCESS);
-        for (int i = 0; i < 4; ++i) {
-            const fftgen_direction direction = i & 1 ? FFTGEN_INVERSE : FFTGEN_FORWARD;
-            const int in_place = i >= 2;
-            const struct api_run run = {shape.rank, {shape.n[0], shape.n[1], shape.n[2]}, precision, direction, 0,
-                                        in_place, 0};
-            const double error = shape_transform_error(shape, cases[c].fp16 ? KERNEL_FP16 : KERNEL_FP32,
-                                                       cases[c].batch, direction, 1.0, run_api, &run, 150 + 4 * c + i);
-            print_message("  %dx%d%s%.0d %s columns split, batch %d, %s%s: %.3e\n", shape.n[0], shape.n[1],
-                          shape.rank == 3 ? "x" : "", shape.rank == 3 ? shape.n[2] : 0,
-                          cases[c].fp16 ? "fp16" : "fp32", cases[c].batch, i & 1 ? "inverse" : "forward",
-                          in_place ? ", in place" : "", error);
-            assert_true(error >= 0.0 && error < (cases[c].fp16 ? FP16_ERROR_BOUND : FP32_ERROR_BOUND));
-        }
+        check_both_ways_in_and_out_of_place(cases[c].shape, cases[c].fp16, cases[c].batch, 150 + 4 * (unsigned)c,
+                                            "columns split");
     }
 }
 
@@ -530,32 +544,14 @@ static void rows_radix_through_wisdom(void **state)
         int fp16, batch;
     } cases[] = {{{2, {8, 8192, 0}}, 1, 3}, {{3, {4, 4, 8192}}, 0, 2}};
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; ++c) {
-        const struct fft_shape shape = cases[c].shape;
-        const long long n[3] = {shape.n[0], shape.n[1], shape.n[2]};
-        const long long points = (long long)shape_points(shape);
-        const fftgen_precision precision = cases[c].fp16 ? FFTGEN_FP16 : FFTGEN_FP32;
-        fftgen_plan plan = NULL;
-        assert_int_equal(fftgen_plan_many(&plan, shape.rank, n, NULL, 1, points, NULL, 1, points, precision, 1, 0),
-                         FFTGEN_SUCCESS);
+        fftgen_plan plan = dense_plan(cases[c].shape, cases[c].fp16);
         const fftgen_transform_plan *passes = fftgen_plan_layout(plan);
-        assert_non_null(passes);
         assert_int_equal(passes->rows_radix, 32);
         assert_int_equal(passes->pass[0].radix_max, 32);
         assert_int_equal(passes->pass[0].computed_twiddles, cases[c].fp16);
         assert_int_equal(fftgen_destroy(plan), FFTGEN_SUCCESS);
-        for (int i = 0; i < 4; ++i) {
-            const fftgen_direction direction = i & 1 ? FFTGEN_INVERSE : FFTGEN_FORWARD;
-            const int in_place = i >= 2;
-            const struct api_run run = {shape.rank, {shape.n[0], shape.n[1], shape.n[2]}, precision, direction, 0,
-                                        in_place, 0};
-            const double error = shape_transform_error(shape, cases[c].fp16 ? KERNEL_FP16 : KERNEL_FP32,
-                                                       cases[c].batch, direction, 1.0, run_api, &run, 170 + 4 * c + i);
-            print_message("  %dx%d%s%.0d %s rows at radix 32, batch %d, %s%s: %.3e\n", shape.n[0], shape.n[1],
-                          shape.rank == 3 ? "x" : "", shape.rank == 3 ? shape.n[2] : 0,
-                          cases[c].fp16 ? "fp16" : "fp32", cases[c].batch, i & 1 ? "inverse" : "forward",
-                          in_place ? ", in place" : "", error);
-            assert_true(error >= 0.0 && error < (cases[c].fp16 ? FP16_ERROR_BOUND : FP32_ERROR_BOUND));
-        }
+        check_both_ways_in_and_out_of_place(cases[c].shape, cases[c].fp16, cases[c].batch, 170 + 4 * (unsigned)c,
+                                            "rows at radix 32");
     }
 }
 
