@@ -45,6 +45,9 @@ enum { MIN_RUN_BYTES = 32 };
  * 28.9% -> 31.1%; 4096^2 fp16 (tiles of 4, 16-byte runs) gained only 28.5% -> 29.8% for a third
  * rounding to fp16 (relative error 3.5e-4 -> 4.0e-4), so it stays one pass. */
 enum { SPLIT_COLUMN_TILE = 4 };
+/* fp16 columns of this many points split in two passes rather than run on a cluster where the split's
+ * tiles are at least SPLIT_DEFAULT_TILE wide (plan_shape) */
+enum { SPLIT_FP16_COLUMN_POINTS = 8192, SPLIT_DEFAULT_TILE = 16 };
 /* Split plans take one kernel only up to 512 threads a block: with 1024, each thread gets 64
  * registers for the tensor-core fragments and spills (H100: 16384 points in one kernel 12.6% of
  * copy bandwidth, 32768 in two passes 37.2%). */
@@ -1661,8 +1664,15 @@ fftgen_plan_status fftgen_plan_shape(const fftgen_kernel_request *asked, int ran
         const int short_runs = status == FFTGEN_PLAN_TOO_LARGE ||
                                (status == FFTGEN_PLAN_OK && column->ffts_per_block < sector && more_columns &&
                                 (cap == 0 || cap >= sector)); /* not where a measured choice narrows them */
-        if (request->split_columns && out_dense && index + 2 <= FFTGEN_MAX_PASSES &&
-            plan_split_column(request, rank, shape, d, index, split) == FFTGEN_PLAN_OK) {
+        /* fp16 8192-point columns: two passes of 64 and 128 points in wide tiles, not one on a cluster
+         * (fftgen-bench, the default against the split, H200 / H100: 8192x4096 1.139 -> 0.935 / 1.247 ->
+         * 1.192 ms, 8192x16384 1.337 -> 1.149 / 1.404 -> 1.347, 2x8192x8192 1.724 -> 1.521 / 1.821 ->
+         * 1.703; 4096-point columns gained on the H200 only: 4096x8192 1.136 -> 1.011 / 1.176 -> 1.200) */
+        const int split_fp16 = short_runs && request->cluster == 0 && request->precision == FFTGEN_KERNEL_FP16 &&
+                               shape[d] == SPLIT_FP16_COLUMN_POINTS;
+        if ((request->split_columns || split_fp16) && out_dense && index + 2 <= FFTGEN_MAX_PASSES &&
+            plan_split_column(request, rank, shape, d, index, split) == FFTGEN_PLAN_OK &&
+            (request->split_columns || narrower_tile(split) >= SPLIT_DEFAULT_TILE)) {
             p.pass[index] = split[0];
             p.pass[p.pass_count++] = split[1];
             status = FFTGEN_PLAN_OK;

@@ -654,18 +654,20 @@ static void planner_follows_a_choice(void **state)
     }
     /* 2D columns on clusters: where one block's tiles would not fill a 32-byte sector, with tiles that
      * do (fp32 4, fp16 8) and the fewest blocks of at most 8192 points; a choice of a size or of none;
-     * never before sm_90, with tensor cores, or in a split precision */
+     * never before sm_90, with tensor cores, or in a split precision; fp16 8192-point columns split in
+     * two passes instead where those tiles reach 16 (8192x8192), not where they would not (8192x8) */
     const struct {
         long long rows, columns;
         fftgen_kernel_precision precision;
         int arch, tensor_cores, cluster, want_blocks, want_tile, want_passes;
     } column_clusters[] = {
         {8192, 8192, FFTGEN_KERNEL_FP32, 90, 0, 0, 4, 4, 2}, {4096, 4096, FFTGEN_KERNEL_FP32, 90, 0, 0, 0, 4, 2},
-        {4096, 4096, FFTGEN_KERNEL_FP16, 90, 0, 0, 4, 8, 2}, {8192, 8192, FFTGEN_KERNEL_FP16, 90, 0, 0, 8, 8, 2},
+        {4096, 4096, FFTGEN_KERNEL_FP16, 90, 0, 0, 4, 8, 2}, {8192, 8192, FFTGEN_KERNEL_FP16, 90, 0, 0, 0, 0, 3},
         {4096, 4096, FFTGEN_KERNEL_FP32, 90, 0, 2, 2, 4, 2}, {8192, 8192, FFTGEN_KERNEL_FP32, 90, 0, 1, 0, 2, 3},
         {8192, 8192, FFTGEN_KERNEL_FP32, 80, 0, 0, 0, 4, 3}, {8192, 8192, FFTGEN_KERNEL_FP16, 90, 2, 0, 0, 4, 3},
         {8192, 8192, FFTGEN_KERNEL_SPLIT, 90, 0, 0, 0, 4, 3}, {32768, 2, FFTGEN_KERNEL_FP32, 90, 0, 0, 8, 2, 2},
-        {512, 512, FFTGEN_KERNEL_FP16, 90, 0, 0, 0, 16, 2},
+        {512, 512, FFTGEN_KERNEL_FP16, 90, 0, 0, 0, 16, 2},  {8192, 8, FFTGEN_KERNEL_FP16, 90, 0, 0, 8, 8, 2},
+        {8192, 8192, FFTGEN_KERNEL_FP16, 90, 0, 8, 8, 8, 2},
     };
     for (size_t i = 0; i < sizeof column_clusters / sizeof column_clusters[0]; ++i) {
         const long long shape[2] = {column_clusters[i].rows, column_clusters[i].columns};
