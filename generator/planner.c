@@ -1588,9 +1588,12 @@ fftgen_plan_status fftgen_plan_shape(const fftgen_kernel_request *asked, int ran
     /* fused slices have no tensor-core stages yet: where the first pass should use them (split, or
      * the fp16 request), each dimension takes a pass of its own */
     const int fuse = dense && !fftgen_precision_is_split(request->precision) && !(request->tensor_cores & 1);
+    /* where a radix is asked for: whether a slice fits a block at the default radix (the slice then
+     * takes the radix, else the rows do); probed only then, as every other plan tries the slice below */
     fftgen_kernel_plan slice_probe;
-    const int slice_fits = fuse && plan_fused_slice(shape[rank - 2], shape[rank - 1], 0, 1, request->precision,
-                                                    request->arch, &slice_probe) == FFTGEN_PLAN_OK;
+    const int slice_fits = request->max_radix != 0 && fuse &&
+                           plan_fused_slice(shape[rank - 2], shape[rank - 1], 0, 1, request->precision,
+                                            request->arch, &slice_probe) == FFTGEN_PLAN_OK;
     /* the rows' passes are the shape's first passes, so they take the same tensor-core bits (and with
      * them the radix-16 stages that those run: default_single_kernel_radix), and the radix asked for
      * where no slice fits a block (rows of one kernel: fp16 8192x8192's at 32 points a thread, as its

@@ -127,8 +127,9 @@ typedef struct {
                              as two four-step passes of shorter columns through the work area
                              (64x64 for 4096 points), in wide tiles, instead of one pass in one block or
                              on a cluster; an error where no dimension can split. 0: the planner's
-                             choice (a split only where one-block tiles would be narrower than
-                             SPLIT_COLUMN_TILE and no cluster takes them) */
+                             choice (a split where one-block tiles would be narrower than
+                             SPLIT_COLUMN_TILE and no cluster takes them, and for fp16 columns of
+                             SPLIT_FP16_COLUMN_POINTS) */
 } fftgen_kernel_request;
 
 /* Where a pass finds its data: transform f is member c = f mod group_size of group

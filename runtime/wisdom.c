@@ -506,10 +506,10 @@ void fftgen_choice_text(const fftgen_choice *choice, char *out, size_t len)
     fftgen_tile_caps_text(&choice->max_tile, tiles, sizeof tiles);
     char cluster[16] = "";
     if (choice->cluster != 0) snprintf(cluster, sizeof cluster, " cluster=%d", choice->cluster);
-    char order[48] = "", radix[16] = "", block[32] = "", prefetch[24] = "", powers[48] = "", radix32[48] = "",
-         columns[64] = "", computed[64] = "";
+    char order[32] = "", split[24] = "", radix[16] = "", block[32] = "", prefetch[24] = "", powers[48] = "",
+         radix32[48] = "", columns[64] = "", computed[64] = "";
     if (choice->columns_first) snprintf(order, sizeof order, " order=%s", fftgen_order_name(1));
-    if (choice->split_columns) snprintf(order + strlen(order), sizeof order - strlen(order), " split-columns=1");
+    if (choice->split_columns) snprintf(split, sizeof split, " split-columns=1");
     if (choice->max_radix != 0) snprintf(radix, sizeof radix, " radix=%d", choice->max_radix);
     if (choice->block_threads != 0) snprintf(block, sizeof block, " block-threads=%d", choice->block_threads);
     if (choice->prefetch != 0) snprintf(prefetch, sizeof prefetch, " prefetch=%d", choice->prefetch);
@@ -517,8 +517,8 @@ void fftgen_choice_text(const fftgen_choice *choice, char *out, size_t len)
     pass_mask_word("radix32-passes", choice->radix32_passes, radix32, sizeof radix32);
     pass_mask_word("column-registers", choice->column_register_passes, columns, sizeof columns);
     pass_mask_word("computed-twiddles", choice->computed_twiddle_passes, computed, sizeof computed);
-    snprintf(out, len, "tensor-cores=%s max-tile=%s%s%s%s%s%s%s%s%s%s", passes, tiles, cluster, order, radix, block,
-             prefetch, powers, radix32, columns, computed);
+    snprintf(out, len, "tensor-cores=%s max-tile=%s%s%s%s%s%s%s%s%s%s%s", passes, tiles, cluster, order, split, radix,
+             block, prefetch, powers, radix32, columns, computed);
 }
 
 /* Appends printf output to a growing buffer; -1 when out of memory. */
