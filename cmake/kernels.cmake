@@ -275,6 +275,8 @@ fftgen_add_sim(fftgen_8192_ct_fp16 8192 fp16 ", 0, 0, 0, 0, 0" --computed-twiddl
 fftgen_add_sim(fftgen_16384_r32_ct_pf8_fp16 16384 fp16 ", 32, 0, 0, 0, 0" --radix 32 --computed-twiddles --prefetch 8)
 fftgen_add_sim(fftgen_8192_pf2_fp32 8192 fp32 ", 0, 0, 0, 0, 0" --prefetch 2)
 fftgen_add_sim(fftgen_1024_r32_pf4_fp16 1024 fp16 ", 32, 0, 0, 0, 0" --radix 32 --block-threads 32 --prefetch 4)
+# a four-step pass 2 that runs its tiles in turn, the next tile's runs copied ahead into a staging buffer
+fftgen_add_sim(fftgen_131072_t4_0_pf2_fp16 131072 fp16 ", 0, 0, 0, 0, 0" --max-tile 4,0 --prefetch 2)
 # fused slices that prefetch: the rows read the staged slice (a 2D shape, and a 3D shape's first pass)
 foreach(shape 64x64 2x16x128)
   fftgen_shape_fields(${shape} 0 0 points fields)

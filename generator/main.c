@@ -269,6 +269,10 @@ static void explain_pass(const fftgen_kernel_plan *plan, const char *indent)
     else if (plan->cluster > 1)
         printf("%sthreads/block:  %d (%d blocks per transform, %d points per thread)\n", indent, plan->threads,
                plan->cluster, plan->radix_max);
+    else if (plan->prefetch > 1 && plan->tiled)
+        printf("%sthreads/block:  %d (%d per transform, %d transforms per tile, up to %d tiles per block in turn, %d"
+               " points per thread)\n", indent, plan->threads, plan->threads_per_fft, plan->ffts_per_block, plan->prefetch,
+               plan->radix_max);
     else if (plan->prefetch > 1)
         printf("%sthreads/block:  %d (%d per %s, up to %d %ss per block in turn, %d points per thread)\n", indent,
                plan->threads, plan->threads_per_fft, plan->slice_rows > 0 ? "slice" : "transform", plan->prefetch,
@@ -292,6 +296,10 @@ static void explain_pass(const fftgen_kernel_plan *plan, const char *indent)
     if (plan->prefetch > 1 && plan->slice_rows > 0)
         printf("%sprefetch:       the next slice's input copied (cp.async, by the block's threads) into a %d-byte"
                " staging buffer while they compute the current one\n", indent,
+               plan->shared_bytes - 8 * plan->smem_points);
+    else if (plan->prefetch > 1 && plan->tiled)
+        printf("%sprefetch:       the next tile's input copied (cp.async, by the block's threads, run by run) into a"
+               " %d-byte staging buffer while they compute the current one\n", indent,
                plan->shared_bytes - 8 * plan->smem_points);
     else if (plan->prefetch > 1)
         printf("%sprefetch:       the next transform's input bulk-copied (TMA) into a %d-byte staging buffer while the"

@@ -458,6 +458,50 @@ static int staging_bytes(const fftgen_kernel_plan *pass)
     return pass->n * point_bytes + 16;
 }
 
+/* Bytes of a tile's input in a prefetching tiled pass's staging buffer (prefetches_tiles). */
+static int tile_staging_bytes(const fftgen_kernel_plan *pass)
+{
+    return pass->ffts_per_block * pass->n * (pass->precision == FFTGEN_KERNEL_FP16 ? 4 : 8);
+}
+
+/* Whether a tiled pass can run its tiles in turn, each block's threads copying the next tile's input
+ * into shared memory (cp.async, 16 bytes each) while they compute the current one: fp16 rows read in
+ * runs straight into registers (a four-step pass 2 reading pass 1's blocks), each run 16 bytes, the
+ * tile's runs side by side (so a run of every transform is one contiguous piece), every address
+ * 16-byte aligned where the work area is, and room for the tile in shared memory. Such a pass is
+ * 1024 threads of 139 KB: one block an SM, whose loads nothing else hides. H200, fp16 2^22 (2048 x
+ * 2048), pass 2 alone: 0.4249 -> 0.3625 ms; its pass 1 (two blocks an SM, columns) lost with a
+ * prefetch (0.5166 -> 0.5806), so columns keep their loads. */
+static int prefetches_tiles(const fftgen_kernel_plan *pass, int arch)
+{
+    const fftgen_layout *in = &pass->in;
+    return pass->tiled && pass->precision == FFTGEN_KERNEL_FP16 && fftgen_loads_to_registers(pass) &&
+           in->run_points == 4 && in->fft_stride == in->run_points && in->run_stride % 4 == 0 &&
+           in->group_stride % 4 == 0 && in->batch_stride % 4 == 0 && pass->source == FFTGEN_BUFFER_WORK &&
+           pass->cluster < 2 && !pass->tensor_cores &&
+           pass->shared_bytes + tile_staging_bytes(pass) <= fftgen_arch_shared_limit(arch);
+}
+
+/* A 1D plan of several passes: the request's prefetch on every pass that can take it (prefetches_tiles),
+ * else an error that says why. */
+static fftgen_plan_status place_tile_prefetch(const fftgen_kernel_request *request, fftgen_transform_plan *plan,
+                                              char *why, size_t why_len)
+{
+    int placed = 0;
+    for (int i = 0; i < plan->pass_count; ++i) {
+        fftgen_kernel_plan *pass = &plan->pass[i];
+        if (!prefetches_tiles(pass, request->arch)) continue;
+        pass->prefetch = request->prefetch;
+        pass->shared_bytes += tile_staging_bytes(pass);
+        placed = 1;
+    }
+    if (placed) return FFTGEN_PLAN_OK;
+    snprintf(why, why_len, "prefetch %d: a 1D size of several passes takes it only in fp16 passes that read rows in"
+             " runs of 16 bytes straight into registers (a four-step pass 2 after tiles of 4 columns); this plan"
+             " has none", request->prefetch);
+    return FFTGEN_PLAN_BAD_RADIX;
+}
+
 /* The request's prefetch (fftgen_kernel_plan.prefetch), on the pass that reads the input: a one-kernel
  * 1D transform on CUDA cores, one transform a block read straight from global memory (so two stages or
  * more: the next copy starts at the first barrier), or a 2D or 3D shape's fused slice whose rows load
@@ -468,19 +512,21 @@ static int staging_bytes(const fftgen_kernel_plan *pass)
  * copy left a warp's rows on the same banks, and a bulk copy per row was slower still. H200, fp16 ms
  * without -> with 4 slices a block: 64x64 0.433 -> 0.372, 64^3 0.780 -> 0.720; 256x64 0.620 -> 0.527
  * with 32. Slower: 128x128 (0.453 -> 0.453-0.475; its 1024-thread blocks issue as many instructions as
- * they can) and 16x1024. So `fftgen tune` asks for it and the shipped table holds its choices. */
+ * they can) and 16x1024. A 1D size of several passes takes it in its tiled passes that can
+ * (place_tile_prefetch). So `fftgen tune` asks for it and the shipped table holds its choices. */
 static fftgen_plan_status place_prefetch(const fftgen_kernel_request *request, fftgen_transform_plan *plan,
                                          char *why, size_t why_len)
 {
     if (request->prefetch == 0) return FFTGEN_PLAN_OK;
     fftgen_kernel_plan *pass = &plan->pass[0];
     const int slice = plan->rank > 1 && pass->slice_rows > 0 && !plan->columns_first;
+    const int passes = plan->rank == 1 && plan->pass_count > 1;
     const char *refusal = !fftgen_prefetch_supported(request->prefetch)
                               ? "a prefetch is a power of two of transforms a block, from 2 to 64"
                           : request->arch < 80 ? "a prefetch needs sm_80 or newer (cp.async)"
-                          : request->arch < 90 && !slice
-                              ? "a prefetch of 1D transforms needs sm_90 or newer (bulk copies)"
-                          : plan->rank == 1 && plan->pass_count != 1 ? "a prefetch applies to 1D sizes of one kernel"
+                          : request->arch < 90 && !slice && !passes
+                              ? "a prefetch of 1D transforms of one kernel needs sm_90 or newer (bulk copies)"
+                          : passes ? NULL
                           : plan->rank > 1 && !slice
                               ? "a prefetch applies to 2D and 3D shapes only where the last two dimensions fit one"
                                 " block (a fused slice)"
@@ -499,6 +545,7 @@ static fftgen_plan_status place_prefetch(const fftgen_kernel_request *request, f
         snprintf(why, why_len, "prefetch %d: %s", request->prefetch, refusal);
         return FFTGEN_PLAN_BAD_RADIX;
     }
+    if (passes) return place_tile_prefetch(request, plan, why, why_len);
     pass->prefetch = request->prefetch;
     pass->shared_bytes += staging_bytes(pass);
     if (slice) pass->staged_row_points = staged_row_points(pass);
@@ -945,9 +992,10 @@ long long fftgen_pass_ffts(const fftgen_kernel_plan *pass, long long points)
 long long fftgen_pass_blocks(const fftgen_kernel_plan *pass, long long ffts, int sms)
 {
     if (pass->prefetch > 1) {
-        /* prefetch transforms a block, but a block on every SM where the batch has enough: a small
-         * batch would leave SMs idle (the kernel strides over its transforms by the grid) */
-        const long long turns = (ffts + pass->prefetch - 1) / pass->prefetch, spread = ffts < sms ? ffts : sms;
+        /* prefetch transforms (a tiled pass: tiles) a block, but a block on every SM where the batch has
+         * enough: a small batch would leave SMs idle (the kernel strides over them by the grid) */
+        const long long units = pass->tiled ? (ffts + pass->ffts_per_block - 1) / pass->ffts_per_block : ffts;
+        const long long turns = (units + pass->prefetch - 1) / pass->prefetch, spread = units < sms ? units : sms;
         return turns > spread ? turns : spread;
     }
     const long long tiles = (ffts + pass->ffts_per_block - 1) / pass->ffts_per_block;

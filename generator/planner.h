@@ -120,9 +120,10 @@ typedef struct {
     int prefetch;         /* sm_90, 1D sizes of one kernel and 2D/3D shapes' fused slices: each block
                              runs this many transforms (slices) in turn (a power of two from 2 to
                              FFTGEN_MAX_PREFETCH), copying the next one's input into shared memory with
-                             a bulk copy while it computes the current one (fftgen_kernel_plan.prefetch).
-                             An error where the kernel cannot take it. 0: one transform a block, read
-                             straight from global memory */
+                             a bulk copy while it computes the current one (fftgen_kernel_plan.prefetch);
+                             1D sizes of two passes (sm_80): the tiles of fp16 rows read in runs, copied
+                             by the block's threads. An error where no kernel can take it. 0: one
+                             transform (tile) a block, read straight from global memory */
     int split_columns;    /* dense 2D and 3D shapes: 1 runs every column dimension outside the first pass
                              as two four-step passes of shorter columns through the work area
                              (64x64 for 4096 points), in wide tiles, instead of one pass in one block or
@@ -205,7 +206,8 @@ typedef struct {
      * `fftgen tune`). */
     int computed_twiddles;
     /* > 1 (sm_90, a 1D transform of one kernel, one transform a block, or a fused 2D slice whose rows
-     * load straight into registers): each block runs up to `prefetch` transforms (slices) in turn
+     * load straight into registers; or a tiled pass of fp16 rows in runs, whose tiles it counts): each
+     * block runs up to `prefetch` transforms (slices) in turn
      * (the launch gives every SM a block where the batch has enough, and the blocks stride over the
      * transforms by the grid); one thread bulk-copies (cp.async.bulk, the TMA) the next one's input
      * into a staging buffer after the shared memory while the block computes the current one, and the

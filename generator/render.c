@@ -138,9 +138,9 @@ void fftgen_plan_command(const fftgen_transform_plan *plan, int directions, cons
         const size_t at = strlen(choices);
         snprintf(choices + at, sizeof choices - at, " --split-columns");
     }
-    if (first->prefetch > 1) {
+    if (plan->prefetch > 1) {
         const size_t at = strlen(choices);
-        snprintf(choices + at, sizeof choices - at, " --prefetch %d", first->prefetch);
+        snprintf(choices + at, sizeof choices - at, " --prefetch %d", plan->prefetch);
     }
     if (plan->intermediate != FFTGEN_INTERMEDIATE_DEFAULT && plan->pass_count > 1 &&
         first->precision == FFTGEN_KERNEL_FP16) {

@@ -60,11 +60,13 @@ local function shared_exponent(f)
   return any_pass(f, "shared_exponent_source") or any_pass(f, "shared_exponent_target")
 end
 -- Kernels that run several transforms a block, the next one's input copied ahead
--- (fftgen_kernel_plan.prefetch): by a bulk copy, or a fused slice's by its threads (cp.async)
+-- (fftgen_kernel_plan.prefetch): by a bulk copy, or a fused slice's or a tile's by the block's threads
+-- (cp.async)
 local function prefetching(p) return p.prefetch > 1 end
 local function any_prefetch(f) return any_pass_that(f, prefetching) end
-local function bulk_copies(p) return prefetching(p) and not fused(p) end
+local function bulk_copies(p) return prefetching(p) and not fused(p) and not p.tiled end
 local function slice_copies(p) return prefetching(p) and fused(p) end
+local function tile_copies(p) return prefetching(p) and p.tiled end
 local function storage_type(f) return (f.precision == "fp16") and "__half2" or "float2" end
 
 -- Transforms of pass p per transform of the whole file (an untiled cluster pass counts its blocks, a
@@ -245,7 +247,9 @@ local function pass_constants(p, target)
   if uses_shared(p) and (target == "sim" or prefetching(p)) then
     add("SMEM_POINTS", p.smem_points, "float2 in shared memory, with padding")
   end
-  if prefetching(p) then
+  if tile_copies(p) then
+    add("PREFETCH_TILES", p.prefetch, "tiles a block runs in turn, each one's input copied in ahead (fewer where a block per SM needs)")
+  elseif prefetching(p) then
     add("PREFETCH_FFTS", p.prefetch, "transforms a block runs in turn, each one's input copied in ahead (fewer where a block per SM needs)")
   end
   if slice_copies(p) then
@@ -660,6 +664,15 @@ local function cuda_kernel(w, f, p, direction)
     w:open("for (long long block = blockIdx.x; block < batch; block += gridDim.x)")
     w:line("asm volatile(\"cp.async.wait_all;\" ::: \"memory\");")
     w:line("__syncthreads(); // every thread's copies have landed")
+  elseif tile_copies(p) then
+    w:line("// the next tile's input, copied by the block's threads while they compute the current one")
+    w:line("point_t* staging = reinterpret_cast<point_t*>(smem + SMEM_POINTS);")
+    w:line("const long long tiles = ((long long)batch + FFTS_PER_BLOCK - 1) / FFTS_PER_BLOCK;")
+    w:line("// the grid has at most `tiles` blocks: each takes tiles blockIdx.x, + gridDim.x, ..")
+    w:line("fetch_tile(staging, in, blockIdx.x, batch, thread);")
+    w:open("for (long long block = blockIdx.x; block < tiles; block += gridDim.x)")
+    w:line("asm volatile(\"cp.async.wait_all;\" ::: \"memory\");")
+    w:line("__syncthreads(); // every thread's copies have landed")
   elseif prefetching(p) then
     w:line("// the next transform's input, bulk-copied while the block computes the current one")
     w:line("point_t* staging = reinterpret_cast<point_t*>(smem + SMEM_POINTS);")
@@ -703,7 +716,11 @@ local function cuda_kernel(w, f, p, direction)
     elseif sync(i) == "warp" then
       w:line("__syncwarp(); // the transform's threads are lanes of one warp")
     end
-    if i == fetch_at and slice_copies(p) then
+    if i == fetch_at and tile_copies(p) then
+      w:open("if (block + gridDim.x < tiles)")
+      w:line("fetch_tile(staging, in, block + gridDim.x, batch, thread);")
+      w:close()
+    elseif i == fetch_at and slice_copies(p) then
       w:open("if (block + gridDim.x < batch)")
       w:line("%s(staging, in + (size_t)(block + gridDim.x) * POINTS, thread);", fetch_slice)
       w:close()
@@ -743,8 +760,8 @@ local function cuda_kernel(w, f, p, direction)
     return false
   end
   if prefetching(p) then
-    -- (a slice's next turn starts at a barrier anyway, where its copies have landed)
-    if reads_after_last_barrier() and not slice_copies(p) then
+    -- (a slice's or a tile's next turn starts at a barrier anyway, where its copies have landed)
+    if reads_after_last_barrier() and not slice_copies(p) and not tile_copies(p) then
       w:line("__syncthreads(); // the next transform's first stage overwrites the shared memory read last")
     end
     w:close()
@@ -762,6 +779,38 @@ local function cuda_pass(w, f, p)
     w:line("// buffer: the slice's rows, each padded to STAGED_ROW_POINTS")
     w:line("static_assert(SHARED_BYTES == SMEM_POINTS * sizeof(float2) + SLICE_ROWS * STAGED_ROW_POINTS * sizeof(point_t),")
     w:line("              \"shared memory size\");")
+  elseif tile_copies(p) then
+    w:line("// shared memory holds float2 with one pad element every 16 (%d elements), then the staging", p.smem_points)
+    w:line("// buffer: one tile's input, run by run")
+    w:line("static_assert(SHARED_BYTES == SMEM_POINTS * sizeof(float2) + FFTS_PER_BLOCK * POINTS * sizeof(point_t),")
+    w:line("              \"shared memory size\");")
+    w:line("static_assert(IN_RUN_POINTS * sizeof(point_t) == 16 && IN_FFT_STRIDE == IN_RUN_POINTS, \"16-byte runs side by side\");")
+    w:line("constexpr int TILE_RUNS = FFTS_PER_BLOCK * POINTS / IN_RUN_POINTS; // 16-byte pieces of a tile's input")
+    w:line("static_assert(TILE_RUNS %% THREADS == 0, \"whole copies of the block\");")
+    w:line("")
+    w:line("// Tile `tile`'s input copied ahead by the block's threads, one run of one transform (16 bytes) each")
+    w:line("// (cp.async, sm_80): run r of transform f lands at staging + (r * FFTS_PER_BLOCK + f) * IN_RUN_POINTS.")
+    w:line("// Transforms past the batch (in a last, partial tile) are not read. The copies land by")
+    w:line("// cp.async.wait_all; `in` is 16-byte aligned (the work area), and so is every run.")
+    w:open("__device__ __forceinline__ void fetch_tile(point_t* staging, const point_t* in, long long tile, int batch, int thread)")
+    w:line("const long long first_fft = tile * FFTS_PER_BLOCK;")
+    w:line("const long long member = first_fft %% GROUP_SIZE;")
+    w:line("const long long tile_group = (first_fft / GROUP_SIZE) %% GROUP_COUNT;")
+    w:line("const long long entry = first_fft / ((long long)GROUP_SIZE * GROUP_COUNT);")
+    w:line("const point_t* from = in + (size_t)(entry * IN_BATCH_STRIDE + tile_group * IN_GROUP_STRIDE + member * IN_FFT_STRIDE);")
+    w:line("const int tile_ffts = (int)(batch - first_fft < FFTS_PER_BLOCK ? batch - first_fft : FFTS_PER_BLOCK);")
+    w:line("const unsigned to = shared_address(staging);")
+    w:line("#pragma unroll")
+    w:open("for (int i = 0; i < TILE_RUNS / THREADS; ++i)")
+    w:line("const int piece = thread + i * THREADS;")
+    w:line("const int run = piece / FFTS_PER_BLOCK, fft = piece %% FFTS_PER_BLOCK;")
+    w:open("if (fft < tile_ffts)")
+    w:line("asm volatile(\"cp.async.cg.shared.global [%%0], [%%1], 16;\"")
+    w:line("             :: \"r\"(to + 16u * (unsigned)piece), \"l\"(from + (size_t)run * IN_RUN_STRIDE + fft * IN_RUN_POINTS) : \"memory\");")
+    w:close()
+    w:close()
+    w:line("asm volatile(\"cp.async.commit_group;\" ::: \"memory\");")
+    w:close()
   elseif prefetching(p) then
     w:line("// shared memory holds float2 with one pad element every 16 (%d elements), then the staging", p.smem_points)
     w:line("// buffer: one transform's input and the 16 bytes a bulk copy may start early")
@@ -796,15 +845,23 @@ local function cuda_launch_pass(w, f, p, direction, src, dst, count, scale)
   w:line("if (status != cudaSuccess) return status;")
   w:close()
   if prefetching(p) then
-    w:line("// PREFETCH_FFTS transforms a block, but a block on every SM where the batch has enough")
+    w:line("// %s a block, but a block on every SM where the batch has enough",
+      tile_copies(p) and "PREFETCH_TILES tiles" or "PREFETCH_FFTS transforms")
     w:line("int device = 0, sms = 0;")
     w:open("")
     w:line("cudaError_t status = cudaGetDevice(&device);")
     w:line("if (status == cudaSuccess) status = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);")
     w:line("if (status != cudaSuccess) return status;")
     w:close()
-    w:line("const long long turns = (ffts + %s::PREFETCH_FFTS - 1) / %s::PREFETCH_FFTS;", ns, ns)
-    w:line("const long long spread = ffts < sms ? ffts : sms;")
+    if tile_copies(p) then
+      w:line("if (((size_t)%s & 15u) != 0) return cudaErrorMisalignedAddress; // its tiles are copied 16 bytes at a time", src)
+      w:line("const long long tiles = (ffts + %s::FFTS_PER_BLOCK - 1) / %s::FFTS_PER_BLOCK;", ns, ns)
+      w:line("const long long turns = (tiles + %s::PREFETCH_TILES - 1) / %s::PREFETCH_TILES;", ns, ns)
+      w:line("const long long spread = tiles < sms ? tiles : sms;")
+    else
+      w:line("const long long turns = (ffts + %s::PREFETCH_FFTS - 1) / %s::PREFETCH_FFTS;", ns, ns)
+      w:line("const long long spread = ffts < sms ? ffts : sms;")
+    end
     w:line("const unsigned blocks = (unsigned)(turns > spread ? turns : spread);")
   else
     w:line("const unsigned blocks = (unsigned)((ffts + %s::FFTS_PER_BLOCK - 1) / %s::FFTS_PER_BLOCK)%s;", ns, ns,
@@ -906,6 +963,14 @@ local function render_cuda(f)
       body[#body + 1] = string.format("  grid = %d * transforms blocks, and the kernel's `batch` is that block count;",
         p.cluster)
       body[#body + 1] = string.format("  dynamic shared memory %d bytes per block.", p.shared_bytes)
+    elseif tile_copies(p) then
+      body[#body + 1] = string.format("%s: %d threads per block, %d transform(s) per tile, up to %d tiles per block", label,
+        p.threads, p.ffts_per_block, p.prefetch)
+      body[#body + 1] = string.format("  in turn: grid = ceil(ceil(transforms / %d) / %d) blocks, but at least one per SM (at", p.ffts_per_block, p.prefetch)
+      body[#body + 1] = string.format("  most one per tile); dynamic shared memory %d bytes per block, %d of them the", p.shared_bytes,
+        p.shared_bytes - 8 * p.smem_points)
+      body[#body + 1] = "  staging buffer that the block's threads copy the next tile's input to (cp.async) while they"
+      body[#body + 1] = "  compute the current one; `work` 16-byte aligned."
     elseif prefetching(p) then
       body[#body + 1] = string.format("%s: %d threads per block, up to %d transforms per block in turn:", label,
         p.threads, p.prefetch)
@@ -1077,8 +1142,9 @@ local function sim_function(w, f, p, direction, name, qualifier)
   if prefetching(p) then
     w:line("/* the CUDA kernel's staging buffer, which copies fill before each transform; its copies may")
     w:line(" * start up to 12 bytes early (staged_skew), these are exact */")
-    w:line("point_t* staging = malloc(sizeof(point_t) * %s);", fused(p) and "SLICE_ROWS * STAGED_ROW_POINTS" or "POINTS")
-    w:line("const int staged_skew = 0;")
+    w:line("point_t* staging = malloc(sizeof(point_t) * %s);",
+      fused(p) and "SLICE_ROWS * STAGED_ROW_POINTS" or (p.tiled and "FFTS_PER_BLOCK * POINTS" or "POINTS"))
+    if not p.tiled then w:line("const int staged_skew = 0;") end
   end
   if p.tensor_cores then
     w:line("tc_fragments* fragments = calloc(THREADS, sizeof *fragments); /* each thread's, between phases */")
@@ -1118,7 +1184,22 @@ local function sim_function(w, f, p, direction, name, qualifier)
   else
     w:open("for (long long block = 0; block < blocks; ++block)")
   end
-  if prefetching(p) then
+  if tile_copies(p) then
+    w:open("") -- the threads' copies (fetch_tile)
+    w:line("const long long first_fft = block * FFTS_PER_BLOCK;")
+    w:line("const long long member = first_fft %% GROUP_SIZE;")
+    w:line("const long long tile_group = (first_fft / GROUP_SIZE) %% GROUP_COUNT;")
+    w:line("const long long entry = first_fft / ((long long)GROUP_SIZE * GROUP_COUNT);")
+    w:line("const point_t* from = in + (size_t)(entry * IN_BATCH_STRIDE + tile_group * IN_GROUP_STRIDE + member * IN_FFT_STRIDE);")
+    w:line("const int tile_ffts = (int)(batch - first_fft < FFTS_PER_BLOCK ? batch - first_fft : FFTS_PER_BLOCK);")
+    w:open("for (int piece = 0; piece < FFTS_PER_BLOCK * POINTS / IN_RUN_POINTS; ++piece)")
+    w:line("const int run = piece / FFTS_PER_BLOCK, fft = piece %% FFTS_PER_BLOCK;")
+    w:line("if (fft < tile_ffts)")
+    w:line("    memcpy(staging + piece * IN_RUN_POINTS, from + (size_t)run * IN_RUN_STRIDE + fft * IN_RUN_POINTS,")
+    w:line("           sizeof(point_t) * IN_RUN_POINTS);")
+    w:close()
+    w:close()
+  elseif prefetching(p) then
     if fused(p) then
       w:line("for (int row = 0; row < SLICE_ROWS; ++row) /* the threads' copies */")
       w:line("    memcpy(staging + row * STAGED_ROW_POINTS, in + (size_t)block * POINTS + row * SLICE_COLUMNS,")

@@ -489,8 +489,9 @@ static void check_both_ways_in_and_out_of_place(struct fft_shape shape, int fp16
                                     direction, 0, in_place, 0};
         const double error = shape_transform_error(shape, fp16 ? KERNEL_FP16 : KERNEL_FP32, batch, direction, 1.0,
                                                    run_api, &run, seed + (unsigned)i);
-        print_message("  %dx%d%s%.0d %s %s, batch %d, %s%s: %.3e\n", shape.n[0], shape.n[1],
-                      shape.rank == 3 ? "x" : "", shape.rank == 3 ? shape.n[2] : 0, fp16 ? "fp16" : "fp32", what,
+        char dims[48];
+        fftgen_shape_text(shape.rank, (const long long[]){shape.n[0], shape.n[1], shape.n[2]}, dims, sizeof dims);
+        print_message("  %s %s %s, batch %d, %s%s: %.3e\n", dims, fp16 ? "fp16" : "fp32", what,
                       batch, i & 1 ? "inverse" : "forward", in_place ? ", in place" : "", error);
         assert_true(error >= 0.0 && error < (fp16 ? FP16_ERROR_BOUND : FP32_ERROR_BOUND));
     }
@@ -552,6 +553,35 @@ static void rows_radix_through_wisdom(void **state)
         assert_int_equal(fftgen_destroy(plan), FFTGEN_SUCCESS);
         check_both_ways_in_and_out_of_place(cases[c].shape, cases[c].fp16, cases[c].batch, 170 + 4 * (unsigned)c,
                                             "rows at radix 32");
+    }
+}
+
+/* A 1D size of two passes whose pass 2 runs its tiles in turn, each block's threads copying the next
+ * tile's runs ahead (prefetch=: fp16 rows in runs of 4 points, after pass 1's tiles of 4 columns): 2^17
+ * with two tiles a block in batches of 3, and 2^22 with 64 (256 tiles on every SM's block, some with a
+ * turn fewer); both directions, out of place and in place, against FFTW double. */
+static void tiles_prefetch_through_wisdom(void **state)
+{
+    (void)state;
+    if (!have_gpu) skip();
+    if (device_major() < 8) skip(); /* cp.async */
+    const char *path = write_wisdom("fp16 131072 tensor-cores=none max-tile=4,0 prefetch=2 ms=1 default-ms=1\n"
+                                    "fp16 4194304 tensor-cores=none max-tile=4,0 prefetch=64 ms=1 default-ms=1\n");
+    assert_int_equal(fftgen_load_wisdom(path), FFTGEN_SUCCESS);
+    unlink(path);
+    const struct {
+        struct fft_shape shape;
+        int batch, prefetch;
+    } cases[] = {{{1, {131072, 0, 0}}, 3, 2}, {{1, {4194304, 0, 0}}, 1, 64}};
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; ++c) {
+        fftgen_plan plan = dense_plan(cases[c].shape, 1);
+        const fftgen_transform_plan *passes = fftgen_plan_layout(plan);
+        assert_int_equal(passes->pass_count, 2);
+        assert_int_equal(passes->pass[0].prefetch, 0);
+        assert_int_equal(passes->pass[1].prefetch, cases[c].prefetch);
+        assert_int_equal(fftgen_destroy(plan), FFTGEN_SUCCESS);
+        check_both_ways_in_and_out_of_place(cases[c].shape, 1, cases[c].batch, 190 + 4 * (unsigned)c,
+                                            "tiles prefetched");
     }
 }
 
@@ -833,6 +863,8 @@ static void exec_checks_its_arguments(void **state)
     assert_int_equal(fftgen_get_work_size(plan, &work), FFTGEN_SUCCESS);
     assert_int_equal(work, (size_t)(1 << 16) * 8 * 4);
     assert_int_equal(fftgen_set_work_area(plan, NULL), FFTGEN_NULL_POINTER);
+    /* 16-byte aligned: a pass that prefetches its tiles copies them 16 bytes at a time */
+    assert_int_equal(fftgen_set_work_area(plan, (void *)(uintptr_t)0x1008), FFTGEN_MISALIGNED_POINTER);
     assert_int_equal(fftgen_destroy(plan), FFTGEN_SUCCESS);
     /* above 2^30 points */
     assert_int_equal(fftgen_plan_1d(&plan, 1LL << 31, FFTGEN_FP32, 1, 0), FFTGEN_SIZE_TOO_LARGE);
@@ -868,6 +900,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(slices_through_wisdom),
         cmocka_unit_test(columns_split_through_wisdom),
         cmocka_unit_test(rows_radix_through_wisdom),
+        cmocka_unit_test(tiles_prefetch_through_wisdom),
         cmocka_unit_test(fp16_intermediates_trade_accuracy),
         cmocka_unit_test(strided_shapes_match_fftw),
         cmocka_unit_test(exec_checks_its_arguments),

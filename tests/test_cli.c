@@ -827,7 +827,7 @@ static void prefetches_on_request(void **state)
                     "3");
     /* 1D transforms take a bulk copy (sm_90); a slice's threads copy it themselves (cp.async, sm_80) */
     static const struct { const char *n, *arch; int status; const char *text; } architectures[] = {
-        {"4096", "sm_80", 2, "prefetch 2: a prefetch of 1D transforms needs sm_90 or newer (bulk copies)"},
+        {"4096", "sm_80", 2, "prefetch 2: a prefetch of 1D transforms of one kernel needs sm_90 or newer (bulk copies)"},
         {"64x64", "sm_80", 0, "the next slice's input copied (cp.async, by the block's threads)"},
         {"64x64", "sm_75", 2, "prefetch 2: a prefetch needs sm_80 or newer (cp.async)"},
     };
@@ -838,7 +838,8 @@ static void prefetches_on_request(void **state)
         assert_non_null(strstr(output, architectures[i].text));
     }
     static const struct { const char *n, *why; } refusals[] = {
-        {"1048576", "prefetch 4: a prefetch applies to 1D sizes of one kernel"},
+        {"1048576", "prefetch 4: a 1D size of several passes takes it only in fp16 passes that read rows in runs of"
+                    " 16 bytes straight into registers"},
         {"65536", "prefetch 4: a prefetch applies to kernels of one block a transform, not clusters"},
         {"256", "prefetch 4: a prefetch applies to kernels of one transform a block"},
         {"4096x4096", "prefetch 4: a prefetch applies to 2D and 3D shapes only where the last two dimensions fit one"
@@ -860,6 +861,28 @@ static void prefetches_on_request(void **state)
                                 NULL),
                      2);
     assert_non_null(strstr(output, "a prefetch applies to contiguous layouts only"));
+    /* a 1D size of two passes: pass 2 (fp16 rows in runs of 4 points from pass 1's tiles of 4) runs its tiles in
+     * turn, the block's threads copying the next tile's runs ahead; pass 1 (columns) keeps its loads */
+    assert_int_equal(run_fftgen("--n", "4194304", "--precision", "fp16", "--max-tile", "4,0", "--prefetch", "64",
+                                "--explain", NULL),
+                     0);
+    assert_non_null(strstr(output, "threads/block:  1024 (128 per transform, 8 transforms per tile, up to 64 tiles per"
+                                   " block in turn, 16 points per thread)"));
+    /* the exchanges' 139264 bytes and the tile's 8 x 2048 fp16 points */
+    assert_non_null(strstr(output, "shared memory:  204800 bytes per block"));
+    assert_non_null(strstr(output, "the next tile's input copied (cp.async, by the block's threads, run by run) into a"
+                                   " 65536-byte staging buffer"));
+    snprintf(path, sizeof path, "%s/prefetch-tiles.cu", work_dir);
+    assert_int_equal(run_fftgen("--n", "131072", "--precision", "fp16", "--max-tile", "4,0", "--prefetch", "2", "-o",
+                                path, NULL),
+                     0);
+    text = file_text(path);
+    assert_non_null(strstr(text, "--prefetch 2"));
+    assert_non_null(strstr(text, "constexpr int PREFETCH_TILES = 2;"));
+    assert_non_null(strstr(text, "fetch_tile(staging, in, block + gridDim.x, batch, thread);"));
+    assert_non_null(strstr(text, "return cudaErrorMisalignedAddress;"));
+    assert_null(strstr(text, "PREFETCH_FFTS"));
+    unlink(path);
     /* a 3D shape's fused slices: the rows read the staged slice, fft_in_block rows in */
     assert_int_equal(run_fftgen("--n", "128x128x128", "--precision", "fp16", "--prefetch", "8", "--explain", NULL), 0);
     assert_non_null(strstr(output, "threads/block:  1024 (1024 per slice, up to 8 slices per block in turn"));

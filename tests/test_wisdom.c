@@ -435,7 +435,15 @@ static void shipped_table_parses_and_plans(void **state)
                     assert_int_equal(plan.pass[i].computed_twiddles, choice.computed_twiddle_passes >> i & 1);
                 if (choice.block_threads != 0 && plan.pass[0].ffts_per_block > 1)
                     assert_true(plan.pass[0].threads <= choice.block_threads);
-                assert_int_equal(plan.pass[0].prefetch, choice.prefetch);
+                /* a prefetch on the one kernel or fused slice, or on the passes of a 1D size of two that
+                 * read fp16 rows in runs */
+                int prefetched = 0;
+                for (int i = 0; i < plan.pass_count; ++i)
+                    if (plan.pass[i].prefetch != 0) {
+                        assert_int_equal(plan.pass[i].prefetch, choice.prefetch);
+                        prefetched = 1;
+                    }
+                assert_int_equal(prefetched, choice.prefetch != 0);
             }
     /* fp16 16384 takes radix 32, computed twiddles and a prefetch on sm_90: 8 transforms a block
      * (tune, H100: 0.5014 -> 0.4019 ms), 64 on the H200 (0.4828 -> 0.3389) */

@@ -141,8 +141,9 @@ fftgen_result fftgen_plan_1d(fftgen_plan *plan, long long n, fftgen_precision pr
 /* Bytes of device work area the plan needs at execution (0 when it needs none). */
 fftgen_result fftgen_get_work_size(fftgen_plan plan, size_t *bytes);
 
-/* Gives the plan a work area of at least fftgen_get_work_size() bytes, owned by the caller (8-byte
- * aligned). Until then a plan that needs one uses its own, allocated at creation and freed here. */
+/* Gives the plan a work area of at least fftgen_get_work_size() bytes, owned by the caller (16-byte
+ * aligned, as cudaMalloc's are). Until then a plan that needs one uses its own, allocated at creation
+ * and freed here. */
 fftgen_result fftgen_set_work_area(fftgen_plan plan, void *work_area);
 
 /* The stream later executions are queued on (default: the legacy default stream, 0). */
