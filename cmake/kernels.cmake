@@ -276,7 +276,9 @@ fftgen_add_sim(fftgen_16384_r32_ct_pf8_fp16 16384 fp16 ", 32, 0, 0, 0, 0" --radi
 fftgen_add_sim(fftgen_8192_pf2_fp32 8192 fp32 ", 0, 0, 0, 0, 0" --prefetch 2)
 fftgen_add_sim(fftgen_1024_r32_pf4_fp16 1024 fp16 ", 32, 0, 0, 0, 0" --radix 32 --block-threads 32 --prefetch 4)
 # a four-step pass 2 that runs its tiles in turn, the next tile's runs copied ahead into a staging buffer
+# (runs of 4 points after tiles of 4 columns, of 8 after tiles of 8: two 16-byte pieces a run)
 fftgen_add_sim(fftgen_131072_t4_0_pf2_fp16 131072 fp16 ", 0, 0, 0, 0, 0" --max-tile 4,0 --prefetch 2)
+fftgen_add_sim(fftgen_131072_t8_0_pf2_fp16 131072 fp16 ", 0, 0, 0, 0, 0" --max-tile 8,0 --prefetch 2)
 # fused slices that prefetch: the rows read the staged slice (a 2D shape, and a 3D shape's first pass)
 foreach(shape 64x64 2x16x128)
   fftgen_shape_fields(${shape} 0 0 points fields)

@@ -466,8 +466,8 @@ static int tile_staging_bytes(const fftgen_kernel_plan *pass)
 
 /* Whether a tiled pass can run its tiles in turn, each block's threads copying the next tile's input
  * into shared memory (cp.async, 16 bytes each) while they compute the current one: fp16 rows read in
- * runs straight into registers (a four-step pass 2 reading pass 1's blocks), each run 16 bytes, the
- * tile's runs side by side (so a run of every transform is one contiguous piece), every address
+ * runs straight into registers (a four-step pass 2 reading pass 1's blocks), each run whole 16-byte
+ * pieces, the tile's runs side by side (so a run of every transform is one contiguous piece), every address
  * 16-byte aligned where the work area is, and room for the tile in shared memory. Such a pass is
  * 1024 threads of 139 KB: one block an SM, whose loads nothing else hides. H200, fp16 2^22 (2048 x
  * 2048), pass 2 alone: 0.4249 -> 0.3625 ms; its pass 1 (two blocks an SM, columns) lost with a
@@ -476,7 +476,7 @@ static int prefetches_tiles(const fftgen_kernel_plan *pass, int arch)
 {
     const fftgen_layout *in = &pass->in;
     return pass->tiled && pass->precision == FFTGEN_KERNEL_FP16 && fftgen_loads_to_registers(pass) &&
-           in->run_points == 4 && in->fft_stride == in->run_points && in->run_stride % 4 == 0 &&
+           in->run_points % 4 == 0 && in->fft_stride == in->run_points && in->run_stride % 4 == 0 &&
            in->group_stride % 4 == 0 && in->batch_stride % 4 == 0 && pass->source == FFTGEN_BUFFER_WORK &&
            pass->cluster < 2 && !pass->tensor_cores &&
            pass->shared_bytes + tile_staging_bytes(pass) <= fftgen_arch_shared_limit(arch);
@@ -497,8 +497,8 @@ static fftgen_plan_status place_tile_prefetch(const fftgen_kernel_request *reque
     }
     if (placed) return FFTGEN_PLAN_OK;
     snprintf(why, why_len, "prefetch %d: a 1D size of several passes takes it only in fp16 passes that read rows in"
-             " runs of 16 bytes straight into registers (a four-step pass 2 after tiles of 4 columns); this plan"
-             " has none", request->prefetch);
+             " runs of 16 bytes or more straight into registers (a four-step pass 2 after tiles of 4 or 8 columns);"
+             " this plan has none", request->prefetch);
     return FFTGEN_PLAN_BAD_RADIX;
 }
 

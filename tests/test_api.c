@@ -557,22 +557,24 @@ static void rows_radix_through_wisdom(void **state)
 }
 
 /* A 1D size of two passes whose pass 2 runs its tiles in turn, each block's threads copying the next
- * tile's runs ahead (prefetch=: fp16 rows in runs of 4 points, after pass 1's tiles of 4 columns): 2^17
- * with two tiles a block in batches of 3, and 2^22 with 64 (256 tiles on every SM's block, some with a
- * turn fewer); both directions, out of place and in place, against FFTW double. */
+ * tile's runs ahead (prefetch=: fp16 rows in runs of 4 points after pass 1's tiles of 4 columns, or of
+ * 8 after tiles of 8): 2^17 with two tiles a block in batches of 3, 2^22 with 64 (256 tiles on every
+ * SM's block, some with a turn fewer), 2^21 in runs of 8 with 4; both directions, out of place and in
+ * place, against FFTW double. */
 static void tiles_prefetch_through_wisdom(void **state)
 {
     (void)state;
     if (!have_gpu) skip();
     if (device_major() < 8) skip(); /* cp.async */
     const char *path = write_wisdom("fp16 131072 tensor-cores=none max-tile=4,0 prefetch=2 ms=1 default-ms=1\n"
-                                    "fp16 4194304 tensor-cores=none max-tile=4,0 prefetch=64 ms=1 default-ms=1\n");
+                                    "fp16 4194304 tensor-cores=none max-tile=4,0 prefetch=64 ms=1 default-ms=1\n"
+                                    "fp16 2097152 tensor-cores=none max-tile=8,0 prefetch=4 ms=1 default-ms=1\n");
     assert_int_equal(fftgen_load_wisdom(path), FFTGEN_SUCCESS);
     unlink(path);
     const struct {
         struct fft_shape shape;
         int batch, prefetch;
-    } cases[] = {{{1, {131072, 0, 0}}, 3, 2}, {{1, {4194304, 0, 0}}, 1, 64}};
+    } cases[] = {{{1, {131072, 0, 0}}, 3, 2}, {{1, {4194304, 0, 0}}, 1, 64}, {{1, {2097152, 0, 0}}, 3, 4}};
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; ++c) {
         fftgen_plan plan = dense_plan(cases[c].shape, 1);
         const fftgen_transform_plan *passes = fftgen_plan_layout(plan);

@@ -839,7 +839,7 @@ static void prefetches_on_request(void **state)
     }
     static const struct { const char *n, *why; } refusals[] = {
         {"1048576", "prefetch 4: a 1D size of several passes takes it only in fp16 passes that read rows in runs of"
-                    " 16 bytes straight into registers"},
+                    " 16 bytes or more straight into registers"},
         {"65536", "prefetch 4: a prefetch applies to kernels of one block a transform, not clusters"},
         {"256", "prefetch 4: a prefetch applies to kernels of one transform a block"},
         {"4096x4096", "prefetch 4: a prefetch applies to 2D and 3D shapes only where the last two dimensions fit one"
