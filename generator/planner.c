@@ -468,8 +468,8 @@ static int tile_staging_bytes(const fftgen_kernel_plan *pass)
  * into shared memory (cp.async, 16 bytes each) while they compute the current one: fp16 rows read in
  * runs straight into registers (a four-step pass 2 reading pass 1's blocks), each run whole 16-byte
  * pieces, the tile's runs side by side (so a run of every transform is one contiguous piece), every address
- * 16-byte aligned where the work area is, and room for the tile in shared memory. Such a pass is
- * 1024 threads of 139 KB: one block an SM, whose loads nothing else hides. H200, fp16 2^22 (2048 x
+ * 16-byte aligned where the work area is, and room for the tile in shared memory. At 2^21 and 2^22
+ * such a pass is 1024 threads of 139 KB: one block an SM, whose loads nothing else hides. H200, fp16 2^22 (2048 x
  * 2048), pass 2 alone: 0.4249 -> 0.3625 ms; its pass 1 (two blocks an SM, columns) lost with a
  * prefetch (0.5166 -> 0.5806), so columns keep their loads. */
 static int prefetches_tiles(const fftgen_kernel_plan *pass, int arch)

@@ -280,6 +280,23 @@ local function pass_constants(p, target)
   return constants
 end
 
+-- The tile whose first transform is `first` (an expression): that transform, and the tile's group
+-- member, group and batch entry (fftgen_layout); `why`, if given, comments the first.
+local function tile_indices(w, first, why)
+  w:line("const long long first_fft = %s;%s", first, why and (" // " .. why) or "")
+  w:line("const long long member = first_fft %% GROUP_SIZE;")
+  w:line("const long long tile_group = (first_fft / GROUP_SIZE) %% GROUP_COUNT;")
+  w:line("const long long entry = first_fft / ((long long)GROUP_SIZE * GROUP_COUNT);")
+end
+
+-- ... and, for a copy of the tile's input ahead (fetch_tile, and the host simulation's), where that
+-- starts and how many of its transforms exist.
+local function tile_input(w, first)
+  tile_indices(w, first)
+  w:line("const point_t* from = in + (size_t)(entry * IN_BATCH_STRIDE + tile_group * IN_GROUP_STRIDE + member * IN_FFT_STRIDE);")
+  w:line("const int tile_ffts = (int)(batch - first_fft < FFTS_PER_BLOCK ? batch - first_fft : FFTS_PER_BLOCK);")
+end
+
 -- Per-thread indices the phases use.
 local function prologue(w, p, target)
   if p.tiled then
@@ -287,13 +304,10 @@ local function prologue(w, p, target)
     w:line("const int fft_thread = thread / FFTS_PER_BLOCK;")
     if clustered(p) then
       w:line("const int rank = (int)(block %% CLUSTER); // the block's place in its (one-dimensional) cluster")
-      w:line("const long long first_fft = (block / CLUSTER) * FFTS_PER_BLOCK; // the cluster's tile")
+      tile_indices(w, "(block / CLUSTER) * FFTS_PER_BLOCK", "the cluster's tile")
     else
-      w:line("const long long first_fft = block * FFTS_PER_BLOCK;")
+      tile_indices(w, "block * FFTS_PER_BLOCK")
     end
-    w:line("const long long member = first_fft %% GROUP_SIZE;")
-    w:line("const long long tile_group = (first_fft / GROUP_SIZE) %% GROUP_COUNT;")
-    w:line("const long long entry = first_fft / ((long long)GROUP_SIZE * GROUP_COUNT);")
     w:line("const size_t in_tile = (size_t)(entry * IN_BATCH_STRIDE + tile_group * IN_GROUP_STRIDE + member * IN_FFT_STRIDE);")
     w:line("const size_t out_tile = (size_t)(entry * OUT_BATCH_STRIDE + tile_group * OUT_GROUP_STRIDE + member * OUT_FFT_STRIDE);")
     w:line("// the tile's transforms that exist: fewer than FFTS_PER_BLOCK only in a last, partial tile")
@@ -796,12 +810,7 @@ local function cuda_pass(w, f, p)
     w:line("// cp.async.wait_all; `in` is 16-byte aligned (the work area), and so is every run.")
     w:open("__device__ __forceinline__ void fetch_tile(point_t* staging, const point_t* in, long long tile, int batch, int thread)")
     w:line("constexpr int PIECE_POINTS = 16 / (int)sizeof(point_t);")
-    w:line("const long long first_fft = tile * FFTS_PER_BLOCK;")
-    w:line("const long long member = first_fft %% GROUP_SIZE;")
-    w:line("const long long tile_group = (first_fft / GROUP_SIZE) %% GROUP_COUNT;")
-    w:line("const long long entry = first_fft / ((long long)GROUP_SIZE * GROUP_COUNT);")
-    w:line("const point_t* from = in + (size_t)(entry * IN_BATCH_STRIDE + tile_group * IN_GROUP_STRIDE + member * IN_FFT_STRIDE);")
-    w:line("const int tile_ffts = (int)(batch - first_fft < FFTS_PER_BLOCK ? batch - first_fft : FFTS_PER_BLOCK);")
+    tile_input(w, "tile * FFTS_PER_BLOCK")
     w:line("const unsigned to = shared_address(staging);")
     w:line("#pragma unroll")
     w:open("for (int i = 0; i < TILE_PIECES / THREADS; ++i)")
@@ -1189,12 +1198,7 @@ local function sim_function(w, f, p, direction, name, qualifier)
   end
   if tile_copies(p) then
     w:open("") -- the threads' copies (fetch_tile)
-    w:line("const long long first_fft = block * FFTS_PER_BLOCK;")
-    w:line("const long long member = first_fft %% GROUP_SIZE;")
-    w:line("const long long tile_group = (first_fft / GROUP_SIZE) %% GROUP_COUNT;")
-    w:line("const long long entry = first_fft / ((long long)GROUP_SIZE * GROUP_COUNT);")
-    w:line("const point_t* from = in + (size_t)(entry * IN_BATCH_STRIDE + tile_group * IN_GROUP_STRIDE + member * IN_FFT_STRIDE);")
-    w:line("const int tile_ffts = (int)(batch - first_fft < FFTS_PER_BLOCK ? batch - first_fft : FFTS_PER_BLOCK);")
+    tile_input(w, "block * FFTS_PER_BLOCK")
     w:line("/* the runs of every transform in turn, where fetch_tile copies them */")
     w:line("const int row_points = FFTS_PER_BLOCK * IN_RUN_POINTS;")
     w:open("for (int point = 0; point < FFTS_PER_BLOCK * POINTS; point += IN_RUN_POINTS)")
