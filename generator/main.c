@@ -298,8 +298,9 @@ static void explain_pass(const fftgen_kernel_plan *plan, const char *indent)
            : copy_in           ? ", plus a coalesced copy in"
            : copy_out          ? ", plus a coalesced copy out" : "");
     if (plan->prefetch > 1 && plan->slice_rows > 0)
-        printf("%sprefetch:       the next slice's input copied (cp.async, by the block's threads) into a %d-byte"
+        printf("%sprefetch:       the next slice's input copied (cp.async, by the block's threads%s) into a %d-byte"
                " staging buffer while they compute the current one\n", indent,
+               plan->split_copies ? ", half at the block's first barrier and half at its last" : "",
                plan->shared_bytes - 8 * plan->smem_points);
     else if (plan->prefetch > 1 && plan->tiled)
         printf("%sprefetch:       the next tile's input copied (cp.async, by the block's threads, run by run) into a"

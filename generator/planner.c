@@ -548,7 +548,15 @@ static fftgen_plan_status place_prefetch(const fftgen_kernel_request *request, f
     if (passes) return place_tile_prefetch(request, plan, why, why_len);
     pass->prefetch = request->prefetch;
     pass->shared_bytes += staging_bytes(pass);
-    if (slice) pass->staged_row_points = staged_row_points(pass);
+    if (slice) {
+        pass->staged_row_points = staged_row_points(pass);
+        /* measured (H200, fftgen-kernel-ab, fp16, ms): 128x128 and 64x256 at 32 points a thread 0.375 -> 0.353
+         * and 0.370 -> 0.351; 32x512 at 32 (no merged stage) 0.359 -> 0.362; 128x128 at 16 (1024 threads) 0.408
+         * -> 0.460. In halves at the first two barriers: 64x64 (blocks that share an SM) 0.315 -> 0.322,
+         * 256x64 at 16 (1024 threads) 0.499 -> 0.529. */
+        pass->split_copies = pass->merged_stage && pass->threads <= 512 &&
+                             2 * pass->shared_bytes > fftgen_arch_shared_limit(request->arch);
+    }
     return FFTGEN_PLAN_OK;
 }
 

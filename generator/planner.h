@@ -219,6 +219,11 @@ typedef struct {
      * and a pad that puts each of a warp's rows on banks of its own and holds the 16 bytes more that a
      * row's copies take where the input is not 16-byte aligned. 0: the transform lies there in one piece. */
     int staged_row_points;
+    /* With prefetch, a fused slice's threads copy the next slice in two halves, at the block's first
+     * and last barriers, instead of all of it at the first: where the slice's 512 or fewer threads
+     * are alone on the SM and its rows' last stage runs the columns' first (merged_stage), the copies
+     * issued at once filled the memory pipe's queue that the merged stage's loads wait on. */
+    int split_copies;
 } fftgen_kernel_plan;
 
 #define FFTGEN_EVERY_PASS ((1 << FFTGEN_MAX_PASSES) - 1) /* a request's pass mask: all of them */

@@ -250,6 +250,8 @@ static void push_pass(lua_State *L, const fftgen_kernel_plan *pass)
     if (pass->slice_rows > 0) push_list(L, "col_radices", pass->col_radices, pass->col_stage_count);
     lua_pushboolean(L, pass->merged_stage);
     lua_setfield(L, -2, "merged_stage");
+    lua_pushboolean(L, pass->split_copies);
+    lua_setfield(L, -2, "split_copies");
 }
 
 /* The embeds as strings, index 1 (dimension 0, never used) holding the shape's size. */

@@ -549,7 +549,9 @@ local function cuda_helpers(w, f)
     w:line("             :: \"r\"(to + (unsigned)(row * ROW_STRIDE * (int)sizeof(point_t) + 16 * piece)),")
     w:line("                \"l\"(from + ((size_t)row * ROW_PIECES + piece) * 16) : \"memory\");")
     w:close()
-    w:line("template <int ROWS, int ROW_POINTS, int ROW_STRIDE, int BLOCK_THREADS>")
+    w:line("// Part PART of PARTS of the copies (row pieces in order), so that a block can spread them over its")
+    w:line("// barriers.")
+    w:line("template <int ROWS, int ROW_POINTS, int ROW_STRIDE, int BLOCK_THREADS, int PARTS, int PART>")
     w:open("__device__ __forceinline__ void fetch_slice(point_t* staging, const point_t* start, int thread)")
     w:line("constexpr int ROW_PIECES = ROW_POINTS * (int)sizeof(point_t) / 16;")
     w:line("const unsigned skew = (unsigned)((size_t)start & 15u);")
@@ -561,23 +563,21 @@ local function cuda_helpers(w, f)
     w:line("                            ROWS * ROW_PIECES %% BLOCK_THREADS == 0;")
     w:open("if (EVEN_STEPS && skew == 0)")
     w:line("constexpr int ROW_STEP = BLOCK_THREADS / ROW_PIECES; // rows between one thread's copies")
+    w:line("constexpr int STEPS = ROWS / ROW_STEP;")
     w:line("const unsigned to_piece = to + (unsigned)((thread / ROW_PIECES) * ROW_STRIDE * (int)sizeof(point_t) +")
     w:line("                                          16 * (thread %% ROW_PIECES));")
     w:line("const char* from_piece = from + (size_t)thread * 16;")
     w:line("#pragma unroll")
-    w:open("for (int i = 0; i < ROWS / ROW_STEP; ++i)")
+    w:open("for (int i = PART * STEPS / PARTS; i < (PART + 1) * STEPS / PARTS; ++i)")
     w:line("asm volatile(\"cp.async.cg.shared.global [%%0], [%%1], 16;\"")
     w:line("             :: \"r\"(to_piece + (unsigned)(i * ROW_STEP * ROW_STRIDE * (int)sizeof(point_t))),")
     w:line("                \"l\"(from_piece + (size_t)i * BLOCK_THREADS * 16) : \"memory\");")
     w:close()
-    w:reopen("else if (skew == 0)")
-    w:line("#pragma unroll 1")
-    w:line("for (int c = thread; c < ROWS * ROW_PIECES; c += BLOCK_THREADS)")
-    w:line("    copy_piece<ROW_PIECES, ROW_STRIDE>(to, from, c / ROW_PIECES, c %% ROW_PIECES);")
     w:reopen("else")
+    w:line("const int pieces = skew == 0 ? ROW_PIECES : ROW_PIECES + 1; // a row's")
     w:line("#pragma unroll 1")
-    w:line("for (int c = thread; c < ROWS * (ROW_PIECES + 1); c += BLOCK_THREADS)")
-    w:line("    copy_piece<ROW_PIECES, ROW_STRIDE>(to, from, c / (ROW_PIECES + 1), c %% (ROW_PIECES + 1));")
+    w:line("for (int c = PART * (ROWS * pieces) / PARTS + thread; c < (PART + 1) * (ROWS * pieces) / PARTS; c += BLOCK_THREADS)")
+    w:line("    copy_piece<ROW_PIECES, ROW_STRIDE>(to, from, c / pieces, c %% pieces);")
     w:close()
     w:line("asm volatile(\"cp.async.commit_group;\" ::: \"memory\");")
     w:close()
@@ -668,13 +668,15 @@ local function cuda_kernel(w, f, p, direction)
   w:open("%s(const point_t* in, point_t* out, int batch, float scale)", kernel_name(f, p, direction))
   if uses_shared(p) then w:line("extern __shared__ float2 smem[];") end
   w:line("const int thread = threadIdx.x;")
-  local fetch_slice = "fetch_slice<SLICE_ROWS, SLICE_COLUMNS, STAGED_ROW_POINTS, THREADS>"
+  local function fetch_slice(parts, part)
+    return string.format("fetch_slice<SLICE_ROWS, SLICE_COLUMNS, STAGED_ROW_POINTS, THREADS, %d, %d>", parts, part)
+  end
   if slice_copies(p) then
     w:line("// the next slice's input, copied by the block's threads while they compute the current one")
     w:line("point_t* staging = reinterpret_cast<point_t*>(smem + SMEM_POINTS);")
     w:line("const int staged_skew = (int)(((size_t)in & 15u) / sizeof(point_t));")
     w:line("// the grid has at most `batch` blocks: each takes slices blockIdx.x, + gridDim.x, ..")
-    w:line("%s(staging, in + (size_t)blockIdx.x * POINTS, thread);", fetch_slice)
+    w:line("%s(staging, in + (size_t)blockIdx.x * POINTS, thread);", fetch_slice(1, 0))
     w:open("for (long long block = blockIdx.x; block < batch; block += gridDim.x)")
     w:line("asm volatile(\"cp.async.wait_all;\" ::: \"memory\");")
     w:line("__syncthreads(); // every thread's copies have landed")
@@ -714,15 +716,24 @@ local function cuda_kernel(w, f, p, direction)
   local function sync(i) return i > 1 and (phases[i].sync or "block") or "none" end
   -- the next copy may overwrite the staged input once every thread has read it (phase 1): after the
   -- block's first barrier
-  local fetch_at
+  local fetch_at, last_barrier
   if prefetching(p) then
     for i = 2, #phases do
       if sync(i) == "block" then
-        fetch_at = i
-        break
+        fetch_at = fetch_at or i
+        last_barrier = i
       end
     end
     assert(fetch_at, "a prefetching kernel has a block barrier after its first phase")
+  end
+  -- a slice's copies, in parts (fftgen_kernel_plan.split_copies): slice_parts[i], the part at phase i
+  local slice_parts, parts = {}, 1
+  if slice_copies(p) then
+    slice_parts[fetch_at] = 0
+    if p.split_copies and last_barrier ~= fetch_at then
+      slice_parts[last_barrier] = 1
+      parts = 2
+    end
   end
   for i, phase in ipairs(phases) do
     if sync(i) == "block" then
@@ -734,9 +745,9 @@ local function cuda_kernel(w, f, p, direction)
       w:open("if (block + gridDim.x < tiles)")
       w:line("fetch_tile(staging, in, block + gridDim.x, batch, thread);")
       w:close()
-    elseif i == fetch_at and slice_copies(p) then
+    elseif slice_parts[i] then
       w:open("if (block + gridDim.x < batch)")
-      w:line("%s(staging, in + (size_t)(block + gridDim.x) * POINTS, thread);", fetch_slice)
+      w:line("%s(staging, in + (size_t)(block + gridDim.x) * POINTS, thread);", fetch_slice(parts, slice_parts[i]))
       w:close()
     elseif i == fetch_at then
       w:open("if (thread == 0 && block + gridDim.x < batch)")
@@ -991,7 +1002,8 @@ local function render_cuda(f)
       if slice_copies(p) then
         body[#body + 1] = string.format("  %d of them the staging buffer that the block's threads copy the next slice's",
           p.shared_bytes - 8 * p.smem_points)
-        body[#body + 1] = "  input to (cp.async) while they compute the current one."
+        body[#body + 1] = "  input to (cp.async) while they compute the current one" .. (p.split_copies and "," or ".")
+        if p.split_copies then body[#body + 1] = "  half of it at the block's first barrier and half at its last." end
       else
         body[#body + 1] = string.format("  %d of them the staging buffer that the next transform's input is bulk-copied to",
           p.shared_bytes - 8 * p.smem_points)

@@ -889,6 +889,25 @@ static void prefetches_on_request(void **state)
     /* 128 rows of 128 points, each padded by 8 points (a warp's four rows on banks of their own) */
     assert_non_null(strstr(output, "the next slice's input copied (cp.async, by the block's threads) into a 69632-byte"
                                    " staging buffer"));
+    /* 512 threads alone on the SM, the rows' last stage merged with the columns' first: the copies in two halves */
+    assert_int_equal(run_fftgen("--n", "128x128x128", "--precision", "fp16", "--radix", "32", "--prefetch", "8",
+                                "--explain", NULL),
+                     0);
+    assert_non_null(strstr(output, "the next slice's input copied (cp.async, by the block's threads, half at the"
+                                   " block's first barrier and half at its last) into a 67584-byte staging buffer"));
+    assert_int_equal(run_fftgen("--n", "32x512", "--precision", "fp16", "--radix", "32", "--prefetch", "8",
+                                "--explain", NULL),
+                     0);
+    assert_non_null(strstr(output, "(cp.async, by the block's threads) into a"));
+    snprintf(path, sizeof path, "%s/prefetch-halves.cu", work_dir);
+    assert_int_equal(run_fftgen("--n", "128x128", "--precision", "fp16", "--radix", "32", "--prefetch", "4", "-o",
+                                path, NULL),
+                     0);
+    text = file_text(path);
+    assert_non_null(strstr(text, "fetch_slice<SLICE_ROWS, SLICE_COLUMNS, STAGED_ROW_POINTS, THREADS, 2, 0>"));
+    assert_non_null(strstr(text, "fetch_slice<SLICE_ROWS, SLICE_COLUMNS, STAGED_ROW_POINTS, THREADS, 2, 1>"));
+    assert_non_null(strstr(text, "half of it at the block's first barrier and half at its last."));
+    unlink(path);
     snprintf(path, sizeof path, "%s/prefetch-slices.cu", work_dir);
     assert_int_equal(run_fftgen("--n", "2x16x128", "--precision", "fp16", "--prefetch", "2", "-o", path, NULL), 0);
     text = file_text(path);
@@ -897,6 +916,7 @@ static void prefetches_on_request(void **state)
     assert_non_null(strstr(text, "constexpr int STAGED_ROW_POINTS = 136;"));
     assert_non_null(strstr(text, "cp.async.cg.shared.global"));
     assert_null(strstr(text, "cp.async.bulk"));
+    assert_non_null(strstr(text, "fetch_slice<SLICE_ROWS, SLICE_COLUMNS, STAGED_ROW_POINTS, THREADS, 1, 0>"));
     unlink(path);
     assert_int_equal(run_fftgen("--n", "256x256", "--precision", "fp16", "--order", "columns-first", "--prefetch", "2",
                                 "--explain", NULL),
