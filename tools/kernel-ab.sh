@@ -7,7 +7,7 @@
 #                  for that many blocks per SM (__launch_bounds__(THREADS, MINBLOCKS)); %FFTGEN writes
 #                  them with that fftgen binary (another build's planner) instead of $FFTGEN
 #   SPEC           PRECISION:N[:FLAG=VALUE...], e.g. fp16:4096 or fp16:1024:--radix=32:--block-threads=64
-#                  (one-kernel sizes)
+#                  (one-kernel sizes), or a 2D shape of one kernel (a fused slice), e.g. fp16:128x128
 # Then on the GPU: OUTDIR/fftgen-kernel-ab [RUNS [ROUNDS]] [--out-at MB,...]  (exit 1 if a kernel's error
 #   is off; --out-at: the output that many MB after the input, one timing per placement).
 # Example: cp -r templates /tmp/base && (edit templates) && \
@@ -53,7 +53,9 @@ for spec in "$@"; do
         if [ "$blocks" != 0 ]; then
             sed -i "s/__launch_bounds__(THREADS)/__launch_bounds__(THREADS, $blocks)/" "$out/gen/$id.cu"
         fi
-        echo "ENTRY(${id}_forward_launch, \"$name${extra:+ $extra}\", $n, $([ "$precision" = fp16 ] && echo 1 || echo 0))" \
+        rows=1 columns=$n
+        case $n in *x*) rows=${n%%x*}; columns=${n#*x};; esac
+        echo "ENTRY(${id}_forward_launch, \"$name${extra:+ $extra}\", $((rows * columns)), $rows, $([ "$precision" = fp16 ] && echo 1 || echo 0))" \
             >> "$out/entries.inc"
     done
 done

@@ -15,12 +15,13 @@
 #include <algorithm>
 #define CHECK(x) do { cudaError_t e_ = (x); if (e_ != cudaSuccess) { fprintf(stderr, "%s:%d %s: %s\n", __FILE__, __LINE__, #x, cudaGetErrorString(e_)); exit(1); } } while (0)
 typedef cudaError_t (*launch_fn)(const void*, void*, int, cudaStream_t);
-#define ENTRY(name, variant, n, fp16) extern "C" cudaError_t name(const void*, void*, int, cudaStream_t);
+// n: points per transform; rows: 1 for a 1D size, else a 2D shape of rows x (n / rows) (row-major)
+#define ENTRY(name, variant, n, rows, fp16) extern "C" cudaError_t name(const void*, void*, int, cudaStream_t);
 #include "entries.inc"
 #undef ENTRY
-struct entry { launch_fn launch; const char* variant; long n; int fp16; };
+struct entry { launch_fn launch; const char* variant; long n; long rows; int fp16; };
 static entry entries[] = {
-#define ENTRY(name, variant, n, fp16) {name, variant, n, fp16},
+#define ENTRY(name, variant, n, rows, fp16) {name, variant, n, rows, fp16},
 #include "entries.inc"
 #undef ENTRY
 };
@@ -41,23 +42,36 @@ static void point_at(const entry& e, const void* points, long i, double* re, dou
     }
 }
 
-// relative L2 error of `count` transforms against a DFT in double
+// DFT in double of `count` points `stride` apart, in place (xr, xi), with cos/sin tables of `count`
+static void dft(double* xr, double* xi, long count, long stride) {
+    std::vector<double> c(count), sn(count), yr(count), yi(count);
+    for (long q = 0; q < count; q++) { c[q] = cos(-2 * M_PI * q / count); sn[q] = sin(-2 * M_PI * q / count); }
+    for (long k = 0; k < count; k++) {
+        double sr = 0, si = 0;
+        for (long j = 0, q = 0; j < count; j++, q = (q + k) % count) {
+            sr += xr[j * stride] * c[q] - xi[j * stride] * sn[q];
+            si += xr[j * stride] * sn[q] + xi[j * stride] * c[q];
+        }
+        yr[k] = sr; yi[k] = si;
+    }
+    for (long k = 0; k < count; k++) { xr[k * stride] = yr[k]; xi[k * stride] = yi[k]; }
+}
+
+// relative L2 error of `count` transforms against a DFT in double (a 2D shape: its rows, then its columns)
 static double check(const entry& e, const void* hin, const void* hout, int count) {
-    std::vector<double> c(e.n), sn(e.n), xr(e.n), xi(e.n);
-    for (long q = 0; q < e.n; q++) { c[q] = cos(-2 * M_PI * q / e.n); sn[q] = sin(-2 * M_PI * q / e.n); }
+    const long columns = e.n / e.rows;
+    std::vector<double> xr(e.n), xi(e.n);
     double err = 0, ref = 0;
     for (int b = 0; b < count; b++) {
         for (long j = 0; j < e.n; j++) point_at(e, hin, b * e.n + j, &xr[j], &xi[j]);
+        for (long r = 0; r < e.rows; r++) dft(&xr[r * columns], &xi[r * columns], columns, 1);
+        if (e.rows > 1)
+            for (long col = 0; col < columns; col++) dft(&xr[col], &xi[col], e.rows, columns);
         for (long k = 0; k < e.n; k++) {
-            double sr = 0, si = 0;
-            for (long j = 0, q = 0; j < e.n; j++, q = (q + k) & (e.n - 1)) {
-                sr += xr[j] * c[q] - xi[j] * sn[q];
-                si += xr[j] * sn[q] + xi[j] * c[q];
-            }
             double yr, yi;
             point_at(e, hout, b * e.n + k, &yr, &yi);
-            err += (yr - sr) * (yr - sr) + (yi - si) * (yi - si);
-            ref += sr * sr + si * si;
+            err += (yr - xr[k]) * (yr - xr[k]) + (yi - xi[k]) * (yi - xi[k]);
+            ref += xr[k] * xr[k] + xi[k] * xi[k];
         }
     }
     return sqrt(err / ref);
