@@ -9,6 +9,9 @@
 #   FFTGEN_TENSOR_CORES=1.
 # Output: $OUT/profile-PRECISION-SHAPE.txt (the details page), and one summary line per profiled
 # launch on stdout. ncu runs with --clock-control none (the clocks stay as the driver sets them).
+# tools/gpu-profile.sh --stalls SPEC...: instead, where each kernel's warps wait: the cycles per issued
+# instruction by stall reason (those above 0.05), instructions by pipe, and shared-memory wavefronts
+# and bank conflicts, one kernel after another ($OUT/stalls-PRECISION-SHAPE.txt).
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 out=${OUT:-$root/.gpu/logs}
@@ -20,7 +23,18 @@ if [ -z "$ncu" ]; then
     echo "gpu-profile: Nsight Compute (ncu) was not found on this machine" >&2
     exit 1
 fi
-[ $# -gt 0 ] || { echo "usage: tools/gpu-profile.sh PRECISION:SHAPE[:ENV=VALUE...]..." >&2; exit 2; }
+stalls=0
+if [ "${1:-}" = --stalls ]; then stalls=1; shift; fi
+[ $# -gt 0 ] || { echo "usage: tools/gpu-profile.sh [--stalls] PRECISION:SHAPE[:ENV=VALUE...]..." >&2; exit 2; }
+stall_metrics=gpu__time_duration.sum,smsp__inst_executed.sum
+for reason in barrier long_scoreboard short_scoreboard mio_throttle lg_throttle math_pipe_throttle wait not_selected \
+              selected dispatch_stall membar sleeping no_instruction drain branch_resolving tex_throttle imc_miss misc; do
+    stall_metrics+=,smsp__average_warps_issue_stalled_${reason}_per_issue_active.ratio
+done
+for pipe in alu fma lsu xu; do stall_metrics+=,smsp__inst_executed_pipe_$pipe.sum; done
+for op in ld st; do
+    stall_metrics+=,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_$op.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_$op.sum
+done
 sections=(SpeedOfLight MemoryWorkloadAnalysis MemoryWorkloadAnalysis_Tables Occupancy LaunchStats
           WarpStateStats SchedulerStats ComputeWorkloadAnalysis)
 section_args=()
@@ -33,6 +47,17 @@ for spec in "$@"; do
     bench_args=(--runs 3 --precision "$precision")
     if [ "$precision" = tc16 ]; then bench_args=(--runs 3 --tensor-cores); fi
     log="$out/profile-$precision-$shape${env_list:+-${env_list//[=,:]/-}}.txt"
+    if [ $stalls = 1 ]; then
+        log="$out/stalls-$precision-$shape${env_list:+-${env_list//[=,:]/-}}.txt"
+        env "${env_args[@]}" "$ncu" --clock-control none --kernel-name regex:fftgen --launch-count 5 \
+            --metrics "$stall_metrics" "$root/.gpu/fftgen-bench" "${bench_args[@]}" "$shape" > "$log" 2>&1 ||
+            { echo "gpu-profile: ncu failed on $spec (see $log)"; status=1; }
+        echo "== $spec"
+        # the kernel lines, and the metrics but stall reasons of (nearly) no cycles
+        awk '/^  [a-zA-Z_][a-zA-Z_0-9]* \(/ { print; next }
+             /^    [a-z]/ && NF >= 2 { if ($1 ~ /stalled/ && $NF + 0 <= 0.05) next; print }' "$log"
+        continue
+    fi
     # the warm-up launches the plan first: five launches cover the passes of any plan (a plan with
     # fewer passes has its first kernel profiled again)
     env "${env_args[@]}" "$ncu" --clock-control none --kernel-name regex:fftgen --launch-count 5 \
