@@ -451,8 +451,12 @@ static int refine_block_threads(struct measurement *m, int arch, int runs, int j
  * as the 1D size does on an H200), and in fp16 the same with that pass's twiddles computed. On an
  * H200, fp32 128x128 ran 2.5% faster; fp16 128x128 ran 7% slower with tables, and with computed
  * twiddles 0.4353 -> 0.4093 ms at 16 points a thread and 0.3866 at 32, which the later round, starting
- * from the fastest plan, would not reach. The planner drops shapes without such a pass. 0, or -1 when
- * a measurement failed. */
+ * from the fastest plan, would not reach. On sm_90 also the last of these with 32 slices a block in
+ * turn, the next one copied ahead: a slice of 32 points a thread whose 512 threads fill the SM waits
+ * for its loads without it (fftgen-kernel-ab, H200, fp16 64x256 with computed twiddles: 0.3505 ms at 32
+ * points prefetching 32 slices, where 32 points alone lost to 16 and tune kept 16 at 0.4077), and the
+ * later prefetch round starts from the fastest plan only. The planner drops shapes without such a
+ * pass, and slices whose staging buffer does not fit. 0, or -1 when a measurement failed. */
 static int refine_slice_radix(struct measurement *m, int arch, int runs, int jobs, struct buffers *b,
                               struct candidate_list *list)
 {
@@ -462,6 +466,10 @@ static int refine_slice_radix(struct measurement *m, int arch, int runs, int job
     add_candidate(m->t, arch, wide, list);
     if (m->t->precision == FFTGEN_FP16) {
         wide.computed_twiddle_passes |= 1; /* the slice: the first pass */
+        add_candidate(m->t, arch, wide, list);
+    }
+    if (arch >= 90 && wide.prefetch == 0) {
+        wide.prefetch = 32;
         add_candidate(m->t, arch, wide, list);
     }
     if (list->count == first) return 0;
