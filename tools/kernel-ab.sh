@@ -7,7 +7,9 @@
 #                  for that many blocks per SM (__launch_bounds__(THREADS, MINBLOCKS)); %FFTGEN writes
 #                  them with that fftgen binary (another build's planner) instead of $FFTGEN
 #   SPEC           PRECISION:N[:FLAG=VALUE...], e.g. fp16:4096 or fp16:1024:--radix=32:--block-threads=64
-#                  (one-kernel sizes), or a 2D shape of one kernel (a fused slice), e.g. fp16:128x128
+#                  (one-kernel sizes), or a 2D shape of one kernel (a fused slice), e.g. fp16:128x128;
+#                  3D shapes and 2D shapes above 2^20 points are timed with all their passes, but
+#                  not checked (a DFT in double of their size takes minutes)
 # Then on the GPU: OUTDIR/fftgen-kernel-ab [RUNS [ROUNDS]] [--out-at MB,...]  (exit 1 if a kernel's error
 #   is off; --out-at: the output that many MB after the input, one timing per placement).
 # Example: cp -r templates /tmp/base && (edit templates) && \
@@ -46,16 +48,19 @@ for spec in "$@"; do
         case $dir in *%*) generator=${dir#*%}; dir=${dir%%%*};; esac
         case $dir in *@*) blocks=${dir#*@}; dir=${dir%@*};; esac
         id="${name}_${precision}_${n}_spec${index}" # specs of one size may differ in their flags
-        flags=${extra//=/ }
+        flags=$extra # fftgen takes --flag=value, which the options of optional values need
         # shellcheck disable=SC2086 # the extra flags are words
         "$generator" --n "$n" --precision "$precision" --direction forward --templates "$dir" --name "$id" \
             ${flags//:/ } -o "$out/gen/$id.cu"
         if [ "$blocks" != 0 ]; then
             sed -i "s/__launch_bounds__(THREADS)/__launch_bounds__(THREADS, $blocks)/" "$out/gen/$id.cu"
         fi
-        rows=1 columns=$n
-        case $n in *x*) rows=${n%%x*}; columns=${n#*x};; esac
-        echo "ENTRY(${id}_forward_launch, \"$name${extra:+ $extra}\", $((rows * columns)), $rows, $([ "$precision" = fp16 ] && echo 1 || echo 0))" \
+        # rows: 1 (1D), the first dimension of a 2D shape, or 0 for a 3D one
+        points=$((${n//x/*})) rows=1
+        case $n in *x*x*) rows=0;; *x*) rows=${n%%x*};; esac
+        entry=ENTRY
+        grep -q "void\* work, cudaStream_t stream)" "$out/gen/$id.cu" && entry=WORK_ENTRY
+        echo "$entry(${id}_forward_launch, \"$name${extra:+ $extra}\", $points, $rows, $([ "$precision" = fp16 ] && echo 1 || echo 0))" \
             >> "$out/entries.inc"
     done
 done
