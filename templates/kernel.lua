@@ -881,15 +881,15 @@ local function cuda_launch_pass(w, f, p, direction, src, dst, count, scale)
     w:line("if (status == cudaSuccess) status = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);")
     w:line("if (status != cudaSuccess) return status;")
     w:close()
+    -- what the blocks take in turn: transforms, or a tiled pass's tiles
+    local units, per_block = "ffts", "PREFETCH_FFTS"
     if tile_copies(p) then
       w:line("if (((size_t)%s & 15u) != 0) return cudaErrorMisalignedAddress; // its tiles are copied 16 bytes at a time", src)
       w:line("const long long tiles = (ffts + %s::FFTS_PER_BLOCK - 1) / %s::FFTS_PER_BLOCK;", ns, ns)
-      w:line("const long long turns = (tiles + %s::PREFETCH_TILES - 1) / %s::PREFETCH_TILES;", ns, ns)
-      w:line("const long long spread = tiles < sms ? tiles : sms;")
-    else
-      w:line("const long long turns = (ffts + %s::PREFETCH_FFTS - 1) / %s::PREFETCH_FFTS;", ns, ns)
-      w:line("const long long spread = ffts < sms ? ffts : sms;")
+      units, per_block = "tiles", "PREFETCH_TILES"
     end
+    w:line("const long long turns = (%s + %s::%s - 1) / %s::%s;", units, ns, per_block, ns, per_block)
+    w:line("const long long spread = %s < sms ? %s : sms;", units, units)
     w:line("const unsigned blocks = (unsigned)(turns > spread ? turns : spread);")
   else
     w:line("const unsigned blocks = (unsigned)((ffts + %s::FFTS_PER_BLOCK - 1) / %s::FFTS_PER_BLOCK)%s;", ns, ns,
