@@ -877,10 +877,10 @@ static void prefetches_on_request(void **state)
                                 path, NULL),
                      0);
     text = file_text(path);
-    assert_non_null(strstr(text, "--prefetch 2"));
-    assert_non_null(strstr(text, "constexpr int PREFETCH_TILES = 2;"));
-    assert_non_null(strstr(text, "fetch_tile(staging, in, block + gridDim.x, batch, thread);"));
-    assert_non_null(strstr(text, "return cudaErrorMisalignedAddress;"));
+    static const char *const tile_copies[] = {"--prefetch 2", "constexpr int PREFETCH_TILES = 2;",
+                                              "fetch_tile(staging, in, block + gridDim.x, batch, thread);",
+                                              "return cudaErrorMisalignedAddress;", NULL};
+    expect_all(text, tile_copies);
     assert_null(strstr(text, "PREFETCH_FFTS"));
     unlink(path);
     /* a 3D shape's fused slices: the rows read the staged slice, fft_in_block rows in */
@@ -904,9 +904,10 @@ static void prefetches_on_request(void **state)
                                 path, NULL),
                      0);
     text = file_text(path);
-    assert_non_null(strstr(text, "fetch_slice<SLICE_ROWS, SLICE_COLUMNS, STAGED_ROW_POINTS, THREADS, 2, 0>"));
-    assert_non_null(strstr(text, "fetch_slice<SLICE_ROWS, SLICE_COLUMNS, STAGED_ROW_POINTS, THREADS, 2, 1>"));
-    assert_non_null(strstr(text, "half of it at the block's first barrier and half at its last."));
+    static const char *const halves[] = {"fetch_slice<SLICE_ROWS, SLICE_COLUMNS, STAGED_ROW_POINTS, THREADS, 2, 0>",
+                                         "fetch_slice<SLICE_ROWS, SLICE_COLUMNS, STAGED_ROW_POINTS, THREADS, 2, 1>",
+                                         "half of it at the block's first barrier and half at its last.", NULL};
+    expect_all(text, halves);
     unlink(path);
     snprintf(path, sizeof path, "%s/prefetch-slices.cu", work_dir);
     assert_int_equal(run_fftgen("--n", "2x16x128", "--precision", "fp16", "--prefetch", "2", "-o", path, NULL), 0);
