@@ -10,8 +10,10 @@
 # Output: $OUT/profile-PRECISION-SHAPE.txt (the details page), and one summary line per profiled
 # launch on stdout. ncu runs with --clock-control none (the clocks stay as the driver sets them).
 # tools/gpu-profile.sh --stalls SPEC...: instead, where each kernel's warps wait: the cycles per issued
-# instruction by stall reason (those above 0.05), instructions by pipe, and shared-memory wavefronts
-# and bank conflicts, one kernel after another ($OUT/stalls-PRECISION-SHAPE.txt).
+# instruction by stall reason (those above 0.05), instructions by pipe, shared-memory wavefronts
+# and bank conflicts, and the bytes read from and written to DRAM (against what the kernel's own
+# reads and writes need: a pass that reads more than its input fetches sectors twice), one kernel
+# after another ($OUT/stalls-PRECISION-SHAPE.txt).
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 out=${OUT:-$root/.gpu/logs}
@@ -26,7 +28,7 @@ fi
 stalls=0
 if [ "${1:-}" = --stalls ]; then stalls=1; shift; fi
 [ $# -gt 0 ] || { echo "usage: tools/gpu-profile.sh [--stalls] PRECISION:SHAPE[:ENV=VALUE...]..." >&2; exit 2; }
-stall_metrics=gpu__time_duration.sum,smsp__inst_executed.sum
+stall_metrics=gpu__time_duration.sum,smsp__inst_executed.sum,dram__bytes_read.sum,dram__bytes_write.sum
 for reason in barrier long_scoreboard short_scoreboard mio_throttle lg_throttle math_pipe_throttle wait not_selected \
               selected dispatch_stall membar sleeping no_instruction drain branch_resolving tex_throttle imc_miss misc; do
     stall_metrics+=,smsp__average_warps_issue_stalled_${reason}_per_issue_active.ratio
