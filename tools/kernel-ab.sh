@@ -9,7 +9,9 @@
 #   SPEC           PRECISION:N[:FLAG=VALUE...], e.g. fp16:4096 or fp16:1024:--radix=32:--block-threads=64
 #                  (one-kernel sizes), or a 2D shape of one kernel (a fused slice), e.g. fp16:128x128;
 #                  3D shapes and 2D shapes above 2^20 points are timed with all their passes, but
-#                  not checked (a DFT in double of their size takes minutes)
+#                  not checked (a DFT in double of their size takes minutes); a 1D size may take
+#                  fftgen's layouts (--istride=S, --idist=D, --ostride, --odist), which must keep
+#                  within 2^27 points, e.g. fp16:256:--ostride=524288:--odist=1 (strided writes alone)
 # Then on the GPU: OUTDIR/fftgen-kernel-ab [RUNS [ROUNDS]] [--out-at MB,...]  (exit 1 if a kernel's error
 #   is off; --out-at: the output that many MB after the input, one timing per placement).
 # Example: cp -r templates /tmp/base && (edit templates) && \
@@ -18,7 +20,7 @@
 #   tools/kernel-ab.sh build-ab base=templates%/tmp/fftgen-base new=templates -- fp16:16384
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-[ $# -ge 4 ] || { sed -n '2,16p' "$0" >&2; exit 2; }
+[ $# -ge 4 ] || { sed -n '2,20p' "$0" >&2; exit 2; }
 out=$1; shift
 fftgen=${FFTGEN:-$root/build/fftgen}
 [ -x "$fftgen" ] || { echo "kernel-ab: no fftgen at $fftgen (build first)" >&2; exit 2; }
@@ -43,6 +45,19 @@ index=0
 for spec in "$@"; do
     index=$((index + 1))
     IFS=: read -r precision n extra <<< "$spec"
+    # a 1D size's layouts, as fftgen takes them (stride 1 and distance n where one of a pair is given)
+    istride=0 idist=0 ostride=0 odist=0
+    for flag in ${extra//:/ }; do
+        case $flag in
+            --istride=*) istride=${flag#*=};; --idist=*) idist=${flag#*=};;
+            --ostride=*) ostride=${flag#*=};; --odist=*) odist=${flag#*=};;
+        esac
+    done
+    if [ "$istride$idist$ostride$odist" != 0000 ]; then
+        case $n in *x*) echo "kernel-ab: $spec: layouts are timed for 1D sizes only" >&2; exit 2;; esac
+        [ "$istride$idist" != 00 ] && { [ "$istride" = 0 ] && istride=1; [ "$idist" = 0 ] && idist=$n; }
+        [ "$ostride$odist" != 00 ] && { [ "$ostride" = 0 ] && ostride=1; [ "$odist" = 0 ] && odist=$n; }
+    fi
     for v in "${variants[@]}"; do
         name=${v%%=*}; dir=${v#*=}; blocks=0; generator=$fftgen
         case $dir in *%*) generator=${dir#*%}; dir=${dir%%%*};; esac
@@ -60,8 +75,8 @@ for spec in "$@"; do
         case $n in *x*x*) rows=0;; *x*) rows=${n%%x*};; esac
         entry=ENTRY
         grep -q "void\* work, cudaStream_t stream)" "$out/gen/$id.cu" && entry=WORK_ENTRY
-        echo "$entry(${id}_forward_launch, \"$name${extra:+ $extra}\", $points, $rows, $([ "$precision" = fp16 ] && echo 1 || echo 0))" \
-            >> "$out/entries.inc"
+        echo "$entry(${id}_forward_launch, \"$name${extra:+ $extra}\", $points, $rows, $([ "$precision" = fp16 ] && echo 1 || echo 0)," \
+             "$istride, $idist, $ostride, $odist)" >> "$out/entries.inc"
     done
 done
 echo "kernel-ab: compiling $(wc -l < "$out/entries.inc") kernels"

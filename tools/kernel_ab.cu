@@ -4,7 +4,9 @@
 // bandwidth of the same bytes; first the relative L2 error of the first and last transform of each
 // against a double DFT, with the outputs poisoned before the launch. With --out-at, the output buffer
 // starts that many MB after the input in one allocation, for each value given: whether the
-// placement of the buffers changes a kernel's speed.
+// placement of the buffers changes a kernel's speed. A 1D entry may have the layouts of fftgen's --istride,
+// --idist, --ostride and --odist (point j of transform b at b*dist + j*stride), so that access patterns
+// (strided reads, strided writes) can be timed alone: they must keep within the buffers' 2^27 points.
 #include <cuda_runtime.h>
 #include <cuda_fp16.h>
 #include <stdio.h>
@@ -18,16 +20,23 @@ typedef cudaError_t (*launch_fn)(const void*, void*, int, cudaStream_t);
 typedef cudaError_t (*work_launch_fn)(const void*, void*, int, void*, cudaStream_t); // plans with a work area
 // n: points per transform; rows: 1 for a 1D size, a 2D shape of rows x (n / rows) (row-major), or 0
 // for a 3D shape. 3D shapes and 2D shapes above LARGEST_CHECKED points are timed, not checked (a DFT
-// in double of their size takes minutes).
-#define ENTRY(name, variant, n, rows, fp16) extern "C" cudaError_t name(const void*, void*, int, cudaStream_t);
-#define WORK_ENTRY(name, variant, n, rows, fp16) extern "C" cudaError_t name(const void*, void*, int, void*, cudaStream_t);
+// in double of their size takes minutes). istride, idist, ostride, odist: a 1D entry's layouts (0: dense).
+#define ENTRY(name, variant, n, rows, fp16, istride, idist, ostride, odist) \
+    extern "C" cudaError_t name(const void*, void*, int, cudaStream_t);
+#define WORK_ENTRY(name, variant, n, rows, fp16, istride, idist, ostride, odist) \
+    extern "C" cudaError_t name(const void*, void*, int, void*, cudaStream_t);
 #include "entries.inc"
 #undef ENTRY
 #undef WORK_ENTRY
-struct entry { launch_fn launch; work_launch_fn work_launch; const char* variant; long n; long rows; int fp16; };
+struct entry {
+    launch_fn launch; work_launch_fn work_launch; const char* variant; long n; long rows; int fp16;
+    long istride, idist, ostride, odist;
+};
 static entry entries[] = {
-#define ENTRY(name, variant, n, rows, fp16) {name, nullptr, variant, n, rows, fp16},
-#define WORK_ENTRY(name, variant, n, rows, fp16) {nullptr, name, variant, n, rows, fp16},
+#define ENTRY(name, variant, n, rows, fp16, istride, idist, ostride, odist) \
+    {name, nullptr, variant, n, rows, fp16, istride, idist, ostride, odist},
+#define WORK_ENTRY(name, variant, n, rows, fp16, istride, idist, ostride, odist) \
+    {nullptr, name, variant, n, rows, fp16, istride, idist, ostride, odist},
 #include "entries.inc"
 #undef ENTRY
 #undef WORK_ENTRY
@@ -41,6 +50,10 @@ static cudaError_t launch(const entry& e, const void* in, void* out, int batch) 
 }
 
 static size_t point_bytes(const entry& e) { return e.fp16 ? 4 : 8; }
+
+// where point j of transform b lies in the input and in the output
+static long in_index(const entry& e, long b, long j) { return e.istride ? b * e.idist + j * e.istride : b * e.n + j; }
+static long out_index(const entry& e, long b, long j) { return e.ostride ? b * e.odist + j * e.ostride : b * e.n + j; }
 
 // point i of a buffer of the entry's precision, in double
 static void point_at(const entry& e, const void* points, long i, double* re, double* im) {
@@ -70,19 +83,20 @@ static void dft(double* xr, double* xi, long count, long stride) {
     for (long k = 0; k < count; k++) { xr[k * stride] = yr[k]; xi[k * stride] = yi[k]; }
 }
 
-// relative L2 error of `count` transforms against a DFT in double (a 2D shape: its rows, then its columns)
-static double check(const entry& e, const void* hin, const void* hout, int count) {
+// relative L2 error of transforms first .. first + count - 1 against a DFT in double (a 2D shape: its
+// rows, then its columns)
+static double check(const entry& e, const void* hin, const void* hout, long first, int count) {
     const long columns = e.n / e.rows;
     std::vector<double> xr(e.n), xi(e.n);
     double err = 0, ref = 0;
-    for (int b = 0; b < count; b++) {
-        for (long j = 0; j < e.n; j++) point_at(e, hin, b * e.n + j, &xr[j], &xi[j]);
+    for (long b = first; b < first + count; b++) {
+        for (long j = 0; j < e.n; j++) point_at(e, hin, in_index(e, b, j), &xr[j], &xi[j]);
         for (long r = 0; r < e.rows; r++) dft(&xr[r * columns], &xi[r * columns], columns, 1);
         if (e.rows > 1)
             for (long col = 0; col < columns; col++) dft(&xr[col], &xi[col], e.rows, columns);
         for (long k = 0; k < e.n; k++) {
             double yr, yi;
-            point_at(e, hout, b * e.n + k, &yr, &yi);
+            point_at(e, hout, out_index(e, b, k), &yr, &yi);
             err += (yr - xr[k]) * (yr - xr[k]) + (yi - xi[k]) * (yi - xi[k]);
             ref += xr[k] * xr[k] + xi[k] * xi[k];
         }
@@ -116,6 +130,15 @@ int main(int argc, char** argv) {
     }
     int wrong = 0;
     const int count = sizeof entries / sizeof entries[0];
+    for (int i = 0; i < count; i++) { // layouts must keep within the buffers
+        const entry& e = entries[i];
+        const long last = TOTAL / e.n - 1;
+        if (in_index(e, last, e.n - 1) >= TOTAL || out_index(e, last, e.n - 1) >= TOTAL) {
+            fprintf(stderr, "fftgen-kernel-ab: %s %ld: its layouts reach past the buffers' %ld points\n", e.variant, e.n,
+                    TOTAL);
+            return 2;
+        }
+    }
     void *in, *out;
     const long max_at = out_at.empty() ? 0 : *std::max_element(out_at.begin(), out_at.end());
     if (out_at.empty()) {
@@ -161,10 +184,9 @@ int main(int argc, char** argv) {
                    e.rows == 0 ? "3D" : "large 2D");
             continue;
         }
-        double err = check(e, inputs(e), results.data(), e.n <= 1024 ? 4 : 1);
+        double err = check(e, inputs(e), results.data(), 0, e.n <= 1024 ? 4 : 1);
         // the last transform too: it sits in the last block
-        const size_t last = (size_t)(batch - 1) * e.n * point_bytes(e);
-        double err_last = check(e, (const char*)inputs(e) + last, results.data() + last, 1);
+        double err_last = check(e, inputs(e), results.data(), batch - 1, 1);
         const double bound = e.fp16 ? 1e-3 : 1e-6;
         const bool bad = !(err < bound) || !(err_last < bound); // NaN counts as wrong
         wrong += bad;
