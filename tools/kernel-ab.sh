@@ -8,8 +8,8 @@
 #                  them with that fftgen binary (another build's planner) instead of $FFTGEN
 #   SPEC           PRECISION:N[:FLAG=VALUE...], e.g. fp16:4096 or fp16:1024:--radix=32:--block-threads=64
 #                  (one-kernel sizes), or a 2D shape of one kernel (a fused slice), e.g. fp16:128x128;
-#                  3D shapes and 2D shapes above 2^20 points are timed with all their passes, but
-#                  not checked (a DFT in double of their size takes minutes); a 1D size may take
+#                  3D shapes, 2D shapes above 2^20 points and 1D sizes above 2^14 are timed with
+#                  all their passes, not checked (a DFT in double of their size takes minutes); a 1D size may take
 #                  fftgen's layouts (--istride=S, --idist=D, --ostride, --odist), which must keep
 #                  within 2^27 points, e.g. fp16:256:--ostride=524288:--odist=1 (strided writes alone)
 # Then on the GPU: OUTDIR/fftgen-kernel-ab [RUNS [ROUNDS]] [--out-at MB,...]  (exit 1 if a kernel's error
