@@ -1,7 +1,9 @@
 // fftgen-access-patterns: how fast the global-memory access patterns of fftgen's four-step passes
 // move data on this GPU, with no arithmetic: the bound each pattern sets on a pass, in % of a
 // device-to-device copy. A block moves a tile of T columns of an L x L matrix, 16 points per thread,
-// as the passes do (results/notes.md, "Pass 1 writes its tiles as blocks").
+// as the passes do (results/notes.md, "Pass 1 writes its tiles as blocks"). --shared gives each block
+// dynamic shared memory it does not use, so that as few blocks share an SM as in the passes, whose
+// exchange memory holds them to one or two.
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -89,19 +91,23 @@ template <typename Launch> float median_ms(int runs, Launch launch)
 }
 
 template <typename Point>
-bool measure(const char *precision, void *a, void *b, long long points, int runs, int log_l, int log_t)
+bool measure(const char *precision, void *a, void *b, long long points, int runs, int log_l, int log_t, int shared)
 {
     const int threads = (1 << (log_l + log_t)) / POINTS_PER_THREAD;
     const long long blocks = points >> (log_l + log_t);
     const size_t bytes = (size_t)points * sizeof(Point);
+    if (!check(cudaFuncSetAttribute(move_tiles<Point>, cudaFuncAttributeMaxDynamicSharedMemorySize, shared),
+               "cudaFuncSetAttribute (--shared beyond this GPU's limit?)"))
+        return false;
     const float copy = median_ms(runs, [&] { return cudaMemcpy(b, a, bytes, cudaMemcpyDeviceToDevice); });
     if (copy < 0) return false;
-    printf("%s, L = %d, T = %d (%d threads a block): copy %.4f ms (%.0f GB/s)\n", precision, 1 << log_l,
-           1 << log_t, threads, copy, 2.0 * bytes / copy / 1e6);
+    printf("%s, L = %d, T = %d (%d threads a block", precision, 1 << log_l, 1 << log_t, threads);
+    if (shared > 0) printf(", %d bytes of shared memory", shared);
+    printf("): copy %.4f ms (%.0f GB/s)\n", copy, 2.0 * bytes / copy / 1e6);
     for (const Case &c : CASES) {
         const float ms = median_ms(runs, [&] {
-            move_tiles<Point><<<(unsigned)blocks, threads>>>((const Point *)a, (Point *)b, log_l, log_t, c.read,
-                                                             c.write);
+            move_tiles<Point><<<(unsigned)blocks, threads, shared>>>((const Point *)a, (Point *)b, log_l, log_t,
+                                                                     c.read, c.write);
             return cudaGetLastError();
         });
         if (ms < 0) return false;
@@ -119,7 +125,7 @@ int log2_exact(long long v)
 
 void usage(FILE *to)
 {
-    fprintf(to, "Usage: fftgen-access-patterns [--points TOTAL] [--runs R] [LxT...]\n"
+    fprintf(to, "Usage: fftgen-access-patterns [--points TOTAL] [--runs R] [--shared BYTES] [LxT...]\n"
                 "Times the global-memory access patterns of fftgen's four-step passes with no arithmetic:\n"
                 "a block moves a tile of T columns of an L x L matrix (16 points a thread), reading and\n"
                 "writing columns in place, blocks, or rows, as pass 1 and pass 2 did and do (and as the\n"
@@ -130,6 +136,9 @@ void usage(FILE *to)
                 "                  (default 512x8 1024x8 2048x8 1024x16)\n"
                 "  --points TOTAL  points moved per measurement, a power of two (default 2^27)\n"
                 "  --runs R        timed runs per pattern, after 3 warm-ups (default 25)\n"
+                "  --shared BYTES  dynamic shared memory per block, unused, to hold as few blocks an\n"
+                "                  SM as a pass's exchange memory does (e.g. 69632: fftgen's 8192-point\n"
+                "                  blocks, two an SM on sm_90; default 0)\n"
                 "  -h, --help      this text\n\n"
                 "Exit status: 0; 1 when there is no GPU or a CUDA call fails; 2 on bad arguments.\n");
 }
@@ -139,13 +148,24 @@ void usage(FILE *to)
 int main(int argc, char **argv)
 {
     long long points = 1LL << 27;
-    int runs = 25;
+    int runs = 25, shared = 0;
     std::vector<std::pair<int, int>> shapes;
     for (int i = 1; i < argc; ++i) {
         const char *arg = argv[i];
         if (!strcmp(arg, "-h") || !strcmp(arg, "--help")) {
             usage(stdout);
             return 0;
+        }
+        if (!strcmp(arg, "--shared") && i + 1 < argc) {
+            char *end = nullptr;
+            const long value = strtol(argv[++i], &end, 10);
+            if (*end != '\0' || value < 0 || value > 256 * 1024) {
+                fprintf(stderr, "fftgen-access-patterns: --shared '%s' is not a byte count from 0 to 262144\n",
+                        argv[i]);
+                return 2;
+            }
+            shared = (int)value;
+            continue;
         }
         if ((!strcmp(arg, "--points") || !strcmp(arg, "--runs")) && i + 1 < argc) {
             char *end = nullptr;
@@ -186,8 +206,8 @@ int main(int argc, char **argv)
     bool ok = check(cudaMalloc(&a, points * 8), "cudaMalloc") && check(cudaMalloc(&b, points * 8), "cudaMalloc") &&
               check(cudaMemset(a, 0x3c, points * 8), "cudaMemset") && check(cudaMemset(b, 0, points * 8), "cudaMemset");
     for (const auto &s : shapes) {
-        if (ok) ok = measure<unsigned>("fp16", a, b, points, runs, s.first, s.second);
-        if (ok) ok = measure<unsigned long long>("fp32", a, b, points, runs, s.first, s.second);
+        if (ok) ok = measure<unsigned>("fp16", a, b, points, runs, s.first, s.second, shared);
+        if (ok) ok = measure<unsigned long long>("fp32", a, b, points, runs, s.first, s.second, shared);
     }
     cudaFree(a);
     cudaFree(b);
