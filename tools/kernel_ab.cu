@@ -20,7 +20,8 @@ typedef cudaError_t (*launch_fn)(const void*, void*, int, cudaStream_t);
 typedef cudaError_t (*work_launch_fn)(const void*, void*, int, void*, cudaStream_t); // plans with a work area
 // n: points per transform; rows: 1 for a 1D size, a 2D shape of rows x (n / rows) (row-major), or 0
 // for a 3D shape. 3D shapes, 2D shapes above LARGEST_CHECKED points and 1D sizes above
-// LARGEST_CHECKED_1D are timed, not checked (a DFT in double of their size takes minutes). istride, idist, ostride, odist: a 1D entry's layouts (0: dense).
+// LARGEST_CHECKED_1D are timed, not checked (a DFT in double of their size takes minutes).
+// istride, idist, ostride, odist: a 1D entry's layouts (0: dense).
 #define ENTRY(name, variant, n, rows, fp16, istride, idist, ostride, odist) \
     extern "C" cudaError_t name(const void*, void*, int, cudaStream_t);
 #define WORK_ENTRY(name, variant, n, rows, fp16, istride, idist, ostride, odist) \
