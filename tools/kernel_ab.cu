@@ -70,13 +70,14 @@ static void point_at(const entry& e, const void* points, long i, double* re, dou
     }
 }
 
-// DFT in double of `count` points `stride` apart, in place (xr, xi), with cos/sin tables of `count`
+// DFT in double of `count` points (a power of two) `stride` apart, in place (xr, xi), with cos/sin
+// tables of `count`
 static void dft(double* xr, double* xi, long count, long stride) {
     std::vector<double> c(count), sn(count), yr(count), yi(count);
     for (long q = 0; q < count; q++) { c[q] = cos(-2 * M_PI * q / count); sn[q] = sin(-2 * M_PI * q / count); }
     for (long k = 0; k < count; k++) {
         double sr = 0, si = 0;
-        for (long j = 0, q = 0; j < count; j++, q = (q + k) % count) {
+        for (long j = 0, q = 0; j < count; j++, q = (q + k) & (count - 1)) {
             sr += xr[j * stride] * c[q] - xi[j * stride] * sn[q];
             si += xr[j * stride] * sn[q] + xi[j * stride] * c[q];
         }

@@ -45,16 +45,15 @@ static void usage(FILE *to)
             "kernel, radix 4, 8, 16 and 32, then blocks of 32 to 1024 threads for the fastest of them;\n"
             "for 2D and 3D shapes, 32 points a thread against 16 in the fused slice (on sm_90 also with\n"
             "32 slices a block prefetched), else in rows of one kernel; radix 32 in the tiled passes\n"
-            "where it saves a shared-memory exchange, every set of\n"
-            "them (2D shapes: on the fastest plan of either order);\n"
-            "for 2D and 3D shapes, the passes that load columns of at most 256 points straight into\n"
-            "registers instead of copying them through shared memory, every set of them; for fp16, the\n"
-            "tiled passes that multiply their twiddles from powers of two, every set of them; on sm_90, for\n"
-            "1D sizes of one kernel and the fused slices of 2D and 3D shapes, 2 to 64 transforms (slices)\n"
-            "a block in turn, the next one's input copied into shared memory ahead (1D sizes of two passes:\n"
-            "2 to 64 tiles of the fp16 rows read in runs); and the choice in\n"
-            "use now, from the wisdom file or the table shipped with libfftgen) and saves the\n"
-            "fastest in the wisdom file that libfftgen reads, keyed by the device, the driver and the\n"
+            "where it saves a shared-memory exchange, every set of them (2D shapes: on the fastest plan\n"
+            "of either order); for 2D and 3D shapes, the passes that load columns of at most 256 points\n"
+            "straight into registers instead of copying them through shared memory, every set of them;\n"
+            "for fp16, the tiled passes that multiply their twiddles from powers of two, every set of\n"
+            "them; on sm_90, for 1D sizes of one kernel and the fused slices of 2D and 3D shapes, 2 to 64\n"
+            "transforms (slices) a block in turn, the next one's input copied into shared memory ahead\n"
+            "(1D sizes of two passes: 2 to 64 tiles of the fp16 rows read in runs); and the choice in use\n"
+            "now, from the wisdom file or the table shipped with libfftgen) and saves the fastest in\n"
+            "the wisdom file that libfftgen reads, keyed by the device, the driver and the\n"
             "fftgen version. A choice is saved only where it beats the planner's default by %.0f%% or more,\n"
             "and tensor cores, radix-32 passes, column registers or twiddle powers are taken only where\n"
             "they beat the fastest plan without them by %.0f%%; every candidate must match the default's\n"
@@ -481,8 +480,8 @@ static int refine_slice_radix(struct measurement *m, int arch, int runs, int job
  * transforms (slices) a block in turn, the next one's input copied ahead (a bulk copy; a slice's
  * threads' cp.async); 1D sizes of two passes: 2 to 64 tiles a block of the pass that reads fp16 rows in
  * runs (H200, fp16 2^22 with 64: 1.0036 -> 0.8841 ms). A kernel whose block fills an SM (fp16 16384
- * on an H200: 59.4% of copy -> 70.0% with 8; fp16 64x64 slices 0.433 -> 0.368 ms with 4) gains; kernels of several blocks an SM lose
- * (4096, 8192). 64 leaves one block an SM where the batch allows no more (fp16 128^3 on an H200, 8192
+ * on an H200: 59.4% of copy -> 70.0% with 8; fp16 64x64 slices 0.433 -> 0.368 ms with 4) gains;
+ * kernels of several blocks an SM lose (4096, 8192). 64 leaves one block an SM where the batch allows no more (fp16 128^3 on an H200, 8192
  * slices: 0.6547 -> 0.6474 ms against 32, whose 256 blocks ran in two uneven waves). The planner drops
  * the kernels that cannot take it. 0, or -1 when a measurement failed. */
 static int refine_prefetch(struct measurement *m, int arch, int runs, int jobs, struct buffers *b,
