@@ -81,8 +81,9 @@ static void usage(FILE *to)
             "  --computed-twiddles[=P,..] fp16: the passes listed (every one without a list; a fused\n"
             "                        slice's rows and columns with it) compute each butterfly's first\n"
             "                        twiddle with __sincosf and square it for the other powers of two,\n"
-            "                        instead of reading twiddle tables. Off by default (libfftgen chooses\n"
-            "                        pass by pass from measurements)\n"
+            "                        instead of reading twiddle tables, and a four-step pass its pass\n"
+            "                        twiddles' base and ratio. Off by default (libfftgen chooses pass by\n"
+            "                        pass from measurements)\n"
             "  --max-tile T[,T..]    strided passes read at most T transforms side by side (a power of\n"
             "                        two up to 256; 0: the planner's choice, the default: at most 16,\n"
             "                        more for columns so short that 16 make a block of under 128\n"
@@ -432,6 +433,7 @@ static void explain(const fftgen_transform_plan *plan)
                p->in.elem_stride == 1 ? ", written transposed"
                : p->twiddle_by_column ? ", times the four-step twiddles, each tile written as one block"
                : (p->twiddle_n ? ", times the four-step twiddles" : ""));
+        if (fftgen_computes_pass_twiddles(p)) printf(" (computed: __sincosf, then products)");
         if (on_cluster)
             printf(", on thread-block clusters of %d blocks: block c transforms the %d rows c + %d*j, then a"
                    " radix-%d stage across the blocks", p->cluster, p->n, p->cluster, p->cluster);

@@ -140,6 +140,11 @@ int fftgen_tile_caps_any(const fftgen_tile_caps *caps)
     return 0;
 }
 
+int fftgen_computes_pass_twiddles(const fftgen_kernel_plan *p)
+{
+    return p->tiled && p->twiddle_n > 0 && p->computed_twiddles && p->cluster <= 1;
+}
+
 int fftgen_shuffle_tail(const fftgen_kernel_plan *p)
 {
     const int last = p->stage_count - 1;

@@ -202,8 +202,8 @@ typedef struct {
     int twiddle_powers;
     /* fp16, with twiddle_powers: each butterfly computes its first twiddle with __sincosf (error about
      * 4e-7, far below fp16's rounding) and squares it for the other powers of two, so its stages read
-     * no twiddle tables; a shuffle tail keeps its loads. Where the request says so (measured:
-     * `fftgen tune`). */
+     * no twiddle tables; a shuffle tail keeps its loads. A tiled pass computes its four-step twiddles
+     * too (fftgen_computes_pass_twiddles). Where the request says so (measured: `fftgen tune`). */
     int computed_twiddles;
     /* > 1 (sm_90, a 1D transform of one kernel, one transform a block, or a fused 2D slice whose rows
      * load straight into registers; or a tiled pass of fp16 rows in runs, whose tiles it counts): each
@@ -341,6 +341,10 @@ int fftgen_precision_parse(const char *name);
 
 /* A split precision: fp32 storage, radix-16 merges on tensor cores. */
 int fftgen_precision_is_split(fftgen_kernel_precision precision);
+
+/* Whether a pass computes its four-step twiddles (base and ratio, with __sincosf) instead of reading
+ * their tables: a tiled pass with pass twiddles and computed_twiddles, not on a cluster. */
+int fftgen_computes_pass_twiddles(const fftgen_kernel_plan *plan);
 
 /* Whether the pass's last stage, a radix-2 tail after a radix-16 stage of one butterfly per thread,
  * runs in registers: lanes 16 apart hold the two halves of each pair and swap them with warp

@@ -269,7 +269,11 @@ local function pass_constants(p, target)
       end
     end
     if rows_side(p) then add("LOG_POINTS", code.log2(p.n), "log2(POINTS)") end
-    if p.twiddle_n > 0 then add("POST_TWIDDLE_BITS", p.post_bits, "exponent bits per pass-twiddle table") end
+    if p.computed_pass_twiddles then
+      add("TWIDDLE_N", p.twiddle_n, "the pass twiddles are exp(-2*pi*i*q/TWIDDLE_N)")
+    elseif p.twiddle_n > 0 then
+      add("POST_TWIDDLE_BITS", p.post_bits, "exponent bits per pass-twiddle table")
+    end
   end
   if clustered(p) then
     add("CLUSTER", p.cluster, p.tiled and "blocks of a thread-block cluster, one tile per cluster"
@@ -350,7 +354,7 @@ local function tables(w, p, qualifier)
     w:line("")
     twiddle.stage_table(w, qualifier, t.name, t.ns, t.r)
   end
-  if p.tiled and p.twiddle_n > 0 then
+  if p.tiled and p.twiddle_n > 0 and not p.computed_pass_twiddles then
     local log_n = code.log2(p.twiddle_n)
     for d = 0, p.post_tables - 1 do
       local bits = math.min(p.post_bits, log_n - d * p.post_bits)
@@ -1388,6 +1392,7 @@ local function prepare(f)
         -- few fp32 roundings that adds), fp32 looks each power of two of the ratio up; the split
         -- precisions keep one table product per point
         p.post_powers = ({ fp16 = "squared", fp32 = "looked-up" })[f.precision]
+        assert(not p.computed_pass_twiddles or p.post_powers == "squared", "computed pass twiddles are fp16's")
       end
     end
   end

@@ -342,6 +342,16 @@ local function post_tables(plan)
   return table.concat(names, ", ")
 end
 
+-- The pass twiddle exp(-2*pi*i*q/TWIDDLE_N) of the exponent expression q: computed where the pass
+-- computes its twiddles (fp16; no table read, whose scattered entries cost L1 requests), else
+-- looked up in the tables.
+local function pass_twiddle(plan, tables, q)
+  if plan.computed_pass_twiddles then
+    return string.format("computed_twiddle((%s) & (TWIDDLE_N - 1), TWIDDLE_N)", q)
+  end
+  return string.format("%s(%s, %s, POST_TWIDDLE_BITS)", plan.post_twiddle_call, tables, q)
+end
+
 -- The tiled store, with the twiddle of the strided pass (and the scale, scales_outputs). Copies of the same
 -- transform share one test of the batch.
 local function emit_tiled_store(w, plan, sign)
@@ -367,22 +377,20 @@ local function emit_tiled_store(w, plan, sign)
     -- exp(-+2*pi*i*c*j/TWIDDLE_N) = base * ratio^e, ratio^e a product of the ratio's powers of two:
     -- a few table products per thread instead of one per point; a scale of the outputs rides on the base
     w:line("const int column = %s;", twiddle_column(plan))
-    w:line("const float2 pass_tw0 = " .. output(plan, "%s(%s, column * %s, POST_TWIDDLE_BITS)") .. ";",
-      plan.post_twiddle_call, tables, outs.row)
+    w:line("const float2 pass_tw0 = %s;", output(plan, pass_twiddle(plan, tables, "column * " .. outs.row)))
     local needed, top = {}, 1
     for u = 1, plan.radix_max - 1 do
       local high = highest_power(outs.exponent(u))
       needed[high] = true
       top = math.max(top, high)
     end
-    w:line("const float2 ratio1 = %s(%s, column * %d, POST_TWIDDLE_BITS);", plan.post_twiddle_call, tables, step)
+    w:line("const float2 ratio1 = %s;", pass_twiddle(plan, tables, "column * " .. step))
     local power = 1
     while power < top do
       if plan.post_powers == "squared" then
         w:line("const float2 ratio%d = twiddle_mul(ratio%d, ratio%d);", power * 2, power, power)
       elseif needed[power * 2] then
-        w:line("const float2 ratio%d = %s(%s, column * %d, POST_TWIDDLE_BITS);", power * 2, plan.post_twiddle_call,
-          tables, step * power * 2)
+        w:line("const float2 ratio%d = %s;", power * 2, pass_twiddle(plan, tables, "column * " .. step * power * 2))
       end
       power = power * 2
     end
@@ -409,7 +417,7 @@ local function emit_tiled_store(w, plan, sign)
       if plan.twiddle_n > 0 then
         -- times exp(-+2*pi*i*c*j/TWIDDLE_N), one table product per point
         w:line("const int q%d = %s * (%s);", u, twiddle_column(plan), code.sum(outs.row, e * step))
-        value = string.format("%s(%s, %s(%s, q%d, POST_TWIDDLE_BITS))", mul, value, plan.post_twiddle_call, tables, u)
+        value = string.format("%s(%s, %s)", mul, value, pass_twiddle(plan, tables, "q" .. u))
       end
       w:line(storer(plan) .. "(%s, 0, %s);", address, output(plan, value))
     end

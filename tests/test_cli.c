@@ -726,7 +726,21 @@ static void passes_compute_twiddles_on_request(void **state)
                      0);
     const char *second = strstr(output, "pass 2:"), *first_computed = strstr(output, computed);
     assert_true(second != NULL && first_computed != NULL && first_computed > second);
+    static const char *const computed_pass = "times the four-step twiddles, each tile written as one block (computed:"
+                                             " __sincosf, then products)";
+    assert_null(strstr(output, computed_pass));
     char path[300];
+    /* a four-step pass that computes its stage twiddles computes its pass twiddles too: no tables */
+    assert_int_equal(run_fftgen("--n", "1048576", "--precision", "fp16", "--computed-twiddles=1", "--explain", NULL),
+                     0);
+    assert_non_null(strstr(output, computed_pass));
+    snprintf(path, sizeof path, "%s/computed_pass.cu", work_dir);
+    assert_int_equal(run_fftgen("--n", "1048576", "--precision", "fp16", "--computed-twiddles=1", "-o", path, NULL),
+                     0);
+    const char *pass_text = file_text(path);
+    assert_non_null(strstr(pass_text, "computed_twiddle((column * fft_thread) & (TWIDDLE_N - 1), TWIDDLE_N)"));
+    assert_null(strstr(pass_text, "post_twiddles_0"));
+    unlink(path);
     snprintf(path, sizeof path, "%s/computed.cu", work_dir);
     assert_int_equal(run_fftgen("--n", "16384", "--precision", "fp16", "--radix", "32", "--computed-twiddles", "-o",
                                 path, NULL),
