@@ -587,6 +587,35 @@ static void tiles_prefetch_through_wisdom(void **state)
     }
 }
 
+/* fp16 four-step passes that compute their stage twiddles compute their pass twiddles too (base and
+ * ratio with __sincosf, no tables): 2^18, whose pass 1 ends in a radix-2 tail by warp shuffles, and
+ * 2^23 in three passes, whose passes 1 and 2 take the twiddles of 2^23 and of its rows' 2^16; both
+ * directions, out of place and in place, against FFTW double. */
+static void pass_twiddles_computed_through_wisdom(void **state)
+{
+    (void)state;
+    if (!have_gpu) skip();
+    const char *path = write_wisdom("fp16 262144 tensor-cores=none max-tile=0 computed-twiddles=1 ms=1 default-ms=1\n"
+                                    "fp16 8388608 tensor-cores=none max-tile=0 computed-twiddles=1,2 ms=1"
+                                    " default-ms=1\n");
+    assert_int_equal(fftgen_load_wisdom(path), FFTGEN_SUCCESS);
+    unlink(path);
+    const struct {
+        struct fft_shape shape;
+        int batch, passes, computed; /* computed: a mask of the passes that compute their pass twiddles */
+    } cases[] = {{{1, {262144, 0, 0}}, 3, 2, 1}, {{1, {8388608, 0, 0}}, 1, 3, 3}};
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; ++c) {
+        fftgen_plan plan = dense_plan(cases[c].shape, 1);
+        const fftgen_transform_plan *passes = fftgen_plan_layout(plan);
+        assert_int_equal(passes->pass_count, cases[c].passes);
+        for (int i = 0; i < passes->pass_count; ++i)
+            assert_int_equal(fftgen_computes_pass_twiddles(&passes->pass[i]), cases[c].computed >> i & 1);
+        assert_int_equal(fftgen_destroy(plan), FFTGEN_SUCCESS);
+        check_both_ways_in_and_out_of_place(cases[c].shape, 1, cases[c].batch, 230 + 4 * (unsigned)c,
+                                            "pass twiddles computed");
+    }
+}
+
 /* fp16 between passes: by default the last intermediate of three passes as shared-exponent
  * complexes, under the 4e-4 target; FFTGEN_FP16_INTERMEDIATES keeps fp16 there (faster, less
  * accurate). Two passes keep fp16 either way. */
@@ -903,6 +932,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(columns_split_through_wisdom),
         cmocka_unit_test(rows_radix_through_wisdom),
         cmocka_unit_test(tiles_prefetch_through_wisdom),
+        cmocka_unit_test(pass_twiddles_computed_through_wisdom),
         cmocka_unit_test(fp16_intermediates_trade_accuracy),
         cmocka_unit_test(strided_shapes_match_fftw),
         cmocka_unit_test(exec_checks_its_arguments),
