@@ -588,22 +588,25 @@ static void tiles_prefetch_through_wisdom(void **state)
 }
 
 /* fp16 four-step passes that compute their stage twiddles compute their pass twiddles too (base and
- * ratio with __sincosf, no tables): 2^18, whose pass 1 ends in a radix-2 tail by warp shuffles, and
- * 2^23 in three passes, whose passes 1 and 2 take the twiddles of 2^23 and of its rows' 2^16; both
- * directions, out of place and in place, against FFTW double. */
+ * ratio with __sincosf, no tables): 2^18, whose pass 1 ends in a radix-2 tail by warp shuffles, 2^23
+ * in three passes, whose passes 1 and 2 take the twiddles of 2^23 and of its rows' 2^16, and 2^27 (the
+ * H200's line), whose pass 1 turns exponents above 2^24 into angles; both directions, out of place and
+ * in place, against FFTW double. */
 static void pass_twiddles_computed_through_wisdom(void **state)
 {
     (void)state;
     if (!have_gpu) skip();
     const char *path = write_wisdom("fp16 262144 tensor-cores=none max-tile=0 computed-twiddles=1 ms=1 default-ms=1\n"
                                     "fp16 8388608 tensor-cores=none max-tile=0 computed-twiddles=1,2 ms=1"
+                                    " default-ms=1\n"
+                                    "fp16 134217728 tensor-cores=none max-tile=16,16,8 computed-twiddles=1 ms=1"
                                     " default-ms=1\n");
     assert_int_equal(fftgen_load_wisdom(path), FFTGEN_SUCCESS);
     unlink(path);
     const struct {
         struct fft_shape shape;
         int batch, passes, computed; /* computed: a mask of the passes that compute their pass twiddles */
-    } cases[] = {{{1, {262144, 0, 0}}, 3, 2, 1}, {{1, {8388608, 0, 0}}, 1, 3, 3}};
+    } cases[] = {{{1, {262144, 0, 0}}, 3, 2, 1}, {{1, {8388608, 0, 0}}, 1, 3, 3}, {{1, {134217728, 0, 0}}, 1, 3, 1}};
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; ++c) {
         fftgen_plan plan = dense_plan(cases[c].shape, 1);
         const fftgen_transform_plan *passes = fftgen_plan_layout(plan);
