@@ -97,16 +97,6 @@ __device__ __forceinline__ void store_pair(float2* s, int i, float2 a, float2 b)
     *reinterpret_cast<float4*>(s + i) = make_float4(a.x, a.y, b.x, b.y);
 }
 
-// exp(-2*pi*i*q/N) as a product of table entries, one per group of `bits` bits of q: a
-// rounding more per table than one full table, and a file thousands of times smaller
-__device__ __forceinline__ float2 post_twiddle(const float2* t0, const float2* t1, int q, int bits) {
-    return twiddle_mul(__ldg(t0 + (q & ((1 << bits) - 1))), __ldg(t1 + (q >> bits)));
-}
-__device__ __forceinline__ float2 post_twiddle(const float2* t0, const float2* t1, const float2* t2, int q, int bits) {
-    const int mask = (1 << bits) - 1;
-    return twiddle_mul(twiddle_mul(__ldg(t0 + (q & mask)), __ldg(t1 + ((q >> bits) & mask))), __ldg(t2 + (q >> (2 * bits))));
-}
-
 namespace pass1 {
 
 [[maybe_unused]] constexpr int POINTS = 1024; // points per transform

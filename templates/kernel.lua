@@ -48,6 +48,10 @@ local function tensor_cores(f) return any_pass(f, "tensor_cores") end
 -- tiled columns), which needs the cluster helpers
 local function on_cluster(f) return not multi(f) and clustered(f.passes[1]) end
 local function any_cluster(f) return any_pass_that(f, clustered) end
+-- A tiled pass whose pass twiddles come from tables (not computed: fftgen_computes_pass_twiddles)
+local function pass_twiddle_tables(p) return p.tiled and p.twiddle_n > 0 and not p.computed_pass_twiddles end
+-- Files that read pass-twiddle tables (post_twiddle): a cluster's last stage, or such a pass
+local function reads_pass_tables(f) return any_cluster(f) or any_pass_that(f, pass_twiddle_tables) end
 -- Files whose kernels' `batch` counts something else than the file's transforms: passes, and a
 -- cluster's blocks (one each of the CLUSTER parts of a transform)
 local function per_block_batch(f) return multi(f) or on_cluster(f) end
@@ -354,7 +358,7 @@ local function tables(w, p, qualifier)
     w:line("")
     twiddle.stage_table(w, qualifier, t.name, t.ns, t.r)
   end
-  if p.tiled and p.twiddle_n > 0 and not p.computed_pass_twiddles then
+  if pass_twiddle_tables(p) then
     local log_n = code.log2(p.twiddle_n)
     for d = 0, p.post_tables - 1 do
       local bits = math.min(p.post_bits, log_n - d * p.post_bits)
@@ -609,7 +613,7 @@ local function cuda_helpers(w, f)
     w:line("__device__ __forceinline__ void cluster_wait() { asm volatile(\"barrier.cluster.wait.acquire.aligned;\" ::: \"memory\"); }")
     w:line("__device__ __forceinline__ void cluster_sync() { cluster_arrive(); cluster_wait(); }")
   end
-  if multi(f) or any_cluster(f) then
+  if reads_pass_tables(f) then
     w:line("")
     w:line("// exp(-2*pi*i*q/N) as a product of table entries, one per group of `bits` bits of q: a")
     w:line("// rounding more per table than one full table, and a file thousands of times smaller")
@@ -1138,7 +1142,7 @@ local function sim_helpers(w, f)
     w:line("#define cluster_arrive() ((void)0)")
     w:line("#define cluster_wait() ((void)0)")
   end
-  if multi(f) or any_cluster(f) then
+  if reads_pass_tables(f) then
     w:open("static inline float2 post_twiddle2(const float2* t0, const float2* t1, int q, int bits)")
     w:line("return twiddle_mul(t0[q & ((1 << bits) - 1)], t1[q >> bits]);")
     w:close()

@@ -481,8 +481,9 @@ static int refine_slice_radix(struct measurement *m, int arch, int runs, int job
  * threads' cp.async); 1D sizes of two passes: 2 to 64 tiles a block of the pass that reads fp16 rows in
  * runs (H200, fp16 2^22 with 64: 1.0036 -> 0.8841 ms). A kernel whose block fills an SM (fp16 16384
  * on an H200: 59.4% of copy -> 70.0% with 8; fp16 64x64 slices 0.433 -> 0.368 ms with 4) gains;
- * kernels of several blocks an SM lose (4096, 8192). 64 leaves one block an SM where the batch allows no more (fp16 128^3 on an H200, 8192
- * slices: 0.6547 -> 0.6474 ms against 32, whose 256 blocks ran in two uneven waves). The planner drops
+ * kernels of several blocks an SM lose (4096, 8192). 64 leaves one block an SM where the batch allows
+ * no more (fp16 128^3 on an H200, 8192 slices: 0.6547 -> 0.6474 ms against 32, whose 256 blocks ran in
+ * two uneven waves). The planner drops
  * the kernels that cannot take it. 0, or -1 when a measurement failed. */
 static int refine_prefetch(struct measurement *m, int arch, int runs, int jobs, struct buffers *b,
                            struct candidate_list *list)
