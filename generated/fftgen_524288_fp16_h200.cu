@@ -84,6 +84,9 @@ __device__ __forceinline__ float2 twiddle_mul_conj(float2 a, float2 w) {
 
 // One pad element every 16 keeps strided shared-memory accesses off a single bank.
 __device__ __forceinline__ int padded(int i) { return i + (i >> 4); }
+// One every 32, where a pass's first stage writes points 32 * 8 (or 32 * 4, ..) apart: the pad
+// every 16 would put them on one bank.
+__device__ __forceinline__ int padded32(int i) { return i + (i >> 5); }
 // Two neighbouring points in one 16-byte store; i is even.
 __device__ __forceinline__ void store_pair(float2* s, int i, float2 a, float2 b) {
     *reinterpret_cast<float4*>(s + i) = make_float4(a.x, a.y, b.x, b.y);
@@ -794,21 +797,21 @@ fftgen_524288_fp16_pass1_forward(const point_t* in, point_t* out, int batch, flo
             const float2 t81 = make_float2(t29.x - -9.238795042e-01f * t79.x, t29.y - -9.238795042e-01f * t79.y);
             const int dst = padded((j * 16) * FFTS_PER_BLOCK + fft_in_block);
             smem[dst] = t59;
-            smem[padded((j * 16) * FFTS_PER_BLOCK + fft_in_block + 8)] = t62;
+            smem[dst + 8] = t62;
             smem[dst + 17] = t65;
-            smem[padded((j * 16) * FFTS_PER_BLOCK + fft_in_block + 24)] = t68;
+            smem[dst + 25] = t68;
             smem[dst + 34] = t71;
-            smem[padded((j * 16) * FFTS_PER_BLOCK + fft_in_block + 40)] = t74;
+            smem[dst + 42] = t74;
             smem[dst + 51] = t77;
-            smem[padded((j * 16) * FFTS_PER_BLOCK + fft_in_block + 56)] = t80;
+            smem[dst + 59] = t80;
             smem[dst + 68] = t60;
-            smem[padded((j * 16) * FFTS_PER_BLOCK + fft_in_block + 72)] = t63;
+            smem[dst + 76] = t63;
             smem[dst + 85] = t66;
-            smem[padded((j * 16) * FFTS_PER_BLOCK + fft_in_block + 88)] = t69;
+            smem[dst + 93] = t69;
             smem[dst + 102] = t72;
-            smem[padded((j * 16) * FFTS_PER_BLOCK + fft_in_block + 104)] = t75;
+            smem[dst + 110] = t75;
             smem[dst + 119] = t78;
-            smem[padded((j * 16) * FFTS_PER_BLOCK + fft_in_block + 120)] = t81;
+            smem[dst + 127] = t81;
         }
     }
     __syncthreads();
@@ -1226,21 +1229,21 @@ fftgen_524288_fp16_pass1_inverse(const point_t* in, point_t* out, int batch, flo
             const float2 t81 = make_float2(t29.x - -9.238795042e-01f * t79.x, t29.y - -9.238795042e-01f * t79.y);
             const int dst = padded((j * 16) * FFTS_PER_BLOCK + fft_in_block);
             smem[dst] = t59;
-            smem[padded((j * 16) * FFTS_PER_BLOCK + fft_in_block + 8)] = t62;
+            smem[dst + 8] = t62;
             smem[dst + 17] = t65;
-            smem[padded((j * 16) * FFTS_PER_BLOCK + fft_in_block + 24)] = t68;
+            smem[dst + 25] = t68;
             smem[dst + 34] = t71;
-            smem[padded((j * 16) * FFTS_PER_BLOCK + fft_in_block + 40)] = t74;
+            smem[dst + 42] = t74;
             smem[dst + 51] = t77;
-            smem[padded((j * 16) * FFTS_PER_BLOCK + fft_in_block + 56)] = t80;
+            smem[dst + 59] = t80;
             smem[dst + 68] = t60;
-            smem[padded((j * 16) * FFTS_PER_BLOCK + fft_in_block + 72)] = t63;
+            smem[dst + 76] = t63;
             smem[dst + 85] = t66;
-            smem[padded((j * 16) * FFTS_PER_BLOCK + fft_in_block + 88)] = t69;
+            smem[dst + 93] = t69;
             smem[dst + 102] = t72;
-            smem[padded((j * 16) * FFTS_PER_BLOCK + fft_in_block + 104)] = t75;
+            smem[dst + 110] = t75;
             smem[dst + 119] = t78;
-            smem[padded((j * 16) * FFTS_PER_BLOCK + fft_in_block + 120)] = t81;
+            smem[dst + 127] = t81;
         }
     }
     __syncthreads();
@@ -1538,7 +1541,7 @@ namespace pass2 {
 [[maybe_unused]] constexpr int OUT_GROUP_STRIDE = 0; // elements between groups
 [[maybe_unused]] constexpr int OUT_BATCH_STRIDE = 524288; // elements between transforms of the file
 [[maybe_unused]] constexpr int LOG_POINTS = 10; // log2(POINTS)
-// shared memory holds float2 with one pad element every 16: 8704 elements
+// shared memory holds float2 with one pad element every 32 (8448 of its 8704 elements)
 static_assert(SHARED_BYTES == 8704 * sizeof(float2), "shared memory size");
 
 // radix-32 stage on 1024-point sub-transforms: [m-1][k] = exp(-2*pi*i*k*m/1024), m = 1..31, k < 32
@@ -2094,77 +2097,77 @@ fftgen_524288_fp16_pass2_forward(const point_t* in, point_t* out, int batch, flo
             const float2 t207 = make_float2(t162.x + -1.989123672e-01f * t162.y, t162.y + 1.989123672e-01f * t162.x);
             const float2 t208 = make_float2(t81.x + -9.807852507e-01f * t207.x, t81.y + -9.807852507e-01f * t207.y);
             const float2 t209 = make_float2(t81.x - -9.807852507e-01f * t207.x, t81.y - -9.807852507e-01f * t207.y);
-            const int dst = padded((j * 32) * FFTS_PER_BLOCK + fft_in_block);
+            const int dst = padded32((j * 32) * FFTS_PER_BLOCK + fft_in_block);
             smem[dst] = t163;
-            smem[padded((j * 32) * FFTS_PER_BLOCK + fft_in_block + 8)] = t166;
-            smem[dst + 17] = t169;
-            smem[padded((j * 32) * FFTS_PER_BLOCK + fft_in_block + 24)] = t172;
-            smem[dst + 34] = t175;
-            smem[padded((j * 32) * FFTS_PER_BLOCK + fft_in_block + 40)] = t178;
-            smem[dst + 51] = t181;
-            smem[padded((j * 32) * FFTS_PER_BLOCK + fft_in_block + 56)] = t184;
-            smem[dst + 68] = t187;
-            smem[padded((j * 32) * FFTS_PER_BLOCK + fft_in_block + 72)] = t190;
-            smem[dst + 85] = t193;
-            smem[padded((j * 32) * FFTS_PER_BLOCK + fft_in_block + 88)] = t196;
-            smem[dst + 102] = t199;
-            smem[padded((j * 32) * FFTS_PER_BLOCK + fft_in_block + 104)] = t202;
-            smem[dst + 119] = t205;
-            smem[padded((j * 32) * FFTS_PER_BLOCK + fft_in_block + 120)] = t208;
-            smem[dst + 136] = t164;
-            smem[padded((j * 32) * FFTS_PER_BLOCK + fft_in_block + 136)] = t167;
-            smem[dst + 153] = t170;
-            smem[padded((j * 32) * FFTS_PER_BLOCK + fft_in_block + 152)] = t173;
-            smem[dst + 170] = t176;
-            smem[padded((j * 32) * FFTS_PER_BLOCK + fft_in_block + 168)] = t179;
-            smem[dst + 187] = t182;
-            smem[padded((j * 32) * FFTS_PER_BLOCK + fft_in_block + 184)] = t185;
-            smem[dst + 204] = t188;
-            smem[padded((j * 32) * FFTS_PER_BLOCK + fft_in_block + 200)] = t191;
-            smem[dst + 221] = t194;
-            smem[padded((j * 32) * FFTS_PER_BLOCK + fft_in_block + 216)] = t197;
-            smem[dst + 238] = t200;
-            smem[padded((j * 32) * FFTS_PER_BLOCK + fft_in_block + 232)] = t203;
-            smem[dst + 255] = t206;
-            smem[padded((j * 32) * FFTS_PER_BLOCK + fft_in_block + 248)] = t209;
+            smem[dst + 8] = t166;
+            smem[dst + 16] = t169;
+            smem[dst + 24] = t172;
+            smem[dst + 33] = t175;
+            smem[dst + 41] = t178;
+            smem[dst + 49] = t181;
+            smem[dst + 57] = t184;
+            smem[dst + 66] = t187;
+            smem[dst + 74] = t190;
+            smem[dst + 82] = t193;
+            smem[dst + 90] = t196;
+            smem[dst + 99] = t199;
+            smem[dst + 107] = t202;
+            smem[dst + 115] = t205;
+            smem[dst + 123] = t208;
+            smem[dst + 132] = t164;
+            smem[dst + 140] = t167;
+            smem[dst + 148] = t170;
+            smem[dst + 156] = t173;
+            smem[dst + 165] = t176;
+            smem[dst + 173] = t179;
+            smem[dst + 181] = t182;
+            smem[dst + 189] = t185;
+            smem[dst + 198] = t188;
+            smem[dst + 206] = t191;
+            smem[dst + 214] = t194;
+            smem[dst + 222] = t197;
+            smem[dst + 231] = t200;
+            smem[dst + 239] = t203;
+            smem[dst + 247] = t206;
+            smem[dst + 255] = t209;
         }
     }
     __syncthreads();
     {
         // stage 2 of 2: radix 32 on sub-transforms of 1024 points
-        const int src = padded(fft_thread * FFTS_PER_BLOCK + fft_in_block);
+        const int src = padded32(fft_thread * FFTS_PER_BLOCK + fft_in_block);
         v[0] = smem[src];
-        v[1] = smem[src + 272];
-        v[2] = smem[src + 544];
-        v[3] = smem[src + 816];
-        v[4] = smem[src + 1088];
-        v[5] = smem[src + 1360];
-        v[6] = smem[src + 1632];
-        v[7] = smem[src + 1904];
-        v[8] = smem[src + 2176];
-        v[9] = smem[src + 2448];
-        v[10] = smem[src + 2720];
-        v[11] = smem[src + 2992];
-        v[12] = smem[src + 3264];
-        v[13] = smem[src + 3536];
-        v[14] = smem[src + 3808];
-        v[15] = smem[src + 4080];
-        v[16] = smem[src + 4352];
-        v[17] = smem[src + 4624];
-        v[18] = smem[src + 4896];
-        v[19] = smem[src + 5168];
-        v[20] = smem[src + 5440];
-        v[21] = smem[src + 5712];
-        v[22] = smem[src + 5984];
-        v[23] = smem[src + 6256];
-        v[24] = smem[src + 6528];
-        v[25] = smem[src + 6800];
-        v[26] = smem[src + 7072];
-        v[27] = smem[src + 7344];
-        v[28] = smem[src + 7616];
-        v[29] = smem[src + 7888];
-        v[30] = smem[src + 8160];
-        v[31] = smem[src + 8432];
+        v[1] = smem[src + 264];
+        v[2] = smem[src + 528];
+        v[3] = smem[src + 792];
+        v[4] = smem[src + 1056];
+        v[5] = smem[src + 1320];
+        v[6] = smem[src + 1584];
+        v[7] = smem[src + 1848];
+        v[8] = smem[src + 2112];
+        v[9] = smem[src + 2376];
+        v[10] = smem[src + 2640];
+        v[11] = smem[src + 2904];
+        v[12] = smem[src + 3168];
+        v[13] = smem[src + 3432];
+        v[14] = smem[src + 3696];
+        v[15] = smem[src + 3960];
+        v[16] = smem[src + 4224];
+        v[17] = smem[src + 4488];
+        v[18] = smem[src + 4752];
+        v[19] = smem[src + 5016];
+        v[20] = smem[src + 5280];
+        v[21] = smem[src + 5544];
+        v[22] = smem[src + 5808];
+        v[23] = smem[src + 6072];
+        v[24] = smem[src + 6336];
+        v[25] = smem[src + 6600];
+        v[26] = smem[src + 6864];
+        v[27] = smem[src + 7128];
+        v[28] = smem[src + 7392];
+        v[29] = smem[src + 7656];
+        v[30] = smem[src + 7920];
+        v[31] = smem[src + 8184];
         float2 y[RADIX_MAX]; /* the outputs, in the order the tiled store copies them */
         {
             const int j = fft_thread;
@@ -2801,77 +2804,77 @@ fftgen_524288_fp16_pass2_inverse(const point_t* in, point_t* out, int batch, flo
             const float2 t207 = make_float2(t162.x + 1.989123672e-01f * t162.y, t162.y + -1.989123672e-01f * t162.x);
             const float2 t208 = make_float2(t81.x + -9.807852507e-01f * t207.x, t81.y + -9.807852507e-01f * t207.y);
             const float2 t209 = make_float2(t81.x - -9.807852507e-01f * t207.x, t81.y - -9.807852507e-01f * t207.y);
-            const int dst = padded((j * 32) * FFTS_PER_BLOCK + fft_in_block);
+            const int dst = padded32((j * 32) * FFTS_PER_BLOCK + fft_in_block);
             smem[dst] = t163;
-            smem[padded((j * 32) * FFTS_PER_BLOCK + fft_in_block + 8)] = t166;
-            smem[dst + 17] = t169;
-            smem[padded((j * 32) * FFTS_PER_BLOCK + fft_in_block + 24)] = t172;
-            smem[dst + 34] = t175;
-            smem[padded((j * 32) * FFTS_PER_BLOCK + fft_in_block + 40)] = t178;
-            smem[dst + 51] = t181;
-            smem[padded((j * 32) * FFTS_PER_BLOCK + fft_in_block + 56)] = t184;
-            smem[dst + 68] = t187;
-            smem[padded((j * 32) * FFTS_PER_BLOCK + fft_in_block + 72)] = t190;
-            smem[dst + 85] = t193;
-            smem[padded((j * 32) * FFTS_PER_BLOCK + fft_in_block + 88)] = t196;
-            smem[dst + 102] = t199;
-            smem[padded((j * 32) * FFTS_PER_BLOCK + fft_in_block + 104)] = t202;
-            smem[dst + 119] = t205;
-            smem[padded((j * 32) * FFTS_PER_BLOCK + fft_in_block + 120)] = t208;
-            smem[dst + 136] = t164;
-            smem[padded((j * 32) * FFTS_PER_BLOCK + fft_in_block + 136)] = t167;
-            smem[dst + 153] = t170;
-            smem[padded((j * 32) * FFTS_PER_BLOCK + fft_in_block + 152)] = t173;
-            smem[dst + 170] = t176;
-            smem[padded((j * 32) * FFTS_PER_BLOCK + fft_in_block + 168)] = t179;
-            smem[dst + 187] = t182;
-            smem[padded((j * 32) * FFTS_PER_BLOCK + fft_in_block + 184)] = t185;
-            smem[dst + 204] = t188;
-            smem[padded((j * 32) * FFTS_PER_BLOCK + fft_in_block + 200)] = t191;
-            smem[dst + 221] = t194;
-            smem[padded((j * 32) * FFTS_PER_BLOCK + fft_in_block + 216)] = t197;
-            smem[dst + 238] = t200;
-            smem[padded((j * 32) * FFTS_PER_BLOCK + fft_in_block + 232)] = t203;
-            smem[dst + 255] = t206;
-            smem[padded((j * 32) * FFTS_PER_BLOCK + fft_in_block + 248)] = t209;
+            smem[dst + 8] = t166;
+            smem[dst + 16] = t169;
+            smem[dst + 24] = t172;
+            smem[dst + 33] = t175;
+            smem[dst + 41] = t178;
+            smem[dst + 49] = t181;
+            smem[dst + 57] = t184;
+            smem[dst + 66] = t187;
+            smem[dst + 74] = t190;
+            smem[dst + 82] = t193;
+            smem[dst + 90] = t196;
+            smem[dst + 99] = t199;
+            smem[dst + 107] = t202;
+            smem[dst + 115] = t205;
+            smem[dst + 123] = t208;
+            smem[dst + 132] = t164;
+            smem[dst + 140] = t167;
+            smem[dst + 148] = t170;
+            smem[dst + 156] = t173;
+            smem[dst + 165] = t176;
+            smem[dst + 173] = t179;
+            smem[dst + 181] = t182;
+            smem[dst + 189] = t185;
+            smem[dst + 198] = t188;
+            smem[dst + 206] = t191;
+            smem[dst + 214] = t194;
+            smem[dst + 222] = t197;
+            smem[dst + 231] = t200;
+            smem[dst + 239] = t203;
+            smem[dst + 247] = t206;
+            smem[dst + 255] = t209;
         }
     }
     __syncthreads();
     {
         // stage 2 of 2: radix 32 on sub-transforms of 1024 points
-        const int src = padded(fft_thread * FFTS_PER_BLOCK + fft_in_block);
+        const int src = padded32(fft_thread * FFTS_PER_BLOCK + fft_in_block);
         v[0] = smem[src];
-        v[1] = smem[src + 272];
-        v[2] = smem[src + 544];
-        v[3] = smem[src + 816];
-        v[4] = smem[src + 1088];
-        v[5] = smem[src + 1360];
-        v[6] = smem[src + 1632];
-        v[7] = smem[src + 1904];
-        v[8] = smem[src + 2176];
-        v[9] = smem[src + 2448];
-        v[10] = smem[src + 2720];
-        v[11] = smem[src + 2992];
-        v[12] = smem[src + 3264];
-        v[13] = smem[src + 3536];
-        v[14] = smem[src + 3808];
-        v[15] = smem[src + 4080];
-        v[16] = smem[src + 4352];
-        v[17] = smem[src + 4624];
-        v[18] = smem[src + 4896];
-        v[19] = smem[src + 5168];
-        v[20] = smem[src + 5440];
-        v[21] = smem[src + 5712];
-        v[22] = smem[src + 5984];
-        v[23] = smem[src + 6256];
-        v[24] = smem[src + 6528];
-        v[25] = smem[src + 6800];
-        v[26] = smem[src + 7072];
-        v[27] = smem[src + 7344];
-        v[28] = smem[src + 7616];
-        v[29] = smem[src + 7888];
-        v[30] = smem[src + 8160];
-        v[31] = smem[src + 8432];
+        v[1] = smem[src + 264];
+        v[2] = smem[src + 528];
+        v[3] = smem[src + 792];
+        v[4] = smem[src + 1056];
+        v[5] = smem[src + 1320];
+        v[6] = smem[src + 1584];
+        v[7] = smem[src + 1848];
+        v[8] = smem[src + 2112];
+        v[9] = smem[src + 2376];
+        v[10] = smem[src + 2640];
+        v[11] = smem[src + 2904];
+        v[12] = smem[src + 3168];
+        v[13] = smem[src + 3432];
+        v[14] = smem[src + 3696];
+        v[15] = smem[src + 3960];
+        v[16] = smem[src + 4224];
+        v[17] = smem[src + 4488];
+        v[18] = smem[src + 4752];
+        v[19] = smem[src + 5016];
+        v[20] = smem[src + 5280];
+        v[21] = smem[src + 5544];
+        v[22] = smem[src + 5808];
+        v[23] = smem[src + 6072];
+        v[24] = smem[src + 6336];
+        v[25] = smem[src + 6600];
+        v[26] = smem[src + 6864];
+        v[27] = smem[src + 7128];
+        v[28] = smem[src + 7392];
+        v[29] = smem[src + 7656];
+        v[30] = smem[src + 7920];
+        v[31] = smem[src + 8184];
         float2 y[RADIX_MAX]; /* the outputs, in the order the tiled store copies them */
         {
             const int j = fft_thread;

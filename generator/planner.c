@@ -145,6 +145,14 @@ int fftgen_computes_pass_twiddles(const fftgen_kernel_plan *p)
     return p->tiled && p->twiddle_n > 0 && p->computed_twiddles && p->cluster <= 1;
 }
 
+int fftgen_smem_pad_every(const fftgen_kernel_plan *p)
+{
+    const int fp32_runs = p->precision != FFTGEN_KERNEL_FP16 && p->in.run_points > 0;
+    const int sparse = p->tiled && p->radix_max == 32 && p->ffts_per_block < 16 && p->threads % 32 == 0 &&
+                       p->slice_rows == 0 && !p->tensor_cores && p->cluster < 2 && !fp32_runs;
+    return sparse ? 32 : 16;
+}
+
 int fftgen_shuffle_tail(const fftgen_kernel_plan *p)
 {
     const int last = p->stage_count - 1;
@@ -767,13 +775,13 @@ static fftgen_plan_status plan_tile(long long n, int radix, int tile, fftgen_ker
     p->staged_io = 1;
     p->ffts_per_block = tile;
     p->threads = p->threads_per_fft * tile;
-    const long long points = (long long)tile * n;
-    p->smem_points = (int)(points + points / 16);
-    p->shared_bytes = 8 * p->smem_points;
     p->in = in;
     p->out = out;
     p->twiddle_n = twiddle_n;
     p->column_registers = 1;
+    const long long points = (long long)tile * n;
+    p->smem_points = (int)(points + points / 16); /* the most a pad takes: fftgen_smem_pad_every */
+    p->shared_bytes = 8 * p->smem_points;
     if (p->threads > FFTGEN_MAX_THREADS_PER_BLOCK || p->shared_bytes > fftgen_arch_shared_limit(arch))
         return FFTGEN_PLAN_TOO_LARGE;
     return FFTGEN_PLAN_OK;

@@ -346,6 +346,15 @@ int fftgen_precision_is_split(fftgen_kernel_precision precision);
  * their tables: a tiled pass with pass twiddles and computed_twiddles, not on a cluster. */
 int fftgen_computes_pass_twiddles(const fftgen_kernel_plan *plan);
 
+/* Shared memory holds one pad float2 every this many points: 16, so that strided accesses spread over
+ * the banks (smem_points counts those pads), or 32 in a tiled pass of 32 points a thread with tiles of
+ * fewer than 16 transforms. Its first stage writes a warp's 32 / tile butterflies 32 * tile points
+ * apart; padded every 16, they share 8-byte bank pairs four to a pair, and each store takes twice the
+ * wavefronts it needs (H100, fp16 2^20's pass 1, tiles of 8: 8.7M of its 17.1M; with the pad every
+ * 32, 0.3M of 8.7M). Not where fp32 rows in runs copy into shared memory by transform: runs of 16
+ * would take twice the wavefronts with the pad every 32. */
+int fftgen_smem_pad_every(const fftgen_kernel_plan *plan);
+
 /* Whether the pass's last stage, a radix-2 tail after a radix-16 stage of one butterfly per thread,
  * runs in registers: lanes 16 apart hold the two halves of each pair and swap them with warp
  * shuffles, so the pass has one shared-memory exchange fewer (untiled direct-I/O passes on CUDA cores, and

@@ -207,6 +207,7 @@ static void push_pass(lua_State *L, const fftgen_kernel_plan *pass)
     set_int(L, "threads", pass->threads);
     set_int(L, "shared_bytes", pass->shared_bytes);
     set_int(L, "smem_points", pass->smem_points);
+    set_int(L, "pad_every", fftgen_smem_pad_every(pass));
     lua_pushboolean(L, pass->staged_io);
     lua_setfield(L, -2, "staged_io");
     lua_pushboolean(L, pass->tiled);

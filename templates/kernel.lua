@@ -58,6 +58,20 @@ local function per_block_batch(f) return multi(f) or on_cluster(f) end
 local function shuffle_tail(f) return any_pass(f, "shuffle_tail") end
 -- Files with a radix-32 stage, whose first stage may write pairs of points (stage.lua)
 local function radix32(f) return any_pass(f, "radix_max", 32) end
+-- Files with a pass that pads its shared memory every 32 points (fftgen_smem_pad_every)
+local function pad_every(p) return p.pad_every or 16 end
+-- How the pass pads its shared memory, for its comment: the planner sizes it for a pad every 16.
+-- `colon`: the form "every 16: N elements" of the comment that has nothing after it.
+local function pad_text(p, colon)
+  if pad_every(p) == 16 then
+    return string.format(colon and "one pad element every 16: %d elements" or "one pad element every 16 (%d elements)",
+      p.smem_points)
+  end
+  local points = p.n * p.ffts_per_block
+  return string.format("one pad element every %d (%d of its %d elements)", pad_every(p),
+    points + points // pad_every(p), p.smem_points)
+end
+local function sparse_pad(f) return any_pass(f, "pad_every", 32) end
 -- Files whose stages compute twiddles (fftgen_kernel_plan.computed_twiddles)
 local function computed_twiddles(f) return any_pass(f, "computed_twiddles") end
 local function shared_exponent(f)
@@ -495,6 +509,11 @@ local function cuda_helpers(w, f)
   w:line("")
   w:line("// One pad element every 16 keeps strided shared-memory accesses off a single bank.")
   w:line("__device__ __forceinline__ int padded(int i) { return i + (i >> 4); }")
+  if sparse_pad(f) then
+    w:line("// One every 32, where a pass's first stage writes points 32 * 8 (or 32 * 4, ..) apart: the pad")
+    w:line("// every 16 would put them on one bank.")
+    w:line("__device__ __forceinline__ int padded32(int i) { return i + (i >> 5); }")
+  end
   if radix32(f) then
     w:line("// Two neighbouring points in one 16-byte store; i is even.")
     w:open("__device__ __forceinline__ void store_pair(float2* s, int i, float2 a, float2 b)")
@@ -813,12 +832,12 @@ local function cuda_pass(w, f, p)
     w:line("[[maybe_unused]] constexpr %s %s = %d; // %s", (c[2] >= 2 ^ 31) and "long long" or "int", c[1], c[2], c[3])
   end
   if slice_copies(p) then
-    w:line("// shared memory holds float2 with one pad element every 16 (%d elements), then the staging", p.smem_points)
+    w:line("// shared memory holds float2 with %s, then the staging", pad_text(p))
     w:line("// buffer: the slice's rows, each padded to STAGED_ROW_POINTS")
     w:line("static_assert(SHARED_BYTES == SMEM_POINTS * sizeof(float2) + SLICE_ROWS * STAGED_ROW_POINTS * sizeof(point_t),")
     w:line("              \"shared memory size\");")
   elseif tile_copies(p) then
-    w:line("// shared memory holds float2 with one pad element every 16 (%d elements), then the staging", p.smem_points)
+    w:line("// shared memory holds float2 with %s, then the staging", pad_text(p))
     w:line("// buffer: one tile's input, run by run")
     w:line("static_assert(SHARED_BYTES == SMEM_POINTS * sizeof(float2) + FFTS_PER_BLOCK * POINTS * sizeof(point_t),")
     w:line("              \"shared memory size\");")
@@ -848,11 +867,11 @@ local function cuda_pass(w, f, p)
     w:line("asm volatile(\"cp.async.commit_group;\" ::: \"memory\");")
     w:close()
   elseif prefetching(p) then
-    w:line("// shared memory holds float2 with one pad element every 16 (%d elements), then the staging", p.smem_points)
+    w:line("// shared memory holds float2 with %s, then the staging", pad_text(p))
     w:line("// buffer: one transform's input and the 16 bytes a bulk copy may start early")
     w:line("static_assert(SHARED_BYTES == SMEM_POINTS * sizeof(float2) + POINTS * sizeof(point_t) + 16, \"shared memory size\");")
   elseif uses_shared(p) then
-    w:line("// shared memory holds float2 with one pad element every 16: %d elements", p.smem_points)
+    w:line("// shared memory holds float2 with %s", pad_text(p, true))
     w:line("static_assert(SHARED_BYTES == %d * sizeof(float2), \"shared memory size\");", p.smem_points)
   end
   tables(w, p, "__device__ const float2")
@@ -1126,6 +1145,7 @@ local function sim_helpers(w, f)
     w:close()
   end
   w:line("static inline int padded(int i) { return i + (i >> 4); }")
+  if sparse_pad(f) then w:line("static inline int padded32(int i) { return i + (i >> 5); }") end
   if radix32(f) then
     w:line("static inline void store_pair(float2* s, int i, float2 a, float2 b) { s[i] = a; s[i + 1] = b; }")
   end

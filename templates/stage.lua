@@ -20,9 +20,20 @@ local tc16 = require("tc16")
 
 local M = {}
 
--- Shared memory holds float2 with one pad element every PAD_EVERY, so that strided accesses
--- spread over the banks.
-local PAD_EVERY = 16
+-- Shared memory holds float2 with one pad element every pad_every(plan) points, so that strided
+-- accesses spread over the banks: 16, or 32 in tiled passes of 32 points a thread whose tiles are
+-- narrower than 16 transforms (the planner's fftgen_smem_pad_every), whose first stage writes a
+-- warp's butterflies 32 * FFTS_PER_BLOCK points apart, a multiple of 16 * 17 that a pad every 16
+-- would put on the same banks.
+local function pad_every(plan) return plan.pad_every or 16 end
+
+-- The padded index of a point, as the kernel computes it (kernel.lua's padded and padded32).
+local function padded(plan, index)
+  return string.format("%s(%s)", pad_every(plan) == 16 and "padded" or "padded32", index)
+end
+
+-- index + index / pad: the padded offset of a compile-time index from a multiple of the pad.
+local function pad_offset(plan, index) return index + index // pad_every(plan) end
 
 -- Global memory holds the user's points (point_t), or, between the passes of an fp16 plan, the
 -- shared-exponent complexes of the same size (kernel.lua): the helpers that read and write each.
@@ -56,24 +67,34 @@ local function emit_input_scale(w, plan)
   w:close()
 end
 
--- padded(base + c) equals padded(base) + c + c/16 when base mod 16 never exceeds `bound` and
--- bound + c mod 16 < 16; then the access is a base register plus a compile-time offset.
-local function smem_index(base_padded, base_expr, bound, c)
-  if bound + (c % PAD_EVERY) < PAD_EVERY then
-    return code.sum(base_padded, c + c // PAD_EVERY)
+-- padded(base + c) equals padded(base) + c + c/pad when base mod pad never exceeds `bound` and
+-- bound + c mod pad < pad; then the access is a base register plus a compile-time offset.
+local function smem_index(plan, base_padded, base_expr, bound, c)
+  local pad = pad_every(plan)
+  if bound + (c % pad) < pad then
+    return code.sum(base_padded, pad_offset(plan, c))
   end
-  return string.format("padded(%s)", code.sum(base_expr, c))
+  return padded(plan, code.sum(base_expr, c))
 end
 
--- Largest value of (slot + fft_thread) mod 16.
+-- Largest value of (slot + fft_thread) mod pad.
 local function read_bound(plan)
-  return math.min(plan.threads_per_fft, PAD_EVERY) - 1
+  return math.min(plan.threads_per_fft, pad_every(plan)) - 1
 end
 
--- Largest value of (slot + (j - k)*r + k) mod 16 in a stage of radix r on sub-transforms of ns.
-local function write_bound(ns, r)
-  if ns * r >= PAD_EVERY then return math.min(ns, PAD_EVERY) - 1 end
-  return PAD_EVERY - 1
+-- Largest value of (slot + (j - k)*r + k) mod pad in a stage of radix r on sub-transforms of ns.
+local function write_bound(plan, ns, r)
+  local pad = pad_every(plan)
+  if ns * r >= pad then return math.min(ns, pad) - 1 end
+  return pad - 1
+end
+
+-- The same for a tiled pass's transposed shared memory, ((j - k)*r + k) * FFTS_PER_BLOCK + fft_in_block:
+-- below ns * FFTS_PER_BLOCK where ns * r * FFTS_PER_BLOCK is a whole number of pads.
+local function transposed_write_bound(plan, ns, r)
+  local pad, f = pad_every(plan), plan.ffts_per_block
+  if (ns * r * f) % pad == 0 then return math.min(ns * f, pad) - 1 end
+  return pad - 1
 end
 
 -- Staged copies move the block's points between global memory and shared memory with coalesced
@@ -156,7 +177,7 @@ local function runs_by_transform(plan, layout)
   for t = 0, 31 do
     local run, offset = t // (f * r), t % (f * r)
     local e = (run * r + offset % r) * f + offset // r
-    local pair = (e + e // PAD_EVERY) % PAD_EVERY
+    local pair = pad_offset(plan, e) % 16
     per_pair[pair] = (per_pair[pair] or 0) + 1
     if per_pair[pair] > 2 then return false end
   end
@@ -186,7 +207,7 @@ local function tiled_prelude(w, plan, layout, pointer, tile, row)
     -- rows in runs: each run of the tile's transforms is FFTS_PER_BLOCK * RUN_POINTS contiguous
     -- points (a run of each transform in turn)
     assert(pointer == "src" and plan.threads % (plan.ffts_per_block * layout.run_points) == 0 and
-      plan.threads % PAD_EVERY == 0, "runs are read by whole copies of the block")
+      plan.threads % pad_every(plan) == 0, "runs are read by whole copies of the block")
     local name = layout.name
     w:line("const int run = thread / (FFTS_PER_BLOCK * %s_RUN_POINTS);", name)
     w:line("const int run_offset = thread %% (FFTS_PER_BLOCK * %s_RUN_POINTS);", name)
@@ -195,22 +216,22 @@ local function tiled_prelude(w, plan, layout, pointer, tile, row)
       -- a warp reads whole sectors, and its shared-memory stores are free of bank conflicts
       w:line("const int row_fft = run_offset / %s_RUN_POINTS;", name)
       w:line("const point_t* src = %s + (size_t)run * %s_RUN_STRIDE + run_offset;", tile, name)
-      w:line("const int element = padded((run * %s_RUN_POINTS + run_offset %% %s_RUN_POINTS) * FFTS_PER_BLOCK + row_fft);",
-        name, name)
+      w:line("const int element = %s;", padded(plan,
+        string.format("(run * %s_RUN_POINTS + run_offset %% %s_RUN_POINTS) * FFTS_PER_BLOCK + row_fft", name, name)))
     else
       -- thread i copies transform i % FFTS_PER_BLOCK: a warp reads parts of sectors (the rest a warp
       -- later, from L1), and stores consecutive shared-memory elements
       w:line("const int row_fft = run_offset %% FFTS_PER_BLOCK;")
       w:line("const point_t* src = %s + (size_t)run * %s_RUN_STRIDE + row_fft * %s_RUN_POINTS + run_offset / FFTS_PER_BLOCK;",
         tile, name, name)
-      w:line("const int element = padded(thread);")
+      w:line("const int element = %s;", padded(plan, "thread"))
     end
     return
   end
   if layout.elem_stride == 1 then
     if rows_split(plan) then
       w:line("%spoint_t* %s = %s + thread;", const, pointer, tile)
-      w:line("const int element = padded(thread * FFTS_PER_BLOCK);")
+      w:line("const int element = %s;", padded(plan, "thread * FFTS_PER_BLOCK"))
     else
       -- each transform's run is at most one block-width: thread i copies point i % POINTS of
       -- transform i / POINTS
@@ -223,7 +244,7 @@ local function tiled_prelude(w, plan, layout, pointer, tile, row)
   end
   w:line("%spoint_t* %s = %s + (size_t)fft_in_block * %s_FFT_STRIDE + (size_t)%s * %s_ELEM_STRIDE;", const,
     pointer, tile, layout.name, row or "fft_thread", layout.name)
-  if not register_side(plan, layout) then w:line("const int element = padded(thread);") end
+  if not register_side(plan, layout) then w:line("const int element = %s;", padded(plan, "thread")) end
 end
 
 -- Elements from a tile's first transform to its transform `fft` (a 64-bit constant expression).
@@ -246,26 +267,27 @@ local function tiled_side(plan, layout, pointer, u, rows)
   if layout.run_points > 0 then
     local runs = u * plan.threads // (plan.ffts_per_block * layout.run_points)
     local address = (runs == 0) and pointer or string.format("%s + %d * (size_t)%s_RUN_STRIDE", pointer, runs, layout.name)
-    return address, code.sum("element", c + c // PAD_EVERY), "row_fft"
+    return address, code.sum("element", pad_offset(plan, c)), "row_fft"
   end
   if layout.elem_stride == 1 then
     if rows_split(plan) then
       local fft, point = c // plan.n, c % plan.n
       local f = plan.ffts_per_block
       -- the largest value of (thread * FFTS_PER_BLOCK) mod 16
-      local bound = (f % PAD_EVERY == 0) and 0 or (PAD_EVERY - gcd(f, PAD_EVERY))
+      local pad = pad_every(plan)
+      local bound = (f % pad == 0) and 0 or (pad - gcd(f, pad))
       return string.format("%s + (%s)", pointer, code.sum(fft_offset(layout, fft), point)),
-        smem_index("element", "thread * FFTS_PER_BLOCK", bound, point * f + fft), tostring(fft)
+        smem_index(plan, "element", "thread * FFTS_PER_BLOCK", bound, point * f + fft), tostring(fft)
     end
     local fft = c // plan.n
     return string.format("%s + (%s)", pointer, fft_offset(layout, fft)),
-      string.format("padded(%s)", code.sum("element", fft)), code.sum("row_fft", fft)
+      padded(plan, code.sum("element", fft)), code.sum("row_fft", fft)
   end
   -- thread i handles transform i % FFTS_PER_BLOCK, point i / FFTS_PER_BLOCK: side by side when the
   -- transforms are (fft_stride 1), so a warp's accesses form runs of FFTS_PER_BLOCK elements
   rows = rows or c // plan.ffts_per_block
   return string.format("%s + %d * %s_ELEM_STRIDE", pointer, rows, layout.name),
-    code.sum("element", c + c // PAD_EVERY), "fft_in_block"
+    code.sum("element", pad_offset(plan, c)), "fft_in_block"
 end
 
 local function emit_staged_load(w, plan)
@@ -292,10 +314,10 @@ local function emit_staged_load(w, plan)
         w:line("v[%d] = (%s < block_points) ? " .. loader(plan) .. "(src, %d) : %s;", u, code.sum("thread", c), c, zero)
       end
     end
-    w:line("const int dst = padded(thread);")
+    w:line("const int dst = %s;", padded(plan, "thread"))
     for u = 0, plan.radix_max - 1 do
       local c = u * plan.threads
-      w:line("smem[%s] = v[%d];", code.sum("dst", c + c // PAD_EVERY), u)
+      w:line("smem[%s] = v[%d];", code.sum("dst", pad_offset(plan, c)), u)
     end
     return
   end
@@ -432,11 +454,11 @@ local function emit_staged_store(w, plan, sign)
   w.reads_shared_memory = true
   w:line("// coalesced copy of the block's results to global memory")
   w:line("point_t* dst = out + block_base + thread;")
-  w:line("const int src = padded(thread);")
+  w:line("const int src = %s;", padded(plan, "thread"))
   for u = 0, plan.radix_max - 1 do
     local c = u * plan.threads
     w:open("if (%s < block_points)", code.sum("thread", c))
-    w:line(storer(plan) .. "(dst, %d, %s);", c, output(plan, string.format("smem[%s]", code.sum("src", c + c // PAD_EVERY))))
+    w:line(storer(plan) .. "(dst, %d, %s);", c, output(plan, string.format("smem[%s]", code.sum("src", pad_offset(plan, c)))))
     w:close()
   end
 end
@@ -476,13 +498,13 @@ local function emit_loads(w, plan, r, from_global, paired)
     end
     local base, step, bound = "slot + " .. j, 1, read_bound(plan)
     if plan.transposed_smem then
-      base, step, bound = j .. " * FFTS_PER_BLOCK + fft_in_block", plan.ffts_per_block, PAD_EVERY - 1
+      base, step, bound = j .. " * FFTS_PER_BLOCK + fft_in_block", plan.ffts_per_block, pad_every(plan) - 1
     end
-    w:line("const int src = padded(%s);", base)
+    w:line("const int src = %s;", padded(plan, base))
     for q = 0, per_thread - 1 do
       for m = 0, r - 1 do
         local c = (q * plan.threads_per_fft + m * stride) * step
-        w:line("v[%d] = smem[%s];", q * r + m, smem_index("src", base, bound, c))
+        w:line("v[%d] = smem[%s];", q * r + m, smem_index(plan, "src", base, bound, c))
       end
     end
   end
@@ -559,14 +581,14 @@ end
 -- in one 16-point run lands on 16 aligned bytes: store_pair writes them at once. nvcc's front end
 -- merges those stores by itself; NVRTC's, which addresses shared memory in 64 bits, does not.
 local function pairs_stores(plan, r, ns)
-  return ns == 1 and r == 32 and not plan.transposed_smem and plan.n % 32 == 0
+  return ns == 1 and r == 32 and not plan.transposed_smem and plan.n % 32 == 0 and pad_every(plan) == 16
 end
 
-local function emit_paired_stores(w, ys)
+local function emit_paired_stores(w, plan, ys)
   local m = 0
   while m < #ys do
-    local at = m + m // PAD_EVERY
-    if at % 2 == 0 and (m + 1) % PAD_EVERY ~= 0 and m + 1 < #ys then
+    local at = pad_offset(plan, m)
+    if at % 2 == 0 and (m + 1) % pad_every(plan) ~= 0 and m + 1 < #ys then
       w:line("store_pair(smem, %s, %s, %s);", code.sum("dst", at), ys[m + 1], ys[m + 2])
       m = m + 2
     else
@@ -625,17 +647,17 @@ local function emit_butterflies(w, plan, stage_index, r, ns, sign, to_global, to
       assert(last, "only the last stage keeps its outputs in registers")
       for m = 0, r - 1 do w:line("y[%d] = %s;", q + m * per_thread, ys[m + 1]) end
     else
-      local base, step, bound = "slot + " .. out_base, 1, write_bound(ns, r)
+      local base, step, bound = "slot + " .. out_base, 1, write_bound(plan, ns, r)
       if plan.transposed_smem then
         base, step, bound = string.format("(%s) * FFTS_PER_BLOCK + fft_in_block", out_base), plan.ffts_per_block,
-          PAD_EVERY - 1
+          transposed_write_bound(plan, ns, r)
       end
-      w:line("const int dst = padded(%s);", base)
+      w:line("const int dst = %s;", padded(plan, base))
       if pairs_stores(plan, r, ns) then
-        emit_paired_stores(w, ys)
+        emit_paired_stores(w, plan, ys)
       else
         for m = 0, r - 1 do
-          w:line("smem[%s] = %s;", smem_index("dst", base, bound, m * ns * step), ys[m + 1])
+          w:line("smem[%s] = %s;", smem_index(plan, "dst", base, bound, m * ns * step), ys[m + 1])
         end
       end
     end
@@ -655,18 +677,19 @@ local function merged_indices(w, plan, r)
 end
 
 local function merged_bound(plan, r)
-  return plan.n % PAD_EVERY == 0 and math.min(plan.n // r, PAD_EVERY) - 1 or PAD_EVERY - 1
+  local pad = pad_every(plan)
+  return plan.n % pad == 0 and math.min(plan.n // r, pad) - 1 or pad - 1
 end
 
 local function emit_merged_loads(w, plan, r)
   local g, stride = plan.merge_radix, plan.n // r
   local base = "first_row * POINTS + j"
   merged_indices(w, plan, r)
-  w:line("const int src = padded(%s);", base)
+  w:line("const int src = %s;", padded(plan, base))
   for i = 0, g - 1 do
     for m = 0, r - 1 do
       local c = i * (plan.ffts_per_block // g) * plan.n + m * stride
-      w:line("v[%d] = smem[%s];", i * r + m, smem_index("src", base, merged_bound(plan, r), c))
+      w:line("v[%d] = smem[%s];", i * r + m, smem_index(plan, "src", base, merged_bound(plan, r), c))
     end
   end
 end
@@ -686,13 +709,13 @@ local function emit_merged_butterflies(w, plan, stage_index, r, ns, sign)
     rows[i + 1] = radix.dft(w, xs, sign)
   end
   local base = string.format("first_row * %d + j", g * plan.n)
-  w:line("const int dst = padded(%s);", base)
+  w:line("const int dst = %s;", padded(plan, base))
   for m = 0, r - 1 do
     local xs = {}
     for i = 0, g - 1 do xs[#xs + 1] = rows[i + 1][m + 1] end
     local zs = radix.dft(w, xs, sign)
     for c = 0, g - 1 do
-      w:line("smem[%s] = %s;", smem_index("dst", base, merged_bound(plan, r), c * plan.n + m * ns), zs[c + 1])
+      w:line("smem[%s] = %s;", smem_index(plan, "dst", base, merged_bound(plan, r), c * plan.n + m * ns), zs[c + 1])
     end
   end
 end
@@ -958,15 +981,16 @@ function M.cluster_phase(plan, sign)
   if plan.tiled then
     assert(register_side(plan, plan.out_layout), "a cluster's tiles store columns")
     w:line("const int first_k = rank * (POINTS / CLUSTER) + fft_thread;")
-    w:line("const int src = padded(rank * (POINTS / CLUSTER) * FFTS_PER_BLOCK + thread);")
+    w:line("const int src = %s;", padded(plan, "rank * (POINTS / CLUSTER) * FFTS_PER_BLOCK + thread"))
   else
     w:line("const int first_k = rank * (POINTS / CLUSTER) + thread;")
-    w:line("const int src = padded(first_k);")
+    w:line("const int src = %s;", padded(plan, "first_k"))
   end
   for c = 0, size - 1 do w:line("const unsigned block_smem_%d = cluster_map(smem, %d);", c, c) end
-  -- THREADS is a multiple of 16, so padded(first + i*THREADS) = src + i*THREADS*17/16
+  -- THREADS is a multiple of the pad, so padded(first + i*THREADS) = src + pad_offset(i*THREADS)
+  assert(plan.threads % pad_every(plan) == 0, "a cluster's block is whole pads")
   for i = 0, per_thread - 1 do
-    local offset = i * plan.threads + (i * plan.threads) // PAD_EVERY
+    local offset = pad_offset(plan, i * plan.threads)
     for c = 0, size - 1 do
       w:line("v[%d] = cluster_load(block_smem_%d, %s);", i * size + c, c, code.sum("src", offset))
     end

@@ -49,6 +49,7 @@ end
 -- Declares its index j, what `at` needs to address its transform (if want_at), and k = j mod ns
 -- (if want_k). Returns at(p, c): the shared-memory index of point p + c of that transform.
 local function butterfly(w, plan, g, col, want_at, want_k, ns)
+  assert((plan.pad_every or 16) == 16, "tensor-core stages address shared memory padded every 16")
   w:line("const int owner = %s;", code.sum("warp_first", 8 * g, col))
   local at
   if plan.transposed_smem then
