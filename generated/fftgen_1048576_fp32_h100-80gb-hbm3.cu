@@ -2804,21 +2804,21 @@ fftgen_1048576_fp32_pass2_forward(const point_t* in, point_t* out, int batch, fl
             const float2 t81 = make_float2(t29.x - -9.238795042e-01f * t79.x, t29.y - -9.238795042e-01f * t79.y);
             const int dst = padded((j * 16) * FFTS_PER_BLOCK + fft_in_block);
             smem[dst] = t59;
-            smem[dst + 8] = t62;
+            smem[padded((j * 16) * FFTS_PER_BLOCK + fft_in_block + 8)] = t62;
             smem[dst + 17] = t65;
-            smem[dst + 25] = t68;
+            smem[padded((j * 16) * FFTS_PER_BLOCK + fft_in_block + 24)] = t68;
             smem[dst + 34] = t71;
-            smem[dst + 42] = t74;
+            smem[padded((j * 16) * FFTS_PER_BLOCK + fft_in_block + 40)] = t74;
             smem[dst + 51] = t77;
-            smem[dst + 59] = t80;
+            smem[padded((j * 16) * FFTS_PER_BLOCK + fft_in_block + 56)] = t80;
             smem[dst + 68] = t60;
-            smem[dst + 76] = t63;
+            smem[padded((j * 16) * FFTS_PER_BLOCK + fft_in_block + 72)] = t63;
             smem[dst + 85] = t66;
-            smem[dst + 93] = t69;
+            smem[padded((j * 16) * FFTS_PER_BLOCK + fft_in_block + 88)] = t69;
             smem[dst + 102] = t72;
-            smem[dst + 110] = t75;
+            smem[padded((j * 16) * FFTS_PER_BLOCK + fft_in_block + 104)] = t75;
             smem[dst + 119] = t78;
-            smem[dst + 127] = t81;
+            smem[padded((j * 16) * FFTS_PER_BLOCK + fft_in_block + 120)] = t81;
         }
     }
     __syncthreads();
@@ -3278,21 +3278,21 @@ fftgen_1048576_fp32_pass2_inverse(const point_t* in, point_t* out, int batch, fl
             const float2 t81 = make_float2(t29.x - -9.238795042e-01f * t79.x, t29.y - -9.238795042e-01f * t79.y);
             const int dst = padded((j * 16) * FFTS_PER_BLOCK + fft_in_block);
             smem[dst] = t59;
-            smem[dst + 8] = t62;
+            smem[padded((j * 16) * FFTS_PER_BLOCK + fft_in_block + 8)] = t62;
             smem[dst + 17] = t65;
-            smem[dst + 25] = t68;
+            smem[padded((j * 16) * FFTS_PER_BLOCK + fft_in_block + 24)] = t68;
             smem[dst + 34] = t71;
-            smem[dst + 42] = t74;
+            smem[padded((j * 16) * FFTS_PER_BLOCK + fft_in_block + 40)] = t74;
             smem[dst + 51] = t77;
-            smem[dst + 59] = t80;
+            smem[padded((j * 16) * FFTS_PER_BLOCK + fft_in_block + 56)] = t80;
             smem[dst + 68] = t60;
-            smem[dst + 76] = t63;
+            smem[padded((j * 16) * FFTS_PER_BLOCK + fft_in_block + 72)] = t63;
             smem[dst + 85] = t66;
-            smem[dst + 93] = t69;
+            smem[padded((j * 16) * FFTS_PER_BLOCK + fft_in_block + 88)] = t69;
             smem[dst + 102] = t72;
-            smem[dst + 110] = t75;
+            smem[padded((j * 16) * FFTS_PER_BLOCK + fft_in_block + 104)] = t75;
             smem[dst + 119] = t78;
-            smem[dst + 127] = t81;
+            smem[padded((j * 16) * FFTS_PER_BLOCK + fft_in_block + 120)] = t81;
         }
     }
     __syncthreads();

@@ -90,10 +90,14 @@ local function write_bound(plan, ns, r)
 end
 
 -- The same for a tiled pass's transposed shared memory, ((j - k)*r + k) * FFTS_PER_BLOCK + fft_in_block:
--- below ns * FFTS_PER_BLOCK where ns * r * FFTS_PER_BLOCK is a whole number of pads.
+-- below ns * FFTS_PER_BLOCK where ns * r * FFTS_PER_BLOCK is a whole number of pads, so that every
+-- store is a base plus an offset. fp16 passes, bound by instructions, and those padded every 32 take
+-- that; fp32 passes, bound by DRAM, keep the padded index of half their stores, because with offsets
+-- NVRTC's pass 1 of fp32 2^22 and 2^23 (1024 threads, 64 registers) spilled two registers and took
+-- 1.1% longer (H100, fftgen-kernel-ab; fp16 2^22: 1.5% shorter).
 local function transposed_write_bound(plan, ns, r)
   local pad, f = pad_every(plan), plan.ffts_per_block
-  if (ns * r * f) % pad == 0 then return math.min(ns * f, pad) - 1 end
+  if (plan.fp16 or pad > 16) and (ns * r * f) % pad == 0 then return math.min(ns * f, pad) - 1 end
   return pad - 1
 end
 
