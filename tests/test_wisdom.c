@@ -527,6 +527,41 @@ static void expect_choice_refused(const fftgen_kernel_request *request, int rank
     assert_non_null(strstr(why, expected));
 }
 
+/* Radix-32 tiled passes with tiles under 16 pad shared memory every 32 points (their first stage's
+ * stores would share bank pairs four to a pair with a pad every 16), except fp32 rows copied in runs;
+ * every other pass pads every 16, and shared memory is sized for that */
+static void planner_pads_radix32_tiles_every_32(void **state)
+{
+    (void)state;
+    char why[256];
+    fftgen_transform_plan plan;
+    const long long n = 1 << 20;
+    const struct {
+        fftgen_kernel_precision precision;
+        int tile1, radix32, want1, want2; /* pass 1's tile cap (0: the planner's), the radix-32 passes */
+    } cases[] = {
+        {FFTGEN_KERNEL_FP16, 8, 1, 32, 16},  /* the H100's line: pass 1 of tiles of 8 at radix 32 */
+        {FFTGEN_KERNEL_FP16, 8, 3, 32, 32},  /* pass 2 reads fp16 runs straight into registers */
+        {FFTGEN_KERNEL_FP16, 16, 1, 16, 16}, /* tiles of 16: a warp's two butterflies, no conflict */
+        {FFTGEN_KERNEL_FP16, 8, 0, 16, 16},  /* radix 16: the pad every 16 spreads its stores */
+        {FFTGEN_KERNEL_FP32, 4, 2, 16, 16},  /* fp32 rows in runs of 4 copy through shared memory */
+        {FFTGEN_KERNEL_FP32, 4, 1, 32, 16},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
+        const fftgen_kernel_request request = {0, 0, cases[i].precision, 90, 0, {{cases[i].tile1, 0}}, 0,
+                                               FFTGEN_INTERMEDIATE_DEFAULT, 0, 0, 0, cases[i].radix32, 0, 0, 0, 0};
+        assert_int_equal(plan_dense(&request, 1, &n, &plan, why, sizeof why), FFTGEN_PLAN_OK);
+        assert_int_equal(plan.pass_count, 2);
+        assert_int_equal(fftgen_smem_pad_every(&plan.pass[0]), cases[i].want1);
+        assert_int_equal(fftgen_smem_pad_every(&plan.pass[1]), cases[i].want2);
+        for (int p = 0; p < 2; ++p) {
+            const fftgen_kernel_plan *pass = &plan.pass[p];
+            const int points = pass->ffts_per_block * pass->n;
+            assert_int_equal(pass->smem_points, points + points / 16);
+        }
+    }
+}
+
 /* Tiled passes hold 32 points a thread where the choice names them (every tiled pass for
  * FFTGEN_EVERY_PASS); a named pass that cannot is an error */
 static void planner_places_radix32_passes(void **state)
@@ -997,6 +1032,7 @@ int main(void)
         cmocka_unit_test(planner_takes_a_block_size),
         cmocka_unit_test(planner_places_twiddle_powers),
         cmocka_unit_test(planner_places_radix32_passes),
+        cmocka_unit_test(planner_pads_radix32_tiles_every_32),
         cmocka_unit_test(planner_places_column_registers),
         cmocka_unit_test(planner_widens_short_column_tiles),
         cmocka_unit_test(planner_splits_columns),
