@@ -420,11 +420,24 @@ local function emit_tiled_store(w, plan, sign)
       end
       power = power * 2
     end
-    for u = 1, plan.radix_max - 1 do
-      local e = outs.exponent(u)
-      local high = highest_power(e)
-      w:line("const float2 pass_tw%d = twiddle_mul(pass_tw%d, ratio%d);", e, e - high, high)
-    end
+  end
+  -- A pass of 32 points a thread computes each output's pass twiddle just before its store (exponents
+  -- rise with u, so the twiddle its product needs is there already): with all 31 before the first
+  -- store, as the others keep them, its pass 1 at the 128 registers of two blocks an SM spilled 32
+  -- bytes under NVRTC (H100, fftgen-bench: the H200's fp16 2^20 line 0.894 -> 0.851 ms without the
+  -- spill, the H100's 0.840 -> 0.835). Passes of 16 points a thread measured slower that way (fp16 2^22
+  -- 0.958 -> 0.979; 2^23 1.166 -> 1.213 in kernel-ab): their stores then wait on each product in turn.
+  local defined = { [0] = true }
+  local function define_pass_twiddle(e)
+    if defined[e] then return end
+    local high = highest_power(e)
+    assert(defined[e - high], "pass twiddles in rising exponents")
+    w:line("const float2 pass_tw%d = twiddle_mul(pass_tw%d, ratio%d);", e, e - high, high)
+    defined[e] = true
+  end
+  local lazy = plan.radix_max >= 32
+  if plan.twiddle_n > 0 and plan.post_powers and not lazy then
+    for u = 1, plan.radix_max - 1 do define_pass_twiddle(outs.exponent(u)) end
   end
   local guard
   local on_registers = register_side(plan, plan.out_layout)
@@ -432,12 +445,14 @@ local function emit_tiled_store(w, plan, sign)
     local e = outs.exponent(u)
     local address, source, fft = tiled_side(plan, plan.out_layout, "dst", u, on_registers and e * step or nil)
     if fft ~= guard then
+      assert(not (guard and lazy and plan.twiddle_n > 0), "twiddled stores share one guard, their twiddles' scope")
       if guard then w:close() end
       w:open("if (%s < tile_ffts)", fft)
       guard = fft
     end
     local value = on_registers and string.format("y[%d]", u) or string.format("smem[%s]", source)
     if plan.twiddle_n > 0 and plan.post_powers then
+      define_pass_twiddle(e)
       w:line(storer(plan) .. "(%s, 0, %s(%s, pass_tw%d));", address, mul, value, e)
     else
       if plan.twiddle_n > 0 then
