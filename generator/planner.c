@@ -775,13 +775,13 @@ static fftgen_plan_status plan_tile(long long n, int radix, int tile, fftgen_ker
     p->staged_io = 1;
     p->ffts_per_block = tile;
     p->threads = p->threads_per_fft * tile;
+    const long long points = (long long)tile * n;
+    p->smem_points = (int)(points + points / 16); /* the most a pad takes: fftgen_smem_pad_every */
+    p->shared_bytes = 8 * p->smem_points;
     p->in = in;
     p->out = out;
     p->twiddle_n = twiddle_n;
     p->column_registers = 1;
-    const long long points = (long long)tile * n;
-    p->smem_points = (int)(points + points / 16); /* the most a pad takes: fftgen_smem_pad_every */
-    p->shared_bytes = 8 * p->smem_points;
     if (p->threads > FFTGEN_MAX_THREADS_PER_BLOCK || p->shared_bytes > fftgen_arch_shared_limit(arch))
         return FFTGEN_PLAN_TOO_LARGE;
     return FFTGEN_PLAN_OK;

@@ -58,19 +58,18 @@ local function per_block_batch(f) return multi(f) or on_cluster(f) end
 local function shuffle_tail(f) return any_pass(f, "shuffle_tail") end
 -- Files with a radix-32 stage, whose first stage may write pairs of points (stage.lua)
 local function radix32(f) return any_pass(f, "radix_max", 32) end
--- Files with a pass that pads its shared memory every 32 points (fftgen_smem_pad_every)
-local function pad_every(p) return p.pad_every or 16 end
--- How the pass pads its shared memory, for its comment: the planner sizes it for a pad every 16.
--- `colon`: the form "every 16: N elements" of the comment that has nothing after it.
+-- How the pass pads its shared memory (fftgen_smem_pad_every), for its comment: the planner sizes it
+-- for a pad every 16. `colon`: the form "every 16: N elements" of the comment that has nothing after it.
 local function pad_text(p, colon)
-  if pad_every(p) == 16 then
+  if p.pad_every == 16 then
     return string.format(colon and "one pad element every 16: %d elements" or "one pad element every 16 (%d elements)",
       p.smem_points)
   end
   local points = p.n * p.ffts_per_block
-  return string.format("one pad element every %d (%d of its %d elements)", pad_every(p),
-    points + points // pad_every(p), p.smem_points)
+  return string.format("one pad element every %d (%d of its %d elements)", p.pad_every,
+    points + points // p.pad_every, p.smem_points)
 end
+-- Files with a pass that pads its shared memory every 32 points (padded32)
 local function sparse_pad(f) return any_pass(f, "pad_every", 32) end
 -- Files whose stages compute twiddles (fftgen_kernel_plan.computed_twiddles)
 local function computed_twiddles(f) return any_pass(f, "computed_twiddles") end
