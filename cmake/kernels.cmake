@@ -322,7 +322,8 @@ fftgen_add_sim(fftgen_4x128x128_r32_pf2_fp16 ${points} fp16 ", 0, 0, 0, 0, 0${fi
 # column tiles of 32 (--max-tile 32: 128-byte runs in fp16), copied through shared memory and straight
 # into registers
 fftgen_shape_fields(256x128 0 0 points fields)
-foreach(case "t32_fp16;fp16;" "t32_cr_fp16;fp16;--column-registers;--twiddle-powers=2" "t32_fp32;fp32;")
+foreach(case "t32_fp16;fp16;" "t32_cr_fp16;fp16;--column-registers;--twiddle-powers=2" "t32_fp32;fp32;"
+        "t32_cr_cp_fp16;fp16;--column-registers;--column-pairs")
   list(GET case 0 tag)
   list(GET case 1 p)
   list(SUBLIST case 2 -1 extra)
@@ -331,6 +332,8 @@ endforeach()
 # and a four-step split in tiles of 32 (fftgen tune may choose them): pass 1's columns written as blocks,
 # pass 2's rows read from them in runs of 32
 fftgen_add_sim(fftgen_262144_t32_fp16 262144 fp16 ", 0, 0, 0, 0, 0" --max-tile 32)
+# the same with pass 1's columns loaded a lane pair at a time (--column-pairs: 8 bytes a row, a shuffle)
+fftgen_add_sim(fftgen_262144_t32_cp_fp16 262144 fp16 ", 0, 0, 0, 0, 0" --max-tile 32 --column-pairs)
 fftgen_add_sim(fftgen_1048576_ct_fp16 1048576 fp16 ", 0, 0, 0, 0, 0" --computed-twiddles)
 # and a pass 1 whose radix-2 tail runs by warp shuffles, its pass twiddles computed from its outputs' rows
 fftgen_add_sim(fftgen_262144_ct_fp16 262144 fp16 ", 0, 0, 0, 0, 0" --computed-twiddles=1)

@@ -84,6 +84,12 @@ static void usage(FILE *to)
             "                        instead of reading twiddle tables, and a four-step pass its pass\n"
             "                        twiddles' base and ratio. Off by default (libfftgen chooses pass by\n"
             "                        pass from measurements)\n"
+            "  --column-pairs[=P,..] fp16: the passes listed (every one that can without a list) load\n"
+            "                        their columns two at a time: neighbouring lanes each read both\n"
+            "                        columns of a row in 8 bytes and swap a point with a warp shuffle,\n"
+            "                        half the load instructions (where the tile is whole and the buffer\n"
+            "                        8-byte aligned; 4 bytes a point otherwise). Off by default\n"
+            "                        (libfftgen chooses pass by pass from measurements)\n"
             "  --max-tile T[,T..]    strided passes read at most T transforms side by side (a power of\n"
             "                        two up to 256; 0: the planner's choice, the default: at most 16,\n"
             "                        more for columns so short that 16 make a block of under 128\n"
@@ -243,7 +249,10 @@ static void explain_pass(const fftgen_kernel_plan *plan, const char *indent)
     for (int s = 0; s < plan->stage_count; ++s) {
         span *= plan->radices[s];
         const int staged = plan->staged_io;
-        const char *from = s == 0 && (!staged || loads) ? "global memory" : "shared memory";
+        const char *from = s == 0 && (!staged || loads)
+                               ? (plan->column_pairs ? "global memory (both columns of a lane pair's row in 8 bytes)"
+                                                     : "global memory")
+                               : "shared memory";
         const char *to = s == last && ((!staged && plan->cluster < 2) || stores) ? "global memory" : "shared memory";
         if (shuffle_tail && s == last - 1) to = "registers";
         if (shuffle_tail && s == last) {
@@ -448,7 +457,7 @@ int main(int argc, char **argv)
            OPT_TEMPLATES, OPT_ISTRIDE, OPT_IDIST, OPT_OSTRIDE, OPT_ODIST, OPT_INEMBED, OPT_ONEMBED, OPT_TENSOR_CORES,
            OPT_TWIDDLE_POWERS, OPT_RADIX32_PASSES, OPT_COLUMN_REGISTERS, OPT_COMPUTED_TWIDDLES,
            OPT_MAX_TILE, OPT_CLUSTER, OPT_INTERMEDIATE, OPT_ORDER, OPT_BLOCK_THREADS, OPT_PREFETCH,
-           OPT_SPLIT_COLUMNS };
+           OPT_SPLIT_COLUMNS, OPT_COLUMN_PAIRS };
     static const struct option options[] = {
         {"n", required_argument, 0, OPT_N},
         {"radix", required_argument, 0, OPT_RADIX},
@@ -473,6 +482,7 @@ int main(int argc, char **argv)
         {"radix32-passes", optional_argument, 0, OPT_RADIX32_PASSES},
         {"column-registers", optional_argument, 0, OPT_COLUMN_REGISTERS},
         {"computed-twiddles", optional_argument, 0, OPT_COMPUTED_TWIDDLES},
+        {"column-pairs", optional_argument, 0, OPT_COLUMN_PAIRS},
         {"max-tile", required_argument, 0, OPT_MAX_TILE},
         {"cluster", required_argument, 0, OPT_CLUSTER},
         {"intermediate", required_argument, 0, OPT_INTERMEDIATE},
@@ -567,6 +577,9 @@ int main(int argc, char **argv)
             break;
         case OPT_COMPUTED_TWIDDLES:
             request.computed_twiddle_passes = parse_passes("computed-twiddles", optarg);
+            break;
+        case OPT_COLUMN_PAIRS:
+            request.column_pair_passes = parse_passes("column-pairs", optarg);
             break;
         case OPT_MAX_TILE:
             if (fftgen_tile_caps_parse(optarg, &request.max_tile) != 0)

@@ -635,6 +635,53 @@ static fftgen_plan_status place_column_registers(const fftgen_kernel_request *re
     return FFTGEN_PLAN_BAD_RADIX;
 }
 
+int fftgen_can_pair_columns(const fftgen_kernel_plan *p)
+{
+    const fftgen_layout *in = &p->in;
+    return p->tiled && p->precision == FFTGEN_KERNEL_FP16 && !p->shared_exponent_source &&
+           fftgen_loads_to_registers(p) && in->run_points == 0 && in->elem_stride > 1 && in->fft_stride == 1 &&
+           p->ffts_per_block % 2 == 0 && in->group_size % p->ffts_per_block == 0 && in->elem_stride % 2 == 0 &&
+           in->group_stride % 2 == 0 && in->batch_stride % 2 == 0 && p->threads % 32 == 0 && p->radix_max % 2 == 0;
+}
+
+/* Column loads in lane pairs in the passes the request names (fftgen_kernel_plan.column_pairs). Measured
+ * with fftgen-kernel-ab (results/kernel-ab.txt, 2^27 points): on an H100 fp16 512^3 -4.7%, 2^26 -2.3%,
+ * 2^23 -1.4% with them in the 512-thread passes of tiles of 16 and 32, while tiles of 4 lost 5% (2^22),
+ * 256x256's columns first 6.7%, and on an H200 2^26, 2^27 and 512x512 1.5-1.7%: a measured choice. Runs
+ * after place_intermediates, which says which passes read shared-exponent complexes. */
+static fftgen_plan_status place_column_pairs(const fftgen_kernel_request *request, fftgen_transform_plan *plan,
+                                             char *why, size_t why_len)
+{
+    const int asked = request->column_pair_passes;
+    if (asked == 0) return FFTGEN_PLAN_OK;
+    if (request->precision != FFTGEN_KERNEL_FP16) {
+        snprintf(why, why_len, "column pairs are an fp16 choice (two fp32 points fill the 8 bytes already)");
+        return FFTGEN_PLAN_BAD_RADIX;
+    }
+    const fftgen_plan_status named = check_passes_exist(asked, plan, "column pairs", why, why_len);
+    if (named != FFTGEN_PLAN_OK) return named;
+    for (int i = 0; i < plan->pass_count; ++i) {
+        fftgen_kernel_plan *pass = &plan->pass[i];
+        if (!(asked >> i & 1)) continue;
+        if (fftgen_can_pair_columns(pass)) {
+            pass->column_pairs = 1;
+            plan->column_pair_passes |= 1 << i;
+        } else if (asked != FFTGEN_EVERY_PASS) {
+            snprintf(why, why_len, "column pairs: pass %d %s", i + 1,
+                     !pass->tiled                   ? "is not a tiled pass (it reads whole rows or slices)"
+                     : pass->shared_exponent_source ? "reads shared-exponent complexes"
+                     : !fftgen_loads_to_registers(pass) || pass->in.elem_stride == 1
+                         ? "does not load columns straight into registers"
+                         : "reads its columns in tiles of an odd width or at odd strides");
+            return FFTGEN_PLAN_BAD_RADIX;
+        }
+    }
+    if (plan->column_pair_passes != 0) return FFTGEN_PLAN_OK;
+    snprintf(why, why_len, "column pairs: this plan has no pass that loads fp16 columns straight into registers"
+                           " in tiles of an even width");
+    return FFTGEN_PLAN_BAD_RADIX;
+}
+
 /* What a split request needs before planning: tensor cores, and a radix-16 stage in 1D. */
 static fftgen_plan_status check_split(const fftgen_kernel_request *request, int rank, char *why, size_t why_len)
 {
@@ -1209,6 +1256,7 @@ fftgen_plan_status fftgen_plan_transform(const fftgen_kernel_request *asked, fft
     if (status == FFTGEN_PLAN_OK) status = place_twiddle_powers(request, plan, why, why_len);
     if (status == FFTGEN_PLAN_OK) status = place_prefetch(request, plan, why, why_len);
     if (status == FFTGEN_PLAN_OK) place_intermediates(request, plan);
+    if (status == FFTGEN_PLAN_OK) status = place_column_pairs(request, plan, why, why_len);
     plan->max_tile = request->max_tile;
     plan->cluster = request->cluster;
     plan->block_threads = request->block_threads;
@@ -1222,7 +1270,7 @@ long long fftgen_transform_limit(fftgen_kernel_precision precision, int arch)
     long long best = 0;
     for (long long n = 2; n <= (1LL << 30); n *= 2) {
         const fftgen_kernel_request request = {n, 0, precision, arch, 0, {{0}}, 0, FFTGEN_INTERMEDIATE_DEFAULT,
-                                               0, 0, 0, 0, 0, 0, 0, 0};
+                                               0, 0, 0, 0, 0, 0, 0, 0, 0};
         fftgen_transform_plan plan;
         if (plan_transform_quietly(&request, &plan) != FFTGEN_PLAN_OK) break;
         best = n;
@@ -1298,6 +1346,7 @@ fftgen_plan_status fftgen_plan_strided(const fftgen_kernel_request *asked, fftge
             if (status == FFTGEN_PLAN_OK) status = check_radix32_placed(request, &p, why, why_len);
             if (status == FFTGEN_PLAN_OK) status = place_column_registers(request, &p, why, why_len);
             if (status == FFTGEN_PLAN_OK) status = place_twiddle_powers(request, &p, why, why_len);
+            if (status == FFTGEN_PLAN_OK) status = place_column_pairs(request, &p, why, why_len);
             if (status == FFTGEN_PLAN_OK) {
                 route_through_work(&p);
                 p.max_tile = request->max_tile;
@@ -1669,7 +1718,7 @@ fftgen_plan_status fftgen_plan_shape(const fftgen_kernel_request *asked, int ran
      * 1D kernel takes them) */
     const fftgen_kernel_request rows = {shape[rank - 1], slice_fits ? 0 : request->max_radix, request->precision,
                                         request->arch, request->tensor_cores, request->max_tile, 1,
-                                        FFTGEN_INTERMEDIATE_DEFAULT, 0, 0, 0, request->radix32_passes, 0, 0, 0, 0};
+                                        FFTGEN_INTERMEDIATE_DEFAULT, 0, 0, 0, request->radix32_passes, 0, 0, 0, 0, 0};
     fftgen_transform_plan row_plan;
     int next = rank - 2, rows_take_radix = 0; /* the highest dimension still to transform */
     p.pass_count = 1;
@@ -1794,6 +1843,8 @@ fftgen_plan_status fftgen_plan_shape(const fftgen_kernel_request *asked, int ran
     if (status == FFTGEN_PLAN_OK) status = place_prefetch(request, &p, why, why_len);
     if (status != FFTGEN_PLAN_OK) return status;
     place_intermediates(request, &p);
+    status = place_column_pairs(request, &p, why, why_len);
+    if (status != FFTGEN_PLAN_OK) return status;
     p.max_tile = request->max_tile;
     p.cluster = request->cluster;
     p.prefetch = request->prefetch;

@@ -131,6 +131,10 @@ typedef struct {
                              choice (a split where one-block tiles would be narrower than
                              SPLIT_COLUMN_TILE and no cluster takes them, and for fp16 columns of
                              SPLIT_FP16_COLUMN_POINTS) */
+    int column_pair_passes; /* fp16, bit i: tiled pass i loads its columns a lane pair at a time, 8 bytes
+                             a row and one shuffle a pair of points (fftgen_kernel_plan.column_pairs);
+                             FFTGEN_EVERY_PASS: every pass that can (fftgen_can_pair_columns). An error
+                             where a named pass cannot. 0: four bytes a point */
 } fftgen_kernel_request;
 
 /* Where a pass finds its data: transform f is member c = f mod group_size of group
@@ -224,6 +228,13 @@ typedef struct {
      * are alone on the SM and its rows' last stage runs the columns' first (merged_stage), the copies
      * issued at once filled the memory pipe's queue that the merged stage's loads wait on. */
     int split_copies;
+    /* fp16 columns loaded straight into registers, a lane pair at a time: lanes l and l ^ 1 hold
+     * neighbouring columns, each loads both columns of one row in 8 bytes, and one shuffle hands each
+     * lane the other's point of its own column (fftgen_can_pair_columns). Half the load instructions
+     * for three selects a pair more: faster on an H100 in its 512-thread passes of tiles of 16 and
+     * 32, slower in others and on an H200, so a measured choice. The kernel keeps the 4-byte loads for
+     * a partial tile and a buffer that is not 8-byte aligned. */
+    int column_pairs;
 } fftgen_kernel_plan;
 
 #define FFTGEN_EVERY_PASS ((1 << FFTGEN_MAX_PASSES) - 1) /* a request's pass mask: all of them */
@@ -263,6 +274,8 @@ typedef struct {
     int split_columns;          /* the request's, for the command line */
     int rows_radix;             /* 2D/3D: the radix asked for the rows' one-kernel pass (0: the default), for
                                    the command line */
+    int column_pair_passes;     /* the passes that load their columns in lane pairs
+                                   (fftgen_kernel_request.column_pair_passes) */
 } fftgen_transform_plan;
 
 typedef enum {
@@ -378,6 +391,11 @@ int fftgen_stores_from_registers(const fftgen_kernel_plan *p);
  * registers (fftgen_kernel_request.column_register_passes): tiled, on CUDA cores, not column_registers
  * (short columns of 2D and 3D shapes, by default). */
 int fftgen_copies_columns(const fftgen_kernel_plan *p);
+
+/* Whether a pass can load its columns in lane pairs (fftgen_kernel_plan.column_pairs): fp16 (not
+ * shared-exponent) columns side by side, loaded straight into registers, in tiles of an even width
+ * whose every column pair starts 8 bytes aligned where the buffer does. */
+int fftgen_can_pair_columns(const fftgen_kernel_plan *p);
 
 /* Whether a pass can compute its stage twiddles (fftgen_kernel_request.computed_twiddle_passes): on CUDA
  * cores, with two stages or more; a fused slice in one block where its rows or its columns have two. */

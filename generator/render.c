@@ -84,7 +84,8 @@ static void pass_mask_option(const char *flag, int mask, char *out, size_t len)
 /* " --twiddle-powers=1,3" for the tiled passes that multiply their twiddles from powers of two (the
  * others do so without asking), " --radix32-passes=1,2" for those that hold 32 points a thread and
  * " --column-registers=2,3" for the passes whose short columns load straight into registers because
- * the request named them, and " --computed-twiddles=1" for those that compute their stage twiddles. */
+ * the request named them, " --computed-twiddles=1" for those that compute their stage twiddles and
+ * " --column-pairs=1,2" for those that load their columns in lane pairs. */
 static void tiled_pass_options(const fftgen_transform_plan *plan, char *out, size_t len)
 {
     int powers = 0, radix32 = 0;
@@ -100,6 +101,8 @@ static void tiled_pass_options(const fftgen_transform_plan *plan, char *out, siz
     pass_mask_option("column-registers", plan->column_register_passes, out + end, len - end);
     const size_t tail = strlen(out);
     pass_mask_option("computed-twiddles", plan->computed_twiddle_passes, out + tail, len - tail);
+    const size_t last = strlen(out);
+    pass_mask_option("column-pairs", plan->column_pair_passes, out + last, len - last);
 }
 
 void fftgen_plan_command(const fftgen_transform_plan *plan, int directions, const char *name, char *out,
@@ -255,6 +258,8 @@ static void push_pass(lua_State *L, const fftgen_kernel_plan *pass)
     lua_setfield(L, -2, "merged_stage");
     lua_pushboolean(L, pass->split_copies);
     lua_setfield(L, -2, "split_copies");
+    lua_pushboolean(L, pass->column_pairs);
+    lua_setfield(L, -2, "column_pairs");
 }
 
 /* The embeds as strings, index 1 (dimension 0, never used) holding the shape's size. */

@@ -132,6 +132,9 @@ static int parse_entry(char *line, fftgen_wisdom_entry *entry, char *why, size_t
         } else if (strcmp(word, "computed-twiddles") == 0) {
             entry->choice.computed_twiddle_passes = fftgen_pass_mask_parse(value);
             bad = entry->choice.computed_twiddle_passes < 0;
+        } else if (strcmp(word, "column-pairs") == 0) {
+            entry->choice.column_pair_passes = fftgen_pass_mask_parse(value);
+            bad = entry->choice.column_pair_passes < 0;
         } else if (strcmp(word, "split-columns") == 0) {
             entry->choice.split_columns = strcmp(value, "1") == 0;
             bad = !entry->choice.split_columns && strcmp(value, "0") != 0;
@@ -149,7 +152,7 @@ static int parse_entry(char *line, fftgen_wisdom_entry *entry, char *why, size_t
             snprintf(why, why_len,
                      "unknown key '%s' (expected tensor-cores, max-tile, cluster, order, split-columns, radix,"
                      " block-threads, prefetch, twiddle-powers, radix32-passes, column-registers,"
-                     " computed-twiddles, ms, default-ms)",
+                     " computed-twiddles, column-pairs, ms, default-ms)",
                      word);
             return -1;
         }
@@ -180,6 +183,10 @@ static int parse_entry(char *line, fftgen_wisdom_entry *entry, char *why, size_t
     }
     if (entry->choice.computed_twiddle_passes != 0 && entry->precision != FFTGEN_KERNEL_FP16) {
         snprintf(why, why_len, "computed-twiddles= applies to fp16 only");
+        return -1;
+    }
+    if (entry->choice.column_pair_passes != 0 && entry->precision != FFTGEN_KERNEL_FP16) {
+        snprintf(why, why_len, "column-pairs= applies to fp16 only");
         return -1;
     }
     return 0;
@@ -477,6 +484,7 @@ void fftgen_choice_apply(const fftgen_choice *choice, int rank, fftgen_kernel_re
         request->tensor_cores = choice->tensor_cores;
         request->twiddle_powers = choice->twiddle_powers;
         request->computed_twiddle_passes = choice->computed_twiddle_passes;
+        request->column_pair_passes = choice->column_pair_passes;
     }
     request->max_tile = choice->max_tile;
     request->cluster = choice->cluster;
@@ -507,7 +515,7 @@ void fftgen_choice_text(const fftgen_choice *choice, char *out, size_t len)
     char cluster[16] = "";
     if (choice->cluster != 0) snprintf(cluster, sizeof cluster, " cluster=%d", choice->cluster);
     char order[32] = "", split[24] = "", radix[16] = "", block[32] = "", prefetch[24] = "", powers[48] = "",
-         radix32[48] = "", columns[64] = "", computed[64] = "";
+         radix32[48] = "", columns[64] = "", computed[64] = "", pairs[64] = "";
     if (choice->columns_first) snprintf(order, sizeof order, " order=%s", fftgen_order_name(1));
     if (choice->split_columns) snprintf(split, sizeof split, " split-columns=1");
     if (choice->max_radix != 0) snprintf(radix, sizeof radix, " radix=%d", choice->max_radix);
@@ -517,8 +525,9 @@ void fftgen_choice_text(const fftgen_choice *choice, char *out, size_t len)
     pass_mask_word("radix32-passes", choice->radix32_passes, radix32, sizeof radix32);
     pass_mask_word("column-registers", choice->column_register_passes, columns, sizeof columns);
     pass_mask_word("computed-twiddles", choice->computed_twiddle_passes, computed, sizeof computed);
-    snprintf(out, len, "tensor-cores=%s max-tile=%s%s%s%s%s%s%s%s%s%s%s", passes, tiles, cluster, order, split, radix,
-             block, prefetch, powers, radix32, columns, computed);
+    pass_mask_word("column-pairs", choice->column_pair_passes, pairs, sizeof pairs);
+    snprintf(out, len, "tensor-cores=%s max-tile=%s%s%s%s%s%s%s%s%s%s%s%s", passes, tiles, cluster, order, split,
+             radix, block, prefetch, powers, radix32, columns, computed, pairs);
 }
 
 /* Appends printf output to a growing buffer; -1 when out of memory. */

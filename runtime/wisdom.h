@@ -21,7 +21,9 @@
  * one kernel and 2D/3D shapes' fused slices: K transforms a block in turn, the next one's input
  * bulk-copied into shared memory while the block computes, fftgen_kernel_request.prefetch); an
  * optional twiddle-powers=P,.. (fp16: the tiled passes that multiply their twiddles from powers of two,
- * fftgen_kernel_request.twiddle_powers); the times are what tune measured, for the reader). '#' starts
+ * fftgen_kernel_request.twiddle_powers); an optional column-pairs=P,.. (fp16: the passes that load their
+ * columns in lane pairs, fftgen_kernel_request.column_pair_passes); the times are what tune measured,
+ * for the reader). '#' starts
  * a comment; blank lines are skipped.
  *
  * libfftgen uses a user's section only where the device, driver and fftgen version all match. In the
@@ -61,6 +63,8 @@ typedef struct {
                      (fftgen_kernel_request.prefetch); 0: one */
     int split_columns; /* 2D and 3D: the columns in two four-step passes each
                           (fftgen_kernel_request.split_columns) */
+    int column_pair_passes; /* fp16: the passes that load their columns in lane pairs
+                               (fftgen_kernel_request.column_pair_passes) */
 } fftgen_choice;
 
 /* The device a section was measured on. */

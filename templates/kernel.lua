@@ -527,6 +527,25 @@ local function cuda_helpers(w, f)
     w:line("return make_float2(__shfl_xor_sync(0xffffffffu, mine.x, 16), __shfl_xor_sync(0xffffffffu, mine.y, 16));")
     w:close()
   end
+  if any_pass_that(f, stage.pairs_column_loads) then
+    w:line("")
+    w:line("// Lanes l and l ^ 1 (l even) hold neighbouring columns c and c + 1 of a tile: lane l loads both")
+    w:line("// columns of its row in 8 bytes, lane l ^ 1 both of the row `step` points on (its `pair`), and")
+    w:line("// one shuffle hands each lane the other's point of its own column. `step` is the simulation's.")
+    w:open("__device__ __forceinline__ float2 point_from_bits(unsigned bits)")
+    w:line("float2 f;")
+    w:line("asm(\"{ .reg .f16 lo, hi; mov.b32 {lo, hi}, %%2; cvt.f32.f16 %%0, lo; cvt.f32.f16 %%1, hi; }\"")
+    w:line("    : \"=f\"(f.x), \"=f\"(f.y) : \"r\"(bits));")
+    w:line("return f;")
+    w:close()
+    w:open("__device__ __forceinline__ void load_point_pair(const point_t* pair, bool odd, long long step, float2* first, float2* second)")
+    w:line("(void)step;")
+    w:line("const uint2 both = *reinterpret_cast<const uint2*>(pair);")
+    w:line("const unsigned taken = __shfl_xor_sync(0xffffffffu, odd ? both.x : both.y, 1);")
+    w:line("*first = point_from_bits(odd ? taken : both.x);")
+    w:line("*second = point_from_bits(odd ? both.y : taken);")
+    w:close()
+  end
   if tensor_cores(f) then tc16.helpers(w, "cuda", "__device__ const float2", f.split) end
   if any_prefetch(f) or any_cluster(f) then
     w:line("")
@@ -1151,6 +1170,14 @@ local function sim_helpers(w, f)
   if shuffle_tail(f) then
     w:line("/* a warp shuffle: the partner lane's register `theirs`, kept from the previous phase */")
     w:line("#define lane_xor16(mine, theirs) ((void)(mine), registers[thread ^ 16][theirs])")
+  end
+  if any_pass_that(f, stage.pairs_column_loads) then
+    w:line("/* a lane pair's 8-byte load and shuffle (the CUDA kernel's) as the two loads they replace */")
+    w:open("static inline void load_point_pair(const point_t* pair, bool odd, long long step, float2* first, float2* second)")
+    w:line("const point_t* even_lanes = odd ? pair - step : pair; /* row r, columns c and c + 1 */")
+    w:line("*first = load_point(even_lanes, odd);")
+    w:line("*second = load_point(even_lanes + step, odd);")
+    w:close()
   end
   if tensor_cores(f) then tc16.helpers(w, "sim", "static const float2", f.split) end
   if any_cluster(f) then

@@ -294,6 +294,17 @@ local function tiled_side(plan, layout, pointer, u, rows)
     code.sum("element", pad_offset(plan, c)), "fft_in_block"
 end
 
+-- Whether a tiled pass loads its columns in lane pairs (the planner's column_pairs, where
+-- fftgen_can_pair_columns allows): lanes l and l ^ 1 hold neighbouring columns, each loads both
+-- columns of one row in 8 bytes, and one shuffle (load_point_pair) swaps a point each way.
+function M.pairs_column_loads(plan)
+  if not plan.column_pairs then return false end
+  local L = plan.in_layout
+  assert(plan.fp16 and register_side(plan, L) and L.elem_stride % 2 == 0 and plan.ffts_per_block % 2 == 0,
+    "column pairs need fp16 columns loaded into registers, an even tile and even strides")
+  return true
+end
+
 local function emit_staged_load(w, plan)
   local zero = "make_float2(0.0f, 0.0f)"
   if not plan.tiled then
@@ -338,13 +349,28 @@ local function emit_staged_load(w, plan)
   local spacing = plan.cluster or 1
   assert(spacing == 1 or register_side(plan, plan.in_layout), "a cluster's tiles load columns into registers")
   tiled_prelude(w, plan, plan.in_layout, "src", "in + in_tile", (spacing > 1) and "(rank + CLUSTER * fft_thread)" or nil)
+  local function rows(u) return (spacing > 1) and spacing * (u * plan.threads // plan.ffts_per_block) or nil end
+  local paired = M.pairs_column_loads(plan)
+  if paired then
+    -- lane l ^ 1 loads the row a thread's next point lies in: the pair's offset, step, is that
+    local step = string.format("%d * (long long)IN_ELEM_STRIDE", spacing * plan.threads_per_fft)
+    w:line("// whole tiles from an 8-byte aligned buffer: both columns of a lane pair a row at once")
+    w:open("if (tile_ffts == FFTS_PER_BLOCK && ((size_t)in & 7) == 0)")
+    w:line("const bool odd = (fft_in_block & 1) != 0;")
+    w:line("const point_t* pair_src = odd ? src - 1 + %s : src;", step)
+    for u = 0, plan.radix_max - 1, 2 do
+      local address = tiled_side(plan, plan.in_layout, "pair_src", u, rows(u))
+      w:line("load_point_pair(%s, odd, %s, &v[%d], &v[%d]);", address, step, u, u + 1)
+    end
+    w:reopen("else")
+  end
   local targets = {}
   for u = 0, plan.radix_max - 1 do
-    local rows = (spacing > 1) and spacing * (u * plan.threads // plan.ffts_per_block) or nil
-    local address, target, fft = tiled_side(plan, plan.in_layout, "src", u, rows)
+    local address, target, fft = tiled_side(plan, plan.in_layout, "src", u, rows(u))
     targets[u] = target
     w:line("v[%d] = (%s < tile_ffts) ? " .. loader(plan) .. "(%s, 0) : %s;", u, fft, address, zero)
   end
+  if paired then w:close() end
   if register_side(plan, plan.in_layout) then -- v[u] is what the first stage reads
     emit_input_scale(w, plan)
   else

@@ -587,6 +587,47 @@ static void tiles_prefetch_through_wisdom(void **state)
     }
 }
 
+/* Column pairs (column-pairs=P in wisdom: fp16 columns loaded a lane pair at a time, 8 bytes a row)
+ * where the tile is whole and the buffer 8-byte aligned, point by point otherwise: 512x512, whose
+ * column pass reads the data in place, and 2^24 in the H100's tiles, whose pass 1 reads the input in
+ * tiles of 32; both directions, out of place and in place, then from data one point (4 bytes) off
+ * 8 bytes, against FFTW double. */
+static void column_pairs_match_fftw(void **state)
+{
+    (void)state;
+    if (!have_gpu) skip();
+    const char *path = write_wisdom("fp16 512x512 tensor-cores=none max-tile=0 column-pairs=2 ms=1 default-ms=1\n"
+                                    "fp16 16777216 tensor-cores=none max-tile=32,32,8 column-pairs=1,2 ms=1"
+                                    " default-ms=1\n");
+    assert_int_equal(fftgen_load_wisdom(path), FFTGEN_SUCCESS);
+    unlink(path);
+    const struct {
+        struct fft_shape shape;
+        int batch, pass; /* pass: the index of a pass that pairs its column loads */
+    } cases[] = {{{2, {512, 512, 0}}, 3, 1}, {{1, {16777216, 0, 0}}, 1, 0}};
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; ++c) {
+        const struct fft_shape shape = cases[c].shape;
+        fftgen_plan plan = dense_plan(shape, 1);
+        const fftgen_kernel_plan *pass = &fftgen_plan_layout(plan)->pass[cases[c].pass];
+        assert_true(pass->column_pairs);
+        assert_int_equal(fftgen_destroy(plan), FFTGEN_SUCCESS);
+        for (int i = 0; i < 6; ++i) {
+            const fftgen_direction direction = i & 1 ? FFTGEN_INVERSE : FFTGEN_FORWARD;
+            const int in_place = i == 2 || i == 3 || i == 5, offset = i >= 4;
+            const struct api_run run = {shape.rank, {shape.n[0], shape.n[1], shape.n[2]}, FFTGEN_FP16, direction, 0,
+                                        in_place, offset};
+            const double error = shape_transform_error(shape, KERNEL_FP16, cases[c].batch, direction, 1.0, run_api,
+                                                       &run, 230 + 6 * (unsigned)c + (unsigned)i);
+            char dims[48];
+            fftgen_shape_text(shape.rank, (const long long[]){shape.n[0], shape.n[1], shape.n[2]}, dims, sizeof dims);
+            print_message("  %s fp16 column pairs, batch %d, %s%s%s: %.3e\n", dims, cases[c].batch,
+                          i & 1 ? "inverse" : "forward", in_place ? ", in place" : "",
+                          offset ? ", 1 point off 8 bytes" : "", error);
+            assert_true(error >= 0.0 && error < FP16_ERROR_BOUND);
+        }
+    }
+}
+
 /* fp16 four-step passes that compute their stage twiddles compute their pass twiddles too (base and
  * ratio with __sincosf, no tables): 2^18, whose pass 1 ends in a radix-2 tail by warp shuffles, 2^23
  * in three passes, whose passes 1 and 2 take the twiddles of 2^23 and of its rows' 2^16, and 2^27 (the
@@ -935,6 +976,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(columns_split_through_wisdom),
         cmocka_unit_test(rows_radix_through_wisdom),
         cmocka_unit_test(tiles_prefetch_through_wisdom),
+        cmocka_unit_test(column_pairs_match_fftw),
         cmocka_unit_test(pass_twiddles_computed_through_wisdom),
         cmocka_unit_test(fp16_intermediates_trade_accuracy),
         cmocka_unit_test(strided_shapes_match_fftw),

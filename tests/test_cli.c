@@ -502,6 +502,37 @@ static void two_passes_write_tiles_as_blocks(void **state)
     assert_null(strstr(output, "written as one block"));
 }
 
+/* --column-pairs: the passes listed load their fp16 columns a lane pair at a time, 8 bytes a row, with
+ * the 4-byte loads kept for a partial tile or a buffer off 8 bytes; --explain and the file's command
+ * say so; none without the flag; errors name the pass or the precision. */
+static void column_pairs_on_request(void **state)
+{
+    (void)state;
+    char path[300];
+    snprintf(path, sizeof path, "%s/pairs.cu", work_dir);
+    assert_int_equal(run_fftgen("--n", "512x512", "--precision", "fp16", "--column-pairs", "--direction", "forward",
+                                "-o", path, NULL),
+                     0);
+    const char *text = file_text(path);
+    assert_non_null(strstr(text, "fftgen --n 512x512 --column-pairs=2 --precision fp16 --direction forward\n"));
+    assert_non_null(strstr(text, "void load_point_pair(const point_t* pair, bool odd, long long step"));
+    assert_non_null(strstr(text, "if (tile_ffts == FFTS_PER_BLOCK && ((size_t)in & 7) == 0) {"));
+    assert_non_null(strstr(text, "load_point_pair(pair_src + 0 * IN_ELEM_STRIDE, odd, 32 * (long long)IN_ELEM_STRIDE,"
+                                 " &v[0], &v[1]);"));
+    assert_int_equal(run_fftgen("--n", "512x512", "--precision", "fp16", "--direction", "forward", "-o", path, NULL), 0);
+    assert_null(strstr(file_text(path), "load_point_pair"));
+    unlink(path);
+    assert_int_equal(run_fftgen("--n", "16777216", "--precision", "fp16", "--max-tile", "32,32,8", "--column-pairs=1,2",
+                                "--explain", NULL),
+                     0);
+    assert_non_null(strstr(output, "global memory (both columns of a lane pair's row in 8 bytes) -> shared memory"));
+    expect_rejected("column pairs are an fp16 choice", "512x512", "--column-pairs", NULL);
+    assert_int_equal(run_fftgen("--n", "512x512", "--precision", "fp16", "--column-pairs=1", "--explain", NULL), 2);
+    assert_non_null(strstr(output, "column pairs: pass 1 is not a tiled pass"));
+    assert_int_equal(run_fftgen("--n", "1024", "--precision", "fp16", "--column-pairs", "--explain", NULL), 2);
+    assert_non_null(strstr(output, "column pairs: this plan has no pass that loads fp16 columns"));
+}
+
 /* --order columns-first: the columns into the work area, each tile as a block, then the rows read from
  * the blocks and written whole; the generated file says so and names the option in its command. */
 static void columns_first_through_the_work_area(void **state)
@@ -1007,6 +1038,7 @@ int main(void)
         cmocka_unit_test(help_and_version),
         cmocka_unit_test(explain_prints_plan),
         cmocka_unit_test(two_passes_write_tiles_as_blocks),
+        cmocka_unit_test(column_pairs_on_request),
         cmocka_unit_test(slices_skip_the_copies_where_faster),
         cmocka_unit_test(odd_powers_take_the_shorter_columns_first),
         cmocka_unit_test(small_fp16_sizes_take_their_measured_radix),

@@ -208,6 +208,10 @@ static void damaged_files_are_refused_whole(void **state)
          "line 3: bad value '2' for split-columns"},
         {"fftgen-wisdom 1\ndevice \"X\" sm_90 driver 1 fftgen 0.1.0\nfp16 4096 tensor-cores=none max-tile=0 split-columns=1\n",
          "line 3: split-columns=1 applies to 2D and 3D shapes only"},
+        {"fftgen-wisdom 1\ndevice \"X\" sm_90 driver 1 fftgen 0.1.0\nfp16 512x512 tensor-cores=none max-tile=0 column-pairs=0\n",
+         "line 3: bad value '0' for column-pairs"},
+        {"fftgen-wisdom 1\ndevice \"X\" sm_90 driver 1 fftgen 0.1.0\nfp32 512x512 tensor-cores=none max-tile=0 column-pairs=2\n",
+         "line 3: column-pairs= applies to fp16 only"},
         {"fftgen-wisdom 1\nfftgen-wisdom 1\n", "line 2: a second 'fftgen-wisdom' line"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
@@ -270,15 +274,16 @@ static void writing_keeps_what_it_does_not_replace(void **state)
     close(fd);
     /* measure 65536 fp16 again on the H100, and 4096 fp16 for the first time */
     const fftgen_wisdom_entry entries[] = {
-        {FFTGEN_KERNEL_FP16, 1, {65536}, {0, caps_of("4"), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}, 0.45, 0.6},
-        {FFTGEN_KERNEL_FP16, 1, {4096}, {1, caps_of("0"), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}, 0.2, 0.3},
-        {FFTGEN_KERNEL_FP16, 1, {1LL << 26}, {0, caps_of("16,8,8,8"), 0, 0, 0, 5, 0, 0, 0, 0, 0, 0}, 1.2, 1.3},
-        {FFTGEN_KERNEL_FP32, 1, {32768}, {0, caps_of("0"), 2, 0, 0, 0, 0, 0, 0, 0, 0, 0}, 1.1, 1.2},
-        {FFTGEN_KERNEL_FP16, 1, {2048}, {0, caps_of("0"), 0, 0, 32, 0, 64, 0, 0, 1, 0, 0}, 0.29, 0.31},
-        {FFTGEN_KERNEL_FP32, 2, {1024, 1024}, {0, caps_of("0"), 0, 1, 0, 0, 0, 3, 0, 0, 0, 0}, 1.08, 1.13},
-        {FFTGEN_KERNEL_FP16, 2, {256, 128}, {0, caps_of("0"), 0, 0, 0, 0, 0, 0, 2, 0, 0, 0}, 0.5, 0.55},
-        {FFTGEN_KERNEL_FP16, 1, {16384}, {0, caps_of("0"), 0, 0, 32, 0, 0, 0, 0, 1, 8, 0}, 0.37, 0.44},
-        {FFTGEN_KERNEL_FP16, 2, {4096, 4096}, {0, caps_of("0,64,0"), 0, 0, 0, 4, 0, 0, 0, 0, 0, 1}, 0.91, 1.05},
+        {FFTGEN_KERNEL_FP16, 1, {65536}, {0, caps_of("4"), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}, 0.45, 0.6},
+        {FFTGEN_KERNEL_FP16, 1, {4096}, {1, caps_of("0"), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}, 0.2, 0.3},
+        {FFTGEN_KERNEL_FP16, 1, {1LL << 26}, {0, caps_of("16,8,8,8"), 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0}, 1.2, 1.3},
+        {FFTGEN_KERNEL_FP32, 1, {32768}, {0, caps_of("0"), 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}, 1.1, 1.2},
+        {FFTGEN_KERNEL_FP16, 1, {2048}, {0, caps_of("0"), 0, 0, 32, 0, 64, 0, 0, 1, 0, 0, 0}, 0.29, 0.31},
+        {FFTGEN_KERNEL_FP32, 2, {1024, 1024}, {0, caps_of("0"), 0, 1, 0, 0, 0, 3, 0, 0, 0, 0, 0}, 1.08, 1.13},
+        {FFTGEN_KERNEL_FP16, 2, {256, 128}, {0, caps_of("0"), 0, 0, 0, 0, 0, 0, 2, 0, 0, 0, 0}, 0.5, 0.55},
+        {FFTGEN_KERNEL_FP16, 1, {16384}, {0, caps_of("0"), 0, 0, 32, 0, 0, 0, 0, 1, 8, 0, 0}, 0.37, 0.44},
+        {FFTGEN_KERNEL_FP16, 2, {4096, 4096}, {0, caps_of("0,64,0"), 0, 0, 0, 4, 0, 0, 0, 0, 0, 1, 0}, 0.91, 1.05},
+        {FFTGEN_KERNEL_FP16, 1, {1LL << 27}, {0, caps_of("16,16,8"), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 3}, 1.33, 1.54},
     };
     const int count = (int)(sizeof entries / sizeof entries[0]);
     assert_int_equal(fftgen_wisdom_write(path, &H100, entries, count, why, sizeof why), FFTGEN_SUCCESS);
@@ -296,6 +301,7 @@ static void writing_keeps_what_it_does_not_replace(void **state)
                                   " ms=0.3700"));
     assert_non_null(strstr(text, "fp16 4096x4096 tensor-cores=none max-tile=0,64,0 split-columns=1 twiddle-powers=3"
                                   " ms=0.9100"));
+    assert_non_null(strstr(text, "fp16 134217728 tensor-cores=none max-tile=16,16,8 column-pairs=1,2 ms=1.3300"));
     assert_null(strstr(text, "fp16 65536 tensor-cores=2 max-tile=8"));      /* replaced */
     assert_non_null(strstr(text, "fp32 512x256 tensor-cores=none max-tile=4")); /* kept */
     assert_non_null(strstr(text, "device \"NVIDIA H200\""));
@@ -422,7 +428,7 @@ static void shipped_table_parses_and_plans(void **state)
                 fftgen_choice choice;
                 if (!fftgen_wisdom_find(&devices[d], precision, rank, shapes[s], &choice)) continue;
                 fftgen_kernel_request request = {points, 0, precision, 90, 0, {{0}}, 0, FFTGEN_INTERMEDIATE_DEFAULT,
-                                                 0, 0, 0, 0, 0, 0, 0, 0};
+                                                 0, 0, 0, 0, 0, 0, 0, 0, 0};
                 fftgen_choice_apply(&choice, rank, &request); /* as libfftgen does */
                 const fftgen_user_layout dense = {1, points, {0}};
                 fftgen_transform_plan plan;
@@ -497,7 +503,7 @@ static void planner_places_twiddle_powers(void **state)
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
         const fftgen_kernel_request request = {0, 0, cases[i].precision, 90, 0, {{0}}, 0,
-                                               FFTGEN_INTERMEDIATE_DEFAULT, 0, cases[i].mask, 0, 0, 0, 0, 0, 0};
+                                               FFTGEN_INTERMEDIATE_DEFAULT, 0, cases[i].mask, 0, 0, 0, 0, 0, 0, 0};
         assert_int_equal(plan_dense(&request, cases[i].rank, cases[i].shape, &plan, why, sizeof why), FFTGEN_PLAN_OK);
         assert_int_equal(plan.pass_count, cases[i].want_passes);
         int got = 0;
@@ -508,11 +514,11 @@ static void planner_places_twiddle_powers(void **state)
     const long long n = 1 << 22;
     const fftgen_user_layout dense = {1, n, {0}};
     fftgen_kernel_request fp32 = {0, 0, FFTGEN_KERNEL_FP32, 90, 0, {{0}}, 0, FFTGEN_INTERMEDIATE_DEFAULT, 0, 1, 0, 0,
-                                  0, 0, 0, 0};
+                                  0, 0, 0, 0, 0};
     assert_int_equal(fftgen_plan_shape(&fp32, 1, &n, dense, dense, &plan, why, sizeof why), FFTGEN_PLAN_BAD_RADIX);
     assert_non_null(strstr(why, "fp16"));
     fftgen_kernel_request third = {0, 0, FFTGEN_KERNEL_FP16, 90, 0, {{0}}, 0, FFTGEN_INTERMEDIATE_DEFAULT, 0, 4, 0, 0,
-                                   0, 0, 0, 0};
+                                   0, 0, 0, 0, 0};
     assert_int_equal(fftgen_plan_shape(&third, 1, &n, dense, dense, &plan, why, sizeof why), FFTGEN_PLAN_BAD_RADIX);
     assert_non_null(strstr(why, "pass 3 named, but the plan has 2 passes"));
 }
@@ -549,7 +555,7 @@ static void planner_pads_radix32_tiles_every_32(void **state)
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
         const fftgen_kernel_request request = {0, 0, cases[i].precision, 90, 0, {{cases[i].tile1, 0}}, 0,
-                                               FFTGEN_INTERMEDIATE_DEFAULT, 0, 0, 0, cases[i].radix32, 0, 0, 0, 0};
+                                               FFTGEN_INTERMEDIATE_DEFAULT, 0, 0, 0, cases[i].radix32, 0, 0, 0, 0, 0};
         assert_int_equal(plan_dense(&request, 1, &n, &plan, why, sizeof why), FFTGEN_PLAN_OK);
         assert_int_equal(plan.pass_count, 2);
         assert_int_equal(fftgen_smem_pad_every(&plan.pass[0]), cases[i].want1);
@@ -582,7 +588,7 @@ static void planner_places_radix32_passes(void **state)
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
         const fftgen_kernel_request request = {0, 0, cases[i].precision, 90, 0, {{0}}, 0, FFTGEN_INTERMEDIATE_DEFAULT,
-                                               cases[i].columns_first, 0, 0, cases[i].mask, 0, 0, 0, 0};
+                                               cases[i].columns_first, 0, 0, cases[i].mask, 0, 0, 0, 0, 0};
         assert_int_equal(plan_dense(&request, cases[i].rank, cases[i].shape, &plan, why, sizeof why), FFTGEN_PLAN_OK);
         int got = 0;
         for (int p = 0; p < plan.pass_count; ++p) {
@@ -605,7 +611,7 @@ static void planner_places_radix32_passes(void **state)
     };
     for (size_t i = 0; i < sizeof errors / sizeof errors[0]; ++i) {
         const fftgen_kernel_request request = {0, 0, errors[i].precision, 90, 0, {{0}}, 0, FFTGEN_INTERMEDIATE_DEFAULT,
-                                               0, 0, 0, errors[i].mask, 0, 0, 0, 0};
+                                               0, 0, 0, errors[i].mask, 0, 0, 0, 0, 0};
         expect_choice_refused(&request, errors[i].rank, errors[i].shape, errors[i].why);
     }
 }
@@ -630,7 +636,7 @@ static void planner_places_column_registers(void **state)
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
         const fftgen_kernel_request request = {0, 0, FFTGEN_KERNEL_FP16, 90, 0, {{0}}, 0, FFTGEN_INTERMEDIATE_DEFAULT,
-                                               0, 0, 0, 0, cases[i].mask, 0, 0, 0};
+                                               0, 0, 0, 0, cases[i].mask, 0, 0, 0, 0};
         assert_int_equal(plan_dense(&request, cases[i].rank, cases[i].shape, &plan, why, sizeof why), FFTGEN_PLAN_OK);
         int got = 0;
         for (int p = 1; p < plan.pass_count; ++p) got |= plan.pass[p].column_registers << p;
@@ -651,7 +657,7 @@ static void planner_places_column_registers(void **state)
     };
     for (size_t i = 0; i < sizeof errors / sizeof errors[0]; ++i) {
         const fftgen_kernel_request request = {0, 0, FFTGEN_KERNEL_FP16, 90, errors[i].tensor_cores, {{0}}, 0,
-                                               FFTGEN_INTERMEDIATE_DEFAULT, 0, 0, 0, 0, errors[i].mask, 0, 0, 0};
+                                               FFTGEN_INTERMEDIATE_DEFAULT, 0, 0, 0, 0, errors[i].mask, 0, 0, 0, 0};
         expect_choice_refused(&request, errors[i].rank, errors[i].shape, errors[i].why);
     }
 }
@@ -683,7 +689,7 @@ static void planner_follows_a_choice(void **state)
     for (size_t i = 0; i < sizeof clusters / sizeof clusters[0]; ++i) {
         const fftgen_kernel_request request = {clusters[i].n, 0, clusters[i].precision, clusters[i].arch,
                                                clusters[i].tensor_cores, {{0}}, clusters[i].cluster,
-                                               FFTGEN_INTERMEDIATE_DEFAULT, 0, 0, 0, 0, 0, 0, 0, 0};
+                                               FFTGEN_INTERMEDIATE_DEFAULT, 0, 0, 0, 0, 0, 0, 0, 0, 0};
         assert_int_equal(fftgen_plan_transform(&request, &plan, why, sizeof why), FFTGEN_PLAN_OK);
         assert_int_equal(plan.pass_count, clusters[i].want_passes);
         assert_int_equal(plan.pass[0].cluster, clusters[i].want_blocks);
@@ -718,7 +724,7 @@ static void planner_follows_a_choice(void **state)
         const fftgen_user_layout dense = {1, points, {0}};
         const fftgen_kernel_request request = {points, 0, column_clusters[i].precision, column_clusters[i].arch,
                                                column_clusters[i].tensor_cores, {{0}}, column_clusters[i].cluster,
-                                               FFTGEN_INTERMEDIATE_DEFAULT, 0, 0, 0, 0, 0, 0, 0, 0};
+                                               FFTGEN_INTERMEDIATE_DEFAULT, 0, 0, 0, 0, 0, 0, 0, 0, 0};
         assert_int_equal(fftgen_plan_shape(&request, 2, shape, dense, dense, &plan, why, sizeof why), FFTGEN_PLAN_OK);
         assert_int_equal(plan.pass_count, column_clusters[i].want_passes);
         const fftgen_kernel_plan *columns = &plan.pass[1];
@@ -737,7 +743,7 @@ static void planner_follows_a_choice(void **state)
         }
     }
     const fftgen_kernel_request second = {1 << 20, 0, FFTGEN_KERNEL_FP16, 90, 2, caps_of("4"), 0,
-                                          FFTGEN_INTERMEDIATE_DEFAULT, 0, 0, 0, 0, 0, 0, 0, 0};
+                                          FFTGEN_INTERMEDIATE_DEFAULT, 0, 0, 0, 0, 0, 0, 0, 0, 0};
     assert_int_equal(fftgen_plan_transform(&second, &plan, why, sizeof why), FFTGEN_PLAN_OK);
     assert_int_equal(plan.pass_count, 2);
     assert_false(plan.pass[0].tensor_cores);
@@ -747,7 +753,7 @@ static void planner_follows_a_choice(void **state)
     assert_caps(&plan.max_tile, 4, 4, 4);
     /* tiles pass by pass: the columns wide, the rows at the planner's default (8 for 512 fp16 points) */
     const fftgen_kernel_request per_pass = {1LL << 27, 0, FFTGEN_KERNEL_FP16, 90, 0, caps_of("16,16,0"), 0,
-                                            FFTGEN_INTERMEDIATE_DEFAULT, 0, 0, 0, 0, 0, 0, 0, 0};
+                                            FFTGEN_INTERMEDIATE_DEFAULT, 0, 0, 0, 0, 0, 0, 0, 0, 0};
     assert_int_equal(fftgen_plan_transform(&per_pass, &plan, why, sizeof why), FFTGEN_PLAN_OK);
     assert_int_equal(plan.pass_count, 3);
     assert_int_equal(plan.pass[0].ffts_per_block, 16);
@@ -757,31 +763,31 @@ static void planner_follows_a_choice(void **state)
     const long long cube[3] = {64, 64, 64};
     const fftgen_user_layout dense_cube = {1, 1 << 18, {0}};
     const fftgen_kernel_request columns = {1 << 18, 0, FFTGEN_KERNEL_FP16, 90, 0, caps_of("0,4"), 0,
-                                           FFTGEN_INTERMEDIATE_DEFAULT, 0, 0, 0, 0, 0, 0, 0, 0};
+                                           FFTGEN_INTERMEDIATE_DEFAULT, 0, 0, 0, 0, 0, 0, 0, 0, 0};
     assert_int_equal(fftgen_plan_shape(&columns, 3, cube, dense_cube, dense_cube, &plan, why, sizeof why),
                      FFTGEN_PLAN_OK);
     assert_int_equal(plan.pass_count, 2);
     assert_int_equal(plan.pass[1].ffts_per_block, 4);
     /* fp32 cannot take tensor cores; 8 points have no radix-16 stage; sm_75 has no mma.m16n8k16 */
     const fftgen_kernel_request fp32 = {4096, 0, FFTGEN_KERNEL_FP32, 90, 1, {{0}}, 0, FFTGEN_INTERMEDIATE_DEFAULT,
-                                        0, 0, 0, 0, 0, 0, 0, 0};
+                                        0, 0, 0, 0, 0, 0, 0, 0, 0};
     assert_int_equal(fftgen_plan_transform(&fp32, &plan, why, sizeof why), FFTGEN_PLAN_BAD_RADIX);
     const fftgen_kernel_request tiny = {8, 0, FFTGEN_KERNEL_FP16, 90, 1, {{0}}, 0, FFTGEN_INTERMEDIATE_DEFAULT,
-                                        0, 0, 0, 0, 0, 0, 0, 0};
+                                        0, 0, 0, 0, 0, 0, 0, 0, 0};
     assert_int_equal(fftgen_plan_transform(&tiny, &plan, why, sizeof why), FFTGEN_PLAN_BAD_RADIX);
     const fftgen_kernel_request turing = {4096, 0, FFTGEN_KERNEL_FP16, 75, 1, {{0}}, 0, FFTGEN_INTERMEDIATE_DEFAULT,
-                                          0, 0, 0, 0, 0, 0, 0, 0};
+                                          0, 0, 0, 0, 0, 0, 0, 0, 0};
     assert_int_equal(fftgen_plan_transform(&turing, &plan, why, sizeof why), FFTGEN_PLAN_BAD_ARCH);
     /* a 2D shape whose first pass asks for tensor cores is not fused */
     const long long shape[2] = {64, 64};
     const fftgen_user_layout dense = {1, 4096, {0}};
     const fftgen_kernel_request all = {4096, 0, FFTGEN_KERNEL_FP16, 90, FFTGEN_EVERY_PASS, {{0}}, 0,
-                                       FFTGEN_INTERMEDIATE_DEFAULT, 0, 0, 0, 0, 0, 0, 0, 0};
+                                       FFTGEN_INTERMEDIATE_DEFAULT, 0, 0, 0, 0, 0, 0, 0, 0, 0};
     assert_int_equal(fftgen_plan_shape(&all, 2, shape, dense, dense, &plan, why, sizeof why), FFTGEN_PLAN_OK);
     assert_int_equal(plan.pass_count, 2);
     assert_true(plan.pass[0].tensor_cores && plan.pass[1].tensor_cores);
     const fftgen_kernel_request none = {4096, 0, FFTGEN_KERNEL_FP16, 90, 0, {{0}}, 0, FFTGEN_INTERMEDIATE_DEFAULT,
-                                        0, 0, 0, 0, 0, 0, 0, 0};
+                                        0, 0, 0, 0, 0, 0, 0, 0, 0};
     assert_int_equal(fftgen_plan_shape(&none, 2, shape, dense, dense, &plan, why, sizeof why), FFTGEN_PLAN_OK);
     assert_int_equal(plan.pass_count, 1);
     assert_true(plan.pass[0].slice_rows > 0);
@@ -807,7 +813,7 @@ static void planner_takes_a_block_size(void **state)
     };
     for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; ++i) {
         const fftgen_kernel_request request = {sizes[i].n, sizes[i].radix, FFTGEN_KERNEL_FP16, 90, 0, {{0}}, 0,
-                                               FFTGEN_INTERMEDIATE_DEFAULT, 0, 0, sizes[i].block_threads, 0, 0, 0, 0, 0};
+                                               FFTGEN_INTERMEDIATE_DEFAULT, 0, 0, sizes[i].block_threads, 0, 0, 0, 0, 0, 0};
         assert_int_equal(fftgen_plan_transform(&request, &plan, why, sizeof why), FFTGEN_PLAN_OK);
         assert_int_equal(plan.pass_count, 1);
         assert_int_equal(plan.pass[0].threads, sizes[i].want_threads);
@@ -817,11 +823,11 @@ static void planner_takes_a_block_size(void **state)
     /* not a power of two from 32 to 1024; a size of several passes; a 2D shape; a strided layout */
     const long long n = 65536, square[2] = {64, 64};
     const fftgen_kernel_request odd = {256, 0, FFTGEN_KERNEL_FP16, 90, 0, {{0}}, 0, FFTGEN_INTERMEDIATE_DEFAULT,
-                                       0, 0, 48, 0, 0, 0, 0, 0};
+                                       0, 0, 48, 0, 0, 0, 0, 0, 0};
     assert_int_equal(fftgen_plan_transform(&odd, &plan, why, sizeof why), FFTGEN_PLAN_BAD_RADIX);
     assert_non_null(strstr(why, "block size of 48 threads"));
     const fftgen_kernel_request passes = {n, 0, FFTGEN_KERNEL_FP16, 90, 0, {{0}}, 0, FFTGEN_INTERMEDIATE_DEFAULT,
-                                          0, 0, 64, 0, 0, 0, 0, 0};
+                                          0, 0, 64, 0, 0, 0, 0, 0, 0};
     assert_int_equal(fftgen_plan_transform(&passes, &plan, why, sizeof why), FFTGEN_PLAN_BAD_RADIX);
     assert_non_null(strstr(why, "1D sizes of one kernel only"));
     const fftgen_user_layout dense = {1, 4096, {0}}, strided = {2, 8192, {0}};
@@ -830,7 +836,7 @@ static void planner_takes_a_block_size(void **state)
     assert_non_null(strstr(why, "single-kernel sizes only"));
     const long long small = 256;
     const fftgen_kernel_request one = {small, 0, FFTGEN_KERNEL_FP16, 90, 0, {{0}}, 0, FFTGEN_INTERMEDIATE_DEFAULT,
-                                       0, 0, 64, 0, 0, 0, 0, 0};
+                                       0, 0, 64, 0, 0, 0, 0, 0, 0};
     assert_int_equal(fftgen_plan_shape(&one, 1, &small, strided, strided, &plan, why, sizeof why),
                      FFTGEN_PLAN_BAD_RADIX);
     assert_non_null(strstr(why, "contiguous layouts only"));
@@ -854,7 +860,7 @@ static void planner_widens_short_column_tiles(void **state)
         {3, {4, 128, 128}, 16, 16, 16},   {3, {256, 256, 256}, 0, 16, 256},
     };
     const fftgen_kernel_request fp16 = {0, 0, FFTGEN_KERNEL_FP16, 90, 0, {{0}}, 0, FFTGEN_INTERMEDIATE_DEFAULT,
-                                        0, 0, 0, 0, 0, 0, 0, 0};
+                                        0, 0, 0, 0, 0, 0, 0, 0, 0};
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
         fftgen_kernel_request request = fp16;
         for (int p = 1; p < FFTGEN_MAX_PASSES; ++p) request.max_tile.pass[p] = cases[i].cap;
@@ -890,7 +896,7 @@ static void planner_splits_columns(void **state)
         {3, {2, 1024, 1024}, 4, 1, 32, 32}, /* the 2-point dimension stays one pass */
     };
     fftgen_kernel_request split = {0, 0, FFTGEN_KERNEL_FP16, 90, 0, {{0}}, 0, FFTGEN_INTERMEDIATE_DEFAULT,
-                                   0, 0, 0, 0, 0, 0, 0, 1};
+                                   0, 0, 0, 0, 0, 0, 0, 1, 0};
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
         assert_int_equal(plan_dense(&split, cases[i].rank, cases[i].shape, &plan, why, sizeof why), FFTGEN_PLAN_OK);
         assert_int_equal(plan.pass_count, cases[i].passes);
@@ -939,7 +945,7 @@ static void planner_gives_rows_a_radix(void **state)
     char why[256];
     fftgen_transform_plan plan;
     fftgen_kernel_request radix32 = {0, 32, FFTGEN_KERNEL_FP16, 90, 0, {{0}}, 0, FFTGEN_INTERMEDIATE_DEFAULT,
-                                     0, 0, 0, 0, 0, 0, 0, 0};
+                                     0, 0, 0, 0, 0, 0, 0, 0, 0};
     const long long square[3] = {8192, 8192}, cube[3] = {2, 8192, 8192}, slices[3] = {128, 128, 128},
                     long_rows[3] = {4, 65536}, slice[3] = {64, 64};
     assert_int_equal(plan_dense(&radix32, 2, square, &plan, why, sizeof why), FFTGEN_PLAN_OK);
@@ -979,7 +985,7 @@ static void planner_follows_an_order(void **state)
 
     const fftgen_user_layout dense = {1, 4096 * 4096, {0}};
     const fftgen_kernel_request first = {4096 * 4096, 0, FFTGEN_KERNEL_FP16, 90, 0, {{0}}, 0,
-                                         FFTGEN_INTERMEDIATE_DEFAULT, 1, 0, 0, 0, 0, 0, 0, 0};
+                                         FFTGEN_INTERMEDIATE_DEFAULT, 1, 0, 0, 0, 0, 0, 0, 0, 0};
     fftgen_transform_plan plan;
     assert_int_equal(fftgen_plan_shape(&first, 2, square, dense, dense, &plan, why, sizeof why), FFTGEN_PLAN_OK);
     assert_true(plan.columns_first);

@@ -104,7 +104,8 @@ static int same_passes(const fftgen_transform_plan *a, const fftgen_transform_pl
             x->slice_rows != y->slice_rows || x->threads != y->threads || x->column_registers != y->column_registers ||
             x->cluster != y->cluster || x->dimension != y->dimension || x->source != y->source ||
             x->radix_max != y->radix_max || x->twiddle_powers != y->twiddle_powers ||
-            x->computed_twiddles != y->computed_twiddles || x->prefetch != y->prefetch)
+            x->computed_twiddles != y->computed_twiddles || x->prefetch != y->prefetch ||
+            x->column_pairs != y->column_pairs)
             return 0;
     }
     return 1;
@@ -116,8 +117,8 @@ struct candidate_list {
     fftgen_transform_plan plans[MAX_CANDIDATES];
     int count;
     /* what the option rounds did not take, said after the transform's line: tensor cores, radix 32 on up
-     * to three plans, column registers, twiddle powers, computed twiddles */
-    char option_notes[7][192];
+     * to three plans, column registers, twiddle powers, computed twiddles, column pairs */
+    char option_notes[8][192];
 };
 
 /* The plan libfftgen makes for `choice` (dense data, planned on the host: no kernel compiled). */
@@ -558,6 +559,17 @@ static int computing_passes(const struct candidate_list *list)
     return computing;
 }
 
+/* fp16: the fastest plan's passes that may load their columns in lane pairs (fftgen_can_pair_columns).
+ * On an H100 fp16 512^3 and 2^23..2^27 gained 1.4-4.7% in their 512-thread passes of tiles of 16 and 32;
+ * tiles of 4 and 8, 256x256's columns first and an H200's 2^26 and 2^27 lost up to 6.7%. */
+static int pairing_passes(const struct candidate_list *list)
+{
+    const fftgen_transform_plan *plan = &list->plans[fastest(list)];
+    int pairing = 0;
+    for (int i = 0; i < plan->pass_count; ++i) pairing |= fftgen_can_pair_columns(&plan->pass[i]) << i;
+    return pairing;
+}
+
 /* Shared-memory exchanges of a pass: one between each two stages, but for a shuffle tail. */
 static int exchanges(const fftgen_kernel_plan *pass)
 {
@@ -622,7 +634,8 @@ static int measure_radix32_passes(struct measurement *m, int arch, int runs, int
  * kernel) the fastest plan's block sizes; (fp16) the tensor-core pass masks with the best tiles and
  * cluster size; radix 32 in the tiled passes where it saves an exchange; (2D and 3D) short columns
  * straight into registers; (fp16) the tiled passes that take twiddles from powers of two, then the
- * passes that compute them; the last five only where they gain MIN_OPTION_GAIN. Fills `entry` (the
+ * passes that compute them, then those that load their columns in lane pairs; the last six only where
+ * they gain MIN_OPTION_GAIN. Fills `entry` (the
  * default choice unless one is MIN_GAIN faster). -1 when a measurement failed. */
 static int tune_one(const struct transform *t, const fftgen_device_key *key, long long total, int runs, int jobs,
                     struct buffers *b, fftgen_wisdom_entry *entry, int *measured)
@@ -704,6 +717,9 @@ static int tune_one(const struct transform *t, const fftgen_device_key *key, lon
     if (!failed && t->precision == FFTGEN_FP16)
         failed = measure_pass_sets(&m, arch, runs, jobs, b, &list, fastest(&list), computing_passes(&list),
                                    offsetof(fftgen_choice, computed_twiddle_passes), "computed twiddles") != 0;
+    if (!failed && t->precision == FFTGEN_FP16)
+        failed = measure_pass_sets(&m, arch, runs, jobs, b, &list, fastest(&list), pairing_passes(&list),
+                                   offsetof(fftgen_choice, column_pair_passes), "column pairs") != 0;
     if (!failed) failed = refine_prefetch(&m, arch, runs, jobs, b, &list) != 0;
     free(m.reference);
     free(m.output);
