@@ -477,24 +477,33 @@ static fftgen_plan dense_plan(struct fft_shape shape, int fp16)
     return plan;
 }
 
-/* `batch` transforms of `shape` against FFTW double, both directions, out of place and in place;
- * `what` names the case in the log. */
-static void check_both_ways_in_and_out_of_place(struct fft_shape shape, int fp16, int batch, unsigned seed,
-                                                const char *what)
+/* `batch` transforms of `shape` against FFTW double, both directions, out of place and in place, and
+ * with `off_by_a_point` also forward out of place and inverse in place from data one point past an
+ * allocation's start; `what` names the case in the log. */
+static void check_both_ways(struct fft_shape shape, int fp16, int batch, unsigned seed, const char *what,
+                            int off_by_a_point)
 {
-    for (int i = 0; i < 4; ++i) {
+    for (int i = 0; i < (off_by_a_point ? 6 : 4); ++i) {
         const fftgen_direction direction = i & 1 ? FFTGEN_INVERSE : FFTGEN_FORWARD;
-        const int in_place = i >= 2;
+        const int in_place = i == 2 || i == 3 || i == 5, offset = i >= 4;
         const struct api_run run = {shape.rank, {shape.n[0], shape.n[1], shape.n[2]}, fp16 ? FFTGEN_FP16 : FFTGEN_FP32,
-                                    direction, 0, in_place, 0};
+                                    direction, 0, in_place, offset};
         const double error = shape_transform_error(shape, fp16 ? KERNEL_FP16 : KERNEL_FP32, batch, direction, 1.0,
                                                    run_api, &run, seed + (unsigned)i);
         char dims[48];
         fftgen_shape_text(shape.rank, (const long long[]){shape.n[0], shape.n[1], shape.n[2]}, dims, sizeof dims);
-        print_message("  %s %s %s, batch %d, %s%s: %.3e\n", dims, fp16 ? "fp16" : "fp32", what,
-                      batch, i & 1 ? "inverse" : "forward", in_place ? ", in place" : "", error);
+        print_message("  %s %s %s, batch %d, %s%s%s: %.3e\n", dims, fp16 ? "fp16" : "fp32", what, batch,
+                      i & 1 ? "inverse" : "forward", in_place ? ", in place" : "", offset ? ", 1 point off" : "",
+                      error);
         assert_true(error >= 0.0 && error < (fp16 ? FP16_ERROR_BOUND : FP32_ERROR_BOUND));
     }
+}
+
+/* The four aligned cases of check_both_ways. */
+static void check_both_ways_in_and_out_of_place(struct fft_shape shape, int fp16, int batch, unsigned seed,
+                                                const char *what)
+{
+    check_both_ways(shape, fp16, batch, seed, what, 0);
 }
 
 /* Columns split in two four-step passes through wisdom lines (split-columns=1): the 4096-point
@@ -611,20 +620,7 @@ static void column_pairs_match_fftw(void **state)
         const fftgen_kernel_plan *pass = &fftgen_plan_layout(plan)->pass[cases[c].pass];
         assert_true(pass->column_pairs);
         assert_int_equal(fftgen_destroy(plan), FFTGEN_SUCCESS);
-        for (int i = 0; i < 6; ++i) {
-            const fftgen_direction direction = i & 1 ? FFTGEN_INVERSE : FFTGEN_FORWARD;
-            const int in_place = i == 2 || i == 3 || i == 5, offset = i >= 4;
-            const struct api_run run = {shape.rank, {shape.n[0], shape.n[1], shape.n[2]}, FFTGEN_FP16, direction, 0,
-                                        in_place, offset};
-            const double error = shape_transform_error(shape, KERNEL_FP16, cases[c].batch, direction, 1.0, run_api,
-                                                       &run, 230 + 6 * (unsigned)c + (unsigned)i);
-            char dims[48];
-            fftgen_shape_text(shape.rank, (const long long[]){shape.n[0], shape.n[1], shape.n[2]}, dims, sizeof dims);
-            print_message("  %s fp16 column pairs, batch %d, %s%s%s: %.3e\n", dims, cases[c].batch,
-                          i & 1 ? "inverse" : "forward", in_place ? ", in place" : "",
-                          offset ? ", 1 point off 8 bytes" : "", error);
-            assert_true(error >= 0.0 && error < FP16_ERROR_BOUND);
-        }
+        check_both_ways(shape, 1, cases[c].batch, 250 + 6 * (unsigned)c, "column pairs", 1);
     }
 }
 
