@@ -130,7 +130,7 @@ static fftgen_plan_status plan_choice(const struct transform *t, int arch, const
     const long long points = shape_arg_points(&t->shape);
     const fftgen_user_layout dense = {1, points, {0}};
     fftgen_kernel_request request = {points, 0, KERNEL_PRECISIONS[t->precision], arch, 0, {{0}}, 0,
-                                     FFTGEN_INTERMEDIATE_DEFAULT, 0, 0, 0, 0, 0, 0, 0, 0};
+                                     FFTGEN_INTERMEDIATE_DEFAULT, 0, 0, 0, 0, 0, 0, 0, 0, 0};
     fftgen_choice_apply(choice, t->shape.rank, &request);
     char why[256];
     return fftgen_plan_shape(&request, t->shape.rank, t->shape.n, dense, dense, plan, why, sizeof why);
@@ -157,7 +157,7 @@ static int add_candidate(const struct transform *t, int arch, fftgen_choice choi
 /* The choice of `tile` for every pass, with `cluster` and the passes' order. */
 static fftgen_choice tiles_choice(int tile, int cluster, int columns_first)
 {
-    fftgen_choice choice = {0, {{0}}, cluster, columns_first, 0, 0, 0, 0, 0, 0, 0, 0};
+    fftgen_choice choice = {0, {{0}}, cluster, columns_first, 0, 0, 0, 0, 0, 0, 0, 0, 0};
     for (int i = 0; i < FFTGEN_MAX_PASSES; ++i) choice.max_tile.pass[i] = tile;
     return choice;
 }
@@ -169,7 +169,7 @@ static int tensor_core_passes(const struct transform *t, int arch)
     const long long points = shape_arg_points(&t->shape);
     const fftgen_user_layout dense = {1, points, {0}};
     const fftgen_kernel_request every = {points, 0, FFTGEN_KERNEL_FP16, arch, FFTGEN_EVERY_PASS, {{0}}, 0,
-                                         FFTGEN_INTERMEDIATE_DEFAULT, 0, 0, 0, 0, 0, 0, 0, 0};
+                                         FFTGEN_INTERMEDIATE_DEFAULT, 0, 0, 0, 0, 0, 0, 0, 0, 0};
     fftgen_transform_plan plan;
     char why[256];
     int can = 0;
@@ -529,48 +529,16 @@ static int measure_pass_sets(struct measurement *m, int arch, int runs, int jobs
     return 0;
 }
 
-/* fp16: the fastest plan's tiled passes, which may take their twiddles from powers of two (fewer
- * loads, more products: which wins depends on the pass, so every set is measured). */
-static int tiled_passes(const struct candidate_list *list)
+/* The fastest plan's passes that satisfy `test`, as a mask: the passes an option round may name. */
+static int fastest_passes_that(const struct candidate_list *list, int (*test)(const fftgen_kernel_plan *))
 {
     const fftgen_transform_plan *plan = &list->plans[fastest(list)];
-    int tiled = 0;
-    for (int i = 0; i < plan->pass_count; ++i) tiled |= plan->pass[i].tiled << i;
-    return tiled;
+    int mask = 0;
+    for (int i = 0; i < plan->pass_count; ++i) mask |= (test(&plan->pass[i]) != 0) << i;
+    return mask;
 }
 
-/* 2D and 3D: the fastest plan's passes that copy their columns through shared memory (tiled, on CUDA
- * cores, columns of at most 256 points), which may load them straight into registers instead: an
- * H200 gained (fp16 256^3 0.983 -> 0.915 ms), an H100 lost (1.194 -> 1.262). */
-static int copying_passes(const struct candidate_list *list)
-{
-    const fftgen_transform_plan *plan = &list->plans[fastest(list)];
-    int copying = 0;
-    for (int i = 0; i < plan->pass_count; ++i) copying |= fftgen_copies_columns(&plan->pass[i]) << i;
-    return copying;
-}
-
-/* fp16: the fastest plan's passes that may compute their stage twiddles instead of reading tables
- * (fftgen_can_compute_twiddles). On an H200 fp16 16384 and 8192 (radix 32) gained 7-20%, 512 to 2048
- * lost 1-2%. */
-static int computing_passes(const struct candidate_list *list)
-{
-    const fftgen_transform_plan *plan = &list->plans[fastest(list)];
-    int computing = 0;
-    for (int i = 0; i < plan->pass_count; ++i) computing |= fftgen_can_compute_twiddles(&plan->pass[i]) << i;
-    return computing;
-}
-
-/* fp16: the fastest plan's passes that may load their columns in lane pairs (fftgen_can_pair_columns).
- * On an H100 fp16 512^3 and 2^23..2^27 gained 1.4-4.7% in their 512-thread passes of tiles of 16 and 32;
- * tiles of 4 and 8, 256x256's columns first and an H200's 2^26 and 2^27 lost up to 6.7%. */
-static int pairing_passes(const struct candidate_list *list)
-{
-    const fftgen_transform_plan *plan = &list->plans[fastest(list)];
-    int pairing = 0;
-    for (int i = 0; i < plan->pass_count; ++i) pairing |= fftgen_can_pair_columns(&plan->pass[i]) << i;
-    return pairing;
-}
+static int is_tiled(const fftgen_kernel_plan *pass) { return pass->tiled; }
 
 /* Shared-memory exchanges of a pass: one between each two stages, but for a shuffle tail. */
 static int exchanges(const fftgen_kernel_plan *pass)
@@ -710,17 +678,29 @@ static int tune_one(const struct transform *t, const fftgen_device_key *key, lon
                                    offsetof(fftgen_choice, tensor_cores),
                                    "tensor cores") != 0;
     if (!failed) failed = measure_radix32_passes(&m, arch, runs, jobs, b, &list) != 0;
+    /* 2D and 3D: the passes that copy their columns through shared memory may load them straight into
+     * registers instead: an H200 gained (fp16 256^3 0.983 -> 0.915 ms), an H100 lost (1.194 -> 1.262) */
     if (!failed && t->shape.rank > 1)
-        failed = measure_pass_sets(&m, arch, runs, jobs, b, &list, fastest(&list), copying_passes(&list),
+        failed = measure_pass_sets(&m, arch, runs, jobs, b, &list, fastest(&list),
+                                   fastest_passes_that(&list, fftgen_copies_columns),
                                    offsetof(fftgen_choice, column_register_passes), "column registers") != 0;
+    /* fp16: the tiled passes may take their twiddles from powers of two (fewer loads, more products:
+     * which wins depends on the pass, so every set is measured) */
     if (!failed && t->precision == FFTGEN_FP16)
-        failed = measure_pass_sets(&m, arch, runs, jobs, b, &list, fastest(&list), tiled_passes(&list),
+        failed = measure_pass_sets(&m, arch, runs, jobs, b, &list, fastest(&list), fastest_passes_that(&list, is_tiled),
                                    offsetof(fftgen_choice, twiddle_powers), "twiddle powers") != 0;
+    /* fp16: compute the stage twiddles instead of reading tables (an H200's fp16 16384 and 8192 at
+     * radix 32 gained 7-20%, 512 to 2048 lost 1-2%) */
     if (!failed && t->precision == FFTGEN_FP16)
-        failed = measure_pass_sets(&m, arch, runs, jobs, b, &list, fastest(&list), computing_passes(&list),
+        failed = measure_pass_sets(&m, arch, runs, jobs, b, &list, fastest(&list),
+                                   fastest_passes_that(&list, fftgen_can_compute_twiddles),
                                    offsetof(fftgen_choice, computed_twiddle_passes), "computed twiddles") != 0;
+    /* fp16: load columns in lane pairs (an H100's 512^3 and 2^23..2^27 gained 1.4-4.7% in their
+     * 512-thread passes in tiles of 16 and 32; tiles of 4 and 8, 256x256's columns first and an H200's
+     * 2^26 and 2^27 lost up to 6.7%) */
     if (!failed && t->precision == FFTGEN_FP16)
-        failed = measure_pass_sets(&m, arch, runs, jobs, b, &list, fastest(&list), pairing_passes(&list),
+        failed = measure_pass_sets(&m, arch, runs, jobs, b, &list, fastest(&list),
+                                   fastest_passes_that(&list, fftgen_can_pair_columns),
                                    offsetof(fftgen_choice, column_pair_passes), "column pairs") != 0;
     if (!failed) failed = refine_prefetch(&m, arch, runs, jobs, b, &list) != 0;
     free(m.reference);
