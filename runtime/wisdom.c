@@ -580,10 +580,14 @@ fftgen_result fftgen_wisdom_write(const char *path, const fftgen_device_key *key
     if (probe != NULL) {
         fclose(probe);
         old = read_file(path, &size, why, why_len);
-        if (old == NULL) return FFTGEN_WISDOM_UNREADABLE;
+        if (old == NULL) {
+            free(out.data);
+            return FFTGEN_WISDOM_UNREADABLE;
+        }
         if (walk(old, size, NULL, NULL, reason, sizeof reason) != 0) {
             snprintf(why, why_len, "%s is damaged (%s): it was left as it is; move it away first", path, reason);
             free(old);
+            free(out.data);
             return FFTGEN_WISDOM_CORRUPT;
         }
     }
