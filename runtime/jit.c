@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "error_detail.h"
+
 /* The NVRTC entry points fftgen uses, resolved from the library at run time. */
 struct nvrtc_api {
     nvrtcResult (*version)(int *, int *);
@@ -51,8 +53,11 @@ static fftgen_result load_nvrtc(void)
         }
         if (handle == NULL || !a.version || !a.create || !a.compile || !a.log_size || !a.log || !a.cubin_size ||
             !a.cubin || !a.destroy || !a.error_string) {
+            const char *reason = handle == NULL ? dlerror() : NULL;
             if (handle != NULL) dlclose(handle);
-            result = FFTGEN_NVRTC_UNAVAILABLE;
+            result = fftgen_detail(FFTGEN_NVRTC_UNAVAILABLE, "could not load NVRTC from %s: %s (FFTGEN_NVRTC names the library)",
+                                   path && *path ? path : "libnvrtc.so.13 or /usr/local/cuda/lib64",
+                                   reason ? reason : "a function of NVRTC's API is missing from it");
         } else {
             api = a;
             api_loaded = 1;

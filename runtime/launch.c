@@ -5,22 +5,33 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "error_detail.h"
 #include "render.h"
+
+/* A failed CUDA call as this thread's detail (fftgen_last_error): the call, the error's name and text. */
+static fftgen_result cuda_failed(const char *call, cudaError_t error)
+{
+    return fftgen_detail(FFTGEN_CUDA_ERROR, "%s: %s (%s)", call, cudaGetErrorName(error), cudaGetErrorString(error));
+}
 
 fftgen_result fftgen_current_device(int *device, int *arch, size_t *global_memory)
 {
     int count = 0;
-    const cudaError_t status = cudaGetDeviceCount(&count);
+    cudaError_t status = cudaGetDeviceCount(&count);
     if (status == cudaErrorNoDevice || status == cudaErrorInsufficientDriver || (status == cudaSuccess && count == 0))
-        return FFTGEN_NO_DEVICE;
-    if (status != cudaSuccess) return FFTGEN_CUDA_ERROR;
+        return fftgen_detail(FFTGEN_NO_DEVICE, "no CUDA device (or no CUDA driver): cudaGetDeviceCount %s%s%s%s",
+                             status == cudaSuccess ? "found none" : "returned ",
+                             status == cudaSuccess ? "" : cudaGetErrorName(status), status == cudaSuccess ? "" : ": ",
+                             status == cudaSuccess ? "" : cudaGetErrorString(status));
+    if (status != cudaSuccess) return cuda_failed("cudaGetDeviceCount", status);
     int major = 0, minor = 0;
-    if (cudaGetDevice(device) != cudaSuccess ||
-        cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, *device) != cudaSuccess ||
-        cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, *device) != cudaSuccess)
-        return FFTGEN_CUDA_ERROR;
+    if ((status = cudaGetDevice(device)) != cudaSuccess) return cuda_failed("cudaGetDevice", status);
+    if ((status = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, *device)) != cudaSuccess ||
+        (status = cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, *device)) != cudaSuccess)
+        return cuda_failed("cudaDeviceGetAttribute (compute capability)", status);
     struct cudaDeviceProp prop;
-    if (cudaGetDeviceProperties(&prop, *device) != cudaSuccess) return FFTGEN_CUDA_ERROR;
+    if ((status = cudaGetDeviceProperties(&prop, *device)) != cudaSuccess)
+        return cuda_failed("cudaGetDeviceProperties", status);
     *arch = 10 * major + minor;
     *global_memory = prop.totalGlobalMem;
     return FFTGEN_SUCCESS;
@@ -28,8 +39,8 @@ fftgen_result fftgen_current_device(int *device, int *arch, size_t *global_memor
 
 fftgen_result fftgen_device_sm_count(int device, int *sms)
 {
-    return cudaDeviceGetAttribute(sms, cudaDevAttrMultiProcessorCount, device) == cudaSuccess ? FFTGEN_SUCCESS
-                                                                                            : FFTGEN_CUDA_ERROR;
+    const cudaError_t status = cudaDeviceGetAttribute(sms, cudaDevAttrMultiProcessorCount, device);
+    return status == cudaSuccess ? FFTGEN_SUCCESS : cuda_failed("cudaDeviceGetAttribute (multiprocessors)", status);
 }
 
 /* The NVIDIA kernel module's version ("580.159.04"), else the CUDA driver API's ("cuda-13000"). */
@@ -70,7 +81,8 @@ fftgen_result fftgen_device_key_of(int device, int arch, fftgen_device_key *key)
         if (known) return FFTGEN_SUCCESS;
     }
     struct cudaDeviceProp prop;
-    if (cudaGetDeviceProperties(&prop, device) != cudaSuccess) return FFTGEN_CUDA_ERROR;
+    const cudaError_t status = cudaGetDeviceProperties(&prop, device);
+    if (status != cudaSuccess) return cuda_failed("cudaGetDeviceProperties", status);
     memset(key, 0, sizeof *key);
     snprintf(key->device, sizeof key->device, "%s", prop.name);
     key->arch = arch;
@@ -90,24 +102,33 @@ fftgen_result fftgen_module_load(const fftgen_cubin *cubin, int count, const cha
 {
     module->library = NULL;
     module->count = 0;
-    if (count < 1 || count > FFTGEN_MODULE_MAX_KERNELS) return FFTGEN_CUDA_ERROR;
-    if (cudaLibraryLoadData(&module->library, cubin->data, NULL, NULL, 0, NULL, NULL, 0) != cudaSuccess) {
+    if (count < 1 || count > FFTGEN_MODULE_MAX_KERNELS)
+        return fftgen_detail(FFTGEN_CUDA_ERROR, "a module of %d kernels (at most %d)", count, FFTGEN_MODULE_MAX_KERNELS);
+    cudaError_t status = cudaLibraryLoadData(&module->library, cubin->data, NULL, NULL, 0, NULL, NULL, 0);
+    if (status != cudaSuccess) {
         module->library = NULL;
-        return FFTGEN_CUDA_ERROR;
+        return cuda_failed("cudaLibraryLoadData (the plan's cubin)", status);
     }
+    char call[256];
     for (int i = 0; i < count; ++i) {
-        if (cudaLibraryGetKernel(&module->kernel[i], module->library, names[i]) != cudaSuccess) goto fail;
-        if (shared_bytes[i] > 48 * 1024 &&
-            cudaKernelSetAttributeForDevice(module->kernel[i], cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                            shared_bytes[i], device) != cudaSuccess)
+        if ((status = cudaLibraryGetKernel(&module->kernel[i], module->library, names[i])) != cudaSuccess) {
+            snprintf(call, sizeof call, "cudaLibraryGetKernel(%s)", names[i]);
             goto fail;
+        }
+        if (shared_bytes[i] > 48 * 1024 &&
+            (status = cudaKernelSetAttributeForDevice(module->kernel[i], cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                                      shared_bytes[i], device)) != cudaSuccess) {
+            snprintf(call, sizeof call, "cudaKernelSetAttributeForDevice(%s, %d bytes of shared memory)", names[i],
+                     shared_bytes[i]);
+            goto fail;
+        }
     }
     module->count = count;
     return FFTGEN_SUCCESS;
 fail:
     cudaLibraryUnload(module->library);
     module->library = NULL;
-    return FFTGEN_CUDA_ERROR;
+    return cuda_failed(call, status);
 }
 
 void fftgen_module_unload(fftgen_module *module)
@@ -122,7 +143,12 @@ fftgen_result fftgen_module_launch(cudaKernel_t kernel, unsigned grid, unsigned 
     void *args[] = {(void *)&in, (void *)&out, (void *)&batch, (void *)&scale};
     const dim3 grid_dim = {grid, 1, 1}, block_dim = {threads, 1, 1};
     /* a cudaKernel_t stands in for the function pointer of a kernel compiled into the program */
-    if (cudaLaunchKernel((const void *)kernel, grid_dim, block_dim, args, shared_bytes, stream) != cudaSuccess)
-        return FFTGEN_CUDA_ERROR;
+    const cudaError_t status = cudaLaunchKernel((const void *)kernel, grid_dim, block_dim, args, shared_bytes, stream);
+    if (status != cudaSuccess) {
+        char call[128];
+        snprintf(call, sizeof call, "cudaLaunchKernel(%u blocks of %u threads, %u bytes of shared memory)", grid,
+                 threads, shared_bytes);
+        return cuda_failed(call, status);
+    }
     return FFTGEN_SUCCESS;
 }

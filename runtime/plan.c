@@ -1,10 +1,12 @@
 /* Plans: argument checks, the planner's decision, the kernels (from the cache or NVRTC), execution. */
+#include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cache.h"
+#include "error_detail.h"
 #include "fftgen.h"
 #include "launch.h"
 #include "pack.h"
@@ -38,20 +40,29 @@ static int is_power_of_two(long long n)
 
 /* One layout, as cufftPlanMany's: element x of transform b at b*dist + stride * (x row-major over
  * embed); embed[0] is not used. Transforms must not share an element. */
-static fftgen_result check_layout(int rank, const long long *n, const long long *embed, long long stride,
-                                  long long dist, long long batch)
+static fftgen_result check_layout(const char *side, int rank, const long long *n, const long long *embed,
+                                  long long stride, long long dist, long long batch)
 {
     if (embed == NULL) return FFTGEN_SUCCESS; /* contiguous: the strides are ignored, as in cuFFT */
-    if (stride < 1 || dist < 1) return FFTGEN_INVALID_LAYOUT;
+    if (stride < 1 || dist < 1)
+        return fftgen_detail(FFTGEN_INVALID_LAYOUT, "%s stride %lld and distance %lld: both must be >= 1", side, stride,
+                             dist);
     long long extent = n[0]; /* elements of one transform's span, in strides */
     for (int d = 1; d < rank; ++d) {
-        if (embed[d] < n[d]) return FFTGEN_INVALID_LAYOUT;
-        if (extent > (1LL << 40) / embed[d]) return FFTGEN_INVALID_LAYOUT;
+        if (embed[d] < n[d])
+            return fftgen_detail(FFTGEN_INVALID_LAYOUT, "%s embed[%d] = %lld is smaller than n[%d] = %lld", side, d,
+                                 embed[d], d, n[d]);
+        if (extent > (1LL << 40) / embed[d])
+            return fftgen_detail(FFTGEN_INVALID_LAYOUT, "the %s embeds span more than 2^40 elements", side);
         extent *= embed[d];
     }
     const int side_by_side = dist >= extent * stride;
     const int interleaved = stride >= batch * dist;
-    if (batch > 1 && !side_by_side && !interleaved) return FFTGEN_OVERLAPPING_LAYOUT;
+    if (batch > 1 && !side_by_side && !interleaved)
+        return fftgen_detail(FFTGEN_OVERLAPPING_LAYOUT,
+                             "%s layout: with stride %lld, distance %lld and %lld elements a transform, the %lld "
+                             "transforms would share elements",
+                             side, stride, dist, extent, batch);
     return FFTGEN_SUCCESS;
 }
 
@@ -103,6 +114,8 @@ static fftgen_kernel_request planner_request(long long points, int rank, const l
         if (fftgen_device_key_of(device, arch, &key) == FFTGEN_SUCCESS) {
             fftgen_wisdom_load_defaults();
             fftgen_wisdom_find(&key, precision, rank, n, &choice);
+        } else {
+            fftgen_detail_clear(); /* no key, no measured choice: the planner's own rules, and no failure */
         }
     }
     fftgen_choice_apply(&choice, rank, &request);
@@ -136,54 +149,67 @@ fftgen_result fftgen_plan_many(fftgen_plan *plan, int rank, const long long *n, 
                                         batch, flags, NULL);
 }
 
-fftgen_result fftgen_plan_many_with_choice(fftgen_plan *plan, int rank, const long long *n, const long long *inembed,
-                                           long long istride, long long idist, const long long *onembed,
-                                           long long ostride, long long odist, fftgen_precision precision,
-                                           long long batch, unsigned flags, const fftgen_choice *choice)
+static fftgen_result create_plan(fftgen_plan *plan, int rank, const long long *n, const long long *inembed,
+                                 long long istride, long long idist, const long long *onembed, long long ostride,
+                                 long long odist, fftgen_precision precision, long long batch, unsigned flags,
+                                 const fftgen_choice *choice)
 {
-    if (plan == NULL) return FFTGEN_NULL_POINTER;
+    if (plan == NULL) return fftgen_detail(FFTGEN_NULL_POINTER, "plan is NULL");
     *plan = NULL;
-    if (rank < 1 || rank > 3) return FFTGEN_INVALID_RANK;
-    if (n == NULL) return FFTGEN_NULL_POINTER;
+    if (rank < 1 || rank > 3) return fftgen_detail(FFTGEN_INVALID_RANK, "rank %d: expected 1, 2 or 3", rank);
+    if (n == NULL) return fftgen_detail(FFTGEN_NULL_POINTER, "n (the sizes) is NULL");
     long long points = 1;
     for (int i = 0; i < rank; ++i) {
-        if (!is_power_of_two(n[i])) return FFTGEN_INVALID_SIZE;
-        if (n[i] > (1LL << 30) || points * n[i] > (1LL << 30)) return FFTGEN_SIZE_TOO_LARGE;
+        if (!is_power_of_two(n[i]))
+            return fftgen_detail(FFTGEN_INVALID_SIZE, "n[%d] = %lld is not a power of two >= 2", i, n[i]);
+        if (n[i] > (1LL << 30) || points * n[i] > (1LL << 30))
+            return fftgen_detail(FFTGEN_SIZE_TOO_LARGE, "more than 2^30 points a transform (n[%d] = %lld)", i, n[i]);
         points *= n[i];
     }
-    if (batch < 1) return FFTGEN_INVALID_BATCH;
+    if (batch < 1) return fftgen_detail(FFTGEN_INVALID_BATCH, "batch %lld: expected 1 or more", batch);
     if (precision != FFTGEN_FP32 && precision != FFTGEN_FP16 && precision != FFTGEN_SPLIT &&
         precision != FFTGEN_SPLIT_PAPERS)
-        return FFTGEN_INVALID_PRECISION;
+        return fftgen_detail(FFTGEN_INVALID_PRECISION, "precision %d is none of fftgen_precision's", (int)precision);
     const int split = precision == FFTGEN_SPLIT || precision == FFTGEN_SPLIT_PAPERS;
-    if (split && rank == 1 && n[0] < 16) return FFTGEN_NOT_SUPPORTED_YET; /* no radix-16 stage */
-    if (flags & ~(unsigned)(FFTGEN_SCALE_INVERSE | FFTGEN_NO_JIT | FFTGEN_TENSOR_CORES | FFTGEN_PLANNER_DEFAULTS |
-                            FFTGEN_FP16_INTERMEDIATES))
-        return FFTGEN_INVALID_FLAGS;
-    if ((flags & FFTGEN_FP16_INTERMEDIATES) && precision != FFTGEN_FP16) return FFTGEN_INVALID_FLAGS;
+    if (split && rank == 1 && n[0] < 16)
+        return fftgen_detail(FFTGEN_NOT_SUPPORTED_YET,
+                             "the split precisions need at least 16 points (their radix-16 stages run on tensor "
+                             "cores), not %lld",
+                             n[0]);
+    const unsigned known = FFTGEN_SCALE_INVERSE | FFTGEN_NO_JIT | FFTGEN_TENSOR_CORES | FFTGEN_PLANNER_DEFAULTS |
+                           FFTGEN_FP16_INTERMEDIATES;
+    if (flags & ~known) return fftgen_detail(FFTGEN_INVALID_FLAGS, "unknown flag bits 0x%x", flags & ~known);
+    if ((flags & FFTGEN_FP16_INTERMEDIATES) && precision != FFTGEN_FP16)
+        return fftgen_detail(FFTGEN_INVALID_FLAGS, "FFTGEN_FP16_INTERMEDIATES applies to FFTGEN_FP16 plans only");
     const int tensor_cores = (flags & FFTGEN_TENSOR_CORES) != 0;
     /* tensor cores take fp16 operands: fp16 storage, or the split precisions' hi + lo (fftgen.h) */
-    if (tensor_cores && !split && precision != FFTGEN_FP16) return FFTGEN_NOT_SUPPORTED_YET;
-    fftgen_result result = check_layout(rank, n, inembed, istride, idist, batch);
-    if (result == FFTGEN_SUCCESS) result = check_layout(rank, n, onembed, ostride, odist, batch);
+    if (tensor_cores && !split && precision != FFTGEN_FP16)
+        return fftgen_detail(FFTGEN_NOT_SUPPORTED_YET,
+                             "FFTGEN_TENSOR_CORES takes fp16 operands: FFTGEN_FP16, or a split precision for fp32 data");
+    fftgen_result result = check_layout("input", rank, n, inembed, istride, idist, batch);
+    if (result == FFTGEN_SUCCESS) result = check_layout("output", rank, n, onembed, ostride, odist, batch);
     if (result != FFTGEN_SUCCESS) return result;
-    if (batch > INT32_MAX) return FFTGEN_INVALID_BATCH;
+    if (batch > INT32_MAX) return fftgen_detail(FFTGEN_INVALID_BATCH, "batch %lld: above 2^31 - 1", batch);
 
     int device, arch;
     size_t memory;
     result = fftgen_current_device(&device, &arch, &memory);
     if (result != FFTGEN_SUCCESS) return result;
-    if (fftgen_arch_shared_limit(arch) < 0 || ((tensor_cores || split) && arch < 80))
-        return FFTGEN_UNSUPPORTED_DEVICE;
+    if (fftgen_arch_shared_limit(arch) < 0)
+        return fftgen_detail(FFTGEN_UNSUPPORTED_DEVICE, "sm_%d: fftgen plans for sm_75 to sm_120", arch);
+    if ((tensor_cores || split) && arch < 80)
+        return fftgen_detail(FFTGEN_UNSUPPORTED_DEVICE, "tensor-core kernels need sm_80 or newer, not sm_%d", arch);
     static const fftgen_kernel_precision KERNEL_PRECISIONS[] = {FFTGEN_KERNEL_FP32, FFTGEN_KERNEL_FP16,
                                                                 FFTGEN_KERNEL_SPLIT, FFTGEN_KERNEL_SPLIT_PAPERS};
     const fftgen_kernel_precision kernel_precision = KERNEL_PRECISIONS[precision];
     const size_t element = precision == FFTGEN_FP16 ? 4 : 8;
-    if ((double)points * (double)batch * (double)element > (double)memory) return FFTGEN_SIZE_TOO_LARGE;
+    if ((double)points * (double)batch * (double)element > (double)memory)
+        return fftgen_detail(FFTGEN_SIZE_TOO_LARGE, "%.2f GB of data; the device has %.2f GB",
+                             (double)points * (double)batch * (double)element / 1e9, (double)memory / 1e9);
 
     struct fftgen_plan_s *p = calloc(1, sizeof *p);
     if (p == NULL) return FFTGEN_OUT_OF_MEMORY;
-    char why[512];
+    char why[4096] = "";
     const fftgen_tile_caps tile_override = max_tile_override(); /* read once: the fallback below uses it too */
     const fftgen_kernel_request request =
         planner_request(points, rank, n, kernel_precision, device, arch, flags, choice, &tile_override);
@@ -203,7 +229,9 @@ fftgen_result fftgen_plan_many_with_choice(fftgen_plan *plan, int rank, const lo
         free(p);
         /* 1D: more than three passes' worth; 2D and 3D: a dimension larger than one kernel;
          * tensor cores: a plan with no pass that can take them */
-        return rank == 1 && !tensor_cores && choice == NULL ? FFTGEN_SIZE_TOO_LARGE : FFTGEN_NOT_SUPPORTED_YET;
+        return fftgen_detail(rank == 1 && !tensor_cores && choice == NULL ? FFTGEN_SIZE_TOO_LARGE
+                                                                           : FFTGEN_NOT_SUPPORTED_YET,
+                             "no plan: %s", why);
     }
     /* one launch per pass covers the batch: each grid must fit */
     for (int i = 0; i < p->transform.pass_count; ++i) {
@@ -216,8 +244,11 @@ fftgen_result fftgen_plan_many_with_choice(fftgen_plan *plan, int rank, const lo
         }
         const long long grid = fftgen_pass_blocks(pass, p->ffts[i], sms);
         if (p->ffts[i] > INT32_MAX || grid > INT32_MAX) {
+            const long long ffts = p->ffts[i];
             free(p);
-            return FFTGEN_INVALID_BATCH;
+            return fftgen_detail(FFTGEN_INVALID_BATCH,
+                                 "batch %lld: pass %d would launch %lld transforms in %lld blocks, above 2^31 - 1", batch,
+                                 i + 1, ffts, grid);
         }
         p->grid[i] = (unsigned)grid;
     }
@@ -226,17 +257,23 @@ fftgen_result fftgen_plan_many_with_choice(fftgen_plan *plan, int rank, const lo
     char *source = fftgen_render(&render, why, sizeof why);
     if (source == NULL) {
         free(p);
-        return FFTGEN_GENERATOR_FAILED;
+        return fftgen_detail(FFTGEN_GENERATOR_FAILED, "%s", why);
     }
+    char prefix[128];
+    fftgen_default_name(&p->transform, prefix, sizeof prefix);
     fftgen_cubin cubin;
     result = fftgen_cache_get(source, arch, !(flags & FFTGEN_NO_JIT), &cubin, why, sizeof why);
     free(source);
+    if (result == FFTGEN_NVRTC_FAILED)
+        fftgen_detail(result, "NVRTC failed to compile %s for sm_%d: %s", prefix, arch, why);
+    else if (result == FFTGEN_JIT_DISABLED)
+        fftgen_detail(result, "FFTGEN_NO_JIT, and no loaded kernel pack holds %s for sm_%d (fftgen pack writes one)",
+                      prefix, arch);
     if (result == FFTGEN_SUCCESS) {
-        char prefix[128], names[2 * FFTGEN_MAX_PASSES][192];
+        char names[2 * FFTGEN_MAX_PASSES][192];
         const char *name_list[2 * FFTGEN_MAX_PASSES];
         int shared[2 * FFTGEN_MAX_PASSES];
         const int passes = p->transform.pass_count;
-        fftgen_default_name(&p->transform, prefix, sizeof prefix);
         for (int i = 0; i < passes; ++i)
             for (int d = 0; d < 2; ++d) {
                 char pass_part[16] = "";
@@ -251,9 +288,11 @@ fftgen_result fftgen_plan_many_with_choice(fftgen_plan *plan, int rank, const lo
         /* 1D passes (and long 2D/3D rows and columns, and 2D shapes with the columns first) go through a
          * work area as large as the data */
         p->work_bytes = (size_t)points * (size_t)batch * element;
-        if (cudaMalloc(&p->work_area, p->work_bytes) != cudaSuccess) {
+        const cudaError_t status = cudaMalloc(&p->work_area, p->work_bytes);
+        if (status != cudaSuccess) {
             fftgen_module_unload(&p->module);
-            result = FFTGEN_CUDA_ERROR;
+            result = fftgen_detail(FFTGEN_CUDA_ERROR, "cudaMalloc of the %zu-byte work area: %s (%s)", p->work_bytes,
+                                   cudaGetErrorName(status), cudaGetErrorString(status));
         }
         p->owns_work_area = 1;
     }
@@ -269,6 +308,16 @@ fftgen_result fftgen_plan_many_with_choice(fftgen_plan *plan, int rank, const lo
     return FFTGEN_SUCCESS;
 }
 
+fftgen_result fftgen_plan_many_with_choice(fftgen_plan *plan, int rank, const long long *n, const long long *inembed,
+                                           long long istride, long long idist, const long long *onembed,
+                                           long long ostride, long long odist, fftgen_precision precision,
+                                           long long batch, unsigned flags, const fftgen_choice *choice)
+{
+    fftgen_detail_clear();
+    return fftgen_detail_finish(create_plan(plan, rank, n, inembed, istride, idist, onembed, ostride, odist, precision,
+                                            batch, flags, choice));
+}
+
 fftgen_result fftgen_plan_1d(fftgen_plan *plan, long long n, fftgen_precision precision, long long batch,
                              unsigned flags)
 {
@@ -280,41 +329,65 @@ static int is_live(fftgen_plan plan)
     return plan != NULL && plan->magic == PLAN_MAGIC;
 }
 
-fftgen_result fftgen_get_work_size(fftgen_plan plan, size_t *bytes)
+static fftgen_result work_size(fftgen_plan plan, size_t *bytes)
 {
     if (!is_live(plan)) return FFTGEN_INVALID_PLAN;
-    if (bytes == NULL) return FFTGEN_NULL_POINTER;
+    if (bytes == NULL) return fftgen_detail(FFTGEN_NULL_POINTER, "bytes is NULL");
     *bytes = plan->work_bytes;
     return FFTGEN_SUCCESS;
 }
 
-fftgen_result fftgen_set_work_area(fftgen_plan plan, void *work_area)
+fftgen_result fftgen_get_work_size(fftgen_plan plan, size_t *bytes)
+{
+    fftgen_detail_clear();
+    return fftgen_detail_finish(work_size(plan, bytes));
+}
+
+static fftgen_result take_work_area(fftgen_plan plan, void *work_area)
 {
     if (!is_live(plan)) return FFTGEN_INVALID_PLAN;
     if (plan->work_bytes == 0) return FFTGEN_SUCCESS; /* nothing to do with it */
-    if (work_area == NULL) return FFTGEN_NULL_POINTER;
+    if (work_area == NULL) return fftgen_detail(FFTGEN_NULL_POINTER, "work_area is NULL");
     /* 16 bytes: a pass that prefetches its tiles copies them 16 bytes at a time (cudaMalloc's are 256) */
-    if ((uintptr_t)work_area % 16 != 0) return FFTGEN_MISALIGNED_POINTER;
-    if (plan->owns_work_area && cudaFree(plan->work_area) != cudaSuccess) return FFTGEN_CUDA_ERROR;
+    if ((uintptr_t)work_area % 16 != 0)
+        return fftgen_detail(FFTGEN_MISALIGNED_POINTER, "work_area %p is not 16-byte aligned", work_area);
+    if (plan->owns_work_area) {
+        const cudaError_t status = cudaFree(plan->work_area);
+        if (status != cudaSuccess)
+            return fftgen_detail(FFTGEN_CUDA_ERROR, "cudaFree of the plan's own work area: %s (%s)",
+                                 cudaGetErrorName(status), cudaGetErrorString(status));
+    }
     plan->owns_work_area = 0;
     plan->work_area = work_area;
     return FFTGEN_SUCCESS;
 }
 
+fftgen_result fftgen_set_work_area(fftgen_plan plan, void *work_area)
+{
+    fftgen_detail_clear();
+    return fftgen_detail_finish(take_work_area(plan, work_area));
+}
+
 fftgen_result fftgen_set_stream(fftgen_plan plan, cudaStream_t stream)
 {
-    if (!is_live(plan)) return FFTGEN_INVALID_PLAN;
+    fftgen_detail_clear();
+    if (!is_live(plan)) return fftgen_detail_finish(FFTGEN_INVALID_PLAN);
     plan->stream = stream;
     return FFTGEN_SUCCESS;
 }
 
-fftgen_result fftgen_exec(fftgen_plan plan, const void *in, void *out, fftgen_direction direction)
+static fftgen_result execute(fftgen_plan plan, const void *in, void *out, fftgen_direction direction)
 {
     if (!is_live(plan)) return FFTGEN_INVALID_PLAN;
-    if (in == NULL || out == NULL) return FFTGEN_NULL_POINTER;
+    if (in == NULL || out == NULL) return fftgen_detail(FFTGEN_NULL_POINTER, "%s is NULL", in == NULL ? "in" : "out");
     const uintptr_t alignment = plan->precision == FFTGEN_FP16 ? 4 : 8;
-    if ((uintptr_t)in % alignment != 0 || (uintptr_t)out % alignment != 0) return FFTGEN_MISALIGNED_POINTER;
-    if (direction != FFTGEN_FORWARD && direction != FFTGEN_INVERSE) return FFTGEN_INVALID_DIRECTION;
+    if ((uintptr_t)in % alignment != 0 || (uintptr_t)out % alignment != 0)
+        return fftgen_detail(FFTGEN_MISALIGNED_POINTER, "%s %p is not aligned to one %s (%d bytes)",
+                             (uintptr_t)in % alignment != 0 ? "in" : "out", (uintptr_t)in % alignment != 0 ? in : out,
+                             alignment == 4 ? "__half2" : "float2", (int)alignment);
+    if (direction != FFTGEN_FORWARD && direction != FFTGEN_INVERSE)
+        return fftgen_detail(FFTGEN_INVALID_DIRECTION, "direction %d: expected FFTGEN_FORWARD (-1) or FFTGEN_INVERSE (1)",
+                             (int)direction);
     const int inverse = direction == FFTGEN_INVERSE;
     const int passes = plan->transform.pass_count;
     /* a pass from the input to the output reads and writes tile by tile: in place, the two layouts
@@ -322,7 +395,8 @@ fftgen_result fftgen_exec(fftgen_plan plan, const void *in, void *out, fftgen_di
     const int rank = plan->transform.rank;
     const int input_to_output = plan->transform.pass[0].target == FFTGEN_BUFFER_OUTPUT;
     if (in == out && input_to_output && !same_layout(&plan->transform.in, &plan->transform.out, rank))
-        return FFTGEN_OVERLAPPING_LAYOUT;
+        return fftgen_detail(FFTGEN_OVERLAPPING_LAYOUT,
+                             "in place (in == out) needs the same input and output layouts in this plan");
     const float scale = inverse && (plan->flags & FFTGEN_SCALE_INVERSE) ? (float)(1.0 / (double)plan->transform.n)
                                                                          : 1.0f;
     for (int i = 0; i < passes; ++i) {
@@ -340,10 +414,17 @@ fftgen_result fftgen_exec(fftgen_plan plan, const void *in, void *out, fftgen_di
     return FFTGEN_SUCCESS;
 }
 
+fftgen_result fftgen_exec(fftgen_plan plan, const void *in, void *out, fftgen_direction direction)
+{
+    fftgen_detail_clear();
+    return fftgen_detail_finish(execute(plan, in, out, direction));
+}
+
 fftgen_result fftgen_destroy(fftgen_plan plan)
 {
+    fftgen_detail_clear();
     if (plan == NULL) return FFTGEN_SUCCESS;
-    if (!is_live(plan)) return FFTGEN_INVALID_PLAN;
+    if (!is_live(plan)) return fftgen_detail_finish(FFTGEN_INVALID_PLAN);
     fftgen_module_unload(&plan->module);
     if (plan->owns_work_area) cudaFree(plan->work_area);
     plan->magic = 0;
@@ -356,25 +437,46 @@ const fftgen_transform_plan *fftgen_plan_layout(fftgen_plan plan)
     return is_live(plan) ? &plan->transform : NULL;
 }
 
-fftgen_result fftgen_load_wisdom(const char *path)
+static fftgen_result load_wisdom(const char *path)
 {
-    if (path == NULL) return FFTGEN_NULL_POINTER;
+    if (path == NULL) return fftgen_detail(FFTGEN_NULL_POINTER, "path is NULL");
     int device, arch;
     size_t memory;
     const fftgen_result found = fftgen_current_device(&device, &arch, &memory);
     if (found != FFTGEN_SUCCESS) return found;
     fftgen_wisdom_load_defaults(); /* so that the default file does not come later, over this one */
-    char why[512];
-    return fftgen_wisdom_add_file(path, why, sizeof why);
+    char why[512] = "";
+    const fftgen_result added = fftgen_wisdom_add_file(path, why, sizeof why);
+    if (added != FFTGEN_SUCCESS && why[0] != '\0') return fftgen_detail(added, "%s", why);
+    return added;
 }
 
-fftgen_result fftgen_load_pack(const char *path)
+fftgen_result fftgen_load_wisdom(const char *path)
 {
+    fftgen_detail_clear();
+    return fftgen_detail_finish(load_wisdom(path));
+}
+
+static fftgen_result load_pack(const char *path)
+{
+    if (path == NULL) return fftgen_detail(FFTGEN_NULL_POINTER, "path is NULL");
+    FILE *probe = fopen(path, "rb");
+    if (probe == NULL) return fftgen_detail(FFTGEN_PACK_UNREADABLE, "%s: %s", path, strerror(errno));
+    fclose(probe);
     int device, arch = 0;
     size_t memory;
     const fftgen_result found = fftgen_current_device(&device, &arch, &memory);
     if (found == FFTGEN_NO_DEVICE) arch = 0; /* no device to match: check everything else */
     else if (found != FFTGEN_SUCCESS) return found;
     fftgen_pack_load_defaults(); /* so that the defaults do not come later, ahead of this pack */
-    return fftgen_pack_add_file(path, arch);
+    const fftgen_result added = fftgen_pack_add_file(path, arch);
+    if (added == FFTGEN_PACK_WRONG_ARCH) return fftgen_detail(added, "%s: no kernel for sm_%d", path, arch);
+    if (added != FFTGEN_SUCCESS) return fftgen_detail(added, "%s: %s", path, fftgen_result_string(added));
+    return FFTGEN_SUCCESS;
+}
+
+fftgen_result fftgen_load_pack(const char *path)
+{
+    fftgen_detail_clear();
+    return fftgen_detail_finish(load_pack(path));
 }

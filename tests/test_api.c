@@ -1,11 +1,13 @@
 /* The public API (runtime/include/fftgen.h). Everywhere: every bad argument gets its own result
- * code and leaves no plan; every code has a message. Without a GPU: a valid plan reports
+ * code and leaves no plan; every code has a message; fftgen_last_error() names what a failed call
+ * found wrong, per thread. Without a GPU: a valid plan reports
  * FFTGEN_NO_DEVICE. With a GPU (else skipped): every size from 2 to 2^27 (one kernel up to 16384,
  * two passes up to 2^20, three above) in both precisions and both directions against FFTW double,
  * out of place and in place, batch 1, 3 and large (up to 2^22 points), the normalized inverse, work areas of the plan's and of the caller's, strided input and
  * output, kernel packs on the device, and the execution-time argument checks; 2D and 3D shapes
  * (squares to 8192^2, cubes to 512^3) contiguous and strided with embeds. */
 #define _POSIX_C_SOURCE 200809L
+#include <pthread.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -78,6 +80,63 @@ static void bad_arguments(void **state)
     expect_rejected(FFTGEN_INVALID_FLAGS, 1, &n64, NULL, 1, 64, FFTGEN_SPLIT, 1, FFTGEN_FP16_INTERMEDIATES);
 }
 
+static void expect_detail(const char *part)
+{
+    if (strstr(fftgen_last_error(), part) == NULL) print_error("last error: '%s', want '%s' in it\n", fftgen_last_error(), part);
+    assert_non_null(strstr(fftgen_last_error(), part));
+}
+
+static void *fail_a_plan(void *unused)
+{
+    (void)unused;
+    fftgen_plan plan;
+    return (void *)(uintptr_t)(fftgen_plan_1d(&plan, 48, FFTGEN_FP32, 1, 0) == FFTGEN_INVALID_SIZE &&
+                               strstr(fftgen_last_error(), "n[0] = 48") != NULL);
+}
+
+/* fftgen_last_error() names what a failed call found wrong, per thread, and is empty after a success. */
+static void failures_say_why(void **state)
+{
+    (void)state;
+    fftgen_plan plan;
+    const long long n1000 = 1000, n64 = 64, square[2] = {64, 64}, narrow[2] = {64, 32}, wide[2] = {64, 80};
+    assert_int_equal(fftgen_destroy(NULL), FFTGEN_SUCCESS);
+    assert_string_equal(fftgen_last_error(), "");
+    assert_int_equal(fftgen_plan_many(&plan, 1, &n1000, NULL, 1, 1, NULL, 1, 1, FFTGEN_FP32, 1, 0), FFTGEN_INVALID_SIZE);
+    expect_detail("n[0] = 1000 is not a power of two");
+    /* the messages' own functions leave it alone */
+    (void)fftgen_result_string(FFTGEN_SUCCESS);
+    (void)fftgen_version();
+    expect_detail("n[0] = 1000");
+    assert_int_equal(fftgen_plan_many(&plan, 2, square, narrow, 1, 4096, NULL, 1, 1, FFTGEN_FP32, 2, 0),
+                     FFTGEN_INVALID_LAYOUT);
+    expect_detail("input embed[1] = 32 is smaller than n[1] = 64");
+    assert_int_equal(fftgen_plan_many(&plan, 2, square, wide, 1, 4096, NULL, 1, 1, FFTGEN_FP32, 2, 0),
+                     FFTGEN_OVERLAPPING_LAYOUT);
+    expect_detail("would share elements");
+    assert_int_equal(fftgen_plan_1d(&plan, 64, FFTGEN_FP32, 1, 1u << 20), FFTGEN_INVALID_FLAGS);
+    expect_detail("unknown flag bits 0x100000");
+    assert_int_equal(fftgen_plan_1d(&plan, 64, FFTGEN_FP32, 1, FFTGEN_TENSOR_CORES), FFTGEN_NOT_SUPPORTED_YET);
+    expect_detail("FFTGEN_TENSOR_CORES takes fp16 operands");
+    assert_int_equal(fftgen_plan_many(&plan, 1, &n64, NULL, 1, 1, NULL, 1, 1, FFTGEN_FP32, 0, 0), FFTGEN_INVALID_BATCH);
+    expect_detail("batch 0");
+    /* a failure with nothing more to say: its result's message */
+    assert_int_equal(fftgen_set_stream(NULL, 0), FFTGEN_INVALID_PLAN);
+    assert_string_equal(fftgen_last_error(), fftgen_result_string(FFTGEN_INVALID_PLAN));
+    assert_int_equal(fftgen_load_pack("/nonexistent/dir/kernels.fgpack"), FFTGEN_PACK_UNREADABLE);
+    expect_detail("/nonexistent/dir/kernels.fgpack: No such file or directory");
+    /* another thread's failure is its own */
+    pthread_t thread;
+    void *other_saw_its_own = NULL;
+    assert_int_equal(pthread_create(&thread, NULL, fail_a_plan, NULL), 0);
+    assert_int_equal(pthread_join(thread, &other_saw_its_own), 0);
+    assert_true(other_saw_its_own != NULL);
+    expect_detail("/nonexistent/dir/kernels.fgpack");
+    /* a success empties it */
+    assert_int_equal(fftgen_destroy(NULL), FFTGEN_SUCCESS);
+    assert_string_equal(fftgen_last_error(), "");
+}
+
 static void invalid_plans(void **state)
 {
     (void)state;
@@ -112,6 +171,7 @@ static void no_device_is_reported(void **state)
     fftgen_plan plan = NULL;
     assert_int_equal(fftgen_plan_1d(&plan, 1024, FFTGEN_FP32, 8, 0), FFTGEN_NO_DEVICE);
     assert_null(plan);
+    expect_detail("cudaGetDeviceCount");
 }
 
 struct api_run {
@@ -374,8 +434,10 @@ static void wisdom_steers_plans(void **state)
     if (device_major() < 8) skip();
     const char *damaged = write_wisdom("fp16 65536 tensor-cores=9 max-tile=4\n");
     assert_int_equal(fftgen_load_wisdom(damaged), FFTGEN_WISDOM_CORRUPT);
+    expect_detail(": line 3: bad value '9' for tensor-cores");
     unlink(damaged);
     assert_int_equal(fftgen_load_wisdom("/nonexistent/wisdom.txt"), FFTGEN_WISDOM_UNREADABLE);
+    expect_detail("/nonexistent/wisdom.txt");
     const char *path = write_wisdom("fp16 65536 tensor-cores=2 max-tile=4 ms=1 default-ms=1\n");
     assert_int_equal(fftgen_load_wisdom(path), FFTGEN_SUCCESS);
     unlink(path);
@@ -760,8 +822,9 @@ static void split_matches_fftw(void **state)
                   worst[1]);
 }
 
-/* On the device: the default pack serves plans with JIT forbidden; other sizes are refused; a pack
- * for another architecture is rejected. Runs before anything is compiled, with no disk cache. */
+/* On the device: the default pack serves plans with JIT forbidden; other sizes are refused, and need
+ * NVRTC where it is allowed; a pack for another architecture is rejected. Runs before anything is
+ * compiled, with no disk cache. */
 static void packs_on_the_device(void **state)
 {
     (void)state;
@@ -774,6 +837,14 @@ static void packs_on_the_device(void **state)
     assert_int_equal(fftgen_destroy(plan), FFTGEN_SUCCESS);
     assert_int_equal(fftgen_plan_1d(&plan, 8, FFTGEN_FP32, 16, FFTGEN_NO_JIT), FFTGEN_JIT_DISABLED);
     assert_null(plan);
+    expect_detail("FFTGEN_NO_JIT, and no loaded kernel pack holds fftgen_8_fp32 for sm_");
+    /* NVRTC that cannot be loaded: the library named, and the loader's reason (NVRTC is loaded at the
+     * first compile, which this is, and a failed load is tried again later) */
+    setenv("FFTGEN_NVRTC", "/nonexistent/libnvrtc.so.13", 1);
+    assert_int_equal(fftgen_plan_1d(&plan, 8, FFTGEN_FP32, 16, 0), FFTGEN_NVRTC_UNAVAILABLE);
+    expect_detail("could not load NVRTC from /nonexistent/libnvrtc.so.13: ");
+    expect_detail("No such file or directory");
+    unsetenv("FFTGEN_NVRTC");
     unsetenv("FFTGEN_CACHE");
 
     const int major = device_major();
@@ -786,7 +857,9 @@ static void packs_on_the_device(void **state)
     close(fd);
     assert_int_equal(fftgen_pack_write(path, &entry, 1, why, sizeof why), FFTGEN_SUCCESS);
     assert_int_equal(fftgen_load_pack(path), FFTGEN_PACK_WRONG_ARCH);
+    expect_detail(": no kernel for sm_");
     assert_int_equal(fftgen_load_pack("/nonexistent.fgpack"), FFTGEN_PACK_UNREADABLE);
+    expect_detail("/nonexistent.fgpack: No such file or directory");
     unlink(path);
 }
 
@@ -918,6 +991,7 @@ static void exec_checks_its_arguments(void **state)
     assert_int_equal(cudaMalloc((void **)&buffer, 256 * 4 * 8 + 64), cudaSuccess);
     assert_int_equal(fftgen_exec(plan, NULL, buffer, FFTGEN_FORWARD), FFTGEN_NULL_POINTER);
     assert_int_equal(fftgen_exec(plan, buffer + 4, buffer + 8, FFTGEN_FORWARD), FFTGEN_MISALIGNED_POINTER);
+    expect_detail("is not aligned to one");
     assert_int_equal(fftgen_exec(plan, buffer, buffer, (fftgen_direction)0), FFTGEN_INVALID_DIRECTION);
     assert_int_equal(fftgen_exec(plan, buffer, buffer, FFTGEN_FORWARD), FFTGEN_SUCCESS);
     assert_int_equal(cudaDeviceSynchronize(), cudaSuccess);
@@ -957,6 +1031,7 @@ int main(int argc, char **argv)
     if (!have_gpu) printf("no CUDA device: the GPU parts of this test are skipped\n");
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(bad_arguments),
+        cmocka_unit_test(failures_say_why),
         cmocka_unit_test(invalid_plans),
         cmocka_unit_test(every_result_has_a_message),
         cmocka_unit_test(no_device_is_reported),

@@ -71,7 +71,8 @@ static int run_both(long long n, int fp16, int batch, const void *in, double *ff
         goto done;
     fftgen_result r = fftgen_plan_1d(&plan, n, fp16 ? FFTGEN_FP16 : FFTGEN_FP32, batch, 0);
     if (r != FFTGEN_SUCCESS || (r = fftgen_exec(plan, d_in, d_out, FFTGEN_FORWARD)) != FFTGEN_SUCCESS) {
-        fprintf(stderr, "fftgen-accuracy: fftgen, %lld points: %s\n", n, fftgen_result_string(r));
+        fprintf(stderr, "fftgen-accuracy: fftgen, %lld points: %s (%s)\n", n, fftgen_result_string(r),
+                fftgen_last_error());
         goto done;
     }
     if (cudaMemcpy(host, d_out, bytes, cudaMemcpyDeviceToHost) != cudaSuccess) goto done;

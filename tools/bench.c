@@ -234,7 +234,8 @@ int main(int argc, char **argv)
                                                            NULL, 1, points, (fftgen_precision)p, batch,
                                                            plan_flags);
             if (planned != FFTGEN_SUCCESS) {
-                fprintf(stderr, "\nfftgen-bench: planning %s: %s\n", shape, fftgen_result_string(planned));
+                fprintf(stderr, "\nfftgen-bench: planning %s: %s (%s)\n", shape, fftgen_result_string(planned),
+                        fftgen_last_error());
                 ++failures;
                 continue;
             }

@@ -66,7 +66,7 @@ int main(int argc, char **argv)
             const double t1 = now_ms();
             fftgen_cache_get_stats(&after);
             if (r != FFTGEN_SUCCESS) {
-                fprintf(stderr, "fftgen_plan_1d(%lld): %s\n", n, fftgen_result_string(r));
+                fprintf(stderr, "fftgen_plan_1d(%lld): %s (%s)\n", n, fftgen_result_string(r), fftgen_last_error());
                 ++failures;
                 continue;
             }

@@ -87,6 +87,7 @@ struct candidate {
     fftgen_choice choice;
     fftgen_plan plan;
     fftgen_result created;
+    char why[256]; /* fftgen_last_error() of a candidate that could not be planned */
     float ms;
     double disagreement;
     int held_back; /* an option round's candidate that did not beat its starting plan by MIN_OPTION_GAIN */
@@ -202,6 +203,7 @@ static void *build_worker(void *arg)
         c->created = fftgen_plan_many_with_choice(&c->plan, q->t->shape.rank, n, NULL, 1, points, NULL, 1, points,
                                                   q->t->precision, q->batch, FFTGEN_PLANNER_DEFAULTS,
                                                   i == 0 ? NULL : &c->choice);
+        if (c->created != FFTGEN_SUCCESS) snprintf(c->why, sizeof c->why, "%s", fftgen_last_error());
     }
 }
 
@@ -348,7 +350,7 @@ static int measure(struct measurement *m, struct candidate_list *list, int first
         k->ms = INFINITY;
         if (k->created != FFTGEN_SUCCESS) {
             printf("  %-5s %-12s candidate %d could not be planned: %s\n", PRECISION_NAMES[t->precision], m->shape,
-                   c, fftgen_result_string(k->created));
+                   c, k->why);
             failed = c == 0;
             continue;
         }
@@ -828,8 +830,8 @@ int main(int argc, char **argv)
     const fftgen_result found = fftgen_current_device(&device, &arch, &memory);
     fftgen_device_key key;
     if (found != FFTGEN_SUCCESS || fftgen_device_key_of(device, arch, &key) != FFTGEN_SUCCESS) {
-        fprintf(stderr, "fftgen tune: error: %s: tune measures on a GPU\n",
-                fftgen_result_string(found != FFTGEN_SUCCESS ? found : FFTGEN_CUDA_ERROR));
+        fprintf(stderr, "fftgen tune: error: tune measures on a GPU: %s\n",
+                fftgen_last_error()); /* both say why (the CUDA call and its error) */
         return 1;
     }
     fftgen_wisdom_load_defaults(); /* the choices in use now, candidates too */

@@ -5,7 +5,8 @@
  * plan's kernels and compiles them with NVRTC for the device's exact architecture, behind a kernel
  * cache in memory and on disk, so the second start of a program compiles nothing.
  *
- * Every function returns an fftgen_result; fftgen_result_string() turns it into a message.
+ * Every function returns an fftgen_result; fftgen_result_string() turns it into a message, and
+ * fftgen_last_error() says what a failed call found wrong (the argument, the NVRTC log, the CUDA error).
  * Functions are thread-safe for distinct plans; planning from several threads at once is safe.
  *
  * Environment:
@@ -170,6 +171,12 @@ fftgen_result fftgen_load_wisdom(const char *path);
 
 /* A short English description of a result code. Never NULL. */
 const char *fftgen_result_string(fftgen_result result);
+
+/* Why the last call of the library on this thread failed, in more words than its result code: the
+ * NVRTC log, the CUDA call and its error, the planner's reason, the damaged line of a wisdom file, the
+ * argument at fault. Empty after a call that succeeded (fftgen_result_string, fftgen_version and this
+ * function leave it as it is). Never NULL; valid until the thread's next call of the library. */
+const char *fftgen_last_error(void);
 
 /* "0.1.0" */
 const char *fftgen_version(void);
