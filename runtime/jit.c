@@ -55,7 +55,8 @@ static fftgen_result load_nvrtc(void)
             !a.cubin || !a.destroy || !a.error_string) {
             const char *reason = handle == NULL ? dlerror() : NULL;
             if (handle != NULL) dlclose(handle);
-            result = fftgen_detail(FFTGEN_NVRTC_UNAVAILABLE, "could not load NVRTC from %s: %s (FFTGEN_NVRTC names the library)",
+            result = fftgen_detail(FFTGEN_NVRTC_UNAVAILABLE,
+                                   "could not load NVRTC from %s: %s (FFTGEN_NVRTC names the library)",
                                    path && *path ? path : "libnvrtc.so.13 or /usr/local/cuda/lib64",
                                    reason ? reason : "a function of NVRTC's API is missing from it");
         } else {

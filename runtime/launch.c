@@ -18,11 +18,11 @@ fftgen_result fftgen_current_device(int *device, int *arch, size_t *global_memor
 {
     int count = 0;
     cudaError_t status = cudaGetDeviceCount(&count);
-    if (status == cudaErrorNoDevice || status == cudaErrorInsufficientDriver || (status == cudaSuccess && count == 0))
-        return fftgen_detail(FFTGEN_NO_DEVICE, "no CUDA device (or no CUDA driver): cudaGetDeviceCount %s%s%s%s",
-                             status == cudaSuccess ? "found none" : "returned ",
-                             status == cudaSuccess ? "" : cudaGetErrorName(status), status == cudaSuccess ? "" : ": ",
-                             status == cudaSuccess ? "" : cudaGetErrorString(status));
+    if (status == cudaSuccess && count == 0)
+        return fftgen_detail(FFTGEN_NO_DEVICE, "no CUDA device: cudaGetDeviceCount found none");
+    if (status == cudaErrorNoDevice || status == cudaErrorInsufficientDriver)
+        return fftgen_detail(FFTGEN_NO_DEVICE, "no CUDA device (or no CUDA driver): cudaGetDeviceCount returned %s: %s",
+                             cudaGetErrorName(status), cudaGetErrorString(status));
     if (status != cudaSuccess) return cuda_failed("cudaGetDeviceCount", status);
     int major = 0, minor = 0;
     if ((status = cudaGetDevice(device)) != cudaSuccess) return cuda_failed("cudaGetDevice", status);
@@ -103,7 +103,8 @@ fftgen_result fftgen_module_load(const fftgen_cubin *cubin, int count, const cha
     module->library = NULL;
     module->count = 0;
     if (count < 1 || count > FFTGEN_MODULE_MAX_KERNELS)
-        return fftgen_detail(FFTGEN_CUDA_ERROR, "a module of %d kernels (at most %d)", count, FFTGEN_MODULE_MAX_KERNELS);
+        return fftgen_detail(FFTGEN_CUDA_ERROR, "a module of %d kernels (at most %d)", count,
+                             FFTGEN_MODULE_MAX_KERNELS);
     cudaError_t status = cudaLibraryLoadData(&module->library, cubin->data, NULL, NULL, 0, NULL, NULL, 0);
     if (status != cudaSuccess) {
         module->library = NULL;

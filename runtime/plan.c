@@ -184,8 +184,8 @@ static fftgen_result create_plan(fftgen_plan *plan, int rank, const long long *n
     const int tensor_cores = (flags & FFTGEN_TENSOR_CORES) != 0;
     /* tensor cores take fp16 operands: fp16 storage, or the split precisions' hi + lo (fftgen.h) */
     if (tensor_cores && !split && precision != FFTGEN_FP16)
-        return fftgen_detail(FFTGEN_NOT_SUPPORTED_YET,
-                             "FFTGEN_TENSOR_CORES takes fp16 operands: FFTGEN_FP16, or a split precision for fp32 data");
+        return fftgen_detail(FFTGEN_NOT_SUPPORTED_YET, "FFTGEN_TENSOR_CORES takes fp16 operands: FFTGEN_FP16, or a "
+                                                       "split precision for fp32 data");
     fftgen_result result = check_layout("input", rank, n, inembed, istride, idist, batch);
     if (result == FFTGEN_SUCCESS) result = check_layout("output", rank, n, onembed, ostride, odist, batch);
     if (result != FFTGEN_SUCCESS) return result;
@@ -247,8 +247,8 @@ static fftgen_result create_plan(fftgen_plan *plan, int rank, const long long *n
             const long long ffts = p->ffts[i];
             free(p);
             return fftgen_detail(FFTGEN_INVALID_BATCH,
-                                 "batch %lld: pass %d would launch %lld transforms in %lld blocks, above 2^31 - 1", batch,
-                                 i + 1, ffts, grid);
+                                 "batch %lld: pass %d would launch %lld transforms in %lld blocks, above 2^31 - 1",
+                                 batch, i + 1, ffts, grid);
         }
         p->grid[i] = (unsigned)grid;
     }
@@ -386,8 +386,8 @@ static fftgen_result execute(fftgen_plan plan, const void *in, void *out, fftgen
                              (uintptr_t)in % alignment != 0 ? "in" : "out", (uintptr_t)in % alignment != 0 ? in : out,
                              alignment == 4 ? "__half2" : "float2", (int)alignment);
     if (direction != FFTGEN_FORWARD && direction != FFTGEN_INVERSE)
-        return fftgen_detail(FFTGEN_INVALID_DIRECTION, "direction %d: expected FFTGEN_FORWARD (-1) or FFTGEN_INVERSE (1)",
-                             (int)direction);
+        return fftgen_detail(FFTGEN_INVALID_DIRECTION,
+                             "direction %d: expected FFTGEN_FORWARD (-1) or FFTGEN_INVERSE (1)", (int)direction);
     const int inverse = direction == FFTGEN_INVERSE;
     const int passes = plan->transform.pass_count;
     /* a pass from the input to the output reads and writes tile by tile: in place, the two layouts

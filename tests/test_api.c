@@ -82,7 +82,8 @@ static void bad_arguments(void **state)
 
 static void expect_detail(const char *part)
 {
-    if (strstr(fftgen_last_error(), part) == NULL) print_error("last error: '%s', want '%s' in it\n", fftgen_last_error(), part);
+    if (strstr(fftgen_last_error(), part) == NULL)
+        print_error("last error: '%s', want '%s' in it\n", fftgen_last_error(), part);
     assert_non_null(strstr(fftgen_last_error(), part));
 }
 
@@ -102,7 +103,8 @@ static void failures_say_why(void **state)
     const long long n1000 = 1000, n64 = 64, square[2] = {64, 64}, narrow[2] = {64, 32}, wide[2] = {64, 80};
     assert_int_equal(fftgen_destroy(NULL), FFTGEN_SUCCESS);
     assert_string_equal(fftgen_last_error(), "");
-    assert_int_equal(fftgen_plan_many(&plan, 1, &n1000, NULL, 1, 1, NULL, 1, 1, FFTGEN_FP32, 1, 0), FFTGEN_INVALID_SIZE);
+    assert_int_equal(fftgen_plan_many(&plan, 1, &n1000, NULL, 1, 1, NULL, 1, 1, FFTGEN_FP32, 1, 0),
+                     FFTGEN_INVALID_SIZE);
     expect_detail("n[0] = 1000 is not a power of two");
     /* the messages' own functions leave it alone */
     (void)fftgen_result_string(FFTGEN_SUCCESS);
