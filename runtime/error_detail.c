@@ -20,11 +20,6 @@ fftgen_result fftgen_detail(fftgen_result result, const char *format, ...)
     return result;
 }
 
-int fftgen_detail_set(void)
-{
-    return detail[0] != '\0';
-}
-
 fftgen_result fftgen_detail_finish(fftgen_result result)
 {
     if (result == FFTGEN_SUCCESS)

@@ -12,9 +12,6 @@ void fftgen_detail_clear(void);
  * `return fftgen_detail(FFTGEN_..., "...", ...);`. */
 fftgen_result fftgen_detail(fftgen_result result, const char *format, ...) __attribute__((format(printf, 2, 3)));
 
-/* Whether a detail has been written since the last clear. */
-int fftgen_detail_set(void);
-
 /* A public function's last step: a failure that nothing explained gets its result's message, a
  * success leaves the detail empty. Returns `result`. */
 fftgen_result fftgen_detail_finish(fftgen_result result);

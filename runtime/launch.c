@@ -8,8 +8,7 @@
 #include "error_detail.h"
 #include "render.h"
 
-/* A failed CUDA call as this thread's detail (fftgen_last_error): the call, the error's name and text. */
-static fftgen_result cuda_failed(const char *call, cudaError_t error)
+fftgen_result fftgen_cuda_failed(const char *call, cudaError_t error)
 {
     return fftgen_detail(FFTGEN_CUDA_ERROR, "%s: %s (%s)", call, cudaGetErrorName(error), cudaGetErrorString(error));
 }
@@ -23,15 +22,15 @@ fftgen_result fftgen_current_device(int *device, int *arch, size_t *global_memor
     if (status == cudaErrorNoDevice || status == cudaErrorInsufficientDriver)
         return fftgen_detail(FFTGEN_NO_DEVICE, "no CUDA device (or no CUDA driver): cudaGetDeviceCount returned %s: %s",
                              cudaGetErrorName(status), cudaGetErrorString(status));
-    if (status != cudaSuccess) return cuda_failed("cudaGetDeviceCount", status);
+    if (status != cudaSuccess) return fftgen_cuda_failed("cudaGetDeviceCount", status);
     int major = 0, minor = 0;
-    if ((status = cudaGetDevice(device)) != cudaSuccess) return cuda_failed("cudaGetDevice", status);
+    if ((status = cudaGetDevice(device)) != cudaSuccess) return fftgen_cuda_failed("cudaGetDevice", status);
     if ((status = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, *device)) != cudaSuccess ||
         (status = cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, *device)) != cudaSuccess)
-        return cuda_failed("cudaDeviceGetAttribute (compute capability)", status);
+        return fftgen_cuda_failed("cudaDeviceGetAttribute (compute capability)", status);
     struct cudaDeviceProp prop;
     if ((status = cudaGetDeviceProperties(&prop, *device)) != cudaSuccess)
-        return cuda_failed("cudaGetDeviceProperties", status);
+        return fftgen_cuda_failed("cudaGetDeviceProperties", status);
     *arch = 10 * major + minor;
     *global_memory = prop.totalGlobalMem;
     return FFTGEN_SUCCESS;
@@ -40,7 +39,8 @@ fftgen_result fftgen_current_device(int *device, int *arch, size_t *global_memor
 fftgen_result fftgen_device_sm_count(int device, int *sms)
 {
     const cudaError_t status = cudaDeviceGetAttribute(sms, cudaDevAttrMultiProcessorCount, device);
-    return status == cudaSuccess ? FFTGEN_SUCCESS : cuda_failed("cudaDeviceGetAttribute (multiprocessors)", status);
+    if (status != cudaSuccess) return fftgen_cuda_failed("cudaDeviceGetAttribute (multiprocessors)", status);
+    return FFTGEN_SUCCESS;
 }
 
 /* The NVIDIA kernel module's version ("580.159.04"), else the CUDA driver API's ("cuda-13000"). */
@@ -82,7 +82,7 @@ fftgen_result fftgen_device_key_of(int device, int arch, fftgen_device_key *key)
     }
     struct cudaDeviceProp prop;
     const cudaError_t status = cudaGetDeviceProperties(&prop, device);
-    if (status != cudaSuccess) return cuda_failed("cudaGetDeviceProperties", status);
+    if (status != cudaSuccess) return fftgen_cuda_failed("cudaGetDeviceProperties", status);
     memset(key, 0, sizeof *key);
     snprintf(key->device, sizeof key->device, "%s", prop.name);
     key->arch = arch;
@@ -108,7 +108,7 @@ fftgen_result fftgen_module_load(const fftgen_cubin *cubin, int count, const cha
     cudaError_t status = cudaLibraryLoadData(&module->library, cubin->data, NULL, NULL, 0, NULL, NULL, 0);
     if (status != cudaSuccess) {
         module->library = NULL;
-        return cuda_failed("cudaLibraryLoadData (the plan's cubin)", status);
+        return fftgen_cuda_failed("cudaLibraryLoadData (the plan's cubin)", status);
     }
     char call[256];
     for (int i = 0; i < count; ++i) {
@@ -129,7 +129,7 @@ fftgen_result fftgen_module_load(const fftgen_cubin *cubin, int count, const cha
 fail:
     cudaLibraryUnload(module->library);
     module->library = NULL;
-    return cuda_failed(call, status);
+    return fftgen_cuda_failed(call, status);
 }
 
 void fftgen_module_unload(fftgen_module *module)
@@ -149,7 +149,7 @@ fftgen_result fftgen_module_launch(cudaKernel_t kernel, unsigned grid, unsigned 
         char call[128];
         snprintf(call, sizeof call, "cudaLaunchKernel(%u blocks of %u threads, %u bytes of shared memory)", grid,
                  threads, shared_bytes);
-        return cuda_failed(call, status);
+        return fftgen_cuda_failed(call, status);
     }
     return FFTGEN_SUCCESS;
 }

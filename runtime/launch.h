@@ -10,6 +10,10 @@
 #include "fftgen.h"
 #include "wisdom.h"
 
+/* FFTGEN_CUDA_ERROR, with the failed call, the error's name and its text as this thread's detail
+ * (fftgen_last_error). */
+fftgen_result fftgen_cuda_failed(const char *call, cudaError_t error);
+
 /* The current device's architecture (e.g. 90), shared-memory opt-in limit and memory. */
 fftgen_result fftgen_current_device(int *device, int *arch, size_t *global_memory);
 /* The device's streaming multiprocessors, for the grids of prefetching kernels. */

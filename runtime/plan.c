@@ -291,8 +291,9 @@ static fftgen_result create_plan(fftgen_plan *plan, int rank, const long long *n
         const cudaError_t status = cudaMalloc(&p->work_area, p->work_bytes);
         if (status != cudaSuccess) {
             fftgen_module_unload(&p->module);
-            result = fftgen_detail(FFTGEN_CUDA_ERROR, "cudaMalloc of the %zu-byte work area: %s (%s)", p->work_bytes,
-                                   cudaGetErrorName(status), cudaGetErrorString(status));
+            char call[64];
+            snprintf(call, sizeof call, "cudaMalloc(%zu bytes) for the work area", p->work_bytes);
+            result = fftgen_cuda_failed(call, status);
         }
         p->owns_work_area = 1;
     }
@@ -353,9 +354,7 @@ static fftgen_result take_work_area(fftgen_plan plan, void *work_area)
         return fftgen_detail(FFTGEN_MISALIGNED_POINTER, "work_area %p is not 16-byte aligned", work_area);
     if (plan->owns_work_area) {
         const cudaError_t status = cudaFree(plan->work_area);
-        if (status != cudaSuccess)
-            return fftgen_detail(FFTGEN_CUDA_ERROR, "cudaFree of the plan's own work area: %s (%s)",
-                                 cudaGetErrorName(status), cudaGetErrorString(status));
+        if (status != cudaSuccess) return fftgen_cuda_failed("cudaFree of the plan's own work area", status);
     }
     plan->owns_work_area = 0;
     plan->work_area = work_area;
@@ -460,16 +459,17 @@ fftgen_result fftgen_load_wisdom(const char *path)
 static fftgen_result load_pack(const char *path)
 {
     if (path == NULL) return fftgen_detail(FFTGEN_NULL_POINTER, "path is NULL");
-    FILE *probe = fopen(path, "rb");
-    if (probe == NULL) return fftgen_detail(FFTGEN_PACK_UNREADABLE, "%s: %s", path, strerror(errno));
-    fclose(probe);
     int device, arch = 0;
     size_t memory;
     const fftgen_result found = fftgen_current_device(&device, &arch, &memory);
     if (found == FFTGEN_NO_DEVICE) arch = 0; /* no device to match: check everything else */
     else if (found != FFTGEN_SUCCESS) return found;
     fftgen_pack_load_defaults(); /* so that the defaults do not come later, ahead of this pack */
+    errno = 0;
     const fftgen_result added = fftgen_pack_add_file(path, arch);
+    /* unreadable: the errno of the failed open or read (closing a file read from leaves it) */
+    if (added == FFTGEN_PACK_UNREADABLE)
+        return fftgen_detail(added, "%s: %s", path, errno != 0 ? strerror(errno) : "cannot be read");
     if (added == FFTGEN_PACK_WRONG_ARCH) return fftgen_detail(added, "%s: no kernel for sm_%d", path, arch);
     if (added != FFTGEN_SUCCESS) return fftgen_detail(added, "%s: %s", path, fftgen_result_string(added));
     return FFTGEN_SUCCESS;
