@@ -119,27 +119,46 @@ fail:
     return -1;
 }
 
-// Times `run` with events around each call: `warmup` untimed calls, then `runs` timed ones.
+// One call of `run` between two events, its time in *ms.
 template <typename F>
-int time_runs(F run, int warmup, int runs, timing *t)
+int timed_call(F run, cudaEvent_t start, cudaEvent_t stop, float *ms)
 {
-    std::vector<float> ms(runs);
+    CUDA_CHECK(cudaEventRecord(start));
+    if (run() != 0) goto fail;
+    CUDA_CHECK(cudaEventRecord(stop));
+    CUDA_CHECK(cudaEventSynchronize(stop));
+    CUDA_CHECK(cudaEventElapsedTime(ms, start, stop));
+    return 0;
+fail:
+    return -1;
+}
+
+void summarize(std::vector<float> &ms, timing *t)
+{
+    std::sort(ms.begin(), ms.end());
+    t->median = ms[ms.size() / 2];
+    t->min = ms.front();
+    t->max = ms.back();
+}
+
+// Times `a` and `b` (b may be null) with events around each call: `warmup` untimed calls of each,
+// then `runs` timed ones, in turns (a, b, a, b, ...) so that both see the same state of the GPU
+// (its clocks, what L2 holds) rather than one taking a better stretch of the run than the other.
+template <typename A, typename B>
+int time_in_turns(A a, B b, int warmup, int runs, timing *ta, timing *tb)
+{
+    std::vector<float> ms_a(runs), ms_b(runs);
     cudaEvent_t start = nullptr, stop = nullptr;
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
     for (int i = 0; i < warmup; ++i)
-        if (run() != 0) goto fail;
+        if (a() != 0 || (tb != nullptr && b() != 0)) goto fail;
     for (int i = 0; i < runs; ++i) {
-        CUDA_CHECK(cudaEventRecord(start));
-        if (run() != 0) goto fail;
-        CUDA_CHECK(cudaEventRecord(stop));
-        CUDA_CHECK(cudaEventSynchronize(stop));
-        CUDA_CHECK(cudaEventElapsedTime(&ms[i], start, stop));
+        if (timed_call(a, start, stop, &ms_a[i]) != 0) goto fail;
+        if (tb != nullptr && timed_call(b, start, stop, &ms_b[i]) != 0) goto fail;
     }
-    std::sort(ms.begin(), ms.end());
-    t->median = ms[runs / 2];
-    t->min = ms.front();
-    t->max = ms.back();
+    summarize(ms_a, ta);
+    if (tb != nullptr) summarize(ms_b, tb);
     cudaEventDestroy(start);
     cudaEventDestroy(stop);
     return 0;
@@ -147,6 +166,13 @@ fail:
     if (start) cudaEventDestroy(start);
     if (stop) cudaEventDestroy(stop);
     return -1;
+}
+
+// Times `run` alone, as time_in_turns does.
+template <typename F>
+int time_runs(F run, int warmup, int runs, timing *t)
+{
+    return time_in_turns(run, run, warmup, runs, t, nullptr);
 }
 
 int relative_error(const void *got, int fp16, const double2 *want, size_t count, double *sums_dev, double *error)
@@ -211,7 +237,7 @@ extern "C" int compare_with_cufft(const struct compare_config *c, fftgen_launch_
     bool have_z2z = false, have_plan = false;
     long long n = c->n;
     size_t work = 0;
-    timing t;
+    timing t, t_cufft;
 
     if (reserve(count) != 0) return -1;
     double2 *const ref_in = kept.ref_in, *const ref_out = kept.ref_out;
@@ -234,11 +260,6 @@ extern "C" int compare_with_cufft(const struct compare_config *c, fftgen_launch_
     CUDA_CHECK(launch(in, out, c->batch, 0));
     CUDA_CHECK(cudaDeviceSynchronize());
     if (relative_error(out, c->fp16, ref_out, count, sums, &r->fftgen_error) != 0) goto fail;
-    if (time_runs([&] { return launch(in, out, c->batch, 0) == cudaSuccess ? 0 : -1; }, c->warmup, c->runs, &t) != 0)
-        goto fail;
-    r->fftgen_ms = t.median;
-    r->fftgen_ms_min = t.min;
-    r->fftgen_ms_max = t.max;
 
     // cuFFT on the same buffers: cufftPlanMany for fp32, cufftXtMakePlanMany for fp16
     CUFFT_CHECK(cufftCreate(&plan));
@@ -253,12 +274,18 @@ extern "C" int compare_with_cufft(const struct compare_config *c, fftgen_launch_
     CUFFT_CHECK(cufftXtExec(plan, in, out, direction));
     CUDA_CHECK(cudaDeviceSynchronize());
     if (relative_error(out, c->fp16, ref_out, count, sums, &r->cufft_error) != 0) goto fail;
-    if (time_runs([&] { return cufftXtExec(plan, in, out, direction) == CUFFT_SUCCESS ? 0 : -1; }, c->warmup,
-                  c->runs, &t) != 0)
+
+    // both on the same buffers, in turns
+    if (time_in_turns([&] { return launch(in, out, c->batch, 0) == cudaSuccess ? 0 : -1; },
+                      [&] { return cufftXtExec(plan, in, out, direction) == CUFFT_SUCCESS ? 0 : -1; }, c->warmup,
+                      c->runs, &t, &t_cufft) != 0)
         goto fail;
-    r->cufft_ms = t.median;
-    r->cufft_ms_min = t.min;
-    r->cufft_ms_max = t.max;
+    r->fftgen_ms = t.median;
+    r->fftgen_ms_min = t.min;
+    r->fftgen_ms_max = t.max;
+    r->cufft_ms = t_cufft.median;
+    r->cufft_ms_min = t_cufft.min;
+    r->cufft_ms_max = t_cufft.max;
     cufftDestroy(plan);
     have_plan = false;
 

@@ -1,6 +1,7 @@
 /* Runs an fftgen kernel and cuFFT on the same device buffers and compares them: time (CUDA
- * events, warm-up, median of many runs), relative L2 error against cuFFT Z2Z (double) on the
- * same unrounded random inputs, and the device-to-device copy bandwidth for scale. */
+ * events, warm-up, median of many runs, the two timed in turns), relative L2 error against cuFFT
+ * Z2Z (double) on the same unrounded random inputs, and the device-to-device copy bandwidth for
+ * scale. */
 #ifndef FFTGEN_TOOLS_CUFFT_COMPARE_H
 #define FFTGEN_TOOLS_CUFFT_COMPARE_H
 
