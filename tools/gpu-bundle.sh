@@ -11,5 +11,5 @@ build=${FFTGEN_BUILD_DIR:-$root/build}
 rm -rf "$root/.gpu"
 mkdir -p "$root/.gpu"
 cp "$build/tests/test_gpu" "$build/tests/test_api" "$build/tests/test_cache" "$build/tests/libcmocka.so.0" \
-    "$build/tools/fftgen-bench" "$build/tools/fftgen-plan-time" "$build/tools/fftgen-accuracy" "$build/tools/fftgen-access-patterns" "$build/fftgen" "$build/fftgen-tune" "$root/.gpu/"
+    "$build/tools/fftgen-bench" "$build/tools/fftgen-plan-time" "$build/tools/fftgen-accuracy" "$build/tools/fftgen-access-patterns" "$build/tools/fftgen-tc-registers" "$build/fftgen" "$build/fftgen-tune" "$root/.gpu/"
 du -sh "$root/.gpu"
