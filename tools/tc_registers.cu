@@ -45,6 +45,29 @@ __device__ __forceinline__ void mma(float (&d)[4], const unsigned (&a)[4], const
         : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
 }
 
+// D += F X for a DFT matrix F given as A fragments (real, imaginary and negated imaginary parts) and
+// data X as B fragments: Re D += Re F Re X + (-Im F) Im X, Im D += Re F Im X + Im F Re X.
+__device__ __forceinline__ void dft_times(float (&d_re)[4], float (&d_im)[4], const unsigned (&f_re)[4],
+                                          const unsigned (&f_im)[4], const unsigned (&f_neg)[4],
+                                          const unsigned (&x_re)[2], const unsigned (&x_im)[2])
+{
+    mma(d_re, f_re, x_re);
+    mma(d_re, f_neg, x_im);
+    mma(d_im, f_re, x_im);
+    mma(d_im, f_im, x_re);
+}
+
+// D += X F for data X as A fragments and a half of F as B fragments.
+__device__ __forceinline__ void times_dft(float (&d_re)[4], float (&d_im)[4], const unsigned (&x_re)[4],
+                                          const unsigned (&x_im)[4], const unsigned (&f_re)[2],
+                                          const unsigned (&f_im)[2], const unsigned (&f_neg)[2])
+{
+    mma(d_re, x_re, f_re);
+    mma(d_re, x_im, f_neg);
+    mma(d_im, x_re, f_im);
+    mma(d_im, x_im, f_re);
+}
+
 // Two fp16 values in one register, the first in the low half.
 __device__ __forceinline__ unsigned pack(float first, float second)
 {
@@ -138,16 +161,8 @@ fft4096_tensor_cores(const __half2 *__restrict__ in, __half2 *__restrict__ out, 
                 const unsigned m_re[2] = {__byte_perm(h[0], h[1], 0x5410), __byte_perm(h[2], h[3], 0x5410)};
                 const unsigned m_im[2] = {__byte_perm(h[0], h[1], 0x7632), __byte_perm(h[2], h[3], 0x7632)};
                 float y_re[4] = {0, 0, 0, 0}, y_im[4] = {0, 0, 0, 0};
-                mma(y_re, f.a_re, m_re);
-                mma(y_re, f.a_neg, m_im);
-                mma(y_im, f.a_re, m_im);
-                mma(y_im, f.a_im, m_re);
-                if (SPLIT_DFT) {
-                    mma(y_re, f.a_re_lo, m_re);
-                    mma(y_re, f.a_neg_lo, m_im);
-                    mma(y_im, f.a_re_lo, m_im);
-                    mma(y_im, f.a_im_lo, m_re);
-                }
+                dft_times(y_re, y_im, f.a_re, f.a_im, f.a_neg, m_re, m_im);
+                if (SPLIT_DFT) dft_times(y_re, y_im, f.a_re_lo, f.a_im_lo, f.a_neg_lo, m_re, m_im);
 #pragma unroll
                 for (int i = 0; i < 4; ++i) {
                     const int k2 = group + 8 * (i >> 1), c = 16 * unit + 8 * half + 2 * quad + (i & 1);
@@ -175,20 +190,9 @@ fft4096_tensor_cores(const __half2 *__restrict__ in, __half2 *__restrict__ out, 
                     m_im_lo[r] = pack_lo(v[2 * r].y, v[2 * r + 1].y, m_im[r]);
                 }
                 float pr[4] = {0, 0, 0, 0}, pi[4] = {0, 0, 0, 0};
-                mma(pr, f.a_re, m_re);
-                mma(pr, f.a_neg, m_im);
-                mma(pi, f.a_re, m_im);
-                mma(pi, f.a_im, m_re);
-                mma(pr, f.a_re, m_re_lo);
-                mma(pr, f.a_neg, m_im_lo);
-                mma(pi, f.a_re, m_im_lo);
-                mma(pi, f.a_im, m_re_lo);
-                if (SPLIT_DFT) {
-                    mma(pr, f.a_re_lo, m_re);
-                    mma(pr, f.a_neg_lo, m_im);
-                    mma(pi, f.a_re_lo, m_im);
-                    mma(pi, f.a_im_lo, m_re);
-                }
+                dft_times(pr, pi, f.a_re, f.a_im, f.a_neg, m_re, m_im);
+                dft_times(pr, pi, f.a_re, f.a_im, f.a_neg, m_re_lo, m_im_lo);
+                if (SPLIT_DFT) dft_times(pr, pi, f.a_re_lo, f.a_im_lo, f.a_neg_lo, m_re, m_im);
                 // P[c][a'] at row c = group + 8 (i / 2), column a' = 2 quad + i % 2 + 8 half, times w256^(a' c)
                 float2 z[4];
 #pragma unroll
@@ -210,20 +214,9 @@ fft4096_tensor_cores(const __half2 *__restrict__ in, __half2 *__restrict__ out, 
 #pragma unroll
             for (int half = 0; half < 2; ++half) {
                 float q_re[4] = {0, 0, 0, 0}, q_im[4] = {0, 0, 0, 0};
-                mma(q_re, p_re, f.b_re[half]);
-                mma(q_re, p_im, f.b_neg[half]);
-                mma(q_im, p_re, f.b_im[half]);
-                mma(q_im, p_im, f.b_re[half]);
-                mma(q_re, p_re_lo, f.b_re[half]);
-                mma(q_re, p_im_lo, f.b_neg[half]);
-                mma(q_im, p_re_lo, f.b_im[half]);
-                mma(q_im, p_im_lo, f.b_re[half]);
-                if (SPLIT_DFT) {
-                    mma(q_re, p_re, f.b_re_lo[half]);
-                    mma(q_re, p_im, f.b_neg_lo[half]);
-                    mma(q_im, p_re, f.b_im_lo[half]);
-                    mma(q_im, p_im, f.b_re_lo[half]);
-                }
+                times_dft(q_re, q_im, p_re, p_im, f.b_re[half], f.b_im[half], f.b_neg[half]);
+                times_dft(q_re, q_im, p_re_lo, p_im_lo, f.b_re[half], f.b_im[half], f.b_neg[half]);
+                if (SPLIT_DFT) times_dft(q_re, q_im, p_re, p_im, f.b_re_lo[half], f.b_im_lo[half], f.b_neg_lo[half]);
 #pragma unroll
                 for (int i = 0; i < 4; ++i) {
                     const int c = group + 8 * (i >> 1), d = 2 * quad + (i & 1) + 8 * half;
