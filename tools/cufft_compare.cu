@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <functional>
 #include <vector>
 
 #define CUDA_CHECK(call)                                                                                   \
@@ -141,24 +142,23 @@ void summarize(std::vector<float> &ms, timing *t)
     t->max = ms.back();
 }
 
-// Times `a` and `b` (b may be null) with events around each call: `warmup` untimed calls of each,
-// then `runs` timed ones, in turns (a, b, a, b, ...) so that both see the same state of the GPU
-// (its clocks, what L2 holds) rather than one taking a better stretch of the run than the other.
-template <typename A, typename B>
-int time_in_turns(A a, B b, int warmup, int runs, timing *ta, timing *tb)
+// Times the calls (each returns 0 on success) with events around each one: `warmup` untimed rounds,
+// then `runs` timed rounds of one call of each, in turns, so that all of them see the same state of
+// the GPU (its clocks, what L2 holds) rather than one taking a better stretch of the run than another.
+int time_in_turns(const std::vector<std::function<int()>> &calls, int warmup, int runs, std::vector<timing> *t)
 {
-    std::vector<float> ms_a(runs), ms_b(runs);
+    std::vector<std::vector<float>> ms(calls.size(), std::vector<float>(runs));
     cudaEvent_t start = nullptr, stop = nullptr;
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
     for (int i = 0; i < warmup; ++i)
-        if (a() != 0 || (tb != nullptr && b() != 0)) goto fail;
-    for (int i = 0; i < runs; ++i) {
-        if (timed_call(a, start, stop, &ms_a[i]) != 0) goto fail;
-        if (tb != nullptr && timed_call(b, start, stop, &ms_b[i]) != 0) goto fail;
-    }
-    summarize(ms_a, ta);
-    if (tb != nullptr) summarize(ms_b, tb);
+        for (const auto &call : calls)
+            if (call() != 0) goto fail;
+    for (int i = 0; i < runs; ++i)
+        for (size_t k = 0; k < calls.size(); ++k)
+            if (timed_call(calls[k], start, stop, &ms[k][i]) != 0) goto fail;
+    t->resize(calls.size());
+    for (size_t k = 0; k < calls.size(); ++k) summarize(ms[k], &(*t)[k]);
     cudaEventDestroy(start);
     cudaEventDestroy(stop);
     return 0;
@@ -166,13 +166,6 @@ fail:
     if (start) cudaEventDestroy(start);
     if (stop) cudaEventDestroy(stop);
     return -1;
-}
-
-// Times `run` alone, as time_in_turns does.
-template <typename F>
-int time_runs(F run, int warmup, int runs, timing *t)
-{
-    return time_in_turns(run, run, warmup, runs, t, nullptr);
 }
 
 int relative_error(const void *got, int fp16, const double2 *want, size_t count, double *sums_dev, double *error)
@@ -190,20 +183,6 @@ fail:
 }
 
 } // namespace
-
-extern "C" int measure_copy_bandwidth(size_t bytes, int runs, double *gbps)
-{
-    timing t;
-    if (reserve((bytes + sizeof(float2) - 1) / sizeof(float2)) != 0) return -1;
-    CUDA_CHECK(cudaMemset(kept.in, 1, bytes));
-    if (time_runs([&] { return cudaMemcpy(kept.out, kept.in, bytes, cudaMemcpyDeviceToDevice) == cudaSuccess ? 0 : -1; },
-                  3, runs, &t) != 0)
-        goto fail;
-    *gbps = 2.0 * (double)bytes / (t.median * 1e6);
-    return 0;
-fail:
-    return -1;
-}
 
 extern "C" void release_compare_buffers(void) { release_kept(); }
 
@@ -237,7 +216,7 @@ extern "C" int compare_with_cufft(const struct compare_config *c, fftgen_launch_
     bool have_z2z = false, have_plan = false;
     long long n = c->n;
     size_t work = 0;
-    timing t, t_cufft;
+    std::vector<timing> t;
 
     if (reserve(count) != 0) return -1;
     double2 *const ref_in = kept.ref_in, *const ref_out = kept.ref_out;
@@ -275,22 +254,27 @@ extern "C" int compare_with_cufft(const struct compare_config *c, fftgen_launch_
     CUDA_CHECK(cudaDeviceSynchronize());
     if (relative_error(out, c->fp16, ref_out, count, sums, &r->cufft_error) != 0) goto fail;
 
-    // both on the same buffers, in turns
-    if (time_in_turns([&] { return launch(in, out, c->batch, 0) == cudaSuccess ? 0 : -1; },
-                      [&] { return cufftXtExec(plan, in, out, direction) == CUFFT_SUCCESS ? 0 : -1; }, c->warmup,
-                      c->runs, &t, &t_cufft) != 0)
+    // both on the same buffers, and a device-to-device copy of the same bytes for scale, in turns
+    if (time_in_turns({[&] { return launch(in, out, c->batch, 0) == cudaSuccess ? 0 : -1; },
+                       [&] { return cufftXtExec(plan, in, out, direction) == CUFFT_SUCCESS ? 0 : -1; },
+                       [&] {
+                           return cudaMemcpyAsync(out, in, count * storage, cudaMemcpyDeviceToDevice) == cudaSuccess
+                                      ? 0
+                                      : -1;
+                       }},
+                      c->warmup, c->runs, &t) != 0)
         goto fail;
-    r->fftgen_ms = t.median;
-    r->fftgen_ms_min = t.min;
-    r->fftgen_ms_max = t.max;
-    r->cufft_ms = t_cufft.median;
-    r->cufft_ms_min = t_cufft.min;
-    r->cufft_ms_max = t_cufft.max;
+    r->fftgen_ms = t[0].median;
+    r->fftgen_ms_min = t[0].min;
+    r->fftgen_ms_max = t[0].max;
+    r->cufft_ms = t[1].median;
+    r->cufft_ms_min = t[1].min;
+    r->cufft_ms_max = t[1].max;
+    r->bytes = 2.0 * (double)(count * storage);
+    r->copy_gbps = r->bytes / (t[2].median * 1e6);
     cufftDestroy(plan);
     have_plan = false;
 
-    r->bytes = 2.0 * (double)(count * storage);
-    if (measure_copy_bandwidth(count * storage, c->runs, &r->copy_gbps) != 0) goto fail;
     return 0;
 fail:
     if (have_z2z) cufftDestroy(z2z);

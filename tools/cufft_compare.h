@@ -1,7 +1,7 @@
 /* Runs an fftgen kernel and cuFFT on the same device buffers and compares them: time (CUDA
- * events, warm-up, median of many runs, the two timed in turns), relative L2 error against cuFFT
- * Z2Z (double) on the same unrounded random inputs, and the device-to-device copy bandwidth for
- * scale. */
+ * events, warm-up, median of many runs), relative L2 error against cuFFT Z2Z (double) on the same
+ * unrounded random inputs, and for scale the bandwidth of a device-to-device copy of the same bytes.
+ * The three are timed in turns, one call of each per round. */
 #ifndef FFTGEN_TOOLS_CUFFT_COMPARE_H
 #define FFTGEN_TOOLS_CUFFT_COMPARE_H
 
@@ -37,10 +37,6 @@ struct compare_result {
 
 /* Returns 0, or -1 after printing which CUDA or cuFFT call failed. */
 int compare_with_cufft(const struct compare_config *config, fftgen_launch_fn launch, struct compare_result *result);
-
-/* Measures the device-to-device copy bandwidth in GB/s (bytes read + written) with `bytes` per copy,
- * on the buffers the comparisons use. */
-int measure_copy_bandwidth(size_t bytes, int runs, double *gbps);
 
 /* compare_with_cufft keeps its device buffers for the next call (one allocation for a whole run);
  * this frees them. */
