@@ -121,7 +121,9 @@ static void usage(FILE *to)
             "  --direction D         forward, inverse or both (default both)\n"
             "  --arch sm_XY          target architecture, which sets the shared-memory limit (default\n"
             "                        sm_%d; known: %s)\n"
-            "  -o, --output FILE     write to FILE (atomically) instead of standard output\n"
+            "  -o, --output FILE     write to FILE (atomically: a temporary file, then a rename; a\n"
+            "                        device or pipe such as /dev/stdout is written as it is) instead of\n"
+            "                        standard output; '-' is standard output\n"
             "  --explain             print the plan (radix chain, stages, threads, shared memory) and\n"
             "                        write no code\n"
             "  --name PREFIX         prefix of the entry points (default fftgen_N_PRECISION)\n"
@@ -558,7 +560,7 @@ int main(int argc, char **argv)
             request.arch = parse_arch(optarg);
             break;
         case 'o':
-            output = optarg;
+            output = strcmp(optarg, "-") == 0 ? NULL : optarg;
             break;
         case OPT_EXPLAIN:
             explain_only = 1;

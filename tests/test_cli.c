@@ -995,6 +995,58 @@ static void writes_self_contained_file(void **state)
     assert_null(strstr(output, "fftgen_8_fp32_forward("));
 }
 
+/* -o names where the file goes: '-' is standard output; a FIFO (as /dev/stdout or /dev/null would
+ * be) is written through, not replaced by a plain file; a symbolic link keeps naming its file, which
+ * gets the text; a replaced file keeps its mode. No temporary file is left anywhere. */
+static void output_goes_where_asked(void **state)
+{
+    (void)state;
+    assert_int_equal(run_fftgen("--n", "64", "-o", "-", NULL), 0);
+    assert_non_null(strstr(output, "fftgen_64_fp32_forward("));
+    assert_int_equal(stray_files(NULL), 0);
+
+    char fifo[300];
+    snprintf(fifo, sizeof fifo, "%s/fifo", work_dir);
+    assert_int_equal(mkfifo(fifo, 0600), 0);
+    const pid_t reader = fork();
+    if (reader == 0) { /* reads the FIFO to its end; exits 0 when the kernel came through */
+        static char got[1 << 20];
+        const int fd = open(fifo, O_RDONLY);
+        size_t n = 0;
+        for (ssize_t r; fd >= 0 && n < sizeof got - 1 && (r = read(fd, got + n, sizeof got - 1 - n)) > 0;) n += (size_t)r;
+        got[n] = '\0';
+        _exit(strstr(got, "fftgen_64_fp32_inverse_launch(") != NULL ? 0 : 1);
+    }
+    assert_int_equal(run_fftgen("--n", "64", "-o", fifo, NULL), 0);
+    int status = -1;
+    waitpid(reader, &status, 0);
+    assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    struct stat st;
+    assert_int_equal(stat(fifo, &st), 0);
+    assert_true(S_ISFIFO(st.st_mode));
+    assert_int_equal(stray_files("fifo"), 0);
+    unlink(fifo);
+
+    char target[300], link[300];
+    snprintf(target, sizeof target, "%s/target.cu", work_dir);
+    snprintf(link, sizeof link, "%s/link.cu", work_dir);
+    FILE *f = fopen(target, "w");
+    assert_non_null(f);
+    fputs("old", f);
+    fclose(f);
+    assert_int_equal(chmod(target, 0640), 0);
+    assert_int_equal(symlink("target.cu", link), 0);
+    assert_int_equal(run_fftgen("--n", "64", "-o", link, NULL), 0);
+    assert_int_equal(lstat(link, &st), 0);
+    assert_true(S_ISLNK(st.st_mode));
+    assert_non_null(strstr(file_text(target), "fftgen_64_fp32_forward("));
+    assert_int_equal(stat(target, &st), 0);
+    assert_int_equal(st.st_mode & 0777, 0640);
+    unlink(link);
+    assert_int_equal(stray_files("target.cu"), 0);
+    unlink(target);
+}
+
 /* A broken template read with --templates is reported with its file and line. */
 static void template_errors_name_file_and_line(void **state)
 {
@@ -1035,6 +1087,7 @@ int main(void)
         cmocka_unit_test(bad_options),
         cmocka_unit_test(unwritable_output),
         cmocka_unit_test(failure_keeps_existing_file),
+        cmocka_unit_test(output_goes_where_asked),
         cmocka_unit_test(help_and_version),
         cmocka_unit_test(explain_prints_plan),
         cmocka_unit_test(two_passes_write_tiles_as_blocks),
