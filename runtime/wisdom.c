@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cache.h"
 #include "output_file.h"
@@ -572,13 +573,13 @@ fftgen_result fftgen_wisdom_write(const char *path, const fftgen_device_key *key
                                   " and fftgen version.\n";
     const int n = snprintf(line, sizeof line, "fftgen-wisdom %d\n%s", FFTGEN_WISDOM_FORMAT, comment);
     failed |= append(&out, line, (size_t)n);
-    /* the other devices' sections, as they were */
+    /* the other devices' sections, as they were (a device or pipe such as /dev/stdout holds none, and
+     * reading one could wait forever) */
     size_t size = 0;
     char reason[256];
     char *old = NULL;
-    FILE *probe = fopen(path, "rb");
-    if (probe != NULL) {
-        fclose(probe);
+    struct stat existing;
+    if (stat(path, &existing) == 0 && S_ISREG(existing.st_mode)) {
         old = read_file(path, &size, why, why_len);
         if (old == NULL) {
             free(out.data);

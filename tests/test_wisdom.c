@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -354,6 +355,11 @@ static void writing_keeps_what_it_does_not_replace(void **state)
     assert_int_equal(fftgen_wisdom_write(path, &H100, entries, 1, why, sizeof why), FFTGEN_SUCCESS);
     assert_non_null(strstr(slurp(path), "device \"NVIDIA H100 80GB HBM3\" sm_90 driver 580.159.04 fftgen 0.1.0\n"));
     unlink(path);
+    /* a device holds no sections to keep, is written through and stays a device (`tune -o /dev/null`) */
+    assert_int_equal(fftgen_wisdom_write("/dev/null", &H100, entries, 1, why, sizeof why), FFTGEN_SUCCESS);
+    struct stat st;
+    assert_int_equal(stat("/dev/null", &st), 0);
+    assert_true(S_ISCHR(st.st_mode));
 }
 
 static void default_path_follows_the_environment(void **state)
