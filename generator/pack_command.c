@@ -270,11 +270,21 @@ int fftgen_pack_command(int argc, char **argv)
         }
         char *names[MAX_ENTRIES];
         int count = 0;
-        for (struct dirent *e; (e = readdir(dir)) != NULL && count < MAX_ENTRIES;) {
+        int too_many = 0;
+        for (struct dirent *e; (e = readdir(dir)) != NULL;) {
             const size_t len = strlen(e->d_name);
-            if (len > 3 && strcmp(e->d_name + len - 3, ".cu") == 0) names[count++] = strdup(e->d_name);
+            if (len <= 3 || strcmp(e->d_name + len - 3, ".cu") != 0) continue;
+            if (count == MAX_ENTRIES) {
+                too_many = 1;
+                break;
+            }
+            names[count++] = strdup(e->d_name);
         }
         closedir(dir);
+        if (too_many) {
+            fail("more than %s .cu files in '%s' (one pack holds at most 1024 kernels)", "1024", from);
+            return 2;
+        }
         qsort(names, (size_t)count, sizeof names[0], compare_names);
         if (count == 0) {
             fail("no .cu files in '%s'%s", from, "");

@@ -268,7 +268,11 @@ static void pack_command_rejects_bad_input(void **state)
         "pack --sizes 64 --tensor-cores --arch sm_75 -o x.fgpack", "pack --from . --tensor-cores -o x.fgpack",
         "pack --sizes 64 --precision fp32,fp64 -o x.fgpack", "pack --sizes 64 --precision , -o x.fgpack",
         "pack --sizes 64 --precision split --arch sm_75 -o x.fgpack", "pack --sizes 8 --precision split -o x.fgpack",
+        "pack --from many -o x.fgpack", /* more .cu files than one pack holds */
     };
+    snprintf(command, sizeof command, "mkdir '%s/many' && cd '%s/many' && for i in $(seq 0 1024); do : > k$i.cu; done",
+             work_dir, work_dir);
+    assert_int_equal(run(command), 0);
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; ++i) {
         snprintf(command, sizeof command, "cd '%s' && '%s' %s 2>/dev/null", work_dir, FFTGEN_EXE, bad[i]);
         assert_int_equal(run(command), 2);
