@@ -31,6 +31,7 @@ struct fftgen_plan_s {
     size_t work_bytes;
     void *work_area;
     int owns_work_area; /* allocated at plan creation, until the caller gives one */
+    int reads_pageable; /* the device reads pageable host memory (HMM, ATS): any pointer may be data */
 };
 
 static int is_power_of_two(long long n)
@@ -301,6 +302,12 @@ static fftgen_result create_plan(fftgen_plan *plan, int rank, const long long *n
         free(p);
         return result;
     }
+    int pageable = 0;
+    if (cudaDeviceGetAttribute(&pageable, cudaDevAttrPageableMemoryAccess, device) != cudaSuccess) {
+        (void)cudaGetLastError();
+        pageable = 0;
+    }
+    p->reads_pageable = pageable;
     p->magic = PLAN_MAGIC;
     p->batch = batch;
     p->precision = precision;
@@ -344,6 +351,24 @@ fftgen_result fftgen_get_work_size(fftgen_plan plan, size_t *bytes)
     return fftgen_detail_finish(work_size(plan, bytes));
 }
 
+/* A kernel given a pointer to ordinary host memory faults, and the fault ends the CUDA context for
+ * the whole process: such a pointer is refused before any launch. cudaPointerGetAttributes asks the
+ * driver's address map, with no GPU work. */
+static fftgen_result check_device_readable(const struct fftgen_plan_s *plan, const char *name, const void *p)
+{
+    if (plan->reads_pageable) return FFTGEN_SUCCESS;
+    struct cudaPointerAttributes attributes;
+    if (cudaPointerGetAttributes(&attributes, p) != cudaSuccess) {
+        (void)cudaGetLastError(); /* a pointer the driver cannot place: left to the launch to judge */
+        return FFTGEN_SUCCESS;
+    }
+    if (attributes.type != cudaMemoryTypeUnregistered) return FFTGEN_SUCCESS;
+    return fftgen_detail(FFTGEN_HOST_POINTER,
+                         "%s %p is host memory the device cannot read: allocate it with cudaMalloc (or "
+                         "cudaMallocManaged, or cudaHostAlloc for pinned host memory)",
+                         name, p);
+}
+
 static fftgen_result take_work_area(fftgen_plan plan, void *work_area)
 {
     if (!is_live(plan)) return FFTGEN_INVALID_PLAN;
@@ -352,6 +377,8 @@ static fftgen_result take_work_area(fftgen_plan plan, void *work_area)
     /* 16 bytes: a pass that prefetches its tiles copies them 16 bytes at a time (cudaMalloc's are 256) */
     if ((uintptr_t)work_area % 16 != 0)
         return fftgen_detail(FFTGEN_MISALIGNED_POINTER, "work_area %p is not 16-byte aligned", work_area);
+    const fftgen_result readable = check_device_readable(plan, "work_area", work_area);
+    if (readable != FFTGEN_SUCCESS) return readable;
     if (plan->owns_work_area) {
         const cudaError_t status = cudaFree(plan->work_area);
         if (status != cudaSuccess) return fftgen_cuda_failed("cudaFree of the plan's own work area", status);
@@ -387,6 +414,9 @@ static fftgen_result execute(fftgen_plan plan, const void *in, void *out, fftgen
     if (direction != FFTGEN_FORWARD && direction != FFTGEN_INVERSE)
         return fftgen_detail(FFTGEN_INVALID_DIRECTION,
                              "direction %d: expected FFTGEN_FORWARD (-1) or FFTGEN_INVERSE (1)", (int)direction);
+    fftgen_result readable = check_device_readable(plan, "in", in);
+    if (readable == FFTGEN_SUCCESS && out != in) readable = check_device_readable(plan, "out", out);
+    if (readable != FFTGEN_SUCCESS) return readable;
     const int inverse = direction == FFTGEN_INVERSE;
     const int passes = plan->transform.pass_count;
     /* a pass from the input to the output reads and writes tile by tile: in place, the two layouts

@@ -156,7 +156,7 @@ static void every_result_has_a_message(void **state)
     (void)state;
     const char *fallback = fftgen_result_string((fftgen_result)999);
     assert_string_equal(fallback, "unknown fftgen_result");
-    for (int a = FFTGEN_SUCCESS; a <= FFTGEN_WISDOM_CORRUPT; ++a) {
+    for (int a = FFTGEN_SUCCESS; a <= FFTGEN_HOST_POINTER; ++a) {
         const char *message = fftgen_result_string((fftgen_result)a);
         assert_non_null(message);
         assert_true(strlen(message) > 5);
@@ -995,6 +995,29 @@ static void exec_checks_its_arguments(void **state)
     assert_int_equal(fftgen_exec(plan, buffer + 4, buffer + 8, FFTGEN_FORWARD), FFTGEN_MISALIGNED_POINTER);
     expect_detail("is not aligned to one");
     assert_int_equal(fftgen_exec(plan, buffer, buffer, (fftgen_direction)0), FFTGEN_INVALID_DIRECTION);
+    /* host memory: refused before a launch could fault (and end the context), unless the device reads
+     * pageable memory */
+    int pageable = 0;
+    assert_int_equal(cudaDeviceGetAttribute(&pageable, cudaDevAttrPageableMemoryAccess, 0), cudaSuccess);
+    float2 *host = malloc(256 * 4 * sizeof(float2));
+    assert_non_null(host);
+    if (!pageable) {
+        assert_int_equal(fftgen_exec(plan, host, buffer, FFTGEN_FORWARD), FFTGEN_HOST_POINTER);
+        expect_detail("in ");
+        expect_detail("is host memory the device cannot read");
+        assert_int_equal(fftgen_exec(plan, buffer, host, FFTGEN_FORWARD), FFTGEN_HOST_POINTER);
+        expect_detail("out ");
+        assert_int_equal(fftgen_exec(plan, host, host, FFTGEN_INVERSE), FFTGEN_HOST_POINTER);
+    } else {
+        print_message("  the device reads pageable host memory: host pointers are data there\n");
+    }
+    free(host);
+    /* pinned host memory is mapped into the device's address space: the kernels may read it */
+    float2 *pinned = NULL;
+    assert_int_equal(cudaHostAlloc((void **)&pinned, 256 * 4 * sizeof(float2), cudaHostAllocDefault), cudaSuccess);
+    assert_int_equal(fftgen_exec(plan, pinned, buffer, FFTGEN_FORWARD), FFTGEN_SUCCESS);
+    assert_int_equal(cudaDeviceSynchronize(), cudaSuccess);
+    assert_int_equal(cudaFreeHost(pinned), cudaSuccess);
     assert_int_equal(fftgen_exec(plan, buffer, buffer, FFTGEN_FORWARD), FFTGEN_SUCCESS);
     assert_int_equal(cudaDeviceSynchronize(), cudaSuccess);
     assert_int_equal(fftgen_destroy(plan), FFTGEN_SUCCESS);
@@ -1012,6 +1035,10 @@ static void exec_checks_its_arguments(void **state)
     assert_int_equal(fftgen_set_work_area(plan, NULL), FFTGEN_NULL_POINTER);
     /* 16-byte aligned: a pass that prefetches its tiles copies them 16 bytes at a time */
     assert_int_equal(fftgen_set_work_area(plan, (void *)(uintptr_t)0x1008), FFTGEN_MISALIGNED_POINTER);
+    if (!pageable) { /* an address nothing allocated, as host memory */
+        assert_int_equal(fftgen_set_work_area(plan, (void *)(uintptr_t)0x10000), FFTGEN_HOST_POINTER);
+        expect_detail("work_area ");
+    }
     assert_int_equal(fftgen_destroy(plan), FFTGEN_SUCCESS);
     /* above 2^30 points */
     assert_int_equal(fftgen_plan_1d(&plan, 1LL << 31, FFTGEN_FP32, 1, 0), FFTGEN_SIZE_TOO_LARGE);

@@ -79,7 +79,9 @@ typedef enum fftgen_result {
     FFTGEN_PACK_WRONG_VERSION,    /* a pack written by another version of fftgen */
     FFTGEN_PACK_WRONG_ARCH,       /* a pack with no kernel for this device's architecture */
     FFTGEN_WISDOM_UNREADABLE,     /* a wisdom file could not be opened, read or written */
-    FFTGEN_WISDOM_CORRUPT         /* not a wisdom file, or a damaged one */
+    FFTGEN_WISDOM_CORRUPT,        /* not a wisdom file, or a damaged one */
+    FFTGEN_HOST_POINTER           /* data or work area in host memory the device cannot read (not from
+                                     cudaMalloc, cudaMallocManaged or cudaHostAlloc) */
 } fftgen_result;
 
 typedef enum fftgen_precision {
@@ -153,7 +155,9 @@ fftgen_result fftgen_set_stream(fftgen_plan plan, cudaStream_t stream);
 /* Queues one execution on the plan's stream. `in` and `out` are device pointers to float2 or __half2
  * data (per the plan's precision), aligned to one element; in == out transforms in place (for a
  * single-kernel size, only when the input and output layouts are the same: else
- * FFTGEN_OVERLAPPING_LAYOUT). Returns once the work is queued, like cuFFT. */
+ * FFTGEN_OVERLAPPING_LAYOUT). Pointers to ordinary host memory give FFTGEN_HOST_POINTER before
+ * anything is launched (a kernel reading them would fault and end the CUDA context), except on
+ * devices that read pageable host memory. Returns once the work is queued, like cuFFT. */
 fftgen_result fftgen_exec(fftgen_plan plan, const void *in, void *out, fftgen_direction direction);
 
 /* Releases the plan. Destroying NULL is a no-op. */
