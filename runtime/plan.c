@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "buffers.h"
 #include "cache.h"
 #include "error_detail.h"
 #include "fftgen.h"
@@ -32,6 +33,8 @@ struct fftgen_plan_s {
     void *work_area;
     int owns_work_area; /* allocated at plan creation, until the caller gives one */
     int reads_pageable; /* the device reads pageable host memory (HMM, ATS): any pointer may be data */
+    size_t in_bytes, out_bytes;     /* the layouts' spans, from a buffer's pointer on */
+    const void *checked_in, *checked_out; /* the last pointers that passed fftgen_check_buffer */
 };
 
 static int is_power_of_two(long long n)
@@ -308,6 +311,8 @@ static fftgen_result create_plan(fftgen_plan *plan, int rank, const long long *n
         pageable = 0;
     }
     p->reads_pageable = pageable;
+    p->in_bytes = fftgen_layout_bytes(&p->transform.in, rank, p->transform.shape, batch, element);
+    p->out_bytes = fftgen_layout_bytes(&p->transform.out, rank, p->transform.shape, batch, element);
     p->magic = PLAN_MAGIC;
     p->batch = batch;
     p->precision = precision;
@@ -351,22 +356,15 @@ fftgen_result fftgen_get_work_size(fftgen_plan plan, size_t *bytes)
     return fftgen_detail_finish(work_size(plan, bytes));
 }
 
-/* A kernel given a pointer to ordinary host memory faults, and the fault ends the CUDA context for
- * the whole process: such a pointer is refused before any launch. cudaPointerGetAttributes asks the
- * driver's address map, with no GPU work. */
-static fftgen_result check_device_readable(const struct fftgen_plan_s *plan, const char *name, const void *p)
+/* A buffer is checked once: the same pointer on the plan's next calls passes as it did (a buffer
+ * freed and allocated again smaller at the same address is not caught). */
+static fftgen_result check_once(const struct fftgen_plan_s *plan, const char *name, const void *p, size_t bytes,
+                                const void **checked)
 {
-    if (plan->reads_pageable) return FFTGEN_SUCCESS;
-    struct cudaPointerAttributes attributes;
-    if (cudaPointerGetAttributes(&attributes, p) != cudaSuccess) {
-        (void)cudaGetLastError(); /* a pointer the driver cannot place: left to the launch to judge */
-        return FFTGEN_SUCCESS;
-    }
-    if (attributes.type != cudaMemoryTypeUnregistered) return FFTGEN_SUCCESS;
-    return fftgen_detail(FFTGEN_HOST_POINTER,
-                         "%s %p is host memory the device cannot read: allocate it with cudaMalloc (or "
-                         "cudaMallocManaged, or cudaHostAlloc for pinned host memory)",
-                         name, p);
+    if (p == *checked) return FFTGEN_SUCCESS;
+    const fftgen_result result = fftgen_check_buffer(name, p, bytes, plan->reads_pageable);
+    if (result == FFTGEN_SUCCESS) *checked = p;
+    return result;
 }
 
 static fftgen_result take_work_area(fftgen_plan plan, void *work_area)
@@ -377,8 +375,8 @@ static fftgen_result take_work_area(fftgen_plan plan, void *work_area)
     /* 16 bytes: a pass that prefetches its tiles copies them 16 bytes at a time (cudaMalloc's are 256) */
     if ((uintptr_t)work_area % 16 != 0)
         return fftgen_detail(FFTGEN_MISALIGNED_POINTER, "work_area %p is not 16-byte aligned", work_area);
-    const fftgen_result readable = check_device_readable(plan, "work_area", work_area);
-    if (readable != FFTGEN_SUCCESS) return readable;
+    const fftgen_result checked = fftgen_check_buffer("work_area", work_area, plan->work_bytes, plan->reads_pageable);
+    if (checked != FFTGEN_SUCCESS) return checked;
     if (plan->owns_work_area) {
         const cudaError_t status = cudaFree(plan->work_area);
         if (status != cudaSuccess) return fftgen_cuda_failed("cudaFree of the plan's own work area", status);
@@ -414,9 +412,9 @@ static fftgen_result execute(fftgen_plan plan, const void *in, void *out, fftgen
     if (direction != FFTGEN_FORWARD && direction != FFTGEN_INVERSE)
         return fftgen_detail(FFTGEN_INVALID_DIRECTION,
                              "direction %d: expected FFTGEN_FORWARD (-1) or FFTGEN_INVERSE (1)", (int)direction);
-    fftgen_result readable = check_device_readable(plan, "in", in);
-    if (readable == FFTGEN_SUCCESS && out != in) readable = check_device_readable(plan, "out", out);
-    if (readable != FFTGEN_SUCCESS) return readable;
+    fftgen_result checked = check_once(plan, "in", in, plan->in_bytes, &plan->checked_in);
+    if (checked == FFTGEN_SUCCESS) checked = check_once(plan, "out", out, plan->out_bytes, &plan->checked_out);
+    if (checked != FFTGEN_SUCCESS) return checked;
     const int inverse = direction == FFTGEN_INVERSE;
     const int passes = plan->transform.pass_count;
     /* a pass from the input to the output reads and writes tile by tile: in place, the two layouts

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include <cmocka.h>
+#include <cuda.h> /* the driver's types only: its functions come through the runtime */
 #include <cuda_runtime.h>
 
 #include "cuda_check.h"
@@ -156,7 +157,7 @@ static void every_result_has_a_message(void **state)
     (void)state;
     const char *fallback = fftgen_result_string((fftgen_result)999);
     assert_string_equal(fallback, "unknown fftgen_result");
-    for (int a = FFTGEN_SUCCESS; a <= FFTGEN_HOST_POINTER; ++a) {
+    for (int a = FFTGEN_SUCCESS; a <= FFTGEN_BUFFER_TOO_SMALL; ++a) {
         const char *message = fftgen_result_string((fftgen_result)a);
         assert_non_null(message);
         assert_true(strlen(message) > 5);
@@ -983,6 +984,97 @@ static void strided_shapes_match_fftw(void **state)
     assert_int_equal(cudaFree(buffer), cudaSuccess);
 }
 
+/* A driver function through the runtime (the tests link no libcuda), or NULL. */
+static void *driver_function(const char *name)
+{
+    void *fn = NULL;
+    enum cudaDriverEntryPointQueryResult found;
+    if (cudaGetDriverEntryPointByVersion(name, &fn, 12000, cudaEnableDefault, &found) != cudaSuccess ||
+        found != cudaDriverEntryPointSuccess)
+        return NULL;
+    return fn;
+}
+
+/* Device memory mapped in pieces into one reserved range (the virtual memory management API, as
+ * PyTorch's expandable segments use it): three pieces reserved, the first two mapped, the third left
+ * unmapped so that the buffer surely ends there. A buffer across the two pieces is one buffer to
+ * fftgen_exec; one that runs into the gap is too small, by its layout's span. */
+static void buffers_in_mapped_pieces(void)
+{
+    __typeof__(cuMemGetAllocationGranularity) *granularity_of = driver_function("cuMemGetAllocationGranularity");
+    __typeof__(cuMemAddressReserve) *reserve = driver_function("cuMemAddressReserve");
+    __typeof__(cuMemCreate) *create = driver_function("cuMemCreate");
+    __typeof__(cuMemMap) *map = driver_function("cuMemMap");
+    __typeof__(cuMemSetAccess) *set_access = driver_function("cuMemSetAccess");
+    __typeof__(cuMemUnmap) *unmap = driver_function("cuMemUnmap");
+    __typeof__(cuMemRelease) *release = driver_function("cuMemRelease");
+    __typeof__(cuMemAddressFree) *address_free = driver_function("cuMemAddressFree");
+    assert_true(granularity_of && reserve && create && map && set_access && unmap && release && address_free);
+    int device = 0;
+    assert_int_equal(cudaGetDevice(&device), cudaSuccess);
+    CUmemAllocationProp prop;
+    memset(&prop, 0, sizeof prop);
+    prop.type = CU_MEM_ALLOCATION_TYPE_PINNED;
+    prop.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
+    prop.location.id = device;
+    size_t piece = 0;
+    assert_int_equal(granularity_of(&piece, &prop, CU_MEM_ALLOC_GRANULARITY_MINIMUM), CUDA_SUCCESS);
+    CUdeviceptr range = 0;
+    CUmemGenericAllocationHandle handles[2];
+    assert_int_equal(reserve(&range, 3 * piece, 0, 0, 0), CUDA_SUCCESS);
+    for (int i = 0; i < 2; ++i) {
+        assert_int_equal(create(&handles[i], piece, &prop, 0), CUDA_SUCCESS);
+        assert_int_equal(map(range + i * piece, piece, 0, handles[i], 0), CUDA_SUCCESS);
+    }
+    CUmemAccessDesc access;
+    memset(&access, 0, sizeof access);
+    access.location = prop.location;
+    access.flags = CU_MEM_ACCESS_FLAGS_PROT_READWRITE;
+    assert_int_equal(set_access(range, 2 * piece, &access, 1), CUDA_SUCCESS);
+    char *data = (char *)(uintptr_t)range, *end = data + 2 * piece;
+    assert_int_equal(cudaMemset(data, 0, 2 * piece), cudaSuccess);
+
+    fftgen_plan plan = NULL;
+    const long long points = 4096, batch = (long long)(2 * piece / (points * 8));
+    assert_int_equal(fftgen_plan_1d(&plan, points, FFTGEN_FP32, batch, 0), FFTGEN_SUCCESS);
+    assert_int_equal(fftgen_exec(plan, data, data, FFTGEN_FORWARD), FFTGEN_SUCCESS);
+    assert_int_equal(cudaDeviceSynchronize(), cudaSuccess);
+    assert_int_equal(fftgen_exec(plan, data + 8192, data, FFTGEN_FORWARD), FFTGEN_BUFFER_TOO_SMALL);
+    expect_detail("in ");
+    expect_detail("the plan needs");
+    assert_int_equal(fftgen_exec(plan, data, data + 8, FFTGEN_FORWARD), FFTGEN_BUFFER_TOO_SMALL);
+    expect_detail("out ");
+    assert_int_equal(fftgen_destroy(plan), FFTGEN_SUCCESS);
+
+    /* a layout's span, not n * batch: stride 2 and distance 128 reach element 128 + 63 * 2 of the
+     * input (2040 bytes); the output, contiguous, 128 elements (1024 bytes) */
+    const long long n = 64, embed = 64;
+    assert_int_equal(fftgen_plan_many(&plan, 1, &n, &embed, 2, 128, &embed, 1, 64, FFTGEN_FP32, 2, 0), FFTGEN_SUCCESS);
+    assert_int_equal(fftgen_exec(plan, end - 2040, end - 1024, FFTGEN_FORWARD), FFTGEN_SUCCESS);
+    assert_int_equal(cudaDeviceSynchronize(), cudaSuccess);
+    assert_int_equal(fftgen_exec(plan, end - 2032, data, FFTGEN_FORWARD), FFTGEN_BUFFER_TOO_SMALL);
+    expect_detail("the plan needs 2040 there");
+    assert_int_equal(fftgen_exec(plan, data, end - 1016, FFTGEN_FORWARD), FFTGEN_BUFFER_TOO_SMALL);
+    expect_detail("the plan needs 1024 there");
+    assert_int_equal(fftgen_destroy(plan), FFTGEN_SUCCESS);
+
+    /* a work area, likewise */
+    assert_int_equal(fftgen_plan_1d(&plan, 1 << 16, FFTGEN_FP16, 16, 0), FFTGEN_SUCCESS);
+    size_t work = 0;
+    assert_int_equal(fftgen_get_work_size(plan, &work), FFTGEN_SUCCESS);
+    assert_true(work > 4096 && work <= 2 * piece);
+    assert_int_equal(fftgen_set_work_area(plan, end - work + 4096), FFTGEN_BUFFER_TOO_SMALL);
+    expect_detail("work_area ");
+    assert_int_equal(fftgen_set_work_area(plan, end - work), FFTGEN_SUCCESS);
+    assert_int_equal(fftgen_destroy(plan), FFTGEN_SUCCESS);
+
+    for (int i = 0; i < 2; ++i) {
+        assert_int_equal(unmap(range + i * piece, piece), CUDA_SUCCESS);
+        assert_int_equal(release(handles[i]), CUDA_SUCCESS);
+    }
+    assert_int_equal(address_free(range, 3 * piece), CUDA_SUCCESS);
+}
+
 static void exec_checks_its_arguments(void **state)
 {
     (void)state;
@@ -1012,6 +1104,7 @@ static void exec_checks_its_arguments(void **state)
         print_message("  the device reads pageable host memory: host pointers are data there\n");
     }
     free(host);
+    buffers_in_mapped_pieces();
     /* pinned host memory is mapped into the device's address space: the kernels may read it */
     float2 *pinned = NULL;
     assert_int_equal(cudaHostAlloc((void **)&pinned, 256 * 4 * sizeof(float2), cudaHostAllocDefault), cudaSuccess);

@@ -80,8 +80,9 @@ typedef enum fftgen_result {
     FFTGEN_PACK_WRONG_ARCH,       /* a pack with no kernel for this device's architecture */
     FFTGEN_WISDOM_UNREADABLE,     /* a wisdom file could not be opened, read or written */
     FFTGEN_WISDOM_CORRUPT,        /* not a wisdom file, or a damaged one */
-    FFTGEN_HOST_POINTER           /* data or work area in host memory the device cannot read (not from
+    FFTGEN_HOST_POINTER,          /* data or work area in host memory the device cannot read (not from
                                      cudaMalloc, cudaMallocManaged or cudaHostAlloc) */
+    FFTGEN_BUFFER_TOO_SMALL       /* data or work area whose allocation ends before the plan's layout does */
 } fftgen_result;
 
 typedef enum fftgen_precision {
@@ -155,9 +156,11 @@ fftgen_result fftgen_set_stream(fftgen_plan plan, cudaStream_t stream);
 /* Queues one execution on the plan's stream. `in` and `out` are device pointers to float2 or __half2
  * data (per the plan's precision), aligned to one element; in == out transforms in place (for a
  * single-kernel size, only when the input and output layouts are the same: else
- * FFTGEN_OVERLAPPING_LAYOUT). Pointers to ordinary host memory give FFTGEN_HOST_POINTER before
- * anything is launched (a kernel reading them would fault and end the CUDA context), except on
- * devices that read pageable host memory. Returns once the work is queued, like cuFFT. */
+ * FFTGEN_OVERLAPPING_LAYOUT). Before anything is launched, pointers to ordinary host memory give
+ * FFTGEN_HOST_POINTER (a kernel reading them would fault and end the CUDA context; devices that read
+ * pageable host memory take them), and a buffer whose allocation ends before the plan's layout does
+ * gives FFTGEN_BUFFER_TOO_SMALL; a pointer that passed is not checked again on the plan's next calls.
+ * Returns once the work is queued, like cuFFT. */
 fftgen_result fftgen_exec(fftgen_plan plan, const void *in, void *out, fftgen_direction direction);
 
 /* Releases the plan. Destroying NULL is a no-op. */
