@@ -15,8 +15,12 @@ size_t fftgen_layout_bytes(const fftgen_user_layout *layout, int rank, const lon
         last += (shape[d] - 1) * step;
         step *= (d > 0 && layout->embed[d] > 0) ? layout->embed[d] : shape[d];
     }
-    const long long elements = (batch - 1) * layout->dist + last * layout->stride + 1;
-    return (size_t)elements * element;
+    /* in unsigned 128 bits: a distance and batch the device's memory could never hold must not wrap
+     * around to a small span */
+    const unsigned __int128 elements =
+        (unsigned __int128)(batch - 1) * (unsigned long long)layout->dist + (unsigned __int128)last * layout->stride + 1;
+    const unsigned __int128 bytes = elements * element;
+    return bytes > (unsigned __int128)SIZE_MAX ? SIZE_MAX : (size_t)bytes;
 }
 
 /* cuMemGetAddressRange (the allocation a device pointer lies in), from the driver through the runtime:
