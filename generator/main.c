@@ -560,7 +560,7 @@ int main(int argc, char **argv)
             request.arch = parse_arch(optarg);
             break;
         case 'o':
-            output = strcmp(optarg, "-") == 0 ? NULL : optarg;
+            output = optarg;
             break;
         case OPT_EXPLAIN:
             explain_only = 1;

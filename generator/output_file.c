@@ -28,10 +28,11 @@ static int write_all(int fd, const char *text, size_t length)
  * place, and what it took cannot be taken back. */
 static int write_in_place(const char *path, const char *text, size_t length, char *why, size_t why_len)
 {
-    /* the process's own standard streams, where a shell may have opened a file to append to */
-    const int stream = strcmp(path, "/dev/stdout") == 0   ? STDOUT_FILENO
-                       : strcmp(path, "/dev/stderr") == 0 ? STDERR_FILENO
-                                                          : -1;
+    /* the process's own standard streams ('-' is standard output), where a shell may have opened a
+     * file to append to */
+    const int stream = strcmp(path, "-") == 0 || strcmp(path, "/dev/stdout") == 0 ? STDOUT_FILENO
+                       : strcmp(path, "/dev/stderr") == 0                        ? STDERR_FILENO
+                                                                                  : -1;
     const int fd = stream >= 0 ? stream : open(path, O_WRONLY | O_TRUNC);
     int error = fd < 0 ? errno : write_all(fd, text, length);
     if (fd >= 0 && stream < 0 && close(fd) != 0 && error == 0) error = errno;
@@ -42,6 +43,7 @@ static int write_in_place(const char *path, const char *text, size_t length, cha
 
 int fftgen_write_file(const char *path, const char *text, size_t length, char *why, size_t why_len)
 {
+    if (strcmp(path, "-") == 0) return write_in_place(path, text, length, why, why_len);
     struct stat existing;
     const int exists = stat(path, &existing) == 0; /* through symbolic links */
     if (exists && S_ISDIR(existing.st_mode)) {

@@ -1,6 +1,7 @@
 /* Writes a whole file or nothing: a temporary file beside the target, then rename. A symbolic link
  * keeps pointing at the file it names, which is replaced; a replaced file keeps its mode. A device,
- * pipe or socket (/dev/null, /dev/stdout, a FIFO) is written in place instead, never replaced. */
+ * pipe or socket (/dev/null, /dev/stdout, a FIFO) is written in place instead, never replaced; '-' is
+ * standard output. */
 #ifndef FFTGEN_OUTPUT_FILE_H
 #define FFTGEN_OUTPUT_FILE_H
 

@@ -48,7 +48,7 @@ static void pack_usage(FILE *to)
                 "  --tensor-cores     with --sizes: the kernels with radix-16 stages on tensor cores, which\n"
                 "                     plans with FFTGEN_TENSOR_CORES use (fp16 only, sm_80 and newer, in\n"
                 "                     every pass that has them; the precision defaults to fp16)\n"
-                "  -o FILE            the pack to write (atomically)\n");
+                "  -o FILE            the pack to write (atomically; '-': standard output)\n");
 }
 
 static void fail(const char *fmt, const char *a, const char *b)
