@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs on the GPU machine (see tools/gpu-bundle.sh): the GPU tests against FFTW double (kernels and
-# API: 1D, 2D and 3D, tensor cores), the cache test, the benchmark against cuFFT (1D sweep and the
+# API: 1D, 2D and 3D, tensor cores), the README's library example, the cache test, the benchmark against cuFFT (1D sweep and the
 # 2D/3D shapes; then the tensor-core kernels), and plan-creation times cold and warm. Logs go to
 # $OUT (when set) as well as to the terminal.
 # Usage: tools/gpu-run.sh [fftgen-bench arguments...]
@@ -39,6 +39,11 @@ for t in transforms_match_fftw strided_layouts_match_fftw shapes_match_fftw colu
 done
 "$root/.gpu/test_gpu" > "$out/test_gpu.log" 2>&1 &
 pids+=($!)
+# the README's library example, linked as a user links it (tests/library_links.sh)
+if [ -x "$root/.gpu/readme_example" ]; then
+    "$root/.gpu/readme_example" > "$out/test_readme_example.log" 2>&1 &
+    pids+=($!)
+fi
 # the cache test may be left behind where the carry to the GPU machine is short of room
 if [ -x "$root/.gpu/test_cache" ]; then
     "$root/.gpu/test_cache" > "$out/test_cache.log" 2>&1 &
