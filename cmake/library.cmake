@@ -5,8 +5,6 @@
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
-add_library(fftgen::fftgen ALIAS fftgen_runtime) # for projects that add_subdirectory() fftgen
-
 # The link line, the same in every form. cudart_static needs pthread, dl and rt.
 get_filename_component(FFTGEN_CUDART_DIR "${CUDA_cudart_static_LIBRARY}" DIRECTORY)
 set(FFTGEN_PC_LIBS "-L\${libdir} -lfftgen ${LUA_STATIC_LIBRARY} -L${FFTGEN_CUDART_DIR} -lcudart_static -lpthread -ldl -lrt -lm")
