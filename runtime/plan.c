@@ -32,6 +32,7 @@ struct fftgen_plan_s {
     size_t work_bytes;
     void *work_area;
     int owns_work_area; /* allocated at plan creation, until the caller gives one */
+    int device;         /* the device current at creation: the plan's kernels run there only */
     int reads_pageable; /* the device reads pageable host memory (HMM, ATS): any pointer may be data */
     size_t in_bytes, out_bytes;     /* the layouts' spans, from a buffer's pointer on */
     const void *checked_in, *checked_out; /* the last pointers that passed fftgen_check_buffer */
@@ -311,6 +312,7 @@ static fftgen_result create_plan(fftgen_plan *plan, int rank, const long long *n
         pageable = 0;
     }
     p->reads_pageable = pageable;
+    p->device = device;
     p->in_bytes = fftgen_layout_bytes(&p->transform.in, rank, p->transform.shape, batch, element);
     p->out_bytes = fftgen_layout_bytes(&p->transform.out, rank, p->transform.shape, batch, element);
     p->magic = PLAN_MAGIC;
@@ -412,6 +414,14 @@ static fftgen_result execute(fftgen_plan plan, const void *in, void *out, fftgen
     if (direction != FFTGEN_FORWARD && direction != FFTGEN_INVERSE)
         return fftgen_detail(FFTGEN_INVALID_DIRECTION,
                              "direction %d: expected FFTGEN_FORWARD (-1) or FFTGEN_INVERSE (1)", (int)direction);
+    /* a kernel launched on another device would read this device's buffers through no mapping, and
+     * its fault would end that device's context */
+    int current;
+    const cudaError_t got = cudaGetDevice(&current);
+    if (got != cudaSuccess) return fftgen_cuda_failed("cudaGetDevice", got);
+    if (current != plan->device)
+        return fftgen_detail(FFTGEN_WRONG_DEVICE, "the plan was made on device %d and device %d is current: "
+                             "cudaSetDevice(%d) before fftgen_exec", plan->device, current, plan->device);
     fftgen_result checked = check_once(plan, "in", in, plan->in_bytes, &plan->checked_in);
     if (checked == FFTGEN_SUCCESS) checked = check_once(plan, "out", out, plan->out_bytes, &plan->checked_out);
     if (checked != FFTGEN_SUCCESS) return checked;

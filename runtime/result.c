@@ -34,6 +34,7 @@ const char *fftgen_result_string(fftgen_result result)
     case FFTGEN_WISDOM_CORRUPT: return "not a wisdom file (written by fftgen tune), or a damaged one";
     case FFTGEN_HOST_POINTER: return "a pointer to host memory the device cannot read (use cudaMalloc for data and work areas)";
     case FFTGEN_BUFFER_TOO_SMALL: return "a buffer too small: its allocation ends before the plan's layout does";
+    case FFTGEN_WRONG_DEVICE: return "another device than the plan's is current (cudaSetDevice to the plan's first)";
     }
     return "unknown fftgen_result";
 }

@@ -5,7 +5,8 @@
  * two passes up to 2^20, three above) in both precisions and both directions against FFTW double,
  * out of place and in place, batch 1, 3 and large (up to 2^22 points), the normalized inverse, work areas of the plan's and of the caller's, strided input and
  * output, kernel packs on the device, and the execution-time argument checks; 2D and 3D shapes
- * (squares to 8192^2, cubes to 512^3) contiguous and strided with embeds. */
+ * (squares to 8192^2, cubes to 512^3) contiguous and strided with embeds. With two GPUs: plans on
+ * each device, and a plan refused while the other device is current. */
 #define _POSIX_C_SOURCE 200809L
 #include <pthread.h>
 #include <setjmp.h>
@@ -157,7 +158,7 @@ static void every_result_has_a_message(void **state)
     (void)state;
     const char *fallback = fftgen_result_string((fftgen_result)999);
     assert_string_equal(fallback, "unknown fftgen_result");
-    for (int a = FFTGEN_SUCCESS; a <= FFTGEN_BUFFER_TOO_SMALL; ++a) {
+    for (int a = FFTGEN_SUCCESS; a <= FFTGEN_WRONG_DEVICE; ++a) {
         const char *message = fftgen_result_string((fftgen_result)a);
         assert_non_null(message);
         assert_true(strlen(message) > 5);
@@ -1075,6 +1076,45 @@ static void buffers_in_mapped_pieces(void)
     assert_int_equal(address_free(range, 3 * piece), CUDA_SUCCESS);
 }
 
+/* With two devices or more (else skipped): plans made on each device run there and match FFTW double
+ * (fp16 4096 from the default pack, fp32 2^20 in two passes with its work area); a plan executed while
+ * the other device is current is refused before any launch, and runs again once its own is. */
+static void plans_stay_on_their_device(void **state)
+{
+    (void)state;
+    int devices = 0;
+    if (!have_gpu || cudaGetDeviceCount(&devices) != cudaSuccess || devices < 2) skip();
+    const struct { long long n; fftgen_precision precision; enum kernel_precision kp; double bound; } cases[] = {
+        {4096, FFTGEN_FP16, KERNEL_FP16, FP16_ERROR_BOUND},
+        {1 << 20, FFTGEN_FP32, KERNEL_FP32, FP32_ERROR_BOUND},
+    };
+    for (int device = 0; device < 2; ++device) {
+        assert_int_equal(cudaSetDevice(device), cudaSuccess);
+        for (size_t c = 0; c < sizeof cases / sizeof cases[0]; ++c) {
+            const struct api_run run = {1, {cases[c].n, 0, 0}, cases[c].precision, FFTGEN_FORWARD, 0, 0, 0};
+            const double error = transform_error((int)cases[c].n, cases[c].kp, 3, FFTGEN_FORWARD, 1.0, run_api, &run,
+                                                 (unsigned long long)device * 7 + c);
+            print_message("  device %d, %lld points %s, batch 3, forward: %.3e\n", device, cases[c].n,
+                          cases[c].precision == FFTGEN_FP16 ? "fp16" : "fp32", error);
+            assert_true(error >= 0.0 && error < cases[c].bound);
+        }
+    }
+    assert_int_equal(cudaSetDevice(0), cudaSuccess);
+    fftgen_plan plan = NULL;
+    assert_int_equal(fftgen_plan_1d(&plan, 1 << 20, FFTGEN_FP32, 2, 0), FFTGEN_SUCCESS);
+    float2 *data = NULL;
+    assert_int_equal(cudaMalloc((void **)&data, sizeof(float2) << 21), cudaSuccess);
+    assert_int_equal(cudaMemset(data, 0, sizeof(float2) << 21), cudaSuccess);
+    assert_int_equal(cudaSetDevice(1), cudaSuccess);
+    assert_int_equal(fftgen_exec(plan, data, data, FFTGEN_FORWARD), FFTGEN_WRONG_DEVICE);
+    expect_detail("the plan was made on device 0 and device 1 is current");
+    assert_int_equal(cudaSetDevice(0), cudaSuccess);
+    assert_int_equal(fftgen_exec(plan, data, data, FFTGEN_FORWARD), FFTGEN_SUCCESS);
+    assert_int_equal(cudaDeviceSynchronize(), cudaSuccess);
+    assert_int_equal(fftgen_destroy(plan), FFTGEN_SUCCESS);
+    assert_int_equal(cudaFree(data), cudaSuccess);
+}
+
 static void exec_checks_its_arguments(void **state)
 {
     (void)state;
@@ -1174,6 +1214,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(fp16_intermediates_trade_accuracy),
         cmocka_unit_test(strided_shapes_match_fftw),
         cmocka_unit_test(exec_checks_its_arguments),
+        cmocka_unit_test(plans_stay_on_their_device),
     };
     return cmocka_run_group_tests_name("api", tests, NULL, NULL);
 }

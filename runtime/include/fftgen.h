@@ -82,7 +82,8 @@ typedef enum fftgen_result {
     FFTGEN_WISDOM_CORRUPT,        /* not a wisdom file, or a damaged one */
     FFTGEN_HOST_POINTER,          /* data or work area in host memory the device cannot read (not from
                                      cudaMalloc, cudaMallocManaged or cudaHostAlloc) */
-    FFTGEN_BUFFER_TOO_SMALL       /* data or work area whose allocation ends before the plan's layout does */
+    FFTGEN_BUFFER_TOO_SMALL,      /* data or work area whose allocation ends before the plan's layout does */
+    FFTGEN_WRONG_DEVICE           /* executed while another device than the plan's is current */
 } fftgen_result;
 
 typedef enum fftgen_precision {
@@ -153,7 +154,9 @@ fftgen_result fftgen_set_work_area(fftgen_plan plan, void *work_area);
 /* The stream later executions are queued on (default: the legacy default stream, 0). */
 fftgen_result fftgen_set_stream(fftgen_plan plan, cudaStream_t stream);
 
-/* Queues one execution on the plan's stream. `in` and `out` are device pointers to float2 or __half2
+/* Queues one execution on the plan's stream. A plan runs on the device that was current when it was
+ * made (its kernels, work area and stream are that device's): with another device current,
+ * FFTGEN_WRONG_DEVICE, and nothing is launched. `in` and `out` are device pointers to float2 or __half2
  * data (per the plan's precision), aligned to one element; in == out transforms in place (for a
  * single-kernel size, only when the input and output layouts are the same: else
  * FFTGEN_OVERLAPPING_LAYOUT). Before anything is launched, pointers to ordinary host memory give
