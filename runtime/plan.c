@@ -414,8 +414,8 @@ static fftgen_result execute(fftgen_plan plan, const void *in, void *out, fftgen
     if (direction != FFTGEN_FORWARD && direction != FFTGEN_INVERSE)
         return fftgen_detail(FFTGEN_INVALID_DIRECTION,
                              "direction %d: expected FFTGEN_FORWARD (-1) or FFTGEN_INVERSE (1)", (int)direction);
-    /* a kernel launched on another device would read this device's buffers through no mapping, and
-     * its fault would end that device's context */
+    /* launched now, the kernels would run on the current device against the plan's device's buffers
+     * (and its work area), which that device need not be able to read */
     int current;
     const cudaError_t got = cudaGetDevice(&current);
     if (got != cudaSuccess) return fftgen_cuda_failed("cudaGetDevice", got);
