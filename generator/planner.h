@@ -10,6 +10,7 @@
 #define FFTGEN_DEFAULT_ARCH 90
 #define FFTGEN_MAX_PASSES 5 /* 3D with rows of three passes */
 #define FFTGEN_CLUSTER_ARCH 90 /* thread-block clusters (and distributed shared memory) from sm_90 on */
+#define FFTGEN_MAX_CLUSTER 8   /* blocks a cluster at most: the portable limit */
 
 /* fp32 and fp16: the storage (fp32 arithmetic in both). The split precisions store fp32 and run the
  * radix-16 merges on tensor cores, each fp32 operand split into a scaled fp16 high and low part

@@ -1,0 +1,453 @@
+/* Choices placed on a plan once the planner has split it into passes (plan_choices.h). Where a choice
+ * is one measurements make (fftgen tune, the shipped table), its comment gives the measurements. */
+#include "plan_choices.h"
+
+#include <stdio.h>
+
+/* Whether a pass can run its radix-16 stages on tensor cores: a warp's 32 butterflies make four
+ * m16n8k16 products, so the block's threads fill whole warps. */
+int fftgen_tensor_cores_fit(const fftgen_kernel_plan *p)
+{
+    return p->radix_max == 16 && p->threads % 32 == 0 && p->slice_rows == 0 && p->cluster < 2;
+}
+
+/* Radix-16 stages on tensor cores. Untiled, every stage then runs between shared-memory buffers
+ * (staged I/O); tiled, the copies in and out go through shared memory too, where the tensor-core
+ * stages read and write. */
+fftgen_plan_status fftgen_move_to_tensor_cores(fftgen_kernel_plan *p)
+{
+    p->tensor_cores = 1;
+    if (p->tiled) {
+        p->column_registers = 0;
+        return FFTGEN_PLAN_OK;
+    }
+    p->staged_io = 1;
+    const long long points = (long long)p->ffts_per_block * p->n;
+    p->smem_points = (int)(points + points / 16);
+    p->shared_bytes = 8 * p->smem_points;
+    return p->shared_bytes > fftgen_arch_shared_limit(p->arch) ? FFTGEN_PLAN_TOO_LARGE : FFTGEN_PLAN_OK;
+}
+
+static fftgen_plan_status check_tensor_core_arch(int arch, char *why, size_t why_len)
+{
+    if (arch >= 80) return FFTGEN_PLAN_OK;
+    snprintf(why, why_len, "tensor-core kernels (mma.sync m16n8k16) need sm_80 or newer, not sm_%d", arch);
+    return FFTGEN_PLAN_BAD_ARCH;
+}
+
+/* A single kernel's radix-16 stages on tensor cores (fftgen_plan_kernel): fp16 storage, sm_80 and newer. */
+fftgen_plan_status fftgen_use_tensor_cores(fftgen_kernel_plan *p, char *why, size_t why_len)
+{
+    if (fftgen_precision_is_split(p->precision)) return FFTGEN_PLAN_OK; /* split plans use them anyway */
+    if (!fftgen_tensor_cores_fit(p)) {
+        snprintf(why, why_len, "tensor cores run radix-16 stages: they need radix 16 and at least 16 points");
+        return FFTGEN_PLAN_BAD_RADIX;
+    }
+    return fftgen_move_to_tensor_cores(p);
+}
+
+/* What a request for tensor cores needs (split plans use them whether asked or not). */
+fftgen_plan_status fftgen_check_tensor_core_request(const fftgen_kernel_request *request, char *why, size_t why_len)
+{
+    if (request->tensor_cores == 0 || fftgen_precision_is_split(request->precision)) return FFTGEN_PLAN_OK;
+    if (request->precision != FFTGEN_KERNEL_FP16) {
+        snprintf(why, why_len, "tensor cores take fp16 operands: use --precision fp16, or --precision split for"
+                               " fp32 data");
+        return FFTGEN_PLAN_BAD_RADIX;
+    }
+    return check_tensor_core_arch(request->arch, why, why_len);
+}
+
+/* Radix-16 stages on tensor cores in the passes the request names (fp16), or in every pass (split),
+ * where they fit: a pass of fewer than 16 points (a short dimension of a 2D or 3D shape) or a fused
+ * slice has none, and stays on CUDA cores. */
+fftgen_plan_status fftgen_place_on_tensor_cores(const fftgen_kernel_request *request, fftgen_transform_plan *plan)
+{
+    const unsigned passes = fftgen_precision_is_split(request->precision) ? FFTGEN_EVERY_PASS
+                                                                           : (unsigned)request->tensor_cores;
+    for (int i = 0; i < plan->pass_count; ++i) {
+        fftgen_kernel_plan *pass = &plan->pass[i];
+        if (!(passes >> i & 1u) || pass->tensor_cores || !fftgen_tensor_cores_fit(pass)) continue;
+        const fftgen_plan_status status = fftgen_move_to_tensor_cores(pass);
+        if (status != FFTGEN_PLAN_OK) return status;
+    }
+    return FFTGEN_PLAN_OK;
+}
+
+/* A request for tensor cores that no pass could take is an error, not a silent CUDA-core plan. */
+fftgen_plan_status fftgen_check_tensor_cores_placed(const fftgen_kernel_request *request,
+                                                    const fftgen_transform_plan *plan, char *why, size_t why_len)
+{
+    if (request->tensor_cores == 0) return FFTGEN_PLAN_OK;
+    for (int i = 0; i < plan->pass_count; ++i)
+        if (plan->pass[i].tensor_cores) return FFTGEN_PLAN_OK;
+    snprintf(why, why_len, "no pass of this plan has radix-16 stages that tensor cores can run (they need 16"
+                           " points or more in a dimension, and no fused 2D slice)");
+    return FFTGEN_PLAN_BAD_RADIX;
+}
+
+/* Whether a request's pass mask (`option`, as messages name it) names only passes the plan has;
+ * FFTGEN_EVERY_PASS names them all. */
+static fftgen_plan_status check_passes_exist(int mask, const fftgen_transform_plan *plan, const char *option,
+                                             char *why, size_t why_len)
+{
+    if (mask == FFTGEN_EVERY_PASS || mask >> plan->pass_count == 0) return FFTGEN_PLAN_OK;
+    snprintf(why, why_len, "%s: pass %d named, but the plan has %d pass%s", option, plan->pass_count + 1,
+             plan->pass_count, plan->pass_count > 1 ? "es" : "");
+    return FFTGEN_PLAN_BAD_RADIX;
+}
+
+/* Computed stage twiddles in the passes the request names (fftgen_kernel_plan.computed_twiddles). The
+ * loads they replace are a table row per power of two and butterfly; at 8192 and 16384 points those rows
+ * are 8 KB each, and the kernels measured faster without them on an H200 (fftgen-kernel-ab, 2^27 points:
+ * fp16 16384 radix 32 45-54% -> 58% of copy, 8192 radix 32 62-70% -> 69-74%), while 512 to 2048 lost
+ * 1-2%: a measured choice. A pass can take it on CUDA cores with two stages or more, and so can a fused
+ * slice in one block whose rows or columns have two (its tables are short, but every load is an
+ * instruction of the load/store pipe that fp16 slices wait on). */
+static fftgen_plan_status place_computed_twiddles(const fftgen_kernel_request *request,
+                                                  fftgen_transform_plan *plan, char *why, size_t why_len)
+{
+    const int asked = request->computed_twiddle_passes;
+    if (asked == 0) return FFTGEN_PLAN_OK;
+    if (request->precision != FFTGEN_KERNEL_FP16) {
+        snprintf(why, why_len, "computed twiddles are an fp16 choice (their error, about 4e-7, is far below fp16's"
+                               " rounding, not fp32's)");
+        return FFTGEN_PLAN_BAD_RADIX;
+    }
+    const fftgen_plan_status named = check_passes_exist(asked, plan, "computed twiddles", why, why_len);
+    if (named != FFTGEN_PLAN_OK) return named;
+    for (int i = 0; i < plan->pass_count; ++i) {
+        fftgen_kernel_plan *pass = &plan->pass[i];
+        if (!(asked >> i & 1)) continue;
+        if (fftgen_can_compute_twiddles(pass)) {
+            pass->twiddle_powers = pass->computed_twiddles = 1;
+            plan->computed_twiddle_passes |= 1 << i;
+        } else if (asked != FFTGEN_EVERY_PASS) {
+            const char *reason = "has one stage, with no twiddles";
+            if (pass->tensor_cores)
+                reason = "runs on tensor cores, whose stages keep their tables";
+            else if (pass->slice_rows > 0 && pass->cluster > 1)
+                reason = "is a slice on a cluster, whose stages keep their tables";
+            else if (pass->slice_rows > 0)
+                reason = "is a slice whose rows and columns have one stage each, with no twiddles";
+            snprintf(why, why_len, "computed twiddles: pass %d %s", i + 1, reason);
+            return FFTGEN_PLAN_BAD_RADIX;
+        }
+    }
+    if (plan->computed_twiddle_passes != 0) return FFTGEN_PLAN_OK;
+    snprintf(why, why_len, "computed twiddles: this plan has no stage twiddles to compute (they need two stages or more"
+                           " on CUDA cores, in a pass or in a one-block slice's rows or columns)");
+    return FFTGEN_PLAN_BAD_RADIX;
+}
+
+/* Which passes multiply their twiddles from powers of two (fftgen_kernel_plan.twiddle_powers): fp16
+ * one-kernel transforms and slices always (H100, 2^27 points: 4096 97.6% -> 99.8% of copy bandwidth,
+ * 8192 86.2% -> 88.8%, 16384 70.3% -> 72.7%, none slower); tiled passes where the request names them,
+ * since there they measured faster in some passes and slower in others (2^22 4% faster with them in
+ * its first pass, 2^27 3% slower; results/notes.md). Then the passes that compute them
+ * (place_computed_twiddles), which take the powers too. */
+fftgen_plan_status fftgen_place_twiddle_powers(const fftgen_kernel_request *request, fftgen_transform_plan *plan,
+                                               char *why, size_t why_len)
+{
+    const int fp16 = request->precision == FFTGEN_KERNEL_FP16;
+    if (request->twiddle_powers != 0 && !fp16) {
+        snprintf(why, why_len, "twiddles from their powers of two are an fp16 choice (fp32 kernels wait on memory"
+                               " and keep their loads)");
+        return FFTGEN_PLAN_BAD_RADIX;
+    }
+    const fftgen_plan_status named = check_passes_exist(request->twiddle_powers, plan, "twiddle powers", why, why_len);
+    if (named != FFTGEN_PLAN_OK) return named;
+    for (int i = 0; i < plan->pass_count; ++i) {
+        fftgen_kernel_plan *pass = &plan->pass[i];
+        pass->twiddle_powers = fp16 && (!pass->tiled || (request->twiddle_powers >> i & 1));
+    }
+    return place_computed_twiddles(request, plan, why, why_len);
+}
+
+/* Points between a prefetching slice's rows in its staging buffer (fftgen_kernel_plan.staged_row_points).
+ * A warp reads 32 / THREADS_PER_FFT rows at once, each lane every THREADS_PER_FFT-th point of its row:
+ * rows of a multiple of 128 bytes end to end put them on the same banks (4-way conflicts for fp16
+ * 128x128), a pad of THREADS_PER_FFT points on banks of their own. The pad also holds the 16 bytes
+ * more that a row's copies take from an input off a 16-byte boundary. */
+static int staged_row_points(const fftgen_kernel_plan *pass)
+{
+    const int point_bytes = pass->precision == FFTGEN_KERNEL_FP16 ? 4 : 8;
+    const int columns = pass->n / pass->slice_rows, row_threads = columns / pass->radix_max;
+    const int pad = row_threads < 32 && row_threads * point_bytes >= 16 ? row_threads : 16 / point_bytes;
+    return columns + pad;
+}
+
+/* Bytes of a prefetching kernel's staging buffer: one transform's input, and 16 bytes for a bulk copy
+ * that starts at the 16-byte boundary below an input that is only point-aligned; a slice's rows padded
+ * apart. */
+static int staging_bytes(const fftgen_kernel_plan *pass)
+{
+    const int point_bytes = pass->precision == FFTGEN_KERNEL_FP16 ? 4 : 8;
+    if (pass->slice_rows > 0) return pass->slice_rows * staged_row_points(pass) * point_bytes;
+    return pass->n * point_bytes + 16;
+}
+
+/* Bytes of a tile's input in a prefetching tiled pass's staging buffer (prefetches_tiles). */
+static int tile_staging_bytes(const fftgen_kernel_plan *pass)
+{
+    return pass->ffts_per_block * pass->n * (pass->precision == FFTGEN_KERNEL_FP16 ? 4 : 8);
+}
+
+/* Whether a tiled pass can run its tiles in turn, each block's threads copying the next tile's input
+ * into shared memory (cp.async, 16 bytes each) while they compute the current one: fp16 rows read in
+ * runs straight into registers (a four-step pass 2 reading pass 1's blocks), each run whole 16-byte
+ * pieces, the tile's runs side by side (so a run of every transform is one contiguous piece), every address
+ * 16-byte aligned where the work area is, and room for the tile in shared memory. At 2^21 and 2^22
+ * such a pass is 1024 threads of 139 KB: one block an SM, whose loads nothing else hides. H200, fp16 2^22 (2048 x
+ * 2048), pass 2 alone: 0.4249 -> 0.3625 ms; its pass 1 (two blocks an SM, columns) lost with a
+ * prefetch (0.5166 -> 0.5806), so columns keep their loads. */
+static int prefetches_tiles(const fftgen_kernel_plan *pass, int arch)
+{
+    const fftgen_layout *in = &pass->in;
+    return pass->tiled && pass->precision == FFTGEN_KERNEL_FP16 && fftgen_loads_to_registers(pass) &&
+           in->run_points % 4 == 0 && in->fft_stride == in->run_points && in->run_stride % 4 == 0 &&
+           in->group_stride % 4 == 0 && in->batch_stride % 4 == 0 && pass->source == FFTGEN_BUFFER_WORK &&
+           pass->cluster < 2 && !pass->tensor_cores &&
+           pass->shared_bytes + tile_staging_bytes(pass) <= fftgen_arch_shared_limit(arch);
+}
+
+/* A 1D plan of several passes: the request's prefetch on every pass that can take it (prefetches_tiles),
+ * else an error that says why. */
+static fftgen_plan_status place_tile_prefetch(const fftgen_kernel_request *request, fftgen_transform_plan *plan,
+                                              char *why, size_t why_len)
+{
+    int placed = 0;
+    for (int i = 0; i < plan->pass_count; ++i) {
+        fftgen_kernel_plan *pass = &plan->pass[i];
+        if (!prefetches_tiles(pass, request->arch)) continue;
+        pass->prefetch = request->prefetch;
+        pass->shared_bytes += tile_staging_bytes(pass);
+        placed = 1;
+    }
+    if (placed) return FFTGEN_PLAN_OK;
+    snprintf(why, why_len, "prefetch %d: a 1D size of several passes takes it only in fp16 passes that read rows in"
+             " runs of 16 bytes or more straight into registers (a four-step pass 2 after tiles of 4 or 8 columns);"
+             " this plan has none", request->prefetch);
+    return FFTGEN_PLAN_BAD_RADIX;
+}
+
+/* The request's prefetch (fftgen_kernel_plan.prefetch), on the pass that reads the input: a one-kernel
+ * 1D transform on CUDA cores, one transform a block read straight from global memory (so two stages or
+ * more: the next copy starts at the first barrier), or a 2D or 3D shape's fused slice whose rows load
+ * straight into registers; and room for the staging buffer in the block's shared memory. H200, fp16
+ * 16384 radix 32 (one block an SM): 59.4% -> 67.1% of copy bandwidth with 4 transforms a block, 70.0%
+ * with 8; 4096 and 8192, which run several blocks an SM, slower (83.6% -> 77.8%, 79.1% -> 77.0%).
+ * A slice's threads copy it themselves (cp.async, sm_80) into padded rows (staged_row_points); one bulk
+ * copy left a warp's rows on the same banks, and a bulk copy per row was slower still. H200, fp16 ms
+ * without -> with 4 slices a block: 64x64 0.433 -> 0.372, 64^3 0.780 -> 0.720; 256x64 0.620 -> 0.527
+ * with 32. Slower: 128x128 (0.453 -> 0.453-0.475; its 1024-thread blocks issue as many instructions as
+ * they can) and 16x1024. A 1D size of several passes takes it in its tiled passes that can
+ * (place_tile_prefetch). So `fftgen tune` asks for it and the shipped table holds its choices. */
+fftgen_plan_status fftgen_place_prefetch(const fftgen_kernel_request *request, fftgen_transform_plan *plan,
+                                         char *why, size_t why_len)
+{
+    if (request->prefetch == 0) return FFTGEN_PLAN_OK;
+    fftgen_kernel_plan *pass = &plan->pass[0];
+    const int slice = plan->rank > 1 && pass->slice_rows > 0 && !plan->columns_first;
+    const int passes = plan->rank == 1 && plan->pass_count > 1;
+    const char *refusal = !fftgen_prefetch_supported(request->prefetch)
+                              ? "a prefetch is a power of two of transforms a block, from 2 to 64"
+                          : request->arch < 80 ? "a prefetch needs sm_80 or newer (cp.async)"
+                          : request->arch < 90 && !slice && !passes
+                              ? "a prefetch of 1D transforms of one kernel needs sm_90 or newer (bulk copies)"
+                          : passes ? NULL
+                          : plan->rank > 1 && !slice
+                              ? "a prefetch applies to 2D and 3D shapes only where the last two dimensions fit one"
+                                " block (a fused slice)"
+                          : pass->tensor_cores ? "a prefetch applies to kernels on CUDA cores, not tensor cores"
+                          : pass->cluster > 1 ? "a prefetch applies to kernels of one block a transform, not clusters"
+                          : slice && !fftgen_loads_to_registers(pass)
+                              ? "a prefetch applies to fused slices whose rows load straight into registers (this"
+                                " shape's are copied through shared memory)"
+                          : !slice && (pass->staged_io || pass->ffts_per_block != 1)
+                              ? "a prefetch applies to kernels of one transform a block (this size's blocks hold"
+                                " several)"
+                          : pass->shared_bytes + staging_bytes(pass) > fftgen_arch_shared_limit(request->arch)
+                              ? "the staging buffer does not fit in the block's shared memory"
+                              : NULL;
+    if (refusal != NULL) {
+        snprintf(why, why_len, "prefetch %d: %s", request->prefetch, refusal);
+        return FFTGEN_PLAN_BAD_RADIX;
+    }
+    if (passes) return place_tile_prefetch(request, plan, why, why_len);
+    pass->prefetch = request->prefetch;
+    pass->shared_bytes += staging_bytes(pass);
+    if (slice) {
+        pass->staged_row_points = staged_row_points(pass);
+        /* measured (H200, fftgen-kernel-ab, fp16, ms): 128x128 and 64x256 at 32 points a thread 0.375 -> 0.353
+         * and 0.370 -> 0.351; 32x512 at 32 (no merged stage) 0.359 -> 0.362; 128x128 at 16 (1024 threads) 0.408
+         * -> 0.460. In halves at the first two barriers: 64x64 (blocks that share an SM) 0.315 -> 0.322,
+         * 256x64 at 16 (1024 threads) 0.499 -> 0.529. */
+        pass->split_copies = pass->merged_stage && pass->threads <= 512 &&
+                             2 * pass->shared_bytes > fftgen_arch_shared_limit(request->arch);
+    }
+    return FFTGEN_PLAN_OK;
+}
+
+/* Whether every pass the request names for radix 32 took it (pass_radix): only tiled passes on CUDA
+ * cores can, off thread-block clusters. FFTGEN_EVERY_PASS asks for it where it applies, in one pass
+ * at least. */
+fftgen_plan_status fftgen_check_radix32_placed(const fftgen_kernel_request *request,
+                                               const fftgen_transform_plan *plan, char *why, size_t why_len)
+{
+    const int asked = request->radix32_passes;
+    if (asked == 0) return FFTGEN_PLAN_OK;
+    if (asked == FFTGEN_EVERY_PASS) {
+        for (int i = 0; i < plan->pass_count; ++i)
+            if (plan->pass[i].tiled && plan->pass[i].radix_max == 32) return FFTGEN_PLAN_OK;
+        snprintf(why, why_len, "radix-32 passes: this plan has no tiled pass that can take them (one-kernel"
+                               " sizes choose their radix with --radix)");
+        return FFTGEN_PLAN_BAD_RADIX;
+    }
+    const fftgen_plan_status named = check_passes_exist(asked, plan, "radix-32 passes", why, why_len);
+    if (named != FFTGEN_PLAN_OK) return named;
+    for (int i = 0; i < plan->pass_count; ++i) {
+        const fftgen_kernel_plan *pass = &plan->pass[i];
+        if (!(asked >> i & 1) || (pass->tiled && pass->radix_max == 32)) continue;
+        snprintf(why, why_len, "radix-32 passes: pass %d %s", i + 1,
+                 !pass->tiled        ? "is not a tiled pass (only strided, tiled passes take this choice)"
+                 : pass->cluster > 1 ? "runs on a thread-block cluster, whose chain is the planner's"
+                 : pass->n < 32      ? "has fewer than 32 points"
+                                     : "keeps radix 16 (its stages run on tensor cores)");
+        return FFTGEN_PLAN_BAD_RADIX;
+    }
+    return FFTGEN_PLAN_OK;
+}
+
+/* Short columns of 2D and 3D shapes straight into registers in the passes the request names
+ * (fftgen_kernel_request.column_register_passes): the copy through shared memory that plan_dimension
+ * gives them measured faster on an H100 and slower on an H200, whose passes wait on shared memory
+ * (fp16 256^3, 2^27 points: 0.983 -> 0.915 ms on an H200, 1.194 -> 1.262 on an H100), so it is a
+ * measured choice. A pass can take it where it copies its columns: tiled, on CUDA cores. */
+fftgen_plan_status fftgen_place_column_registers(const fftgen_kernel_request *request, fftgen_transform_plan *plan,
+                                                 char *why, size_t why_len)
+{
+    const int asked = request->column_register_passes;
+    if (asked == 0) return FFTGEN_PLAN_OK;
+    const fftgen_plan_status named = check_passes_exist(asked, plan, "column registers", why, why_len);
+    if (named != FFTGEN_PLAN_OK) return named;
+    for (int i = 0; i < plan->pass_count; ++i) {
+        fftgen_kernel_plan *pass = &plan->pass[i];
+        if (fftgen_copies_columns(pass) && (asked >> i & 1)) {
+            pass->column_registers = 1;
+            plan->column_register_passes |= 1 << i;
+        } else if (asked != FFTGEN_EVERY_PASS && (asked >> i & 1)) {
+            snprintf(why, why_len, "column registers: pass %d %s", i + 1,
+                     !pass->tiled         ? "is not a tiled pass (it reads whole rows or slices)"
+                     : pass->tensor_cores ? "runs on tensor cores, whose stages read shared memory"
+                                          : "loads its columns straight already (only columns of 2D and 3D"
+                                            " shapes of at most 256 points copy them)");
+            return FFTGEN_PLAN_BAD_RADIX;
+        }
+    }
+    if (plan->column_register_passes != 0) return FFTGEN_PLAN_OK;
+    snprintf(why, why_len, "column registers: this plan has no pass that copies its columns through shared memory"
+                           " (only columns of 2D and 3D shapes of at most 256 points do)");
+    return FFTGEN_PLAN_BAD_RADIX;
+}
+
+int fftgen_can_pair_columns(const fftgen_kernel_plan *p)
+{
+    const fftgen_layout *in = &p->in;
+    return p->tiled && p->precision == FFTGEN_KERNEL_FP16 && !p->shared_exponent_source &&
+           fftgen_loads_to_registers(p) && in->run_points == 0 && in->elem_stride > 1 && in->fft_stride == 1 &&
+           p->ffts_per_block % 2 == 0 && in->group_size % p->ffts_per_block == 0 && in->elem_stride % 2 == 0 &&
+           in->group_stride % 2 == 0 && in->batch_stride % 2 == 0 && p->threads % 32 == 0 && p->radix_max % 2 == 0;
+}
+
+/* Column loads in lane pairs in the passes the request names (fftgen_kernel_plan.column_pairs). Measured
+ * with fftgen-kernel-ab (results/kernel-ab.txt, 2^27 points): on an H100 fp16 512^3 -4.7%, 2^26 -2.3%,
+ * 2^23 -1.4% with them in the 512-thread passes of tiles of 16 and 32, while tiles of 4 lost 5% (2^22),
+ * 256x256's columns first 6.7%, and on an H200 2^26, 2^27 and 512x512 1.5-1.7%: a measured choice. Runs
+ * after fftgen_place_intermediates, which says which passes read shared-exponent complexes. */
+fftgen_plan_status fftgen_place_column_pairs(const fftgen_kernel_request *request, fftgen_transform_plan *plan,
+                                             char *why, size_t why_len)
+{
+    const int asked = request->column_pair_passes;
+    if (asked == 0) return FFTGEN_PLAN_OK;
+    if (request->precision != FFTGEN_KERNEL_FP16) {
+        snprintf(why, why_len, "column pairs are an fp16 choice (two fp32 points fill the 8 bytes already)");
+        return FFTGEN_PLAN_BAD_RADIX;
+    }
+    const fftgen_plan_status named = check_passes_exist(asked, plan, "column pairs", why, why_len);
+    if (named != FFTGEN_PLAN_OK) return named;
+    for (int i = 0; i < plan->pass_count; ++i) {
+        fftgen_kernel_plan *pass = &plan->pass[i];
+        if (!(asked >> i & 1)) continue;
+        if (fftgen_can_pair_columns(pass)) {
+            pass->column_pairs = 1;
+            plan->column_pair_passes |= 1 << i;
+        } else if (asked != FFTGEN_EVERY_PASS) {
+            snprintf(why, why_len, "column pairs: pass %d %s", i + 1,
+                     !pass->tiled                   ? "is not a tiled pass (it reads whole rows or slices)"
+                     : pass->shared_exponent_source ? "reads shared-exponent complexes"
+                     : !fftgen_loads_to_registers(pass) || pass->in.elem_stride == 1
+                         ? "does not load columns straight into registers"
+                         : "reads its columns in tiles of an odd width or at odd strides");
+            return FFTGEN_PLAN_BAD_RADIX;
+        }
+    }
+    if (plan->column_pair_passes != 0) return FFTGEN_PLAN_OK;
+    snprintf(why, why_len, "column pairs: this plan has no pass that loads fp16 columns straight into registers"
+                           " in tiles of an even width");
+    return FFTGEN_PLAN_BAD_RADIX;
+}
+
+/* What a split request needs before planning: tensor cores, and a radix-16 stage in 1D. */
+fftgen_plan_status fftgen_check_split(const fftgen_kernel_request *request, int rank, char *why, size_t why_len)
+{
+    if (!fftgen_precision_is_split(request->precision)) return FFTGEN_PLAN_OK;
+    const fftgen_plan_status status = check_tensor_core_arch(request->arch, why, why_len);
+    if (status != FFTGEN_PLAN_OK) return status;
+    if (request->max_radix != 0 && request->max_radix != 16) {
+        snprintf(why, why_len, "--precision %s runs radix-16 stages on tensor cores: radix %d does not apply",
+                 fftgen_precision_name(request->precision), request->max_radix);
+        return FFTGEN_PLAN_BAD_RADIX;
+    }
+    if (request->radix32_passes != 0) {
+        snprintf(why, why_len, "--precision %s runs radix-16 stages on tensor cores: radix-32 passes do not apply",
+                 fftgen_precision_name(request->precision));
+        return FFTGEN_PLAN_BAD_RADIX;
+    }
+    if (rank == 1 && request->n >= 2 && request->n < 16 && (request->n & (request->n - 1)) == 0) {
+        snprintf(why, why_len, "--precision %s needs at least 16 points (its radix-16 stages run on tensor cores);"
+                 " use fp32 for %lld", fftgen_precision_name(request->precision), request->n);
+        return FFTGEN_PLAN_BAD_SIZE;
+    }
+    return FFTGEN_PLAN_OK;
+}
+
+/* How an fp16 plan stores between its passes (fftgen_intermediate). Each rounding adds its variance to
+ * the error: fp16 about 2.1e-4 relative, a shared-exponent complex about 1.1e-4, a quarter of the
+ * variance; the input's rounding to fp16 and the output's count as two fp16 roundings. The planner
+ * keeps fp16 where the predicted error stays within ERROR_BUDGET (3.8e-4, under the 4e-4 target),
+ * since a shared-exponent store and load cost about 20 more instructions a point: two passes keep
+ * fp16 (3.5e-4); three store their last intermediate as shared-exponent complexes (3.6e-4 instead of
+ * 4.0e-4); four and five all of them. H100, 2^27 points, ms with the first / the last / both of three
+ * passes' intermediates as shared-exponent complexes against fp16: 2^25 1.237 / 1.269 / 1.305 against
+ * 1.226, 2^27 1.38 / 1.345 / 1.42 against 1.315, 512^3 1.311 / 1.293 / 1.40 against 1.209. fp32 and
+ * the split precisions keep fp32 there. */
+enum { FP16_ROUNDING = 100, SHARED_EXPONENT_ROUNDING = 27, ERROR_BUDGET = 330 }; /* variances, (2.1e-4)^2 = 100 */
+
+void fftgen_place_intermediates(const fftgen_kernel_request *request, fftgen_transform_plan *plan)
+{
+    const int boundaries = plan->pass_count - 1;
+    int shared = 0; /* how many boundaries, from the last back, take shared-exponent complexes */
+    if (request->precision == FFTGEN_KERNEL_FP16 && request->intermediate == FFTGEN_INTERMEDIATE_SHARED_EXPONENT)
+        shared = boundaries;
+    else if (request->precision == FFTGEN_KERNEL_FP16 && request->intermediate == FFTGEN_INTERMEDIATE_DEFAULT)
+        while (shared < boundaries && (2 + boundaries - shared) * FP16_ROUNDING + shared * SHARED_EXPONENT_ROUNDING >
+                                          ERROR_BUDGET)
+            ++shared;
+    for (int i = 0; i < plan->pass_count; ++i) {
+        const int after = plan->pass_count - 1 - i; /* boundaries after pass i */
+        plan->pass[i].shared_exponent_target = after >= 1 && after <= shared;
+        plan->pass[i].shared_exponent_source = i >= 1 && after + 1 <= shared;
+    }
+    plan->intermediate = request->intermediate;
+}

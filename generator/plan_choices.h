@@ -1,0 +1,40 @@
+/* Choices placed on a plan once the planner has split it into passes (plan_choices.c): tensor
+ * cores, twiddles computed or from their powers, prefetch, radix-32 passes, column registers and
+ * pairs, and the format between fp16 passes. Each applies what the request asks where a pass can
+ * take it; where a named pass cannot, it returns an error status and says why in `why`. Internal to
+ * the planner (planner.c is their only caller). */
+#ifndef FFTGEN_PLAN_CHOICES_H
+#define FFTGEN_PLAN_CHOICES_H
+
+#include "planner.h"
+
+/* Tensor cores: whether a pass can run its radix-16 stages there, moving one pass there, a single
+ * kernel's request, what a request needs, the passes a request names, and whether any pass took them. */
+int fftgen_tensor_cores_fit(const fftgen_kernel_plan *p);
+fftgen_plan_status fftgen_move_to_tensor_cores(fftgen_kernel_plan *p);
+fftgen_plan_status fftgen_use_tensor_cores(fftgen_kernel_plan *p, char *why, size_t why_len);
+fftgen_plan_status fftgen_check_tensor_core_request(const fftgen_kernel_request *request, char *why, size_t why_len);
+fftgen_plan_status fftgen_place_on_tensor_cores(const fftgen_kernel_request *request, fftgen_transform_plan *plan);
+fftgen_plan_status fftgen_check_tensor_cores_placed(const fftgen_kernel_request *request,
+                                                   const fftgen_transform_plan *plan, char *why, size_t why_len);
+
+/* Stage twiddles from their powers of two, then computed ones, in the passes the request names. */
+fftgen_plan_status fftgen_place_twiddle_powers(const fftgen_kernel_request *request, fftgen_transform_plan *plan,
+                                               char *why, size_t why_len);
+/* The request's prefetch on the pass (or passes) that can take it. */
+fftgen_plan_status fftgen_place_prefetch(const fftgen_kernel_request *request, fftgen_transform_plan *plan,
+                                         char *why, size_t why_len);
+/* Whether every pass the request names for radix 32 took it. */
+fftgen_plan_status fftgen_check_radix32_placed(const fftgen_kernel_request *request,
+                                               const fftgen_transform_plan *plan, char *why, size_t why_len);
+/* Short columns straight into registers, and fp16 columns loaded a lane pair at a time. */
+fftgen_plan_status fftgen_place_column_registers(const fftgen_kernel_request *request, fftgen_transform_plan *plan,
+                                                 char *why, size_t why_len);
+fftgen_plan_status fftgen_place_column_pairs(const fftgen_kernel_request *request, fftgen_transform_plan *plan,
+                                             char *why, size_t why_len);
+/* What a split-precision request needs before planning. */
+fftgen_plan_status fftgen_check_split(const fftgen_kernel_request *request, int rank, char *why, size_t why_len);
+/* fp16 or shared-exponent complexes at each boundary between passes. */
+void fftgen_place_intermediates(const fftgen_kernel_request *request, fftgen_transform_plan *plan);
+
+#endif
