@@ -97,6 +97,40 @@ static fftgen_plan_status check_passes_exist(int mask, const fftgen_transform_pl
     return FFTGEN_PLAN_BAD_RADIX;
 }
 
+/* A choice a request makes pass by pass: a mask of passes, or FFTGEN_EVERY_PASS for every pass that can
+ * take it. */
+struct pass_choice {
+    const char *name;                                        /* as messages name it */
+    int (*can)(const fftgen_kernel_plan *pass);              /* whether a pass can take it */
+    void (*take)(fftgen_kernel_plan *pass);
+    const char *(*why_not)(const fftgen_kernel_plan *pass); /* why a pass cannot */
+    const char *none;                                        /* why no pass of this plan can */
+};
+
+/* Places `choice` in the passes `asked` names, recording them in `*placed`: an error where a pass named
+ * by number cannot take it, or where no pass took it. */
+static fftgen_plan_status place_in_passes(int asked, const struct pass_choice *choice, fftgen_transform_plan *plan,
+                                          int *placed, char *why, size_t why_len)
+{
+    if (asked == 0) return FFTGEN_PLAN_OK;
+    const fftgen_plan_status named = check_passes_exist(asked, plan, choice->name, why, why_len);
+    if (named != FFTGEN_PLAN_OK) return named;
+    for (int i = 0; i < plan->pass_count; ++i) {
+        fftgen_kernel_plan *pass = &plan->pass[i];
+        if (!(asked >> i & 1)) continue;
+        if (choice->can(pass)) {
+            choice->take(pass);
+            *placed |= 1 << i;
+        } else if (asked != FFTGEN_EVERY_PASS) {
+            snprintf(why, why_len, "%s: pass %d %s", choice->name, i + 1, choice->why_not(pass));
+            return FFTGEN_PLAN_BAD_RADIX;
+        }
+    }
+    if (*placed != 0) return FFTGEN_PLAN_OK;
+    snprintf(why, why_len, "%s: %s", choice->name, choice->none);
+    return FFTGEN_PLAN_BAD_RADIX;
+}
+
 /* Computed stage twiddles in the passes the request names (fftgen_kernel_plan.computed_twiddles). The
  * loads they replace are a table row per power of two and butterfly; at 8192 and 16384 points those rows
  * are 8 KB each, and the kernels measured faster without them on an H200 (fftgen-kernel-ab, 2^27 points:
@@ -104,40 +138,33 @@ static fftgen_plan_status check_passes_exist(int mask, const fftgen_transform_pl
  * 1-2%: a measured choice. A pass can take it on CUDA cores with two stages or more, and so can a fused
  * slice in one block whose rows or columns have two (its tables are short, but every load is an
  * instruction of the load/store pipe that fp16 slices wait on). */
+static void compute_twiddles(fftgen_kernel_plan *pass)
+{
+    pass->twiddle_powers = pass->computed_twiddles = 1;
+}
+
+static const char *why_no_computed_twiddles(const fftgen_kernel_plan *pass)
+{
+    if (pass->tensor_cores) return "runs on tensor cores, whose stages keep their tables";
+    if (pass->slice_rows > 0 && pass->cluster > 1) return "is a slice on a cluster, whose stages keep their tables";
+    if (pass->slice_rows > 0) return "is a slice whose rows and columns have one stage each, with no twiddles";
+    return "has one stage, with no twiddles";
+}
+
 static fftgen_plan_status place_computed_twiddles(const fftgen_kernel_request *request,
                                                   fftgen_transform_plan *plan, char *why, size_t why_len)
 {
-    const int asked = request->computed_twiddle_passes;
-    if (asked == 0) return FFTGEN_PLAN_OK;
-    if (request->precision != FFTGEN_KERNEL_FP16) {
+    static const struct pass_choice computed_twiddles = {
+        "computed twiddles", fftgen_can_compute_twiddles, compute_twiddles, why_no_computed_twiddles,
+        "this plan has no stage twiddles to compute (they need two stages or more on CUDA cores, in a pass or in a"
+        " one-block slice's rows or columns)"};
+    if (request->computed_twiddle_passes != 0 && request->precision != FFTGEN_KERNEL_FP16) {
         snprintf(why, why_len, "computed twiddles are an fp16 choice (their error, about 4e-7, is far below fp16's"
                                " rounding, not fp32's)");
         return FFTGEN_PLAN_BAD_RADIX;
     }
-    const fftgen_plan_status named = check_passes_exist(asked, plan, "computed twiddles", why, why_len);
-    if (named != FFTGEN_PLAN_OK) return named;
-    for (int i = 0; i < plan->pass_count; ++i) {
-        fftgen_kernel_plan *pass = &plan->pass[i];
-        if (!(asked >> i & 1)) continue;
-        if (fftgen_can_compute_twiddles(pass)) {
-            pass->twiddle_powers = pass->computed_twiddles = 1;
-            plan->computed_twiddle_passes |= 1 << i;
-        } else if (asked != FFTGEN_EVERY_PASS) {
-            const char *reason = "has one stage, with no twiddles";
-            if (pass->tensor_cores)
-                reason = "runs on tensor cores, whose stages keep their tables";
-            else if (pass->slice_rows > 0 && pass->cluster > 1)
-                reason = "is a slice on a cluster, whose stages keep their tables";
-            else if (pass->slice_rows > 0)
-                reason = "is a slice whose rows and columns have one stage each, with no twiddles";
-            snprintf(why, why_len, "computed twiddles: pass %d %s", i + 1, reason);
-            return FFTGEN_PLAN_BAD_RADIX;
-        }
-    }
-    if (plan->computed_twiddle_passes != 0) return FFTGEN_PLAN_OK;
-    snprintf(why, why_len, "computed twiddles: this plan has no stage twiddles to compute (they need two stages or more"
-                           " on CUDA cores, in a pass or in a one-block slice's rows or columns)");
-    return FFTGEN_PLAN_BAD_RADIX;
+    return place_in_passes(request->computed_twiddle_passes, &computed_twiddles, plan,
+                           &plan->computed_twiddle_passes, why, why_len);
 }
 
 /* Which passes multiply their twiddles from powers of two (fftgen_kernel_plan.twiddle_powers): fp16
@@ -324,31 +351,27 @@ fftgen_plan_status fftgen_check_radix32_placed(const fftgen_kernel_request *requ
  * gives them measured faster on an H100 and slower on an H200, whose passes wait on shared memory
  * (fp16 256^3, 2^27 points: 0.983 -> 0.915 ms on an H200, 1.194 -> 1.262 on an H100), so it is a
  * measured choice. A pass can take it where it copies its columns: tiled, on CUDA cores. */
+static void load_columns_to_registers(fftgen_kernel_plan *pass)
+{
+    pass->column_registers = 1;
+}
+
+static const char *why_no_column_registers(const fftgen_kernel_plan *pass)
+{
+    if (!pass->tiled) return "is not a tiled pass (it reads whole rows or slices)";
+    if (pass->tensor_cores) return "runs on tensor cores, whose stages read shared memory";
+    return "loads its columns straight already (only columns of 2D and 3D shapes of at most 256 points copy them)";
+}
+
 fftgen_plan_status fftgen_place_column_registers(const fftgen_kernel_request *request, fftgen_transform_plan *plan,
                                                  char *why, size_t why_len)
 {
-    const int asked = request->column_register_passes;
-    if (asked == 0) return FFTGEN_PLAN_OK;
-    const fftgen_plan_status named = check_passes_exist(asked, plan, "column registers", why, why_len);
-    if (named != FFTGEN_PLAN_OK) return named;
-    for (int i = 0; i < plan->pass_count; ++i) {
-        fftgen_kernel_plan *pass = &plan->pass[i];
-        if (fftgen_copies_columns(pass) && (asked >> i & 1)) {
-            pass->column_registers = 1;
-            plan->column_register_passes |= 1 << i;
-        } else if (asked != FFTGEN_EVERY_PASS && (asked >> i & 1)) {
-            snprintf(why, why_len, "column registers: pass %d %s", i + 1,
-                     !pass->tiled         ? "is not a tiled pass (it reads whole rows or slices)"
-                     : pass->tensor_cores ? "runs on tensor cores, whose stages read shared memory"
-                                          : "loads its columns straight already (only columns of 2D and 3D"
-                                            " shapes of at most 256 points copy them)");
-            return FFTGEN_PLAN_BAD_RADIX;
-        }
-    }
-    if (plan->column_register_passes != 0) return FFTGEN_PLAN_OK;
-    snprintf(why, why_len, "column registers: this plan has no pass that copies its columns through shared memory"
-                           " (only columns of 2D and 3D shapes of at most 256 points do)");
-    return FFTGEN_PLAN_BAD_RADIX;
+    static const struct pass_choice column_registers = {
+        "column registers", fftgen_copies_columns, load_columns_to_registers, why_no_column_registers,
+        "this plan has no pass that copies its columns through shared memory (only columns of 2D and 3D shapes of"
+        " at most 256 points do)"};
+    return place_in_passes(request->column_register_passes, &column_registers, plan, &plan->column_register_passes,
+                           why, why_len);
 }
 
 int fftgen_can_pair_columns(const fftgen_kernel_plan *p)
@@ -365,37 +388,32 @@ int fftgen_can_pair_columns(const fftgen_kernel_plan *p)
  * 2^23 -1.4% with them in the 512-thread passes of tiles of 16 and 32, while tiles of 4 lost 5% (2^22),
  * 256x256's columns first 6.7%, and on an H200 2^26, 2^27 and 512x512 1.5-1.7%: a measured choice. Runs
  * after fftgen_place_intermediates, which says which passes read shared-exponent complexes. */
+static void pair_columns(fftgen_kernel_plan *pass)
+{
+    pass->column_pairs = 1;
+}
+
+static const char *why_no_column_pairs(const fftgen_kernel_plan *pass)
+{
+    if (!pass->tiled) return "is not a tiled pass (it reads whole rows or slices)";
+    if (pass->shared_exponent_source) return "reads shared-exponent complexes";
+    if (!fftgen_loads_to_registers(pass) || pass->in.elem_stride == 1)
+        return "does not load columns straight into registers";
+    return "reads its columns in tiles of an odd width or at odd strides";
+}
+
 fftgen_plan_status fftgen_place_column_pairs(const fftgen_kernel_request *request, fftgen_transform_plan *plan,
                                              char *why, size_t why_len)
 {
-    const int asked = request->column_pair_passes;
-    if (asked == 0) return FFTGEN_PLAN_OK;
-    if (request->precision != FFTGEN_KERNEL_FP16) {
+    static const struct pass_choice column_pairs = {
+        "column pairs", fftgen_can_pair_columns, pair_columns, why_no_column_pairs,
+        "this plan has no pass that loads fp16 columns straight into registers in tiles of an even width"};
+    if (request->column_pair_passes != 0 && request->precision != FFTGEN_KERNEL_FP16) {
         snprintf(why, why_len, "column pairs are an fp16 choice (two fp32 points fill the 8 bytes already)");
         return FFTGEN_PLAN_BAD_RADIX;
     }
-    const fftgen_plan_status named = check_passes_exist(asked, plan, "column pairs", why, why_len);
-    if (named != FFTGEN_PLAN_OK) return named;
-    for (int i = 0; i < plan->pass_count; ++i) {
-        fftgen_kernel_plan *pass = &plan->pass[i];
-        if (!(asked >> i & 1)) continue;
-        if (fftgen_can_pair_columns(pass)) {
-            pass->column_pairs = 1;
-            plan->column_pair_passes |= 1 << i;
-        } else if (asked != FFTGEN_EVERY_PASS) {
-            snprintf(why, why_len, "column pairs: pass %d %s", i + 1,
-                     !pass->tiled                   ? "is not a tiled pass (it reads whole rows or slices)"
-                     : pass->shared_exponent_source ? "reads shared-exponent complexes"
-                     : !fftgen_loads_to_registers(pass) || pass->in.elem_stride == 1
-                         ? "does not load columns straight into registers"
-                         : "reads its columns in tiles of an odd width or at odd strides");
-            return FFTGEN_PLAN_BAD_RADIX;
-        }
-    }
-    if (plan->column_pair_passes != 0) return FFTGEN_PLAN_OK;
-    snprintf(why, why_len, "column pairs: this plan has no pass that loads fp16 columns straight into registers"
-                           " in tiles of an even width");
-    return FFTGEN_PLAN_BAD_RADIX;
+    return place_in_passes(request->column_pair_passes, &column_pairs, plan, &plan->column_pair_passes, why,
+                           why_len);
 }
 
 /* What a split request needs before planning: tensor cores, and a radix-16 stage in 1D. */
