@@ -127,15 +127,16 @@ fftgen_result fftgen_module_load(const fftgen_cubin *cubin, int count, const cha
     module->count = count;
     return FFTGEN_SUCCESS;
 fail:
-    cudaLibraryUnload(module->library);
+    (void)cudaLibraryUnload(module->library); /* the failure above is the one reported */
     module->library = NULL;
     return fftgen_cuda_failed(call, status);
 }
 
-void fftgen_module_unload(fftgen_module *module)
+cudaError_t fftgen_module_unload(fftgen_module *module)
 {
-    if (module->library != NULL) cudaLibraryUnload(module->library);
+    const cudaError_t status = module->library != NULL ? cudaLibraryUnload(module->library) : cudaSuccess;
     module->library = NULL;
+    return status;
 }
 
 fftgen_result fftgen_module_launch(cudaKernel_t kernel, unsigned grid, unsigned threads, unsigned shared_bytes,

@@ -36,7 +36,7 @@ typedef struct {
 fftgen_result fftgen_module_load(const fftgen_cubin *cubin, int count, const char *const *names,
                                  const int *shared_bytes, int device, fftgen_module *module);
 
-void fftgen_module_unload(fftgen_module *module);
+cudaError_t fftgen_module_unload(fftgen_module *module); /* the library's unload status */
 
 /* Queues kernel(in, out, batch, scale) on `stream`. */
 fftgen_result fftgen_module_launch(cudaKernel_t kernel, unsigned grid, unsigned threads, unsigned shared_bytes,

@@ -295,7 +295,7 @@ static fftgen_result create_plan(fftgen_plan *plan, int rank, const long long *n
         p->work_bytes = (size_t)points * (size_t)batch * element;
         const cudaError_t status = cudaMalloc(&p->work_area, p->work_bytes);
         if (status != cudaSuccess) {
-            fftgen_module_unload(&p->module);
+            (void)fftgen_module_unload(&p->module); /* the allocation's failure is the one reported */
             char call[64];
             snprintf(call, sizeof call, "cudaMalloc(%zu bytes) for the work area", p->work_bytes);
             result = fftgen_cuda_failed(call, status);
@@ -462,11 +462,17 @@ fftgen_result fftgen_destroy(fftgen_plan plan)
     fftgen_detail_clear();
     if (plan == NULL) return FFTGEN_SUCCESS;
     if (!is_live(plan)) return fftgen_detail_finish(FFTGEN_INVALID_PLAN);
-    fftgen_module_unload(&plan->module);
-    if (plan->owns_work_area) cudaFree(plan->work_area);
+    /* the plan is gone whatever fails: a failure is reported, and nothing is left to release twice */
+    const cudaError_t unloaded = fftgen_module_unload(&plan->module);
+    const cudaError_t freed = plan->owns_work_area ? cudaFree(plan->work_area) : cudaSuccess;
     plan->magic = 0;
     free(plan);
-    return FFTGEN_SUCCESS;
+    fftgen_result result = FFTGEN_SUCCESS;
+    if (unloaded != cudaSuccess)
+        result = fftgen_cuda_failed("cudaLibraryUnload (the plan's kernels)", unloaded);
+    else if (freed != cudaSuccess)
+        result = fftgen_cuda_failed("cudaFree of the plan's own work area", freed);
+    return fftgen_detail_finish(result);
 }
 
 const fftgen_transform_plan *fftgen_plan_layout(fftgen_plan plan)

@@ -1078,7 +1078,8 @@ static void buffers_in_mapped_pieces(void)
 
 /* With two devices or more (else skipped): plans made on each device run there and match FFTW double
  * (fp16 4096 from the default pack, fp32 2^20 in two passes with its work area); a plan executed while
- * the other device is current is refused before any launch, and runs again once its own is. */
+ * the other device is current is refused before any launch, runs again once its own is, and is
+ * destroyed with the other current. */
 static void plans_stay_on_their_device(void **state)
 {
     (void)state;
@@ -1111,7 +1112,10 @@ static void plans_stay_on_their_device(void **state)
     assert_int_equal(cudaSetDevice(0), cudaSuccess);
     assert_int_equal(fftgen_exec(plan, data, data, FFTGEN_FORWARD), FFTGEN_SUCCESS);
     assert_int_equal(cudaDeviceSynchronize(), cudaSuccess);
+    /* released with the other device current: its kernels and its own work area go all the same */
+    assert_int_equal(cudaSetDevice(1), cudaSuccess);
     assert_int_equal(fftgen_destroy(plan), FFTGEN_SUCCESS);
+    assert_int_equal(cudaSetDevice(0), cudaSuccess);
     assert_int_equal(cudaFree(data), cudaSuccess);
 }
 

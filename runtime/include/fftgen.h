@@ -166,7 +166,8 @@ fftgen_result fftgen_set_stream(fftgen_plan plan, cudaStream_t stream);
  * Returns once the work is queued, like cuFFT. */
 fftgen_result fftgen_exec(fftgen_plan plan, const void *in, void *out, fftgen_direction direction);
 
-/* Releases the plan. Destroying NULL is a no-op. */
+/* Releases the plan, whichever device is current. Destroying NULL is a no-op. Where CUDA fails to
+ * unload its kernels or free its work area, the plan is still gone and the failure is returned. */
 fftgen_result fftgen_destroy(fftgen_plan plan);
 
 /* Loads a kernel pack (written by `fftgen pack`); its kernels serve later plans. Rejects a file that
