@@ -282,7 +282,7 @@ int fftgen_pack_command(int argc, char **argv)
         }
         closedir(dir);
         if (too_many) {
-            fail("more than %s .cu files in '%s' (one pack holds at most 1024 kernels)", "1024", from);
+            fail("more than %s .cu files in '%s' (the most one pack holds)", "1024", from);
             return 2;
         }
         qsort(names, (size_t)count, sizeof names[0], compare_names);
