@@ -12,6 +12,7 @@
 #include "pack_command.h"
 #include "planner.h"
 #include "render.h"
+#include "templates.h"
 
 enum { EXIT_USAGE = 2 };
 
@@ -618,9 +619,12 @@ int main(int argc, char **argv)
             else if (strcmp(optarg, "sim") == 0) target = FFTGEN_TARGET_SIM;
             else fail(EXIT_USAGE, "unknown target '%s' (expected cuda or sim)", optarg);
             break;
-        case OPT_TEMPLATES:
+        case OPT_TEMPLATES: {
+            char why[512];
+            if (fftgen_templates_check_dir(optarg, why, sizeof why) != 0) fail(EXIT_USAGE, "%s", why);
             templates_dir = optarg;
             break;
+        }
         case OPT_ISTRIDE:
         case OPT_IDIST:
         case OPT_OSTRIDE:

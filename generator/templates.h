@@ -21,4 +21,8 @@ extern const size_t fftgen_embedded_template_count;
  * DIR/NAME.lua on disk (for template development). */
 void fftgen_templates_install(struct lua_State *L, const char *dir);
 
+/* 0 when `dir` is a folder that holds every template (NAME.lua for each embedded one); else -1 and
+ * `why` names the folder and what is missing, so that --templates fails before Lua's search list does. */
+int fftgen_templates_check_dir(const char *dir, char *why, size_t why_len);
+
 #endif

@@ -1047,6 +1047,34 @@ static void output_goes_where_asked(void **state)
     unlink(target);
 }
 
+/* --templates naming no folder, a file, or a folder without every template: a usage error that names
+ * the folder and the missing file, before any template runs, and no output file. */
+static void template_folder_is_checked(void **state)
+{
+    (void)state;
+    char dir[300], command[1024], path[300];
+    snprintf(path, sizeof path, "%s/k.cu", work_dir);
+    snprintf(dir, sizeof dir, "%s/no-such-folder", work_dir);
+    assert_int_equal(run_fftgen("--n", "64", "--templates", dir, "-o", path, NULL), 2);
+    print_message("  %s", output);
+    assert_non_null(strstr(output, "no-such-folder"));
+    assert_non_null(strstr(output, "No such file or directory"));
+    assert_true(one_line(output));
+    assert_int_equal(run_fftgen("--n", "64", "--templates", FFTGEN_TEMPLATES_DIR "/kernel.lua", "-o", path, NULL), 2);
+    print_message("  %s", output);
+    assert_non_null(strstr(output, "is not a folder"));
+    snprintf(dir, sizeof dir, "%s/partial-templates", work_dir);
+    snprintf(command, sizeof command, "cp -r '%s' '%s' && rm '%s/stage.lua'", FFTGEN_TEMPLATES_DIR, dir, dir);
+    assert_int_equal(system(command), 0);
+    assert_int_equal(run_fftgen("--n", "64", "--templates", dir, "-o", path, NULL), 2);
+    print_message("  %s", output);
+    assert_non_null(strstr(output, "stage.lua"));
+    assert_true(one_line(output));
+    assert_int_equal(access(path, F_OK), -1);
+    snprintf(command, sizeof command, "rm -rf '%s'", dir);
+    assert_int_equal(system(command), 0);
+}
+
 /* A broken template read with --templates is reported with its file and line. */
 static void template_errors_name_file_and_line(void **state)
 {
@@ -1105,6 +1133,7 @@ int main(void)
         cmocka_unit_test(columns_split_in_two_passes),
         cmocka_unit_test(rows_take_a_radix),
         cmocka_unit_test(writes_self_contained_file),
+        cmocka_unit_test(template_folder_is_checked),
         cmocka_unit_test(template_errors_name_file_and_line),
     };
     const int failed = cmocka_run_group_tests_name("cli", tests, NULL, NULL);
