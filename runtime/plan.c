@@ -339,6 +339,20 @@ fftgen_result fftgen_plan_1d(fftgen_plan *plan, long long n, fftgen_precision pr
     return fftgen_plan_many(plan, 1, &n, NULL, 1, n, NULL, 1, n, precision, batch, flags);
 }
 
+fftgen_result fftgen_plan_2d(fftgen_plan *plan, long long n0, long long n1, fftgen_precision precision,
+                             long long batch, unsigned flags)
+{
+    const long long n[2] = {n0, n1};
+    return fftgen_plan_many(plan, 2, n, NULL, 1, 0, NULL, 1, 0, precision, batch, flags);
+}
+
+fftgen_result fftgen_plan_3d(fftgen_plan *plan, long long n0, long long n1, long long n2, fftgen_precision precision,
+                             long long batch, unsigned flags)
+{
+    const long long n[3] = {n0, n1, n2};
+    return fftgen_plan_many(plan, 3, n, NULL, 1, 0, NULL, 1, 0, precision, batch, flags);
+}
+
 static int is_live(fftgen_plan plan)
 {
     return plan != NULL && plan->magic == PLAN_MAGIC;

@@ -51,6 +51,8 @@ static void bad_arguments(void **state)
     const long long n64 = 64, n1000 = 1000, n0 = 0, nneg = -8, nhuge = 1LL << 31, square[2] = {64, 64};
     const long long embed = 64;
     assert_int_equal(fftgen_plan_1d(NULL, 64, FFTGEN_FP32, 1, 0), FFTGEN_NULL_POINTER);
+    assert_int_equal(fftgen_plan_2d(NULL, 64, 64, FFTGEN_FP32, 1, 0), FFTGEN_NULL_POINTER);
+    assert_int_equal(fftgen_plan_3d(NULL, 8, 8, 8, FFTGEN_FP32, 1, 0), FFTGEN_NULL_POINTER);
     expect_rejected(FFTGEN_NULL_POINTER, 1, NULL, NULL, 1, 64, FFTGEN_FP32, 1, 0);
     expect_rejected(FFTGEN_INVALID_SIZE, 1, &n1000, NULL, 1, 1000, FFTGEN_FP32, 1, 0);
     expect_rejected(FFTGEN_INVALID_SIZE, 1, &n0, NULL, 1, 0, FFTGEN_FP32, 1, 0);
@@ -118,6 +120,16 @@ static void failures_say_why(void **state)
     assert_int_equal(fftgen_plan_many(&plan, 2, square, wide, 1, 4096, NULL, 1, 1, FFTGEN_FP32, 2, 0),
                      FFTGEN_OVERLAPPING_LAYOUT);
     expect_detail("would share elements");
+    /* the 2D and 3D plan functions: their sizes as n[d] of fftgen_plan_many, and *plan NULL */
+    plan = (fftgen_plan)0x1;
+    assert_int_equal(fftgen_plan_2d(&plan, 64, 1000, FFTGEN_FP32, 1, 0), FFTGEN_INVALID_SIZE);
+    expect_detail("n[1] = 1000 is not a power of two");
+    assert_null(plan);
+    plan = (fftgen_plan)0x1;
+    assert_int_equal(fftgen_plan_3d(&plan, 8, 8, 0, FFTGEN_FP16, 1, 0), FFTGEN_INVALID_SIZE);
+    expect_detail("n[2] = 0");
+    assert_null(plan);
+    assert_int_equal(fftgen_plan_3d(&plan, 8, 8, 8, FFTGEN_FP16, 0, 0), FFTGEN_INVALID_BATCH);
     assert_int_equal(fftgen_plan_1d(&plan, 64, FFTGEN_FP32, 1, 1u << 20), FFTGEN_INVALID_FLAGS);
     expect_detail("unknown flag bits 0x100000");
     assert_int_equal(fftgen_plan_1d(&plan, 64, FFTGEN_FP32, 1, FFTGEN_TENSOR_CORES), FFTGEN_NOT_SUPPORTED_YET);
@@ -200,10 +212,14 @@ static int run_api(const void *context, const void *in, void *out, int batch)
     cudaStream_t stream = NULL;
     fftgen_plan plan = NULL;
     int result = -1;
-    const fftgen_result planned = fftgen_plan_many(&plan, run->rank, run->shape, NULL, 1, points, NULL, 1, points,
-                                                   run->precision, batch, run->flags);
+    /* contiguous data: the plan functions of each rank (they all end in fftgen_plan_many) */
+    const long long *n = run->shape;
+    const fftgen_result planned =
+        run->rank == 1   ? fftgen_plan_1d(&plan, n[0], run->precision, batch, run->flags)
+        : run->rank == 2 ? fftgen_plan_2d(&plan, n[0], n[1], run->precision, batch, run->flags)
+                         : fftgen_plan_3d(&plan, n[0], n[1], n[2], run->precision, batch, run->flags);
     if (planned != FFTGEN_SUCCESS) {
-        print_error("fftgen_plan_many(rank %d, %lld points): %s\n", run->rank, points, fftgen_result_string(planned));
+        print_error("fftgen_plan_%dd(%lld points): %s\n", run->rank, points, fftgen_result_string(planned));
         return -1;
     }
     size_t work = 1;
@@ -956,6 +972,8 @@ static void strided_shapes_match_fftw(void **state)
         {{2, {256, 64, 0}}, FFTGEN_FP16, {2, 2 * 256 * 64 + 5, {0}}, {1, 256 * 64, {0}}},
         {{3, {16, 16, 32}}, FFTGEN_FP32, {1, 16 * 16 * 32, {0}}, {1, 16 * 20 * 40, {0, 20, 40}}},
         {{3, {32, 8, 64}}, FFTGEN_FP16, {3, 3 * 32 * 8 * 70 + 1, {0, 8, 70}}, {1, 32 * 8 * 64, {0}}},
+        /* the README's example: rows padded to 264 elements on both sides */
+        {{2, {512, 256, 0}}, FFTGEN_FP16, {1, 512 * 264, {0, 264, 0}}, {1, 512 * 264, {0, 264, 0}}},
     };
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; ++c) {
         const int fp16 = cases[c].precision == FFTGEN_FP16;

@@ -32,9 +32,10 @@
  * Status of this version: power-of-two sizes, at most 2^30 points per transform, contiguous and
  * strided layouts. Rank 1: from 2 to 2^30 points (one kernel up to 16384 points on sm_80/sm_90, two
  * strided passes up to 2^20, three above). Rank 2 and 3: one pass per dimension, the last two fused
- * in one kernel where a slice fits a block (up to 16384 points on sm_90); every dimension but the
- * last must fit one kernel (16384 points on sm_90, 4096 on sm_75), and the last too unless the data
- * are contiguous (longer rows take the 1D passes, through a work area), else
+ * in one kernel where a slice fits a block (up to 16384 points on sm_90). A dimension longer than one
+ * kernel (16384 points on sm_90, 4096 on sm_75) takes passes through a work area where the data are
+ * contiguous: rows need the input and the output contiguous (they take the 1D passes), the other
+ * dimensions the output (two four-step passes of shorter columns); in other layouts it gives
  * FFTGEN_NOT_SUPPORTED_YET. Out of place, 2D and 3D plans leave the input untouched.
  */
 #ifndef FFTGEN_H
@@ -142,6 +143,13 @@ fftgen_result fftgen_plan_many(fftgen_plan *plan, int rank, const long long *n, 
 /* The common case: `batch` contiguous 1D transforms of n points. */
 fftgen_result fftgen_plan_1d(fftgen_plan *plan, long long n, fftgen_precision precision, long long batch,
                              unsigned flags);
+
+/* `batch` contiguous 2D transforms of n0 x n1 points and 3D ones of n0 x n1 x n2 (row-major: the last
+ * size varies fastest), as cufftPlan2d and cufftPlan3d with a batch: fftgen_plan_many with NULL embeds. */
+fftgen_result fftgen_plan_2d(fftgen_plan *plan, long long n0, long long n1, fftgen_precision precision,
+                             long long batch, unsigned flags);
+fftgen_result fftgen_plan_3d(fftgen_plan *plan, long long n0, long long n1, long long n2, fftgen_precision precision,
+                             long long batch, unsigned flags);
 
 /* Bytes of device work area the plan needs at execution (0 when it needs none). */
 fftgen_result fftgen_get_work_size(fftgen_plan plan, size_t *bytes);
