@@ -5,7 +5,8 @@
  * two passes up to 2^20, three above) in both precisions and both directions against FFTW double,
  * out of place and in place, batch 1, 3 and large (up to 2^22 points), the normalized inverse, work areas of the plan's and of the caller's, strided input and
  * output, kernel packs on the device, and the execution-time argument checks; 2D and 3D shapes
- * (squares to 8192^2, cubes to 512^3) contiguous and strided with embeds. With two GPUs: plans on
+ * (squares to 8192^2, cubes to 512^3) contiguous and strided with embeds; executions captured into
+ * CUDA graphs. With two GPUs: plans on
  * each device, and a plan refused while the other device is current. */
 #define _POSIX_C_SOURCE 200809L
 #include <pthread.h>
@@ -200,10 +201,39 @@ struct api_run {
     int offset; /* points between the allocations' start and the data (bulk copies start 16-byte aligned) */
 };
 
-/* Plans, copies in, poisons the output, executes on a stream of its own, copies back. */
-static int run_api(const void *context, const void *in, void *out, int batch)
+/* Captures one fftgen_exec on `stream` into a graph and launches it: out of place twice, the output
+ * poisoned again before the second launch, so that a replay is checked too. The plan has not seen
+ * the buffers before, so its first-call checks run inside the capture, as in a program's. */
+static int exec_through_graph(fftgen_plan plan, cudaStream_t stream, const void *in, void *out, size_t bytes,
+                              fftgen_direction direction)
 {
-    const struct api_run *run = context;
+    cudaGraph_t graph = NULL;
+    cudaGraphExec_t exec = NULL;
+    int result = -1;
+    CHECK_CUDA(cudaStreamBeginCapture(stream, cudaStreamCaptureModeGlobal));
+    const fftgen_result captured = fftgen_exec(plan, in, out, direction);
+    CHECK_CUDA(cudaStreamEndCapture(stream, &graph));
+    if (captured != FFTGEN_SUCCESS) {
+        print_error("fftgen_exec under stream capture: %s: %s\n", fftgen_result_string(captured), fftgen_last_error());
+        goto done;
+    }
+    CHECK_CUDA(cudaGraphInstantiate(&exec, graph, 0));
+    const int launches = in == out ? 1 : 2;
+    for (int i = 0; i < launches; ++i) {
+        if (in != out) CHECK_CUDA(cudaMemsetAsync(out, 0xFF, bytes, stream));
+        CHECK_CUDA(cudaGraphLaunch(exec, stream));
+    }
+    result = 0;
+done:
+    if (exec) cudaGraphExecDestroy(exec);
+    if (graph) cudaGraphDestroy(graph);
+    return result;
+}
+
+/* Plans, copies in, poisons the output, executes on a stream of its own (directly, or through a
+ * graph that captured the execution), copies back. */
+static int run_plan(const struct api_run *run, int graph, const void *in, void *out, int batch)
+{
     long long points = 1;
     for (int d = 0; d < run->rank; ++d) points *= run->shape[d];
     const size_t point = run->precision == FFTGEN_FP16 ? 4 : 8; /* split: 8 */
@@ -239,7 +269,12 @@ static int run_api(const void *context, const void *in, void *out, int batch)
         CHECK_CUDA(cudaMemset(d_out, 0xFF, bytes + skip));
     }
     CHECK_CUDA(cudaMemcpy((char *)d_in + skip, in, bytes, cudaMemcpyHostToDevice));
-    if (fftgen_exec(plan, (char *)d_in + skip, (char *)d_out + skip, run->direction) != FFTGEN_SUCCESS) goto done;
+    if (graph) {
+        if (exec_through_graph(plan, stream, (char *)d_in + skip, (char *)d_out + skip, bytes, run->direction) != 0)
+            goto done;
+    } else if (fftgen_exec(plan, (char *)d_in + skip, (char *)d_out + skip, run->direction) != FFTGEN_SUCCESS) {
+        goto done;
+    }
     CHECK_CUDA(cudaStreamSynchronize(stream));
     CHECK_CUDA(cudaMemcpy(out, (char *)d_out + skip, bytes, cudaMemcpyDeviceToHost));
     result = 0;
@@ -250,6 +285,16 @@ done:
     cudaFree(d_in);
     if (d_out != d_in) cudaFree(d_out);
     return result;
+}
+
+static int run_api(const void *context, const void *in, void *out, int batch)
+{
+    return run_plan(context, 0, in, out, batch);
+}
+
+static int run_api_in_graph(const void *context, const void *in, void *out, int batch)
+{
+    return run_plan(context, 1, in, out, batch);
 }
 
 static void transforms_match_fftw(void **state)
@@ -1200,6 +1245,41 @@ static void exec_checks_its_arguments(void **state)
     assert_null(plan);
 }
 
+/* fftgen_exec captured into CUDA graphs, as cuFFT's can be, against FFTW double: one kernel, passes
+ * through the plan's own work area, in place through the caller's, one pass on thread-block clusters
+ * (fp32 2^15 on sm_90), a 2D shape (fp32 256x256: slices on clusters) and a 3D one, both directions. */
+static void exec_in_cuda_graphs(void **state)
+{
+    (void)state;
+    if (!have_gpu) skip();
+    static const struct {
+        struct fft_shape shape;
+        fftgen_precision precision;
+        fftgen_direction direction;
+        int in_place, batch;
+    } cases[] = {
+        {{1, {4096, 0, 0}}, FFTGEN_FP16, FFTGEN_FORWARD, 0, 64},
+        {{1, {1 << 20, 0, 0}}, FFTGEN_FP16, FFTGEN_INVERSE, 0, 2},
+        {{1, {1 << 24, 0, 0}}, FFTGEN_FP32, FFTGEN_FORWARD, 0, 1},
+        {{1, {1 << 16, 0, 0}}, FFTGEN_FP16, FFTGEN_FORWARD, 1, 4},
+        {{1, {1 << 15, 0, 0}}, FFTGEN_FP32, FFTGEN_INVERSE, 0, 4},
+        {{2, {256, 256, 0}}, FFTGEN_FP32, FFTGEN_FORWARD, 0, 3},
+        {{3, {64, 64, 64}}, FFTGEN_FP16, FFTGEN_INVERSE, 1, 2},
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; ++c) {
+        const struct fft_shape shape = cases[c].shape;
+        const int fp16 = cases[c].precision == FFTGEN_FP16;
+        const struct api_run run = {shape.rank, {shape.n[0], shape.n[1], shape.n[2]}, cases[c].precision,
+                                    cases[c].direction, 0, cases[c].in_place, 0};
+        const double error = shape_transform_error(shape, fp16 ? KERNEL_FP16 : KERNEL_FP32, cases[c].batch,
+                                                   cases[c].direction, 1.0, run_api_in_graph, &run, 900 + c);
+        print_message("  graph case %zu (%zu points, %s, %s%s): relative L2 error %.3e\n", c, shape_points(shape),
+                      fp16 ? "fp16" : "fp32", cases[c].direction == FFTGEN_FORWARD ? "forward" : "inverse",
+                      cases[c].in_place ? ", in place" : "", error);
+        assert_true(error >= 0.0 && error < (fp16 ? FP16_ERROR_BOUND : FP32_ERROR_BOUND));
+    }
+}
+
 /* Usage: test_api [PATTERN]: only the tests whose names match PATTERN (cmocka's * and ?), so that
  * the slow groups can run side by side on the GPU machine. */
 int main(int argc, char **argv)
@@ -1236,6 +1316,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(fp16_intermediates_trade_accuracy),
         cmocka_unit_test(strided_shapes_match_fftw),
         cmocka_unit_test(exec_checks_its_arguments),
+        cmocka_unit_test(exec_in_cuda_graphs),
         cmocka_unit_test(plans_stay_on_their_device),
     };
     return cmocka_run_group_tests_name("api", tests, NULL, NULL);

@@ -171,7 +171,9 @@ fftgen_result fftgen_set_stream(fftgen_plan plan, cudaStream_t stream);
  * FFTGEN_HOST_POINTER (a kernel reading them would fault and end the CUDA context; devices that read
  * pageable host memory take them), and a buffer whose allocation ends before the plan's layout does
  * gives FFTGEN_BUFFER_TOO_SMALL; a pointer that passed is not checked again on the plan's next calls.
- * Returns once the work is queued, like cuFFT. */
+ * Returns once the work is queued, like cuFFT. It can be captured into a CUDA graph (stream capture of
+ * the plan's stream), first call included: the graph runs the plan's kernels on those buffers and its
+ * work area, so keep the plan (and the work area) until the graph is destroyed. */
 fftgen_result fftgen_exec(fftgen_plan plan, const void *in, void *out, fftgen_direction direction);
 
 /* Releases the plan, whichever device is current. Destroying NULL is a no-op. Where CUDA fails to
