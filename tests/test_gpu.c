@@ -100,9 +100,16 @@ static void launcher_rejects_bad_arguments(void **state)
     assert_int_equal(cudaFree(buffer), cudaSuccess);
 }
 
-int main(void)
+/* test_gpu [PATTERN]: only the tests whose names match (cmocka's filter, * as a wildcard), e.g. "*pf*"
+ * for the kernels that prefetch. */
+int main(int argc, char **argv)
 {
     setvbuf(stdout, NULL, _IOLBF, 0); /* progress shows in a log while a long test runs */
+    if (argc > 2) {
+        fprintf(stderr, "usage: test_gpu [TEST-NAME-PATTERN]\n");
+        return 2;
+    }
+    if (argc == 2) cmocka_set_test_filter(argv[1]);
     int devices = 0;
     const cudaError_t status = cudaGetDeviceCount(&devices);
     have_gpu = status == cudaSuccess && devices > 0;
