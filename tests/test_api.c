@@ -6,7 +6,7 @@
  * out of place and in place, batch 1, 3 and large (up to 2^22 points), the normalized inverse, work areas of the plan's and of the caller's, strided input and
  * output, kernel packs on the device, and the execution-time argument checks; 2D and 3D shapes
  * (squares to 8192^2, cubes to 512^3) contiguous and strided with embeds; executions captured into
- * CUDA graphs. With two GPUs: plans on
+ * CUDA graphs; eight threads planning and executing at once. With two GPUs: plans on
  * each device, and a plan refused while the other device is current. */
 #define _POSIX_C_SOURCE 200809L
 #include <pthread.h>
@@ -1280,6 +1280,123 @@ static void exec_in_cuda_graphs(void **state)
     }
 }
 
+/* One thread's plan for threads_plan_and_execute: made, executed and destroyed in that thread. */
+struct thread_job {
+    struct fft_shape shape;
+    fftgen_precision precision;
+    int batch;
+    const void *in; /* storage, batch transforms */
+    void *out;
+    size_t bytes;
+    fftgen_result result; /* the first failed call's, else FFTGEN_SUCCESS */
+    cudaError_t cuda;      /* the first failed CUDA call's, else cudaSuccess */
+    char why[256];
+};
+
+#define THREAD_EXECUTIONS 3
+
+/* Each CUDA call of a thread_job: the first failure is kept and ends the job. */
+#define JOB_CUDA(call)                                                                                     \
+    do {                                                                                                   \
+        if ((job->cuda = (call)) != cudaSuccess) goto done;                                                \
+    } while (0)
+#define JOB_FFTGEN(call)                                                                                   \
+    do {                                                                                                   \
+        if ((job->result = (call)) != FFTGEN_SUCCESS) {                                                    \
+            snprintf(job->why, sizeof job->why, "%s", fftgen_last_error());                                \
+            goto done;                                                                                     \
+        }                                                                                                  \
+    } while (0)
+
+static void *plan_and_execute(void *context)
+{
+    struct thread_job *job = context;
+    const int *n = job->shape.n;
+    fftgen_plan plan = NULL;
+    cudaStream_t stream = NULL;
+    void *d_in = NULL, *d_out = NULL;
+    JOB_FFTGEN(job->shape.rank == 1   ? fftgen_plan_1d(&plan, n[0], job->precision, job->batch, 0)
+               : job->shape.rank == 2 ? fftgen_plan_2d(&plan, n[0], n[1], job->precision, job->batch, 0)
+                                      : fftgen_plan_3d(&plan, n[0], n[1], n[2], job->precision, job->batch, 0));
+    JOB_CUDA(cudaStreamCreate(&stream));
+    JOB_CUDA(cudaMalloc(&d_in, job->bytes));
+    JOB_CUDA(cudaMalloc(&d_out, job->bytes));
+    JOB_CUDA(cudaMemcpyAsync(d_in, job->in, job->bytes, cudaMemcpyHostToDevice, stream));
+    JOB_CUDA(cudaMemsetAsync(d_out, 0xFF, job->bytes, stream));
+    JOB_FFTGEN(fftgen_set_stream(plan, stream));
+    /* the same transform again and again, while the other threads plan and execute theirs */
+    for (int i = 0; i < THREAD_EXECUTIONS; ++i) JOB_FFTGEN(fftgen_exec(plan, d_in, d_out, FFTGEN_FORWARD));
+    JOB_CUDA(cudaMemcpyAsync(job->out, d_out, job->bytes, cudaMemcpyDeviceToHost, stream));
+    JOB_CUDA(cudaStreamSynchronize(stream));
+    JOB_FFTGEN(fftgen_destroy(plan));
+    plan = NULL;
+done:
+    fftgen_destroy(plan);
+    cudaFree(d_in);
+    cudaFree(d_out);
+    if (stream) cudaStreamDestroy(stream);
+    return NULL;
+}
+
+/* Eight threads at once, each planning (kernels from the default pack, the cache or NVRTC, all at
+ * the same time), executing on a stream of its own and destroying its plan: every result against
+ * FFTW double, computed before the threads start (FFTW's planner is not thread-safe). */
+static void threads_plan_and_execute(void **state)
+{
+    (void)state;
+    if (!have_gpu) skip();
+    static const struct {
+        struct fft_shape shape;
+        fftgen_precision precision;
+        int batch;
+    } cases[] = {
+        {{1, {4096, 0, 0}}, FFTGEN_FP16, 16},      {{1, {1 << 20, 0, 0}}, FFTGEN_FP32, 1},
+        {{2, {128, 512, 0}}, FFTGEN_FP16, 2},      {{3, {32, 64, 16}}, FFTGEN_FP32, 2},
+        {{1, {1 << 17, 0, 0}}, FFTGEN_FP16, 2},    {{1, {2048, 0, 0}}, FFTGEN_SPLIT, 8},
+        {{2, {8, 8192, 0}}, FFTGEN_FP32, 1},       {{3, {16, 16, 256}}, FFTGEN_FP16, 3},
+    };
+    enum { JOBS = sizeof cases / sizeof cases[0] };
+    static const enum kernel_precision KERNELS[] = {KERNEL_FP32, KERNEL_FP16, KERNEL_SPLIT, KERNEL_SPLIT_PAPERS};
+    struct thread_job jobs[JOBS];
+    double *want[JOBS];
+    pthread_t threads[JOBS];
+    for (int j = 0; j < JOBS; ++j) {
+        const size_t count = shape_points(cases[j].shape) * (size_t)cases[j].batch;
+        const enum kernel_precision kernel = KERNELS[cases[j].precision];
+        double *points = malloc(2 * count * sizeof *points);
+        want[j] = malloc(2 * count * sizeof *want[j]);
+        void *in = malloc(count * storage_bytes(kernel)), *out = malloc(count * storage_bytes(kernel));
+        assert_true(points && want[j] && in && out);
+        random_points(points, count, 1000 + (unsigned long long)j);
+        to_storage(kernel, points, in, count);
+        from_storage(kernel, in, points, count); /* the reference transforms what the GPU reads */
+        assert_int_equal(reference_fft_shape(points, want[j], cases[j].shape, cases[j].batch, -1), 0);
+        free(points);
+        poison_storage(kernel, out, count);
+        jobs[j] = (struct thread_job){cases[j].shape, cases[j].precision, cases[j].batch, in, out,
+                                      count * storage_bytes(kernel), FFTGEN_SUCCESS, cudaSuccess, ""};
+    }
+    for (int j = 0; j < JOBS; ++j) assert_int_equal(pthread_create(&threads[j], NULL, plan_and_execute, &jobs[j]), 0);
+    for (int j = 0; j < JOBS; ++j) assert_int_equal(pthread_join(threads[j], NULL), 0);
+    for (int j = 0; j < JOBS; ++j) {
+        const size_t count = jobs[j].bytes / storage_bytes(KERNELS[cases[j].precision]);
+        double *got = malloc(2 * count * sizeof *got);
+        assert_non_null(got);
+        from_storage(KERNELS[cases[j].precision], jobs[j].out, got, count);
+        const double error = relative_l2_error(got, want[j], count);
+        print_message("  thread %d (%zu points, %s, batch %d): %s, %s, relative L2 error %.3e %s\n", j,
+                      shape_points(cases[j].shape), precision_label(KERNELS[cases[j].precision]), cases[j].batch,
+                      fftgen_result_string(jobs[j].result), cudaGetErrorString(jobs[j].cuda), error, jobs[j].why);
+        assert_int_equal(jobs[j].result, FFTGEN_SUCCESS);
+        assert_int_equal(jobs[j].cuda, cudaSuccess);
+        assert_true(error < error_bound(KERNELS[cases[j].precision]));
+        free(got);
+        free(want[j]);
+        free((void *)jobs[j].in);
+        free(jobs[j].out);
+    }
+}
+
 /* Usage: test_api [PATTERN]: only the tests whose names match PATTERN (cmocka's * and ?), so that
  * the slow groups can run side by side on the GPU machine. */
 int main(int argc, char **argv)
@@ -1317,6 +1434,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(strided_shapes_match_fftw),
         cmocka_unit_test(exec_checks_its_arguments),
         cmocka_unit_test(exec_in_cuda_graphs),
+        cmocka_unit_test(threads_plan_and_execute),
         cmocka_unit_test(plans_stay_on_their_device),
     };
     return cmocka_run_group_tests_name("api", tests, NULL, NULL);

@@ -30,7 +30,8 @@ for t in transforms_match_fftw strided_layouts_match_fftw shapes_match_fftw colu
          tensor_cores_match_fftw split_matches_fftw \
          strided_shapes_match_fftw bad_arguments failures_say_why invalid_plans every_result_has_a_message \
          no_device_is_reported \
-         packs_on_the_device exec_checks_its_arguments exec_in_cuda_graphs plans_stay_on_their_device wisdom_steers_plans \
+         packs_on_the_device exec_checks_its_arguments exec_in_cuda_graphs threads_plan_and_execute \
+         plans_stay_on_their_device wisdom_steers_plans \
          slices_through_wisdom \
          columns_split_through_wisdom rows_radix_through_wisdom tiles_prefetch_through_wisdom column_pairs_match_fftw \
          pass_twiddles_computed_through_wisdom \
