@@ -1328,8 +1328,9 @@ static void *plan_and_execute(void *context)
     for (int i = 0; i < THREAD_EXECUTIONS; ++i) JOB_FFTGEN(fftgen_exec(plan, d_in, d_out, FFTGEN_FORWARD));
     JOB_CUDA(cudaMemcpyAsync(job->out, d_out, job->bytes, cudaMemcpyDeviceToHost, stream));
     JOB_CUDA(cudaStreamSynchronize(stream));
-    JOB_FFTGEN(fftgen_destroy(plan));
+    const fftgen_result destroyed = fftgen_destroy(plan); /* released even where it fails */
     plan = NULL;
+    JOB_FFTGEN(destroyed);
 done:
     fftgen_destroy(plan);
     cudaFree(d_in);
