@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <pthread.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,11 +52,14 @@ static void pack_usage(FILE *to)
                 "  -o FILE            the pack to write (atomically; '-': standard output)\n");
 }
 
-static void fail(const char *fmt, const char *a, const char *b)
+__attribute__((format(printf, 1, 2))) static void fail(const char *fmt, ...)
 {
+    va_list args;
+    va_start(args, fmt);
     fprintf(stderr, "fftgen pack: error: ");
-    fprintf(stderr, fmt, a, b);
+    vfprintf(stderr, fmt, args);
     fputc('\n', stderr);
+    va_end(args);
 }
 
 /* "fp32,split": each name once or more, at least one. */
@@ -67,12 +71,12 @@ static int parse_precisions(const char *text, int wanted[FFTGEN_KERNEL_PRECISION
     for (char *save = NULL, *name = strtok_r(copy, ",", &save); name != NULL; name = strtok_r(NULL, ",", &save)) {
         const int p = fftgen_precision_parse(name);
         if (p < 0) {
-            fail("unknown precision '%s' in --precision (expected fp32, fp16, split or split-papers)%s", name, "");
+            fail("unknown precision '%s' in --precision (expected fp32, fp16, split or split-papers)", name);
             return -1;
         }
         wanted[p] = any = 1;
     }
-    if (!any) fail("empty --precision list '%s'%s", text, "");
+    if (!any) fail("empty --precision list '%s'", text);
     return any ? 0 : -1;
 }
 
@@ -105,7 +109,7 @@ static int parse_sizes(const char *text, long long *sizes, int *count)
         long long hi = lo;
         if (*end == '-') hi = strtoll(end + 1, &end, 10);
         if (*end != '\0' || lo < 2 || hi < lo || (lo & (lo - 1)) || (hi & (hi - 1))) {
-            fail("'%s' is not a power of two >= 2 or a range of them%s", t, "");
+            fail("'%s' is not a power of two >= 2 or a range of them", t);
             free(copy);
             return -1;
         }
@@ -177,7 +181,7 @@ static void *worker(void *unused)
 static int add_job(const char *name, char *source, int arch, const fftgen_transform_plan *plan)
 {
     if (job_count == MAX_ENTRIES) {
-        fail("more than %s kernels in one pack%s", "1024", "");
+        fail("more than %d kernels in one pack", MAX_ENTRIES);
         return -1;
     }
     struct job *job = &jobs[job_count++];
@@ -241,20 +245,20 @@ int fftgen_pack_command(int argc, char **argv)
         case 'o': output = optarg; break;
         case 't': tensor_cores = FFTGEN_EVERY_PASS; break;
         case 'h': pack_usage(stdout); return 0;
-        case ':': fail("option '%s' needs a value%s", argv[optind - 1], ""); return 2;
-        default: fail("unknown option '%s' (see fftgen pack --help)%s", argv[optind - 1], ""); return 2;
+        case ':': fail("option '%s' needs a value", argv[optind - 1]); return 2;
+        default: fail("unknown option '%s' (see fftgen pack --help)", argv[optind - 1]); return 2;
         }
     }
     if (optind < argc) {
-        fail("unexpected argument '%s'%s", argv[optind], "");
+        fail("unexpected argument '%s'", argv[optind]);
         return 2;
     }
     if (output == NULL || (sizes_text == NULL) == (from == NULL)) {
-        fail("give -o FILE and one of --sizes or --from (see fftgen pack --help)%s%s", "", "");
+        fail("give -o FILE and one of --sizes or --from (see fftgen pack --help)");
         return 2;
     }
     if (tensor_cores && from != NULL) {
-        fail("--tensor-cores goes with --sizes (a folder's files already say how they were made)%s%s", "", "");
+        fail("--tensor-cores goes with --sizes (a folder's files already say how they were made)");
         return 2;
     }
     if (precisions == NULL) precisions = tensor_cores ? "fp16" : "fp32,fp16";
@@ -282,12 +286,12 @@ int fftgen_pack_command(int argc, char **argv)
         }
         closedir(dir);
         if (too_many) {
-            fail("more than %s .cu files in '%s' (the most one pack holds)", "1024", from);
+            fail("more than %d .cu files in '%s' (the most one pack holds)", MAX_ENTRIES, from);
             return 2;
         }
         qsort(names, (size_t)count, sizeof names[0], compare_names);
         if (count == 0) {
-            fail("no .cu files in '%s'%s", from, "");
+            fail("no .cu files in '%s'", from);
             return 2;
         }
         for (int i = 0; i < count; ++i) {
@@ -295,7 +299,7 @@ int fftgen_pack_command(int argc, char **argv)
             snprintf(path, sizeof path, "%s/%s", from, names[i]);
             char *source = read_text(path);
             if (source == NULL) {
-                fail("cannot read '%s'%s", path, "");
+                fail("cannot read '%s'", path);
                 return 2;
             }
             /* kernels on thread-block clusters, and kernels that prefetch with bulk copies, exist from
@@ -324,7 +328,7 @@ int fftgen_pack_command(int argc, char **argv)
                                                            0, 0, 0, 0, 0};
                     fftgen_transform_plan plan;
                     if (fftgen_plan_transform(&request, &plan, why, sizeof why) != FFTGEN_PLAN_OK) {
-                        fail("%s%s", why, "");
+                        fail("%s", why);
                         return 2;
                     }
                     const fftgen_render_request render = {&plan, FFTGEN_TARGET_CUDA, FFTGEN_RENDER_BOTH, NULL, NULL};
@@ -332,7 +336,7 @@ int fftgen_pack_command(int argc, char **argv)
                     char name[96];
                     fftgen_default_name(&plan, name, sizeof name);
                     if (source == NULL) {
-                        fail("%s%s", why, "");
+                        fail("%s", why);
                         return 1;
                     }
                     if (add_job(name, source, archs[a], &plan) != 0) return 2;
