@@ -101,21 +101,27 @@ __device__ __forceinline__ void init_fetch_barrier(unsigned long long* fetched) 
     asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" :: "r"(shared_address(fetched)) : "memory");
     asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
 }
-// `bytes` (a multiple of 16) from `start` (point-aligned) into `staging`, from the 16-byte boundary at
-// or below `start`: the transform's first point lands at staging + skew, skew = (start mod 16) /
-// sizeof(point_t). The bulk copy moves `bytes` from that boundary, so it reads nothing past the
-// transform (the end of the caller's buffer, for the last one); the skew points left after it are
-// copied here and released to the waiting threads by the arrive, as the bulk copy's bytes are.
+// `bytes` (a multiple of 16) from `start` (point-aligned) into `staging`, laid out from the 16-byte
+// boundary at or below `start`: the transform's first point lands at staging + skew, skew = (start
+// mod 16) / sizeof(point_t). The bulk copy takes the whole 16-byte pieces within the transform, and
+// this thread the points before and after them (where skew > 0), so that nothing outside the
+// transform (the caller's buffer, for the first and the last) is read; the arrive releases them to
+// the waiting threads, as the bulk copy's bytes are.
 __device__ __forceinline__ void fetch_transform(point_t* staging, const point_t* start, unsigned bytes, unsigned long long* fetched) {
     const unsigned skew = (unsigned)((size_t)start & 15u);
     const unsigned points = bytes / (unsigned)sizeof(point_t), tail = skew / (unsigned)sizeof(point_t);
+    const unsigned head = skew ? (16u - skew) / (unsigned)sizeof(point_t) : 0u; // points before the first piece
+    const unsigned bulk = skew ? bytes - 16u : bytes;
     // the block's earlier reads of `staging` (generic proxy) come before the copy's writes (async proxy)
     asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+    for (unsigned i = 0; i < head; ++i) staging[tail + i] = start[i];
     for (unsigned i = 0; i < tail; ++i) staging[points + i] = start[points - tail + i];
-    asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" :: "r"(shared_address(fetched)), "r"(bytes) : "memory");
-    asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];"
-                 :: "r"(shared_address(staging)), "l"(reinterpret_cast<const char*>(start) - skew), "r"(bytes),
-                    "r"(shared_address(fetched)) : "memory");
+    asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" :: "r"(shared_address(fetched)), "r"(bulk) : "memory");
+    if (bulk > 0) {
+        asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];"
+                     :: "r"(shared_address(staging) + (skew ? 16u : 0u)), "l"(start + head), "r"(bulk),
+                        "r"(shared_address(fetched)) : "memory");
+    }
 }
 __device__ __forceinline__ void wait_fetched(unsigned long long* fetched, unsigned parity) {
     asm volatile("{\n .reg .pred done;\n WAIT_%=:\n mbarrier.try_wait.parity.shared::cta.b64 done, [%0], %1;\n"

@@ -572,10 +572,10 @@ static void slices_through_wisdom(void **state)
         assert_int_equal(passes->pass[0].computed_twiddles, cases[c].computed);
         assert_int_equal(fftgen_destroy(plan), FFTGEN_SUCCESS);
         /* both directions, out of place and in place, then from data one point past a 16-byte boundary
-         * (each row's copies start below it) */
-        for (int i = 0; i < 6; ++i) {
+         * (each row's copies start below it), and forward from three points past one */
+        for (int i = 0; i < 7; ++i) {
             const fftgen_direction direction = i & 1 ? FFTGEN_INVERSE : FFTGEN_FORWARD;
-            const int in_place = i == 2 || i == 3 || i == 5, offset = i >= 4;
+            const int in_place = i == 2 || i == 3 || i == 5, offset = i == 6 ? 3 : i >= 4;
             const struct api_run run = {shape.rank, {shape.n[0], shape.n[1], shape.n[2]}, precision, direction, 0,
                                         in_place, offset};
             const double error = shape_transform_error(shape, cases[c].fp16 ? KERNEL_FP16 : KERNEL_FP32,
@@ -585,7 +585,8 @@ static void slices_through_wisdom(void **state)
                           cases[c].fp16 ? "fp16" : "fp32", cases[c].radix,
                           cases[c].computed ? " (computed twiddles)" : "", cases[c].prefetch, cases[c].batch,
                           i & 1 ? "inverse" : "forward",
-                          in_place ? ", in place" : "", offset ? ", 1 point off 16 bytes" : "", error);
+                          in_place ? ", in place" : "",
+                          offset == 3 ? ", 3 points off 16 bytes" : offset ? ", 1 point off 16 bytes" : "", error);
             assert_true(error >= 0.0 && error < (cases[c].fp16 ? FP16_ERROR_BOUND : FP32_ERROR_BOUND));
         }
     }

@@ -65,23 +65,27 @@ static void check_kernel(void **state)
     if (k->prefetch && device_arch < 90) skip(); /* bulk copies */
     const double bound = k->precision == KERNEL_FP16 ? FP16_ERROR_BOUND : FP32_ERROR_BOUND;
     const int large = LARGE_POINTS / k->n;
-    /* a prefetching kernel also from inputs one point past a 16-byte boundary, and in batches that
-     * leave its blocks' last turns empty (3, large + 1) */
+    /* a prefetching kernel also from inputs one and three points past a 16-byte boundary (its copies
+     * then take points before and after the whole 16-byte pieces), and in batches that leave its
+     * blocks' last turns empty (3, large + 1) */
     const struct { int batch, in_place, offset; } cases[] = {{1, 0, 0}, {3, 0, 0}, {large, 0, 0}, {3, 1, 0},
-                                                           {large + 1, 0, 1}, {3, 1, 1}};
-    const size_t count = k->prefetch ? 6 : 4;
+                                                           {large + 1, 0, 1}, {3, 1, 1}, {3, 0, 3}};
+    const size_t count = k->prefetch ? 7 : 4;
     for (int d = 0; d < 2; ++d)
         for (size_t c = 0; c < count; ++c) {
             const struct gpu_run run = {d == 0 ? k->forward : k->inverse, k->precision, k->n, cases[c].in_place,
                                         cases[c].offset};
             const double error = transform_error(k->n, k->precision, cases[c].batch, d == 0 ? -1 : 1, 1.0,
                                                  run_on_gpu, &run, (unsigned long long)k->n * 7919 + c * 2 + d);
+            char off[32] = "";
+            if (cases[c].offset)
+                snprintf(off, sizeof off, ", %d point%s off 16 bytes", cases[c].offset, cases[c].offset > 1 ? "s" : "");
             print_message("  n=%-6d %s%s%s%s %-7s batch %-7d %s%s: relative L2 error %.3e\n", k->n,
                           k->precision == KERNEL_FP16 ? "fp16" : "fp32", k->tensor_cores ? " (tensor cores)" : "",
                           k->computed_twiddles ? " (computed twiddles)" : "", k->prefetch ? " (prefetch)" : "",
                           d == 0 ? "forward" : "inverse", cases[c].batch,
                           cases[c].in_place ? "in place    " : "out of place",
-                          cases[c].offset ? ", 1 point off 16 bytes" : "", error);
+                          off, error);
             assert_true(error >= 0.0);
             assert_true(error < bound);
             if (error > worst_error[k->precision]) worst_error[k->precision] = error;
