@@ -10,15 +10,19 @@
 #   small    fftgen-bench, fp32 and fp16, forward and inverse, every size of one kernel (16 to 16384)
 #   passes   the same from 32768 to 2^22 (two passes and clusters)
 #   shapes   the bench's 2D and 3D shapes up to 1024x1024 and 128^3, both directions
-#   large    2^23 to 2^27 and the larger shapes, forward, batch 1 (racecheck: too slow to finish,
-#            about 3 s a run of fp32 2^23 on an H100)
+#   large    2^23 to 2^27 and the larger shapes, forward, batch 1; for racecheck (about 3 s a run of
+#            fp32 2^23 on an H100) one command a shape and precision, to run side by side (below).
+#            Not sampled with --launch-count: compute-sanitizer 2025.3 then fails ("failed to handle a
+#            hardware exception") in the first unchecked launch of a kernel on thread-block clusters
 #   split    the split precisions and FFTGEN_TENSOR_CORES, 16 to 16384 points
 #   prefetch test_gpu's kernels that copy their next transform ahead, from inputs on and off 16 bytes
 #   api      test_api's plans through wisdom (slices, tiles that prefetch, column pairs, computed
 #            twiddles, radix-32 rows, split columns) and its CUDA-graph and thread tests
 # Usage: tools/gpu-sanitize.sh [TOOL...]   (default: memcheck racecheck synccheck initcheck)
 # FFTGEN_SANITIZE_GROUPS picks the groups (default "small passes shapes split prefetch api large");
-# each command stops after FFTGEN_SANITIZE_LIMIT seconds (default 240). Logs go to $OUT (when set),
+# FFTGEN_SANITIZE_LARGE and FFTGEN_SANITIZE_PRECISIONS the shapes and (racecheck) precisions of the
+# large group (default all of them; several instances, each with its own OUT, can share them out); each
+# command stops after FFTGEN_SANITIZE_LIMIT seconds (default 240). Logs go to $OUT (when set),
 # and a summary line per tool and group to the terminal: the sanitizer's error count, or why it did
 # not finish.
 set -uo pipefail
@@ -41,7 +45,7 @@ bench=$root/.gpu/fftgen-bench
 
 sizes() { local n=$1; while [ "$n" -le "$2" ]; do printf '%s ' "$n"; n=$((n * 2)); done; }
 
-# The commands of one group, one per line.
+# The commands of one group for one tool, one per line.
 group_commands() {
     case $1 in
     small)
@@ -57,7 +61,16 @@ group_commands() {
             echo "$bench --runs 3 --points 65536 --direction $direction 256x256 512x256 256x512 512x512 1024x1024 64x64x64 128x128x128"
         done ;;
     large)
-        echo "$bench --runs 3 --batch 1 8388608 16777216 33554432 67108864 134217728 4096x4096 8192x8192 256x256x256 512x512x512" ;;
+        local shapes=${FFTGEN_SANITIZE_LARGE:-8388608 16777216 33554432 67108864 134217728 4096x4096 8192x8192 256x256x256 512x512x512}
+        if [ "$2" = racecheck ]; then
+            for shape in $shapes; do
+                for precision in ${FFTGEN_SANITIZE_PRECISIONS:-fp32 fp16}; do
+                    echo "$bench --runs 3 --batch 1 --precision $precision $shape"
+                done
+            done
+        else
+            echo "$bench --runs 3 --batch 1 $shapes"
+        fi ;;
     split)
         echo "$bench --runs 3 --points 65536 --precision split,split-papers 16 64 256 1024 4096 16384"
         echo "$bench --runs 3 --points 65536 --tensor-cores 16 64 256 1024 4096 16384" ;;
@@ -90,14 +103,14 @@ run_tool() {
             local status=$?
             { echo "=== $tool $group: $command (exit $status, $((SECONDS - start)) s)"; cat "$part"; } >> "$log"
             local count # racecheck sums up as "RACECHECK SUMMARY: N hazards displayed (E errors, W warnings)"
-            count=$(grep -oE 'ERROR SUMMARY: [0-9]+|\([0-9]+ errors' "$part" | tail -n 1 | grep -oE '[0-9]+')
+            count=$(grep -oE 'ERROR SUMMARY: [0-9]+|\([0-9]+ errors?' "$part" | tail -n 1 | grep -oE '[0-9]+')
             if [ -z "$count" ]; then
                 unfinished=$((unfinished + 1))
             else
                 errors=$((errors + count))
             fi
             rm -f "$part"
-        done < <(group_commands "$group")
+        done < <(group_commands "$group" "$tool")
         if [ $unfinished -gt 0 ]; then
             echo "$tool $group: $errors errors, $unfinished of $index commands did not finish (time limit $limit s, or a failure: see $log)"
         else
