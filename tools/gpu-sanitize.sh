@@ -12,8 +12,9 @@
 #   shapes   the bench's 2D and 3D shapes up to 1024x1024 and 128^3, both directions
 #   large    2^23 to 2^27 and the larger shapes, forward, batch 1; for racecheck (about 3 s a run of
 #            fp32 2^23 on an H100) one command a shape and precision, to run side by side (below).
-#            Not sampled with --launch-count: compute-sanitizer 2025.3 then fails ("failed to handle a
-#            hardware exception") in the first unchecked launch of a kernel on thread-block clusters
+#            Not sampled with --launch-count: with it, compute-sanitizer 2025.3 fails ("failed to
+#            handle a hardware exception") in fftgen-bench's launches of kernels on thread-block
+#            clusters, which whole runs check clean (results/notes.md)
 #   split    the split precisions and FFTGEN_TENSOR_CORES, 16 to 16384 points
 #   prefetch test_gpu's kernels that copy their next transform ahead, from inputs on and off 16 bytes
 #   api      test_api's plans through wisdom (slices, tiles that prefetch, column pairs, computed
