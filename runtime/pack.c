@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "load_once.h"
 #include "output_file.h"
 #include "render.h"
 
@@ -27,6 +28,7 @@ struct loaded_pack {
 };
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_mutex_t defaults_loading = PTHREAD_MUTEX_INITIALIZER; /* fftgen_load_once's */
 static struct loaded_pack *packs;
 static int defaults_loaded;
 
@@ -167,13 +169,8 @@ fftgen_result fftgen_pack_add_file(const char *path, int arch)
     return result;
 }
 
-void fftgen_pack_load_defaults(void)
+static void load_embedded_and_path(void)
 {
-    pthread_mutex_lock(&lock);
-    const int first = !defaults_loaded;
-    defaults_loaded = 1;
-    pthread_mutex_unlock(&lock);
-    if (!first) return;
     const char *use_default = getenv("FFTGEN_DEFAULT_PACK");
     if (fftgen_default_pack_size > 0 && !(use_default && strcmp(use_default, "0") == 0)) {
         const fftgen_result loaded = fftgen_pack_add(fftgen_default_pack_data, fftgen_default_pack_size, 0, 0);
@@ -192,6 +189,11 @@ void fftgen_pack_load_defaults(void)
             fprintf(stderr, "fftgen: skipping kernel pack %s: %s\n", path, fftgen_result_string(loaded));
     }
     free(paths);
+}
+
+void fftgen_pack_load_defaults(void)
+{
+    fftgen_load_once(&defaults_loading, &lock, &defaults_loaded, load_embedded_and_path);
 }
 
 int fftgen_pack_find(const char *source, int arch, fftgen_cubin *cubin)

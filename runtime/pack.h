@@ -40,7 +40,8 @@ fftgen_result fftgen_pack_add(const void *data, size_t size, int copy, int arch)
 /* Reads, checks and adds a pack file. */
 fftgen_result fftgen_pack_add_file(const char *path, int arch);
 
-/* Loads the embedded default pack and FFTGEN_PACK_PATH, once. */
+/* Loads the embedded default pack and FFTGEN_PACK_PATH, once (a caller that comes while another loads
+ * them waits for them). */
 void fftgen_pack_load_defaults(void);
 
 /* A loaded kernel for `source` and sm_<arch>: 1 and the cubin, or 0. */

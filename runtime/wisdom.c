@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 
 #include "cache.h"
+#include "load_once.h"
 #include "output_file.h"
 
 /* The shipped table (runtime/tuned_choices.wisdom), linked in as read-only data. */
@@ -27,6 +28,7 @@ struct stored_entry {
 };
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_mutex_t defaults_loading = PTHREAD_MUTEX_INITIALIZER; /* fftgen_load_once's */
 static struct stored_entry *stored;
 static int stored_count, stored_capacity;
 static int defaults_loaded;
@@ -427,13 +429,8 @@ int fftgen_wisdom_default_path(char *path, size_t len)
     return snprintf(path, len, "%s/wisdom.txt", dir) < (int)len ? 0 : -1;
 }
 
-void fftgen_wisdom_load_defaults(void)
+static void load_shipped_and_users(void)
 {
-    pthread_mutex_lock(&lock);
-    const int first = !defaults_loaded;
-    defaults_loaded = 1;
-    pthread_mutex_unlock(&lock);
-    if (!first) return;
     char why[512], path[4096];
     if (fftgen_wisdom_add_text(fftgen_shipped_wisdom_data, (size_t)fftgen_shipped_wisdom_size, 1, why,
                                sizeof why) != FFTGEN_SUCCESS)
@@ -445,6 +442,11 @@ void fftgen_wisdom_load_defaults(void)
     /* damaged wisdom must not stop planning: it is skipped, and said once */
     if (fftgen_wisdom_add_file(path, why, sizeof why) != FFTGEN_SUCCESS)
         fprintf(stderr, "fftgen: skipping the wisdom file %s (run fftgen tune again, or delete it)\n", why);
+}
+
+void fftgen_wisdom_load_defaults(void)
+{
+    fftgen_load_once(&defaults_loading, &lock, &defaults_loaded, load_shipped_and_users);
 }
 
 /* Which entries serve `key`, first to last: 0, the user's section for this device, driver and fftgen

@@ -91,9 +91,10 @@ fftgen_result fftgen_wisdom_add_text(const char *text, size_t size, int shipped,
 /* The same from a file (FFTGEN_WISDOM_UNREADABLE if it cannot be read). */
 fftgen_result fftgen_wisdom_add_file(const char *path, char *why, size_t why_len);
 
-/* Once per process, for the first plan: the shipped table, then the user's wisdom file ($FFTGEN_WISDOM,
- * else wisdom.txt in the kernel cache's folder; FFTGEN_WISDOM=0: none). A damaged file is skipped and
- * said once on stderr; a missing one is not an error. */
+/* Once per process, for the first plan (a plan that comes while another loads them waits for them):
+ * the shipped table, then the user's wisdom file ($FFTGEN_WISDOM, else wisdom.txt in the kernel
+ * cache's folder; FFTGEN_WISDOM=0: none). A damaged file is skipped and said once on stderr; a
+ * missing one is not an error. */
 void fftgen_wisdom_load_defaults(void);
 
 /* The choice for a transform on `key`'s device: the user's section for this device, driver and fftgen

@@ -1,7 +1,9 @@
 /* Kernel packs, without a GPU: the default pack built from generated/ serves plans with no NVRTC at
  * all; `fftgen pack` writes packs that load and serve; damaged, foreign, other-version and
- * other-architecture packs are rejected with their own result codes; bad `fftgen pack` input fails. */
+ * other-architecture packs are rejected with their own result codes; bad `fftgen pack` input fails;
+ * threads that plan at once all find the default pack's kernels. */
 #define _POSIX_C_SOURCE 200809L
+#include <pthread.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -138,6 +140,47 @@ static int run(const char *command)
 {
     const int status = system(command);
     return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+/* Threads that plan at once: each finds the default pack's kernel, however the loading falls among
+ * them (a thread that came while another was loading used to miss it, and compile with NVRTC, or
+ * fail under FFTGEN_NO_JIT). */
+enum { LOADING_THREADS = 8, LOADING_ROUNDS = 40 };
+static pthread_barrier_t loading_start;
+static const char *loading_source;
+
+static void *load_and_find(void *found)
+{
+    pthread_barrier_wait(&loading_start);
+    fftgen_pack_load_defaults();
+    fftgen_cubin cubin;
+    *(int *)found = fftgen_pack_find(loading_source, 90, &cubin);
+    return NULL;
+}
+
+static void default_pack_is_there_for_every_thread(void **state)
+{
+    (void)state;
+    char *source = render(4096, FFTGEN_KERNEL_FP32, 90, 0);
+    assert_non_null(source);
+    loading_source = source;
+    int missed = 0;
+    for (int round = 0; round < LOADING_ROUNDS; ++round) {
+        fftgen_pack_reset_for_tests();
+        assert_int_equal(pthread_barrier_init(&loading_start, NULL, LOADING_THREADS), 0);
+        pthread_t threads[LOADING_THREADS];
+        int found[LOADING_THREADS] = {0};
+        for (int t = 0; t < LOADING_THREADS; ++t)
+            assert_int_equal(pthread_create(&threads[t], NULL, load_and_find, &found[t]), 0);
+        for (int t = 0; t < LOADING_THREADS; ++t) {
+            assert_int_equal(pthread_join(threads[t], NULL), 0);
+            missed += !found[t];
+        }
+        assert_int_equal(pthread_barrier_destroy(&loading_start), 0);
+    }
+    free(source);
+    if (missed) print_message("  %d of %d threads missed the default pack\n", missed, LOADING_THREADS * LOADING_ROUNDS);
+    assert_int_equal(missed, 0);
 }
 
 static void write_pack(const char *path)
@@ -288,6 +331,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_teardown(default_pack_needs_no_nvrtc, restore_environment),
         cmocka_unit_test_teardown(default_pack_serves_every_shipped_choice, restore_environment),
+        cmocka_unit_test(default_pack_is_there_for_every_thread),
         cmocka_unit_test(written_pack_loads_and_serves),
         cmocka_unit_test(tensor_core_pack_serves_tensor_core_plans),
         cmocka_unit_test(split_pack_serves_split_plans),

@@ -3,8 +3,10 @@
  * and a later one for its own device first, the user's first;
  * damaged files are refused whole and name the line; writing keeps other devices' sections and this
  * device's transforms not measured again, and never overwrites a damaged file; the defaults load
- * once and serve every device of a process; the shipped table parses; the planner follows a choice. */
+ * once and serve every device of a process, and a thread that plans while another loads them waits for
+ * them; the shipped table parses; the planner follows a choice. */
 #define _POSIX_C_SOURCE 200809L
+#include <pthread.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -407,6 +409,45 @@ static void defaults_load_once_and_serve_each_device(void **state)
     assert_true(find(&H100, FFTGEN_KERNEL_FP32, 1, 65536, 0, &choice));
     assert_caps(&choice.max_tile, 2, 2, 2);
     unsetenv("FFTGEN_WISDOM");
+}
+
+/* Threads that plan at once: each finds the shipped choices, however the loading falls among them (a
+ * thread that came while another was loading used to go on without them). */
+enum { LOADING_THREADS = 8, LOADING_ROUNDS = 40 };
+static pthread_barrier_t loading_start;
+
+static void *load_and_find(void *found)
+{
+    pthread_barrier_wait(&loading_start);
+    fftgen_wisdom_load_defaults();
+    const fftgen_device_key h200 = {"NVIDIA H200", 90, "580.159.04", "0.1.0"};
+    fftgen_choice choice;
+    *(int *)found = find(&h200, FFTGEN_KERNEL_FP32, 1, 65536, 0, &choice) && choice.cluster == 1;
+    return NULL;
+}
+
+static void defaults_are_there_for_every_thread(void **state)
+{
+    (void)state;
+    setenv("FFTGEN_WISDOM", "0", 1);
+    int missed = 0;
+    for (int round = 0; round < LOADING_ROUNDS; ++round) {
+        fftgen_wisdom_reset_for_tests();
+        assert_int_equal(pthread_barrier_init(&loading_start, NULL, LOADING_THREADS), 0);
+        pthread_t threads[LOADING_THREADS];
+        int found[LOADING_THREADS] = {0};
+        for (int t = 0; t < LOADING_THREADS; ++t)
+            assert_int_equal(pthread_create(&threads[t], NULL, load_and_find, &found[t]), 0);
+        for (int t = 0; t < LOADING_THREADS; ++t) {
+            assert_int_equal(pthread_join(threads[t], NULL), 0);
+            missed += !found[t];
+        }
+        assert_int_equal(pthread_barrier_destroy(&loading_start), 0);
+    }
+    unsetenv("FFTGEN_WISDOM");
+    if (missed) print_message("  %d of %d threads planned without the shipped table\n", missed,
+                              LOADING_THREADS * LOADING_ROUNDS);
+    assert_int_equal(missed, 0);
 }
 
 /* The table shipped in the library is valid wisdom, and its choices are ones the planner can make. */
@@ -1039,6 +1080,7 @@ int main(void)
         cmocka_unit_test_teardown(writing_keeps_what_it_does_not_replace, teardown),
         cmocka_unit_test_teardown(default_path_follows_the_environment, teardown),
         cmocka_unit_test_teardown(defaults_load_once_and_serve_each_device, teardown),
+        cmocka_unit_test_teardown(defaults_are_there_for_every_thread, teardown),
         cmocka_unit_test_teardown(shipped_table_parses_and_plans, teardown),
         cmocka_unit_test(planner_follows_a_choice),
         cmocka_unit_test(planner_takes_a_block_size),
