@@ -3,7 +3,6 @@
  * other-architecture packs are rejected with their own result codes; bad `fftgen pack` input fails;
  * threads that plan at once all find the default pack's kernels. */
 #define _POSIX_C_SOURCE 200809L
-#include <pthread.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -18,6 +17,7 @@
 #include "pack.h"
 #include "planner.h"
 #include "render.h"
+#include "threads_at_once.h"
 #include "wisdom.h"
 
 extern const char fftgen_shipped_wisdom_data[];
@@ -143,43 +143,24 @@ static int run(const char *command)
 }
 
 /* Threads that plan at once: each finds the default pack's kernel, however the loading falls among
- * them (a thread that came while another was loading used to miss it, and compile with NVRTC, or
- * fail under FFTGEN_NO_JIT). */
-enum { LOADING_THREADS = 8, LOADING_ROUNDS = 40 };
-static pthread_barrier_t loading_start;
-static const char *loading_source;
+ * them (a thread that came while another was loading used to miss it, 280 of 320 here, and compile
+ * with NVRTC, or fail under FFTGEN_NO_JIT). */
+static char *pack_kernel_source;
 
-static void *load_and_find(void *found)
+static int load_and_find_pack_kernel(void)
 {
-    pthread_barrier_wait(&loading_start);
     fftgen_pack_load_defaults();
     fftgen_cubin cubin;
-    *(int *)found = fftgen_pack_find(loading_source, 90, &cubin);
-    return NULL;
+    return fftgen_pack_find(pack_kernel_source, 90, &cubin);
 }
 
 static void default_pack_is_there_for_every_thread(void **state)
 {
     (void)state;
-    char *source = render(4096, FFTGEN_KERNEL_FP32, 90, 0);
-    assert_non_null(source);
-    loading_source = source;
-    int missed = 0;
-    for (int round = 0; round < LOADING_ROUNDS; ++round) {
-        fftgen_pack_reset_for_tests();
-        assert_int_equal(pthread_barrier_init(&loading_start, NULL, LOADING_THREADS), 0);
-        pthread_t threads[LOADING_THREADS];
-        int found[LOADING_THREADS] = {0};
-        for (int t = 0; t < LOADING_THREADS; ++t)
-            assert_int_equal(pthread_create(&threads[t], NULL, load_and_find, &found[t]), 0);
-        for (int t = 0; t < LOADING_THREADS; ++t) {
-            assert_int_equal(pthread_join(threads[t], NULL), 0);
-            missed += !found[t];
-        }
-        assert_int_equal(pthread_barrier_destroy(&loading_start), 0);
-    }
-    free(source);
-    if (missed) print_message("  %d of %d threads missed the default pack\n", missed, LOADING_THREADS * LOADING_ROUNDS);
+    pack_kernel_source = render(4096, FFTGEN_KERNEL_FP32, 90, 0);
+    assert_non_null(pack_kernel_source);
+    const int missed = threads_at_once(8, 40, fftgen_pack_reset_for_tests, load_and_find_pack_kernel);
+    free(pack_kernel_source);
     assert_int_equal(missed, 0);
 }
 

@@ -6,7 +6,6 @@
  * once and serve every device of a process, and a thread that plans while another loads them waits for
  * them; the shipped table parses; the planner follows a choice. */
 #define _POSIX_C_SOURCE 200809L
-#include <pthread.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -19,6 +18,7 @@
 #include <cmocka.h>
 
 #include "planner.h"
+#include "threads_at_once.h"
 #include "wisdom.h"
 
 extern const char fftgen_shipped_wisdom_data[];
@@ -412,41 +412,21 @@ static void defaults_load_once_and_serve_each_device(void **state)
 }
 
 /* Threads that plan at once: each finds the shipped choices, however the loading falls among them (a
- * thread that came while another was loading used to go on without them). */
-enum { LOADING_THREADS = 8, LOADING_ROUNDS = 40 };
-static pthread_barrier_t loading_start;
-
-static void *load_and_find(void *found)
+ * thread that came while another was loading used to go on without them: 206 of 320 here). */
+static int load_and_find_h200_choice(void)
 {
-    pthread_barrier_wait(&loading_start);
     fftgen_wisdom_load_defaults();
     const fftgen_device_key h200 = {"NVIDIA H200", 90, "580.159.04", "0.1.0"};
     fftgen_choice choice;
-    *(int *)found = find(&h200, FFTGEN_KERNEL_FP32, 1, 65536, 0, &choice) && choice.cluster == 1;
-    return NULL;
+    return find(&h200, FFTGEN_KERNEL_FP32, 1, 65536, 0, &choice) && choice.cluster == 1;
 }
 
 static void defaults_are_there_for_every_thread(void **state)
 {
     (void)state;
     setenv("FFTGEN_WISDOM", "0", 1);
-    int missed = 0;
-    for (int round = 0; round < LOADING_ROUNDS; ++round) {
-        fftgen_wisdom_reset_for_tests();
-        assert_int_equal(pthread_barrier_init(&loading_start, NULL, LOADING_THREADS), 0);
-        pthread_t threads[LOADING_THREADS];
-        int found[LOADING_THREADS] = {0};
-        for (int t = 0; t < LOADING_THREADS; ++t)
-            assert_int_equal(pthread_create(&threads[t], NULL, load_and_find, &found[t]), 0);
-        for (int t = 0; t < LOADING_THREADS; ++t) {
-            assert_int_equal(pthread_join(threads[t], NULL), 0);
-            missed += !found[t];
-        }
-        assert_int_equal(pthread_barrier_destroy(&loading_start), 0);
-    }
+    const int missed = threads_at_once(8, 40, fftgen_wisdom_reset_for_tests, load_and_find_h200_choice);
     unsetenv("FFTGEN_WISDOM");
-    if (missed) print_message("  %d of %d threads planned without the shipped table\n", missed,
-                              LOADING_THREADS * LOADING_ROUNDS);
     assert_int_equal(missed, 0);
 }
 
