@@ -1,5 +1,5 @@
-/* Races on purpose: many threads released at once on a barrier, for tests of what a process does once
- * (loading tables) while several threads ask for it. */
+/* Races on purpose: many threads released at once, for tests of what a process does once (loading
+ * tables) while several threads ask for it. */
 #ifndef FFTGEN_TEST_THREADS_AT_ONCE_H
 #define FFTGEN_TEST_THREADS_AT_ONCE_H
 
