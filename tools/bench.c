@@ -40,6 +40,8 @@ static void usage(FILE *to)
             "                     tensor cores with fp16 hi + lo operands) run against cuFFT fp32\n"
             "  --direction D      forward or inverse (default forward)\n"
             "  --runs R           timed runs per transform (default 50)\n"
+            "  --warmup W         untimed runs of each before them (default 5). Under a sanitizer or a\n"
+            "                     profiler, --warmup 0 --runs 1 runs each kernel twice: checked, then timed\n"
             "  --tensor-cores     fftgen plans with FFTGEN_TENSOR_CORES (radix-16 stages on tensor cores;\n"
             "                     fp16 only, so it implies --precision fp16; 1D sizes 16 to 16384)\n"
             "  --json FILE        also write the results, with the device, driver and versions\n"
@@ -107,6 +109,19 @@ static const int DEFAULT_SHAPES[][4] = {
     {2, 8192, 8192, 0}, {3, 64, 64, 64}, {3, 128, 128, 128}, {3, 256, 256, 256}, {3, 512, 512, 512},
 };
 
+/* A whole number from min to max, or -1 (after a message) for anything else: "3x", "", "1e6". */
+static long long parse_count(const char *option, const char *text, long long min, long long max)
+{
+    char *end = NULL;
+    const long long value = strtoll(text, &end, 10);
+    if (end == text || *end != '\0' || value < min || value > max) {
+        fprintf(stderr, "fftgen-bench: %s must be a whole number from %lld to %lld, not '%s'\n", option, min, max,
+                text);
+        return -1;
+    }
+    return value;
+}
+
 /* "fp32,split": the precisions to run, in fftgen_precision order; 0 on success. */
 static int parse_precisions(const char *text, int want[PRECISIONS])
 {
@@ -133,7 +148,7 @@ int main(int argc, char **argv)
 {
     long long total = 1LL << 27, fixed_batch = 0;
     struct shape_arg sizes[64];
-    int runs = 50, want[PRECISIONS] = {1, 1, 0, 0}, inverse = 0, count = 0;
+    int runs = 50, warmup = 5, want[PRECISIONS] = {1, 1, 0, 0}, inverse = 0, count = 0;
     unsigned plan_flags = 0;
     const char *json = NULL;
     for (int i = 1; i < argc; ++i) {
@@ -143,17 +158,19 @@ int main(int argc, char **argv)
             usage(stdout);
             return 0;
         } else if (!strcmp(a, "--points") && has_value) {
-            total = atoll(argv[++i]);
+            if ((total = parse_count(a, argv[++i], 2, 1LL << 31)) < 0) return 2;
         } else if (!strcmp(a, "--batch") && has_value) {
-            fixed_batch = atoll(argv[++i]);
-            if (fixed_batch < 1 || fixed_batch > 2147483647LL) {
-                fprintf(stderr, "fftgen-bench: --batch must be from 1 to 2^31-1\n");
-                return 2;
-            }
+            if ((fixed_batch = parse_count(a, argv[++i], 1, 2147483647LL)) < 0) return 2;
         } else if (!strcmp(a, "--tensor-cores")) {
             plan_flags |= FFTGEN_TENSOR_CORES;
         } else if (!strcmp(a, "--runs") && has_value) {
-            runs = atoi(argv[++i]);
+            const long long value = parse_count(a, argv[++i], 1, 100000);
+            if (value < 0) return 2;
+            runs = (int)value;
+        } else if (!strcmp(a, "--warmup") && has_value) {
+            const long long value = parse_count(a, argv[++i], 0, 100000);
+            if (value < 0) return 2;
+            warmup = (int)value;
         } else if (!strcmp(a, "--json") && has_value) {
             json = argv[++i];
         } else if (!strcmp(a, "--precision") && has_value) {
@@ -176,10 +193,6 @@ int main(int argc, char **argv)
             fprintf(stderr, "fftgen-bench: unknown or incomplete argument '%s' (see --help)\n", a);
             return 2;
         }
-    }
-    if (runs < 3 || total < 2) {
-        fprintf(stderr, "fftgen-bench: --runs must be >= 3 and --points >= 2\n");
-        return 2;
     }
     if (plan_flags & FFTGEN_TENSOR_CORES) {
         for (int p = 0; p < PRECISIONS; ++p) want[p] = p == FFTGEN_FP16; /* tensor cores take fp16 */
@@ -219,7 +232,7 @@ int main(int argc, char **argv)
             struct row *row = &rows[done];
             /* the same inputs for every precision of a shape */
             row->config = (struct compare_config){.n = (int)points, .fp16 = fp16, .batch = (int)batch,
-                                                  .inverse = inverse, .warmup = 5, .runs = runs,
+                                                  .inverse = inverse, .warmup = warmup, .runs = runs,
                                                   .seed = 1000u + (unsigned)(s * 2 + fp16), .rank = sizes[s].rank,
                                                   .label = PRECISION_NAMES[p]};
             for (int d = 0; d < sizes[s].rank; ++d) row->config.shape[d] = (int)sizes[s].n[d];

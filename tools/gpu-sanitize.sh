@@ -10,8 +10,9 @@
 #   small    fftgen-bench, fp32 and fp16, forward and inverse, every size of one kernel (16 to 16384)
 #   passes   the same from 32768 to 2^22 (two passes and clusters)
 #   shapes   the bench's 2D and 3D shapes up to 1024x1024 and 128^3, both directions
-#   large    2^23 to 2^27 and the larger shapes, forward, batch 1; for racecheck (about 3 s a run of
-#            fp32 2^23 on an H100) one command a shape and precision, to run side by side (below).
+#   large    2^23 to 2^27 and the larger shapes, forward, batch 1; for racecheck (about 40 s a
+#            transform of fp32 4096x4096 on an H100) one command a shape and precision, to run side by
+#            side (below).
 #            Not sampled with --launch-count: with it, compute-sanitizer 2025.3 fails ("failed to
 #            handle a hardware exception") in fftgen-bench's launches of kernels on thread-block
 #            clusters, which whole runs check clean (results/notes.md)
@@ -43,6 +44,9 @@ tools=("$@")
 groups=${FFTGEN_SANITIZE_GROUPS:-small passes shapes split prefetch api large}
 limit=${FFTGEN_SANITIZE_LIMIT:-240}
 bench=$root/.gpu/fftgen-bench
+# each kernel twice (the bench's checked run and one timed run): the sanitizers check correctness, and a
+# whole run of the larger shapes under racecheck takes minutes a transform
+once="--warmup 0 --runs 1"
 
 sizes() { local n=$1; while [ "$n" -le "$2" ]; do printf '%s ' "$n"; n=$((n * 2)); done; }
 
@@ -51,30 +55,30 @@ group_commands() {
     case $1 in
     small)
         for direction in forward inverse; do
-            echo "$bench --runs 3 --points 65536 --direction $direction $(sizes 16 16384)"
+            echo "$bench $once --points 65536 --direction $direction $(sizes 16 16384)"
         done ;;
     passes)
         for direction in forward inverse; do
-            echo "$bench --runs 3 --points 65536 --direction $direction $(sizes 32768 4194304)"
+            echo "$bench $once --points 65536 --direction $direction $(sizes 32768 4194304)"
         done ;;
     shapes)
         for direction in forward inverse; do
-            echo "$bench --runs 3 --points 65536 --direction $direction 256x256 512x256 256x512 512x512 1024x1024 64x64x64 128x128x128"
+            echo "$bench $once --points 65536 --direction $direction 256x256 512x256 256x512 512x512 1024x1024 64x64x64 128x128x128"
         done ;;
     large)
         local shapes=${FFTGEN_SANITIZE_LARGE:-8388608 16777216 33554432 67108864 134217728 4096x4096 8192x8192 256x256x256 512x512x512}
         if [ "$2" = racecheck ]; then
             for shape in $shapes; do
                 for precision in ${FFTGEN_SANITIZE_PRECISIONS:-fp32 fp16}; do
-                    echo "$bench --runs 3 --batch 1 --precision $precision $shape"
+                    echo "$bench $once --batch 1 --precision $precision $shape"
                 done
             done
         else
-            echo "$bench --runs 3 --batch 1 $shapes"
+            echo "$bench $once --batch 1 $shapes"
         fi ;;
     split)
-        echo "$bench --runs 3 --points 65536 --precision split,split-papers 16 64 256 1024 4096 16384"
-        echo "$bench --runs 3 --points 65536 --tensor-cores 16 64 256 1024 4096 16384" ;;
+        echo "$bench $once --points 65536 --precision split,split-papers 16 64 256 1024 4096 16384"
+        echo "$bench $once --points 65536 --tensor-cores 16 64 256 1024 4096 16384" ;;
     prefetch)
         echo "$root/.gpu/test_gpu *pf*" ;;
     api)
