@@ -1,5 +1,6 @@
 /* The fftgen command: help, version, explain, a good run, and each bad input: a one-line error
- * that names the problem, exit status 2, and no file (and no temporary file) left behind. */
+ * that names the problem, exit status 2, and no file (and no temporary file) left behind. Also
+ * fftgen-bench's arguments, which it checks before it looks for a GPU. */
 #define _POSIX_C_SOURCE 200809L
 #include <dirent.h>
 #include <fcntl.h>
@@ -18,16 +19,13 @@
 static char work_dir[256];
 static char output[65536];
 
-/* Runs fftgen with the given arguments (NULL-terminated); stdout and stderr land in `output`.
- * Returns the exit status. */
-static int run_fftgen(const char *first, ...)
+/* Runs `exe` with the arguments (NULL-terminated); stdout and stderr land in `output`. Returns the
+ * exit status. */
+static int run_program_v(const char *exe, const char *first, va_list args)
 {
-    const char *argv[32] = {FFTGEN_EXE};
+    const char *argv[32] = {exe};
     int argc = 1;
-    va_list args;
-    va_start(args, first);
     for (const char *a = first; a != NULL && argc < 31; a = va_arg(args, const char *)) argv[argc++] = a;
-    va_end(args);
     argv[argc] = NULL;
 
     char log_path[300];
@@ -38,7 +36,7 @@ static int run_fftgen(const char *first, ...)
         if (fd < 0) _exit(127);
         dup2(fd, 1);
         dup2(fd, 2);
-        execv(FFTGEN_EXE, (char *const *)argv);
+        execv(exe, (char *const *)argv);
         _exit(127);
     }
     int status = -1;
@@ -49,6 +47,24 @@ static int run_fftgen(const char *first, ...)
     if (log) fclose(log);
     unlink(log_path);
     return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+static int run_fftgen(const char *first, ...)
+{
+    va_list args;
+    va_start(args, first);
+    const int status = run_program_v(FFTGEN_EXE, first, args);
+    va_end(args);
+    return status;
+}
+
+static int run_bench(const char *first, ...)
+{
+    va_list args;
+    va_start(args, first);
+    const int status = run_program_v(FFTGEN_BENCH_EXE, first, args);
+    va_end(args);
+    return status;
 }
 
 /* Files in the work folder other than `keep` (the temporary files fftgen must clean up). */
@@ -224,6 +240,29 @@ static void help_and_version(void **state)
     assert_non_null(strstr(output, "fftgen 0."));
     assert_int_equal(run_fftgen(NULL), 2);
     assert_non_null(strstr(output, "--n is required"));
+}
+
+/* Counts must be whole numbers in range: atoi once read "--runs 3x" as 3 and "--batch 1e6" as 1. */
+static void bench_checks_its_counts(void **state)
+{
+    (void)state;
+    static const char *const bad[][3] = {
+        {"--runs", "0", "--runs must be a whole number from 1"},
+        {"--runs", "3x", "--runs must be a whole number from 1"},
+        {"--warmup", "-1", "--warmup must be a whole number from 0"},
+        {"--warmup", "", "--warmup must be a whole number from 0"},
+        {"--batch", "1e6", "--batch must be a whole number from 1"},
+        {"--points", "1", "--points must be a whole number from 2"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; ++i) {
+        const int status = run_bench(bad[i][0], bad[i][1], "4096", NULL);
+        print_message("  fftgen-bench %s '%s' 4096 -> %d: %s", bad[i][0], bad[i][1], status, output);
+        assert_int_equal(status, 2);
+        assert_non_null(strstr(output, bad[i][2]));
+        assert_true(one_line(output));
+    }
+    assert_int_equal(run_bench("--help", NULL), 0);
+    assert_non_null(strstr(output, "--warmup W"));
 }
 
 static void explain_prints_plan(void **state)
@@ -1117,6 +1156,7 @@ int main(void)
         cmocka_unit_test(failure_keeps_existing_file),
         cmocka_unit_test(output_goes_where_asked),
         cmocka_unit_test(help_and_version),
+        cmocka_unit_test(bench_checks_its_counts),
         cmocka_unit_test(explain_prints_plan),
         cmocka_unit_test(two_passes_write_tiles_as_blocks),
         cmocka_unit_test(column_pairs_on_request),
