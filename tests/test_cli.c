@@ -177,6 +177,7 @@ static void bad_options(void **state)
     assert_int_equal(run_fftgen("tune", "--precision", "fp64", NULL), 2);
     assert_non_null(strstr(output, "unknown precision 'fp64'"));
     assert_int_equal(run_fftgen("tune", "--runs", "1", NULL), 2);
+    assert_non_null(strstr(output, "--runs must be a whole number from 3 to 10000, not '1'"));
     expect_rejected("unknown radix 3", "64", "--radix", "3");
     expect_rejected("unknown radix 64 (expected 2, 4, 8, 16 or 32)", "64", "--radix", "64");
     expect_rejected("radix 32 does not divide size 16", "16", "--radix", "32");

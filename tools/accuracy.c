@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "count_arg.h"
 #include "fftgen.h"
 #include "reference.h"
 
@@ -109,7 +110,7 @@ int main(int argc, char **argv)
             usage(stdout);
             return 0;
         } else if (!strcmp(a, "--points") && has_value) {
-            total = atoll(argv[++i]);
+            if ((total = count_arg_parse("fftgen-accuracy", a, argv[++i], 2, 1LL << 31)) < 0) return 2;
         } else if (!strcmp(a, "--precision") && has_value) {
             const char *p = argv[++i];
             want[0] = !strcmp(p, "fp32") || !strcmp(p, "both");

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "count_arg.h"
 #include "cufft_compare.h"
 #include "fftgen.h"
 #include "shape_arg.h"
@@ -109,19 +110,6 @@ static const int DEFAULT_SHAPES[][4] = {
     {2, 8192, 8192, 0}, {3, 64, 64, 64}, {3, 128, 128, 128}, {3, 256, 256, 256}, {3, 512, 512, 512},
 };
 
-/* A whole number from min to max, or -1 (after a message) for anything else: "3x", "", "1e6". */
-static long long parse_count(const char *option, const char *text, long long min, long long max)
-{
-    char *end = NULL;
-    const long long value = strtoll(text, &end, 10);
-    if (end == text || *end != '\0' || value < min || value > max) {
-        fprintf(stderr, "fftgen-bench: %s must be a whole number from %lld to %lld, not '%s'\n", option, min, max,
-                text);
-        return -1;
-    }
-    return value;
-}
-
 /* "fp32,split": the precisions to run, in fftgen_precision order; 0 on success. */
 static int parse_precisions(const char *text, int want[PRECISIONS])
 {
@@ -158,17 +146,17 @@ int main(int argc, char **argv)
             usage(stdout);
             return 0;
         } else if (!strcmp(a, "--points") && has_value) {
-            if ((total = parse_count(a, argv[++i], 2, 1LL << 31)) < 0) return 2;
+            if ((total = count_arg_parse("fftgen-bench", a, argv[++i], 2, 1LL << 31)) < 0) return 2;
         } else if (!strcmp(a, "--batch") && has_value) {
-            if ((fixed_batch = parse_count(a, argv[++i], 1, 2147483647LL)) < 0) return 2;
+            if ((fixed_batch = count_arg_parse("fftgen-bench", a, argv[++i], 1, 2147483647LL)) < 0) return 2;
         } else if (!strcmp(a, "--tensor-cores")) {
             plan_flags |= FFTGEN_TENSOR_CORES;
         } else if (!strcmp(a, "--runs") && has_value) {
-            const long long value = parse_count(a, argv[++i], 1, 100000);
+            const long long value = count_arg_parse("fftgen-bench", a, argv[++i], 1, 100000);
             if (value < 0) return 2;
             runs = (int)value;
         } else if (!strcmp(a, "--warmup") && has_value) {
-            const long long value = parse_count(a, argv[++i], 0, 100000);
+            const long long value = count_arg_parse("fftgen-bench", a, argv[++i], 0, 100000);
             if (value < 0) return 2;
             warmup = (int)value;
         } else if (!strcmp(a, "--json") && has_value) {

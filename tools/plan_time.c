@@ -12,6 +12,7 @@
 #include <time.h>
 
 #include "cache.h"
+#include "count_arg.h"
 #include "fftgen.h"
 
 static double now_ms(void)
@@ -41,7 +42,14 @@ int main(int argc, char **argv)
                    "warm start.\n");
             return 0;
         }
-        sizes[count++] = atoll(argv[i]);
+        /* batch 2^27 / N: a power of two up to 2^27 */
+        const long long n = count_arg_parse("fftgen-plan-time", "N", argv[i], 2, 1LL << 27);
+        if (n < 0) return 2;
+        if (n & (n - 1)) {
+            fprintf(stderr, "fftgen-plan-time: N must be a power of two, not %lld\n", n);
+            return 2;
+        }
+        sizes[count++] = n;
     }
     if (count == 0) {
         sizes[count++] = 256;

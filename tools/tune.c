@@ -11,6 +11,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include "count_arg.h"
 #include "fftgen.h"
 #include "launch.h"
 #include "plan_choice.h"
@@ -754,14 +755,11 @@ static int parse_precisions(const char *text, int want[4])
     return any ? 0 : -1;
 }
 
+/* A whole-number option, or exit status 2 after a message that names it. */
 static long long parse_count(const char *flag, const char *text, long long low, long long high)
 {
-    char *end;
-    const long long value = strtoll(text, &end, 10);
-    if (end == text || *end != '\0' || value < low || value > high) {
-        fprintf(stderr, "fftgen tune: error: %s '%s' must be a number from %lld to %lld\n", flag, text, low, high);
-        exit(2);
-    }
+    const long long value = count_arg_parse("fftgen tune: error", flag, text, low, high);
+    if (value < 0) exit(2);
     return value;
 }
 
