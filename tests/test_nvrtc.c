@@ -204,6 +204,35 @@ static void compile_all_with_nvrtc(void **state)
         snprintf(job->name, sizeof job->name, "fftgen_%lld_pf%d_%s_sm_90.cu", prefetched[i].n, prefetched[i].prefetch,
                  fftgen_precision_name(prefetched[i].precision));
     }
+    /* copies ahead by the block's threads (cp.async): fused slices at 16 and 32 points a thread (the
+     * shipped choices for fp16 128x128 and 128^3 on sm_90), and the tiles of 1D sizes of two passes
+     * (sm_80 too); each holds the rolled copies of inputs off 16 bytes as well */
+    static const struct { int rank; long long n[3]; int radix, prefetch, arch; const char *tiles; }
+        copied[] = {{2, {256, 64, 0}, 0, 4, 90, "0"},          {2, {128, 128, 0}, 32, 64, 90, "0"},
+                    {3, {128, 128, 128}, 32, 64, 90, "0,32"}, {1, {1 << 21, 0, 0}, 0, 4, 90, "8,0"},
+                    {1, {1 << 17, 0, 0}, 0, 2, 80, "4,0"}};
+    for (size_t i = 0; i < sizeof copied / sizeof copied[0]; ++i) {
+        assert_true(job_count < MAX_JOBS);
+        struct job *job = &jobs[job_count++];
+        char why[256], text[32];
+        long long points = 1;
+        for (int d = 0; d < copied[i].rank; ++d) points *= copied[i].n[d];
+        fftgen_kernel_request request = {.n = points, .max_radix = copied[i].radix, .precision = FFTGEN_KERNEL_FP16,
+                                         .arch = copied[i].arch, .intermediate = FFTGEN_INTERMEDIATE_DEFAULT,
+                                         .prefetch = copied[i].prefetch};
+        assert_int_equal(fftgen_tile_caps_parse(copied[i].tiles, &request.max_tile), 0);
+        const fftgen_user_layout dense = {1, points, {0}};
+        const fftgen_plan_status status =
+            fftgen_plan_shape(&request, copied[i].rank, copied[i].n, dense, dense, &job->plan, why, sizeof why);
+        if (status != FFTGEN_PLAN_OK) print_error("%s\n", why);
+        assert_int_equal(status, FFTGEN_PLAN_OK);
+        int prefetching = 0; /* the slices' pass, or pass 2 of a 1D size */
+        for (int k = 0; k < job->plan.pass_count; ++k) prefetching |= job->plan.pass[k].prefetch == copied[i].prefetch;
+        assert_true(prefetching);
+        fftgen_shape_text(copied[i].rank, copied[i].n, text, sizeof text);
+        snprintf(job->name, sizeof job->name, "fftgen_%s_pf%d_fp16_sm_%d.cu", text, copied[i].prefetch,
+                 copied[i].arch);
+    }
     /* 2D with the columns first (--order columns-first): fp16 rows loading their runs into registers
      * (tiles of 4 and 8), fp32 copying them through shared memory */
     static const long long first_shapes[][2] = {{4096, 4096}, {1024, 1024}};
