@@ -21,11 +21,14 @@ static char output[65536];
 
 /* Runs `exe` with the arguments (NULL-terminated); stdout and stderr land in `output`. Returns the
  * exit status. */
-static int run_program_v(const char *exe, const char *first, va_list args)
+static int run_program(const char *exe, const char *first, ...)
 {
     const char *argv[32] = {exe};
     int argc = 1;
+    va_list args;
+    va_start(args, first);
     for (const char *a = first; a != NULL && argc < 31; a = va_arg(args, const char *)) argv[argc++] = a;
+    va_end(args);
     argv[argc] = NULL;
 
     char log_path[300];
@@ -49,23 +52,8 @@ static int run_program_v(const char *exe, const char *first, va_list args)
     return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
-static int run_fftgen(const char *first, ...)
-{
-    va_list args;
-    va_start(args, first);
-    const int status = run_program_v(FFTGEN_EXE, first, args);
-    va_end(args);
-    return status;
-}
-
-static int run_bench(const char *first, ...)
-{
-    va_list args;
-    va_start(args, first);
-    const int status = run_program_v(FFTGEN_BENCH_EXE, first, args);
-    va_end(args);
-    return status;
-}
+#define run_fftgen(...) run_program(FFTGEN_EXE, __VA_ARGS__)
+#define run_bench(...) run_program(FFTGEN_BENCH_EXE, __VA_ARGS__)
 
 /* Files in the work folder other than `keep` (the temporary files fftgen must clean up). */
 static int stray_files(const char *keep)
