@@ -26,6 +26,7 @@
  *
  * Launch shape: 256 threads per block, 1 transform(s) per block, so
  *   grid = ceil(transforms / 1) blocks; dynamic shared memory 34816 bytes per block.
+ *   Each block asks L2 for the input of the block 1024 KB further on (sm_90).
  * Runs where a block may have 34816 bytes of shared memory (sm_75: 64 KB,
  * sm_80: 163 KB, sm_86/89/120: 99 KB, sm_90: 227 KB).
  *
@@ -58,12 +59,26 @@ __device__ __forceinline__ float2 twiddle_mul_conj(float2 a, float2 w) {
 // One pad element every 16 keeps strided shared-memory accesses off a single bank.
 __device__ __forceinline__ int padded(int i) { return i + (i >> 4); }
 
+// Asks L2 for the bytes from `begin` to `end` (a block's input further on), so that DRAM has
+// reads in flight beyond the resident blocks' own loads: one bulk prefetch (sm_90), which holds
+// no registers and is waited on by nothing. It takes 16-byte aligned ranges, so the pieces at
+// the ends of a range that is not are left to the loads of the block that reads them.
+__device__ __forceinline__ void prefetch_to_l2(const point_t* begin, const point_t* end) {
+    #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    const size_t first = ((size_t)begin + 15u) & ~(size_t)15u, last = (size_t)end & ~(size_t)15u;
+    if (last > first) asm volatile("cp.async.bulk.prefetch.L2.global [%0], %1;" :: "l"(first), "r"((unsigned)(last - first)) : "memory");
+    #else
+    (void)begin; (void)end;
+    #endif
+}
+
 [[maybe_unused]] constexpr int POINTS = 4096; // points per transform
 [[maybe_unused]] constexpr int RADIX_MAX = 16; // points each thread holds in registers
 [[maybe_unused]] constexpr int THREADS_PER_FFT = 256; // threads that share one transform
 [[maybe_unused]] constexpr int FFTS_PER_BLOCK = 1; // transforms per thread block
 [[maybe_unused]] constexpr int THREADS = 256; // threads per block
 [[maybe_unused]] constexpr int SHARED_BYTES = 34816; // dynamic shared memory per block
+[[maybe_unused]] constexpr int L2_PREFETCH_BLOCKS = 32; // blocks ahead whose input a block asks L2 for (1024 KB)
 // shared memory holds float2 with one pad element every 16: 4352 elements
 static_assert(SHARED_BYTES == 4352 * sizeof(float2), "shared memory size");
 
@@ -1107,6 +1122,12 @@ fftgen_4096_fp32_forward(const point_t* in, point_t* out, int batch, float scale
     const long long fft = block * FFTS_PER_BLOCK + fft_in_block;
     const bool active = fft < batch;
     const size_t fft_base = (size_t)fft * POINTS;
+    // the input of the block L2_PREFETCH_BLOCKS on, where it exists
+    const long long ahead = (block + L2_PREFETCH_BLOCKS) * FFTS_PER_BLOCK;
+    if (thread == 0 && ahead < batch) {
+        const long long ahead_ffts = batch - ahead < FFTS_PER_BLOCK ? batch - ahead : FFTS_PER_BLOCK;
+        prefetch_to_l2(in + (size_t)ahead * POINTS, in + (size_t)(ahead + ahead_ffts) * POINTS);
+    }
     {
         // stage 1 of 3: radix 16 on sub-transforms of 16 points
         const point_t* src = in + fft_base + fft_thread;
@@ -1562,6 +1583,12 @@ fftgen_4096_fp32_inverse(const point_t* in, point_t* out, int batch, float scale
     const long long fft = block * FFTS_PER_BLOCK + fft_in_block;
     const bool active = fft < batch;
     const size_t fft_base = (size_t)fft * POINTS;
+    // the input of the block L2_PREFETCH_BLOCKS on, where it exists
+    const long long ahead = (block + L2_PREFETCH_BLOCKS) * FFTS_PER_BLOCK;
+    if (thread == 0 && ahead < batch) {
+        const long long ahead_ffts = batch - ahead < FFTS_PER_BLOCK ? batch - ahead : FFTS_PER_BLOCK;
+        prefetch_to_l2(in + (size_t)ahead * POINTS, in + (size_t)(ahead + ahead_ffts) * POINTS);
+    }
     {
         // stage 1 of 3: radix 16 on sub-transforms of 16 points
         const point_t* src = in + fft_base + fft_thread;

@@ -53,6 +53,11 @@ static void usage(FILE *to)
             "                        tiles a block, its threads copying the next tile's runs ahead\n"
             "                        (cp.async; the work area 16-byte aligned). Off by default (libfftgen\n"
             "                        chooses from measurements)\n"
+            "  --l2-prefetch KB      sm_90 single-kernel sizes that read their input straight from global\n"
+            "                        memory (not with --prefetch, clusters or tensor cores): each block\n"
+            "                        asks L2 for the input of the block KB further on (one bulk prefetch,\n"
+            "                        1 to 65536; 0: none), so that DRAM has more reads in flight; default\n"
+            "                        1024 where a kernel can take it\n"
             "  --precision P         fp32 (float2 storage) or fp16 (__half2 storage, fp32 arithmetic);\n"
             "                        default fp32. Or a split precision: float2 storage, the radix-16\n"
             "                        stages on tensor cores with each fp32 operand (data and DFT matrix)\n"
@@ -323,6 +328,9 @@ static void explain_pass(const fftgen_kernel_plan *plan, const char *indent)
     else if (plan->prefetch > 1)
         printf("%sprefetch:       the next transform's input bulk-copied (TMA) into a %d-byte staging buffer while the"
                " block computes the current one\n", indent, plan->shared_bytes - 8 * plan->smem_points);
+    if (plan->l2_prefetch_bytes > 0)
+        printf("%sL2 prefetch:    each block asks L2 for the input %d KB further on (sm_90)\n", indent,
+               plan->l2_prefetch_bytes / 1024);
 }
 
 static void explain_shape(const fftgen_transform_plan *plan)
@@ -461,12 +469,13 @@ int main(int argc, char **argv)
            OPT_TEMPLATES, OPT_ISTRIDE, OPT_IDIST, OPT_OSTRIDE, OPT_ODIST, OPT_INEMBED, OPT_ONEMBED, OPT_TENSOR_CORES,
            OPT_TWIDDLE_POWERS, OPT_RADIX32_PASSES, OPT_COLUMN_REGISTERS, OPT_COMPUTED_TWIDDLES,
            OPT_MAX_TILE, OPT_CLUSTER, OPT_INTERMEDIATE, OPT_ORDER, OPT_BLOCK_THREADS, OPT_PREFETCH,
-           OPT_SPLIT_COLUMNS, OPT_COLUMN_PAIRS };
+           OPT_SPLIT_COLUMNS, OPT_COLUMN_PAIRS, OPT_L2_PREFETCH };
     static const struct option options[] = {
         {"n", required_argument, 0, OPT_N},
         {"radix", required_argument, 0, OPT_RADIX},
         {"block-threads", required_argument, 0, OPT_BLOCK_THREADS},
         {"prefetch", required_argument, 0, OPT_PREFETCH},
+        {"l2-prefetch", required_argument, 0, OPT_L2_PREFETCH},
         {"precision", required_argument, 0, OPT_PRECISION},
         {"direction", required_argument, 0, OPT_DIRECTION},
         {"arch", required_argument, 0, OPT_ARCH},
@@ -499,7 +508,7 @@ int main(int argc, char **argv)
     if (argc > 1 && strcmp(argv[1], "pack") == 0) return fftgen_pack_command(argc - 1, argv + 1);
     if (argc > 1 && strcmp(argv[1], "tune") == 0) return run_tune(argv + 1);
     fftgen_kernel_request request = {0, 0, FFTGEN_KERNEL_FP32, FFTGEN_DEFAULT_ARCH, 0, {{0}}, 0,
-                                     FFTGEN_INTERMEDIATE_DEFAULT, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+                                     FFTGEN_INTERMEDIATE_DEFAULT, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
     int have_n = 0, explain_only = 0, directions = FFTGEN_RENDER_BOTH;
     const char *output = NULL, *name = NULL, *templates_dir = NULL;
     fftgen_target target = FFTGEN_TARGET_CUDA;
@@ -543,6 +552,14 @@ int main(int argc, char **argv)
                 fail(EXIT_USAGE, "bad prefetch %s (expected a power of two from 2 to %d transforms a block)", optarg,
                      FFTGEN_MAX_PREFETCH);
             request.prefetch = (int)transforms;
+            break;
+        }
+        case OPT_L2_PREFETCH: {
+            const long long kb = parse_integer("--l2-prefetch", optarg);
+            if (kb < 0 || !fftgen_l2_prefetch_supported(kb))
+                fail(EXIT_USAGE, "bad L2 prefetch %s (expected a distance from 1 to %d KB, or 0 for none)", optarg,
+                     FFTGEN_MAX_L2_PREFETCH_KB);
+            request.l2_prefetch_kb = kb == 0 ? FFTGEN_L2_PREFETCH_OFF : (int)kb;
             break;
         }
         case OPT_PRECISION: {

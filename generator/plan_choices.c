@@ -316,6 +316,34 @@ fftgen_plan_status fftgen_place_prefetch(const fftgen_kernel_request *request, f
     return FFTGEN_PLAN_OK;
 }
 
+fftgen_plan_status fftgen_place_l2_prefetch(const fftgen_kernel_request *request, fftgen_transform_plan *plan,
+                                            char *why, size_t why_len)
+{
+    const int asked = request->l2_prefetch_kb;
+    if (asked == FFTGEN_L2_PREFETCH_OFF) return FFTGEN_PLAN_OK;
+    fftgen_kernel_plan *pass = &plan->pass[0];
+    const int split = pass->precision == FFTGEN_KERNEL_SPLIT || pass->precision == FFTGEN_KERNEL_SPLIT_PAPERS;
+    const char *refusal =
+        !fftgen_l2_prefetch_supported(asked) ? "a distance from 1 to 65536 KB, or 0 for none"
+        : request->arch < 90                  ? "it needs sm_90 or newer (bulk prefetches)"
+        : plan->rank != 1 || plan->pass_count != 1 || pass->tiled
+            ? "it applies to 1D sizes of one kernel in contiguous layouts (stride 1, distance n)"
+        : pass->cluster > 1                  ? "it applies to kernels of one block a transform or less, not clusters"
+        : pass->tensor_cores || split        ? "it applies to kernels on CUDA cores, not tensor cores"
+        : pass->staged_io ? "it applies to kernels that read their input straight from global memory (this"
+                            " size's blocks copy theirs through shared memory)"
+        : pass->prefetch > 1 ? "a block that copies its next transform into shared memory (--prefetch) asks for"
+                               " it itself"
+                             : NULL;
+    if (refusal != NULL && asked == 0) return FFTGEN_PLAN_OK; /* the default goes where it can */
+    if (refusal != NULL) {
+        snprintf(why, why_len, "L2 prefetch %d KB: %s", asked, refusal);
+        return FFTGEN_PLAN_BAD_RADIX;
+    }
+    pass->l2_prefetch_bytes = (asked == 0 ? FFTGEN_L2_PREFETCH_DEFAULT_KB : asked) * 1024;
+    return FFTGEN_PLAN_OK;
+}
+
 /* Whether every pass the request names for radix 32 took it (pass_radix): only tiled passes on CUDA
  * cores can, off thread-block clusters. FFTGEN_EVERY_PASS asks for it where it applies, in one pass
  * at least. */

@@ -176,6 +176,11 @@ int fftgen_prefetch_supported(long long transforms)
     return transforms >= 2 && transforms <= FFTGEN_MAX_PREFETCH && (transforms & (transforms - 1)) == 0;
 }
 
+int fftgen_l2_prefetch_supported(long long kb)
+{
+    return kb == FFTGEN_L2_PREFETCH_OFF || (kb >= 0 && kb <= FFTGEN_MAX_L2_PREFETCH_KB);
+}
+
 int fftgen_radix_supported(long long radix)
 {
     return radix == 2 || radix == 4 || radix == 8 || radix == 16 || radix == 32;
@@ -692,10 +697,12 @@ fftgen_plan_status fftgen_plan_transform(const fftgen_kernel_request *asked, fft
     if (status == FFTGEN_PLAN_OK) status = fftgen_place_prefetch(request, plan, why, why_len);
     if (status == FFTGEN_PLAN_OK) fftgen_place_intermediates(request, plan);
     if (status == FFTGEN_PLAN_OK) status = fftgen_place_column_pairs(request, plan, why, why_len);
+    if (status == FFTGEN_PLAN_OK) status = fftgen_place_l2_prefetch(request, plan, why, why_len);
     plan->max_tile = request->max_tile;
     plan->cluster = request->cluster;
     plan->block_threads = request->block_threads;
     plan->prefetch = request->prefetch;
+    plan->l2_prefetch_kb = request->l2_prefetch_kb;
     return status;
 }
 
@@ -705,7 +712,7 @@ long long fftgen_transform_limit(fftgen_kernel_precision precision, int arch)
     long long best = 0;
     for (long long n = 2; n <= (1LL << 30); n *= 2) {
         const fftgen_kernel_request request = {n, 0, precision, arch, 0, {{0}}, 0, FFTGEN_INTERMEDIATE_DEFAULT,
-                                               0, 0, 0, 0, 0, 0, 0, 0, 0};
+                                               0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
         fftgen_transform_plan plan;
         if (plan_transform_quietly(&request, &plan) != FFTGEN_PLAN_OK) break;
         best = n;
@@ -749,6 +756,10 @@ fftgen_plan_status fftgen_plan_strided(const fftgen_kernel_request *asked, fftge
     }
     if (!contiguous && request->prefetch != 0) {
         snprintf(why, why_len, "a prefetch applies to contiguous layouts only (stride 1, distance n)");
+        return FFTGEN_PLAN_BAD_RADIX;
+    }
+    if (!contiguous && request->l2_prefetch_kb > 0) {
+        snprintf(why, why_len, "an L2 prefetch applies to contiguous layouts only (stride 1, distance n)");
         return FFTGEN_PLAN_BAD_RADIX;
     }
     /* a strided size of one kernel is planned again below as one tiled pass, which takes the radix-32
@@ -1074,6 +1085,10 @@ fftgen_plan_status fftgen_plan_shape(const fftgen_kernel_request *asked, int ran
         snprintf(why, why_len, "columns split in two passes in 2D and 3D shapes only, not in 1D");
         return FFTGEN_PLAN_BAD_SIZE;
     }
+    if (rank > 1 && request->l2_prefetch_kb > 0) {
+        snprintf(why, why_len, "an L2 prefetch applies to 1D sizes of one kernel, not to %dD shapes", rank);
+        return FFTGEN_PLAN_BAD_RADIX;
+    }
     if (rank == 1) {
         fftgen_kernel_request single = *request;
         single.n = shape[0];
@@ -1142,7 +1157,7 @@ fftgen_plan_status fftgen_plan_shape(const fftgen_kernel_request *asked, int ran
      * 1D kernel takes them) */
     const fftgen_kernel_request rows = {shape[rank - 1], slice_fits ? 0 : request->max_radix, request->precision,
                                         request->arch, request->tensor_cores, request->max_tile, 1,
-                                        FFTGEN_INTERMEDIATE_DEFAULT, 0, 0, 0, request->radix32_passes, 0, 0, 0, 0, 0};
+                                        FFTGEN_INTERMEDIATE_DEFAULT, 0, 0, 0, request->radix32_passes, 0, 0, 0, 0, 0, 0};
     fftgen_transform_plan row_plan;
     int next = rank - 2, rows_take_radix = 0; /* the highest dimension still to transform */
     p.pass_count = 1;

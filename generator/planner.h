@@ -136,6 +136,11 @@ typedef struct {
                              a row and one shuffle a pair of points (fftgen_kernel_plan.column_pairs);
                              FFTGEN_EVERY_PASS: every pass that can (fftgen_can_pair_columns). An error
                              where a named pass cannot. 0: four bytes a point */
+    int l2_prefetch_kb;   /* sm_90, 1D sizes of one kernel, one or more transforms a block read straight
+                             from global memory: each block asks L2 (one bulk prefetch) for the input
+                             of the block this many KB further on (fftgen_kernel_plan.l2_prefetch_bytes).
+                             0: the planner's (FFTGEN_L2_PREFETCH_DEFAULT_KB where a kernel can take it),
+                             FFTGEN_L2_PREFETCH_OFF: none; an error where no kernel can take it */
 } fftgen_kernel_request;
 
 /* Where a pass finds its data: transform f is member c = f mod group_size of group
@@ -236,10 +241,21 @@ typedef struct {
      * 32, slower in others and on an H200, so a measured choice. The kernel keeps the 4-byte loads for
      * a partial tile and a buffer that is not 8-byte aligned. */
     int column_pairs;
+    /* > 0 (sm_90; a 1D transform of one kernel on CUDA cores, reading its input straight from global
+     * memory, not on a cluster and without `prefetch`): thread 0 of each block asks L2 for the input of
+     * the block about this many bytes further on (cp.async.bulk.prefetch.L2: no registers held, nothing
+     * waited on). A block's own loads keep only so many reads in flight, which on an H200 leaves DRAM
+     * short of requests; the prefetch issues them about a microsecond ahead. Measured (fftgen-kernel-ab,
+     * H200 and H100): one-kernel fp16 and fp32 sizes 0.5-8% faster at 1-2 MB ahead; 6 MB and more
+     * evicts data before its block reads it. */
+    int l2_prefetch_bytes;
 } fftgen_kernel_plan;
 
 #define FFTGEN_EVERY_PASS ((1 << FFTGEN_MAX_PASSES) - 1) /* a request's pass mask: all of them */
 #define FFTGEN_MAX_PREFETCH 64 /* transforms a block runs in turn (fftgen_kernel_request.prefetch) */
+#define FFTGEN_L2_PREFETCH_OFF (-1)          /* fftgen_kernel_request.l2_prefetch_kb: none */
+#define FFTGEN_L2_PREFETCH_DEFAULT_KB 1024   /* the planner's distance where a kernel can take it */
+#define FFTGEN_MAX_L2_PREFETCH_KB (64 * 1024) /* a request's largest distance */
 #define FFTGEN_MAX_RANK 3
 
 /* A user layout as cufftPlanMany's advanced layout: element x (a multi-index) of transform b at
@@ -277,6 +293,7 @@ typedef struct {
                                    the command line */
     int column_pair_passes;     /* the passes that load their columns in lane pairs
                                    (fftgen_kernel_request.column_pair_passes) */
+    int l2_prefetch_kb;         /* the request's (0: the planner's), for the command line */
 } fftgen_transform_plan;
 
 typedef enum {
@@ -293,6 +310,9 @@ typedef enum {
 int fftgen_block_threads_supported(long long threads);
 /* Whether `transforms` can be a request's prefetch: a power of two from 2 to FFTGEN_MAX_PREFETCH. */
 int fftgen_prefetch_supported(long long transforms);
+/* Whether `kb` can be a request's l2_prefetch_kb: FFTGEN_L2_PREFETCH_OFF, 0 (the planner's), or 1 to
+ * FFTGEN_MAX_L2_PREFETCH_KB. */
+int fftgen_l2_prefetch_supported(long long kb);
 
 /* Plans one fused single-kernel FFT. On failure, `why` holds a one-line reason. */
 fftgen_plan_status fftgen_plan_kernel(const fftgen_kernel_request *request, fftgen_kernel_plan *plan,

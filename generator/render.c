@@ -145,6 +145,11 @@ void fftgen_plan_command(const fftgen_transform_plan *plan, int directions, cons
         const size_t at = strlen(choices);
         snprintf(choices + at, sizeof choices - at, " --prefetch %d", plan->prefetch);
     }
+    if (plan->l2_prefetch_kb != 0) {
+        const size_t at = strlen(choices);
+        snprintf(choices + at, sizeof choices - at, " --l2-prefetch %d",
+                 plan->l2_prefetch_kb == FFTGEN_L2_PREFETCH_OFF ? 0 : plan->l2_prefetch_kb);
+    }
     if (plan->intermediate != FFTGEN_INTERMEDIATE_DEFAULT && plan->pass_count > 1 &&
         first->precision == FFTGEN_KERNEL_FP16) {
         const size_t at = strlen(choices);
@@ -222,6 +227,8 @@ static void push_pass(lua_State *L, const fftgen_kernel_plan *pass)
     lua_pushboolean(L, pass->computed_twiddles);
     lua_setfield(L, -2, "computed_twiddles");
     set_int(L, "prefetch", pass->prefetch);
+    set_int(L, "l2_prefetch_bytes", pass->l2_prefetch_bytes);
+    set_int(L, "point_bytes", pass->precision == FFTGEN_KERNEL_FP16 ? 4 : 8); /* __half2, else float2 */
     set_int(L, "staged_row_points", pass->staged_row_points);
     static const char *const buffers[] = {"input", "output", "work"};
     set_string(L, "source", buffers[pass->source]);

@@ -110,7 +110,7 @@ static fftgen_kernel_request planner_request(long long points, int rank, const l
                                             const fftgen_choice *forced, const fftgen_tile_caps *tile_override)
 {
     fftgen_kernel_request request = {points, 0, precision, arch, 0, {{0}}, 0, FFTGEN_INTERMEDIATE_DEFAULT,
-                                     0, 0, 0, 0, 0, 0, 0, 0, 0};
+                                     0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
     fftgen_choice choice = {0, {{0}}, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
     if (forced != NULL) {
         choice = *forced;
@@ -140,6 +140,15 @@ static fftgen_kernel_request planner_request(long long points, int rank, const l
     if (flags & FFTGEN_FP16_INTERMEDIATES) request.intermediate = FFTGEN_INTERMEDIATE_FP16;
     /* FFTGEN_SPLIT_COLUMNS: "1" splits the columns of 2D and 3D shapes in two passes, "0" keeps the
      * planner's passes, to measure, as fftgen's --split-columns */
+    /* FFTGEN_L2_PREFETCH: the distance of one-kernel 1D sizes' L2 prefetch to measure, in KB ("0": none),
+     * as fftgen's --l2-prefetch; not a whole number from 0 to 65536: no override */
+    const char *l2 = getenv("FFTGEN_L2_PREFETCH");
+    if (l2 != NULL && rank == 1) {
+        char *end = NULL;
+        const long kb = strtol(l2, &end, 10);
+        if (end != l2 && *end == '\0' && kb >= 0 && kb <= FFTGEN_MAX_L2_PREFETCH_KB)
+            request.l2_prefetch_kb = kb == 0 ? FFTGEN_L2_PREFETCH_OFF : (int)kb;
+    }
     const char *split = getenv("FFTGEN_SPLIT_COLUMNS");
     if (split != NULL && rank > 1 && (strcmp(split, "0") == 0 || strcmp(split, "1") == 0))
         request.split_columns = split[0] == '1';
@@ -227,7 +236,7 @@ static fftgen_result create_plan(fftgen_plan *plan, int rank, const long long *n
          * Whatever the choice holds; where it held nothing, this plan fails as the first did. */
         const fftgen_kernel_request plain = {points, 0, kernel_precision, arch,
                                              tensor_cores ? FFTGEN_EVERY_PASS : 0, tile_override, 0,
-                                             request.intermediate, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+                                             request.intermediate, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
         planned = fftgen_plan_shape(&plain, rank, n, in, out, &p->transform, why, sizeof why);
     }
     if (planned != FFTGEN_PLAN_OK) {

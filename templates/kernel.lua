@@ -84,6 +84,7 @@ local function any_prefetch(f) return any_pass_that(f, prefetching) end
 local function bulk_copies(p) return prefetching(p) and not fused(p) and not p.tiled end
 local function slice_copies(p) return prefetching(p) and fused(p) end
 local function tile_copies(p) return prefetching(p) and p.tiled end
+local function l2_prefetching(p) return p.l2_prefetch_bytes > 0 end
 local function storage_type(f) return (f.precision == "fp16") and "__half2" or "float2" end
 
 -- Transforms of pass p per transform of the whole file (an untiled cluster pass counts its blocks, a
@@ -268,6 +269,11 @@ local function pass_constants(p, target)
     add("PREFETCH_TILES", p.prefetch, "tiles a block runs in turn, each one's input copied in ahead (fewer where a block per SM needs)")
   elseif prefetching(p) then
     add("PREFETCH_FFTS", p.prefetch, "transforms a block runs in turn, each one's input copied in ahead (fewer where a block per SM needs)")
+  end
+  if l2_prefetching(p) and target == "cuda" then
+    local block_bytes = p.ffts_per_block * p.n * p.point_bytes
+    add("L2_PREFETCH_BLOCKS", (p.l2_prefetch_bytes + block_bytes - 1) // block_bytes,
+      string.format("blocks ahead whose input a block asks L2 for (%d KB)", p.l2_prefetch_bytes // 1024))
   end
   if slice_copies(p) then
     add("STAGED_ROW_POINTS", p.staged_row_points, "points between the staged slice's rows (a row and its pad)")
@@ -556,6 +562,21 @@ local function cuda_helpers(w, f)
     w:line("return (unsigned)address;")
     w:close()
   end
+  if any_pass_that(f, l2_prefetching) then
+    w:line("")
+    w:line("// Asks L2 for the bytes from `begin` to `end` (a block's input further on), so that DRAM has")
+    w:line("// reads in flight beyond the resident blocks' own loads: one bulk prefetch (sm_90), which holds")
+    w:line("// no registers and is waited on by nothing. It takes 16-byte aligned ranges, so the pieces at")
+    w:line("// the ends of a range that is not are left to the loads of the block that reads them.")
+    w:open("__device__ __forceinline__ void prefetch_to_l2(const point_t* begin, const point_t* end)")
+    w:line("#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900")
+    w:line("const size_t first = ((size_t)begin + 15u) & ~(size_t)15u, last = (size_t)end & ~(size_t)15u;")
+    w:line("if (last > first) asm volatile(\"cp.async.bulk.prefetch.L2.global [%%0], %%1;\" :: \"l\"(first), \"r\"((unsigned)(last - first)) : \"memory\");")
+    w:line("#else")
+    w:line("(void)begin; (void)end;")
+    w:line("#endif")
+    w:close()
+  end
   if any_pass_that(f, bulk_copies) then
     w:line("")
     w:line("// Bulk copies (sm_90): one thread copies a transform's input into shared memory with the TMA,")
@@ -785,6 +806,16 @@ local function cuda_kernel(w, f, p, direction)
   end
   w:line("float2 v[RADIX_MAX];")
   prologue(w, p, "cuda")
+  if l2_prefetching(p) then
+    assert(not p.tiled and not fused(p) and not clustered(p) and not p.staged_io and not prefetching(p),
+      "an L2 prefetch goes on kernels that read dense transforms straight from global memory (the planner's)")
+    w:line("// the input of the block L2_PREFETCH_BLOCKS on, where it exists")
+    w:line("const long long ahead = (block + L2_PREFETCH_BLOCKS) * FFTS_PER_BLOCK;")
+    w:open("if (thread == 0 && ahead < batch)")
+    w:line("const long long ahead_ffts = batch - ahead < FFTS_PER_BLOCK ? batch - ahead : FFTS_PER_BLOCK;")
+    w:line("prefetch_to_l2(in + (size_t)ahead * POINTS, in + (size_t)(ahead + ahead_ffts) * POINTS);")
+    w:close()
+  end
   if p.tensor_cores then tc16.prologue(w, p, SIGN[direction], "cuda") end
   local phases = stage.phases(p, SIGN[direction])
   -- how the threads wait before each phase (stage.lua): a block's barrier unless the phase says otherwise
@@ -1089,6 +1120,10 @@ local function render_cuda(f)
         p.ffts_per_block)
       body[#body + 1] = string.format("  grid = ceil(transforms / %d) blocks; dynamic shared memory %d bytes per block.",
         p.ffts_per_block, p.shared_bytes)
+      if l2_prefetching(p) then
+        body[#body + 1] = string.format("  Each block asks L2 for the input of the block %d KB further on (sm_90).",
+          p.l2_prefetch_bytes // 1024)
+      end
     end
   end
   local most = 0

@@ -873,6 +873,50 @@ static void slices_merge_a_stage(void **state)
     unlink(path);
 }
 
+/* sm_90 one-kernel 1D sizes ask L2 for the input of the block a distance on: by default, at the distance
+ * asked, not at all with 0; refused, naming why, where no kernel can take it */
+static void l2_prefetch_on_request(void **state)
+{
+    (void)state;
+    assert_int_equal(run_fftgen("--n", "4096", "--precision", "fp16", "--explain", NULL), 0);
+    assert_non_null(strstr(output, "L2 prefetch:    each block asks L2 for the input 1024 KB further on (sm_90)"));
+    char path[300];
+    snprintf(path, sizeof path, "%s/l2.cu", work_dir);
+    assert_int_equal(run_fftgen("--n", "4096", "--precision", "fp16", "-o", path, NULL), 0);
+    const char *text = file_text(path);
+    /* 1 MB of 16 KB transforms: 64 blocks on; the default leaves the command line as it was */
+    assert_non_null(strstr(text, "fftgen --n 4096 --radix 16 --precision fp16"));
+    assert_non_null(strstr(text, "constexpr int L2_PREFETCH_BLOCKS = 64;"));
+    assert_non_null(strstr(text, "cp.async.bulk.prefetch.L2.global"));
+    assert_int_equal(run_fftgen("--n", "8192", "--l2-prefetch", "2048", "-o", path, NULL), 0);
+    text = file_text(path);
+    assert_non_null(strstr(text, "fftgen --n 8192 --radix 16 --l2-prefetch 2048 --precision fp32"));
+    assert_non_null(strstr(text, "constexpr int L2_PREFETCH_BLOCKS = 32;")); /* 64 KB transforms */
+    assert_int_equal(run_fftgen("--n", "4096", "--l2-prefetch", "0", "-o", path, NULL), 0);
+    text = file_text(path);
+    assert_non_null(strstr(text, "--l2-prefetch 0"));
+    assert_null(strstr(text, "prefetch_to_l2"));
+    assert_int_equal(run_fftgen("--n", "4096", "--arch", "sm_80", "-o", path, NULL), 0);
+    assert_null(strstr(file_text(path), "prefetch_to_l2"));
+    unlink(path);
+    expect_rejected("bad L2 prefetch 65537 (expected a distance from 1 to 65536 KB, or 0 for none)", "4096",
+                    "--l2-prefetch", "65537");
+    expect_rejected("bad L2 prefetch -1 (expected a distance from 1 to 65536 KB, or 0 for none)", "4096",
+                    "--l2-prefetch", "-1");
+    static const struct { const char *n, *arch, *why; } refusals[] = {
+        {"4096", "sm_80", "L2 prefetch 512 KB: it needs sm_90 or newer (bulk prefetches)"},
+        {"1048576", "sm_90", "L2 prefetch 512 KB: it applies to 1D sizes of one kernel in contiguous layouts"},
+        {"32768", "sm_90", "L2 prefetch 512 KB: it applies to kernels of one block a transform or less, not clusters"},
+        {"512x256", "sm_90", "an L2 prefetch applies to 1D sizes of one kernel, not to 2D shapes"},
+    };
+    for (size_t i = 0; i < sizeof refusals / sizeof refusals[0]; ++i) {
+        assert_int_equal(run_fftgen("--n", refusals[i].n, "--arch", refusals[i].arch, "--l2-prefetch", "512",
+                                    "--explain", NULL),
+                         2);
+        assert_non_null(strstr(output, refusals[i].why));
+    }
+}
+
 /* sm_90: several transforms a block, the next one's input bulk-copied ahead, where asked and where the
  * kernel can take it */
 static void prefetches_on_request(void **state)
@@ -1158,6 +1202,7 @@ int main(void)
         cmocka_unit_test(passes_compute_twiddles_on_request),
         cmocka_unit_test(slices_merge_a_stage),
         cmocka_unit_test(prefetches_on_request),
+        cmocka_unit_test(l2_prefetch_on_request),
         cmocka_unit_test(columns_first_through_the_work_area),
         cmocka_unit_test(columns_split_in_two_passes),
         cmocka_unit_test(rows_take_a_radix),
