@@ -880,24 +880,28 @@ static void l2_prefetch_on_request(void **state)
     (void)state;
     assert_int_equal(run_fftgen("--n", "4096", "--precision", "fp16", "--explain", NULL), 0);
     assert_non_null(strstr(output, "L2 prefetch:    each block asks L2 for the input 1024 KB further on (sm_90)"));
+    /* the file: by default (1 MB of 16 KB transforms: 64 blocks on; the command line as it was), at the
+     * distance asked (64 KB transforms: 32 blocks on), none with 0, none for sm_80 */
+    static const struct { const char *n, *precision, *arch, *kb, *present[2], *absent; } files[] = {
+        {"4096", "fp16", "sm_90", NULL,
+         {"fftgen --n 4096 --radix 16 --precision fp16", "constexpr int L2_PREFETCH_BLOCKS = 64;"}, NULL},
+        {"8192", "fp32", "sm_90", "2048",
+         {"fftgen --n 8192 --radix 16 --l2-prefetch 2048 --precision fp32", "constexpr int L2_PREFETCH_BLOCKS = 32;"},
+         NULL},
+        {"4096", "fp32", "sm_90", "0", {"fftgen --n 4096 --radix 16 --l2-prefetch 0", "__global__"}, "prefetch_to_l2"},
+        {"4096", "fp16", "sm_80", NULL, {"fftgen --n 4096 --radix 16 --precision fp16", "__global__"}, "prefetch_to_l2"},
+    };
     char path[300];
     snprintf(path, sizeof path, "%s/l2.cu", work_dir);
-    assert_int_equal(run_fftgen("--n", "4096", "--precision", "fp16", "-o", path, NULL), 0);
-    const char *text = file_text(path);
-    /* 1 MB of 16 KB transforms: 64 blocks on; the default leaves the command line as it was */
-    assert_non_null(strstr(text, "fftgen --n 4096 --radix 16 --precision fp16"));
-    assert_non_null(strstr(text, "constexpr int L2_PREFETCH_BLOCKS = 64;"));
-    assert_non_null(strstr(text, "cp.async.bulk.prefetch.L2.global"));
-    assert_int_equal(run_fftgen("--n", "8192", "--l2-prefetch", "2048", "-o", path, NULL), 0);
-    text = file_text(path);
-    assert_non_null(strstr(text, "fftgen --n 8192 --radix 16 --l2-prefetch 2048 --precision fp32"));
-    assert_non_null(strstr(text, "constexpr int L2_PREFETCH_BLOCKS = 32;")); /* 64 KB transforms */
-    assert_int_equal(run_fftgen("--n", "4096", "--l2-prefetch", "0", "-o", path, NULL), 0);
-    text = file_text(path);
-    assert_non_null(strstr(text, "--l2-prefetch 0"));
-    assert_null(strstr(text, "prefetch_to_l2"));
-    assert_int_equal(run_fftgen("--n", "4096", "--arch", "sm_80", "-o", path, NULL), 0);
-    assert_null(strstr(file_text(path), "prefetch_to_l2"));
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; ++i) {
+        assert_int_equal(run_fftgen("--n", files[i].n, "--precision", files[i].precision, "--arch", files[i].arch, "-o",
+                                    path, files[i].kb ? "--l2-prefetch" : NULL, files[i].kb, NULL),
+                         0);
+        const char *text = file_text(path);
+        for (int k = 0; k < 2; ++k) assert_non_null(strstr(text, files[i].present[k]));
+        if (files[i].absent) assert_null(strstr(text, files[i].absent));
+        else assert_non_null(strstr(text, "cp.async.bulk.prefetch.L2.global"));
+    }
     unlink(path);
     expect_rejected("bad L2 prefetch 65537 (expected a distance from 1 to 65536 KB, or 0 for none)", "4096",
                     "--l2-prefetch", "65537");

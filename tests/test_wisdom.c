@@ -697,20 +697,20 @@ static void planner_places_l2_prefetch(void **state)
     char why[256];
     fftgen_transform_plan plan;
     const struct {
-        long long n;
         fftgen_kernel_precision precision;
+        long long n;
         int arch, tensor_cores, prefetch, kb, want_bytes;
     } cases[] = {
-        {4096, FFTGEN_KERNEL_FP16, 90, 0, 0, 0, FFTGEN_L2_PREFETCH_DEFAULT_KB * 1024},
-        {8192, FFTGEN_KERNEL_FP32, 90, 0, 0, 0, FFTGEN_L2_PREFETCH_DEFAULT_KB * 1024},
-        {4096, FFTGEN_KERNEL_FP16, 90, 0, 0, 2048, 2048 * 1024},
-        {4096, FFTGEN_KERNEL_FP16, 90, 0, 0, FFTGEN_L2_PREFETCH_OFF, 0},
-        {4096, FFTGEN_KERNEL_FP16, 80, 0, 0, 0, 0},                    /* no bulk prefetch before sm_90 */
-        {4096, FFTGEN_KERNEL_FP16, 90, 1, 0, 0, 0},                    /* tensor cores */
-        {4096, FFTGEN_KERNEL_SPLIT, 90, 0, 0, 0, 0},                   /* tensor cores too */
-        {16384, FFTGEN_KERNEL_FP16, 90, 0, 8, 0, 0},                   /* its own bulk copies */
-        {1 << 15, FFTGEN_KERNEL_FP32, 90, 0, 0, 0, 0},                 /* a cluster */
-        {1 << 20, FFTGEN_KERNEL_FP16, 90, 0, 0, 0, 0},                 /* two passes */
+        {FFTGEN_KERNEL_FP16, 4096, 90, 0, 0, 0, FFTGEN_L2_PREFETCH_DEFAULT_KB * 1024},
+        {FFTGEN_KERNEL_FP32, 8192, 90, 0, 0, 0, FFTGEN_L2_PREFETCH_DEFAULT_KB * 1024},
+        {FFTGEN_KERNEL_FP16, 4096, 90, 0, 0, 2048, 2048 * 1024},
+        {FFTGEN_KERNEL_FP16, 4096, 90, 0, 0, FFTGEN_L2_PREFETCH_OFF, 0},
+        {FFTGEN_KERNEL_FP16, 4096, 80, 0, 0, 0, 0},                    /* no bulk prefetch before sm_90 */
+        {FFTGEN_KERNEL_FP16, 4096, 90, 1, 0, 0, 0},                    /* tensor cores */
+        {FFTGEN_KERNEL_SPLIT, 4096, 90, 0, 0, 0, 0},                   /* tensor cores too */
+        {FFTGEN_KERNEL_FP16, 16384, 90, 0, 8, 0, 0},                   /* its own bulk copies */
+        {FFTGEN_KERNEL_FP32, 1 << 15, 90, 0, 0, 0, 0},                 /* a cluster */
+        {FFTGEN_KERNEL_FP16, 1 << 20, 90, 0, 0, 0, 0},                 /* two passes */
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
         fftgen_kernel_request request = {cases[i].n, 0, cases[i].precision, cases[i].arch, cases[i].tensor_cores,
