@@ -138,8 +138,6 @@ static fftgen_kernel_request planner_request(long long points, int rank, const l
     const int intermediate = fftgen_intermediate_parse(getenv("FFTGEN_INTERMEDIATE"));
     if (intermediate >= 0 && precision == FFTGEN_KERNEL_FP16) request.intermediate = (fftgen_intermediate)intermediate;
     if (flags & FFTGEN_FP16_INTERMEDIATES) request.intermediate = FFTGEN_INTERMEDIATE_FP16;
-    /* FFTGEN_SPLIT_COLUMNS: "1" splits the columns of 2D and 3D shapes in two passes, "0" keeps the
-     * planner's passes, to measure, as fftgen's --split-columns */
     /* FFTGEN_L2_PREFETCH: the distance of one-kernel 1D sizes' L2 prefetch to measure, in KB ("0": none),
      * as fftgen's --l2-prefetch; not a whole number from 0 to 65536: no override */
     const char *l2 = getenv("FFTGEN_L2_PREFETCH");
@@ -149,6 +147,8 @@ static fftgen_kernel_request planner_request(long long points, int rank, const l
         if (end != l2 && *end == '\0' && kb >= 0 && kb <= FFTGEN_MAX_L2_PREFETCH_KB)
             request.l2_prefetch_kb = kb == 0 ? FFTGEN_L2_PREFETCH_OFF : (int)kb;
     }
+    /* FFTGEN_SPLIT_COLUMNS: "1" splits the columns of 2D and 3D shapes in two passes, "0" keeps the
+     * planner's passes, to measure, as fftgen's --split-columns */
     const char *split = getenv("FFTGEN_SPLIT_COLUMNS");
     if (split != NULL && rank > 1 && (strcmp(split, "0") == 0 || strcmp(split, "1") == 0))
         request.split_columns = split[0] == '1';

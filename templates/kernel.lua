@@ -335,7 +335,10 @@ local function prologue(w, p, target)
     else
       tile_indices(w, "block * FFTS_PER_BLOCK")
     end
-    w:line("const size_t in_tile = (size_t)(entry * IN_BATCH_STRIDE + tile_group * IN_GROUP_STRIDE + member * IN_FFT_STRIDE);")
+    -- (a tile copied ahead is read from its staging buffer instead)
+    if not tile_copies(p) then
+      w:line("const size_t in_tile = (size_t)(entry * IN_BATCH_STRIDE + tile_group * IN_GROUP_STRIDE + member * IN_FFT_STRIDE);")
+    end
     w:line("const size_t out_tile = (size_t)(entry * OUT_BATCH_STRIDE + tile_group * OUT_GROUP_STRIDE + member * OUT_FFT_STRIDE);")
     w:line("// the tile's transforms that exist: fewer than FFTS_PER_BLOCK only in a last, partial tile")
     w:line("const int tile_ffts = (int)(batch - first_fft < FFTS_PER_BLOCK ? batch - first_fft : FFTS_PER_BLOCK);")
