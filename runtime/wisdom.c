@@ -147,6 +147,10 @@ static int parse_entry(char *line, fftgen_wisdom_entry *entry, char *why, size_t
             bad = parse_supported(value, fftgen_block_threads_supported, &entry->choice.block_threads);
         } else if (strcmp(word, "prefetch") == 0) {
             bad = parse_supported(value, fftgen_prefetch_supported, &entry->choice.prefetch);
+        } else if (strcmp(word, "l2-prefetch") == 0) {
+            int kb = 0;
+            bad = parse_supported(value, fftgen_l2_prefetch_supported, &kb) || kb < 0;
+            entry->choice.l2_prefetch_kb = kb == 0 ? FFTGEN_L2_PREFETCH_OFF : kb;
         } else if (strcmp(word, "ms") == 0) {
             bad = parse_time(value, &entry->ms);
         } else if (strcmp(word, "default-ms") == 0) {
@@ -154,7 +158,7 @@ static int parse_entry(char *line, fftgen_wisdom_entry *entry, char *why, size_t
         } else {
             snprintf(why, why_len,
                      "unknown key '%s' (expected tensor-cores, max-tile, cluster, order, split-columns, radix,"
-                     " block-threads, prefetch, twiddle-powers, radix32-passes, column-registers,"
+                     " block-threads, prefetch, l2-prefetch, twiddle-powers, radix32-passes, column-registers,"
                      " computed-twiddles, column-pairs, ms, default-ms)",
                      word);
             return -1;
@@ -178,6 +182,10 @@ static int parse_entry(char *line, fftgen_wisdom_entry *entry, char *why, size_t
     }
     if (entry->choice.block_threads != 0 && entry->rank != 1) {
         snprintf(why, why_len, "block-threads= applies to 1D sizes only");
+        return -1;
+    }
+    if (entry->choice.l2_prefetch_kb != 0 && entry->rank != 1) {
+        snprintf(why, why_len, "l2-prefetch= applies to 1D sizes only");
         return -1;
     }
     if (entry->choice.twiddle_powers != 0 && entry->precision != FFTGEN_KERNEL_FP16) {
@@ -498,6 +506,7 @@ void fftgen_choice_apply(const fftgen_choice *choice, int rank, fftgen_kernel_re
     request->radix32_passes = choice->radix32_passes;
     request->column_register_passes = rank > 1 ? choice->column_register_passes : 0;
     request->split_columns = rank > 1 && choice->split_columns;
+    request->l2_prefetch_kb = rank == 1 ? choice->l2_prefetch_kb : 0;
 }
 
 /* " KEY=1,3": a pass mask as a wisdom word; nothing for none. */
@@ -518,19 +527,22 @@ void fftgen_choice_text(const fftgen_choice *choice, char *out, size_t len)
     char cluster[16] = "";
     if (choice->cluster != 0) snprintf(cluster, sizeof cluster, " cluster=%d", choice->cluster);
     char order[32] = "", split[24] = "", radix[16] = "", block[32] = "", prefetch[24] = "", powers[48] = "",
-         radix32[48] = "", columns[64] = "", computed[64] = "", pairs[64] = "";
+         radix32[48] = "", columns[64] = "", computed[64] = "", pairs[64] = "", l2[32] = "";
     if (choice->columns_first) snprintf(order, sizeof order, " order=%s", fftgen_order_name(1));
     if (choice->split_columns) snprintf(split, sizeof split, " split-columns=1");
     if (choice->max_radix != 0) snprintf(radix, sizeof radix, " radix=%d", choice->max_radix);
     if (choice->block_threads != 0) snprintf(block, sizeof block, " block-threads=%d", choice->block_threads);
     if (choice->prefetch != 0) snprintf(prefetch, sizeof prefetch, " prefetch=%d", choice->prefetch);
+    if (choice->l2_prefetch_kb != 0)
+        snprintf(l2, sizeof l2, " l2-prefetch=%d",
+                 choice->l2_prefetch_kb == FFTGEN_L2_PREFETCH_OFF ? 0 : choice->l2_prefetch_kb);
     pass_mask_word("twiddle-powers", choice->twiddle_powers, powers, sizeof powers);
     pass_mask_word("radix32-passes", choice->radix32_passes, radix32, sizeof radix32);
     pass_mask_word("column-registers", choice->column_register_passes, columns, sizeof columns);
     pass_mask_word("computed-twiddles", choice->computed_twiddle_passes, computed, sizeof computed);
     pass_mask_word("column-pairs", choice->column_pair_passes, pairs, sizeof pairs);
-    snprintf(out, len, "tensor-cores=%s max-tile=%s%s%s%s%s%s%s%s%s%s%s%s", passes, tiles, cluster, order, split,
-             radix, block, prefetch, powers, radix32, columns, computed, pairs);
+    snprintf(out, len, "tensor-cores=%s max-tile=%s%s%s%s%s%s%s%s%s%s%s%s%s", passes, tiles, cluster, order, split,
+             radix, block, prefetch, l2, powers, radix32, columns, computed, pairs);
 }
 
 /* Appends printf output to a growing buffer; -1 when out of memory. */

@@ -195,6 +195,12 @@ static void damaged_files_are_refused_whole(void **state)
          "line 3: block-threads= applies to 1D sizes only"},
         {"fftgen-wisdom 1\ndevice \"X\" sm_90 driver 1 fftgen 0.1.0\nfp16 16384 tensor-cores=none max-tile=0 prefetch=3\n",
          "line 3: bad value '3' for prefetch"},
+        {"fftgen-wisdom 1\ndevice \"X\" sm_90 driver 1 fftgen 0.1.0\nfp16 4096 tensor-cores=none max-tile=0 l2-prefetch=-1\n",
+         "line 3: bad value '-1' for l2-prefetch"},
+        {"fftgen-wisdom 1\ndevice \"X\" sm_90 driver 1 fftgen 0.1.0\nfp16 4096 tensor-cores=none max-tile=0 l2-prefetch=65537\n",
+         "line 3: bad value '65537' for l2-prefetch"},
+        {"fftgen-wisdom 1\ndevice \"X\" sm_90 driver 1 fftgen 0.1.0\nfp16 64x64 tensor-cores=none max-tile=0 l2-prefetch=512\n",
+         "line 3: l2-prefetch= applies to 1D sizes only"},
         {"fftgen-wisdom 1\ndevice \"X\" sm_90 driver 1 fftgen 0.1.0\nfp16 65536 tensor-cores=none max-tile=0 twiddle-powers=0\n",
          "line 3: bad value '0' for twiddle-powers"},
         {"fftgen-wisdom 1\ndevice \"X\" sm_90 driver 1 fftgen 0.1.0\nfp32 65536 tensor-cores=none max-tile=0 twiddle-powers=1\n",
@@ -277,16 +283,18 @@ static void writing_keeps_what_it_does_not_replace(void **state)
     close(fd);
     /* measure 65536 fp16 again on the H100, and 4096 fp16 for the first time */
     const fftgen_wisdom_entry entries[] = {
-        {FFTGEN_KERNEL_FP16, 1, {65536}, {0, caps_of("4"), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}, 0.45, 0.6},
-        {FFTGEN_KERNEL_FP16, 1, {4096}, {1, caps_of("0"), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}, 0.2, 0.3},
-        {FFTGEN_KERNEL_FP16, 1, {1LL << 26}, {0, caps_of("16,8,8,8"), 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0}, 1.2, 1.3},
-        {FFTGEN_KERNEL_FP32, 1, {32768}, {0, caps_of("0"), 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}, 1.1, 1.2},
-        {FFTGEN_KERNEL_FP16, 1, {2048}, {0, caps_of("0"), 0, 0, 32, 0, 64, 0, 0, 1, 0, 0, 0}, 0.29, 0.31},
-        {FFTGEN_KERNEL_FP32, 2, {1024, 1024}, {0, caps_of("0"), 0, 1, 0, 0, 0, 3, 0, 0, 0, 0, 0}, 1.08, 1.13},
-        {FFTGEN_KERNEL_FP16, 2, {256, 128}, {0, caps_of("0"), 0, 0, 0, 0, 0, 0, 2, 0, 0, 0, 0}, 0.5, 0.55},
-        {FFTGEN_KERNEL_FP16, 1, {16384}, {0, caps_of("0"), 0, 0, 32, 0, 0, 0, 0, 1, 8, 0, 0}, 0.37, 0.44},
-        {FFTGEN_KERNEL_FP16, 2, {4096, 4096}, {0, caps_of("0,64,0"), 0, 0, 0, 4, 0, 0, 0, 0, 0, 1, 0}, 0.91, 1.05},
-        {FFTGEN_KERNEL_FP16, 1, {1LL << 27}, {0, caps_of("16,16,8"), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 3}, 1.33, 1.54},
+        {FFTGEN_KERNEL_FP16, 1, {65536}, {0, caps_of("4"), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}, 0.45, 0.6},
+        {FFTGEN_KERNEL_FP16, 1, {4096}, {1, caps_of("0"), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}, 0.2, 0.3},
+        {FFTGEN_KERNEL_FP16, 1, {1LL << 26}, {0, caps_of("16,8,8,8"), 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0}, 1.2, 1.3},
+        {FFTGEN_KERNEL_FP32, 1, {32768}, {0, caps_of("0"), 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}, 1.1, 1.2},
+        {FFTGEN_KERNEL_FP16, 1, {2048}, {0, caps_of("0"), 0, 0, 32, 0, 64, 0, 0, 1, 0, 0, 0, 0}, 0.29, 0.31},
+        {FFTGEN_KERNEL_FP32, 2, {1024, 1024}, {0, caps_of("0"), 0, 1, 0, 0, 0, 3, 0, 0, 0, 0, 0, 0}, 1.08, 1.13},
+        {FFTGEN_KERNEL_FP16, 2, {256, 128}, {0, caps_of("0"), 0, 0, 0, 0, 0, 0, 2, 0, 0, 0, 0, 0}, 0.5, 0.55},
+        {FFTGEN_KERNEL_FP16, 1, {16384}, {0, caps_of("0"), 0, 0, 32, 0, 0, 0, 0, 1, 8, 0, 0, 0}, 0.37, 0.44},
+        {FFTGEN_KERNEL_FP16, 2, {4096, 4096}, {0, caps_of("0,64,0"), 0, 0, 0, 4, 0, 0, 0, 0, 0, 1, 0, 0}, 0.91, 1.05},
+        {FFTGEN_KERNEL_FP16, 1, {1LL << 27}, {0, caps_of("16,16,8"), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 3, 0}, 1.33, 1.54},
+        {FFTGEN_KERNEL_FP16, 1, {8192}, {0, caps_of("0"), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2048}, 0.38, 0.39},
+        {FFTGEN_KERNEL_FP32, 1, {16}, {0, caps_of("0"), 0, 0, 8, 0, 32, 0, 0, 0, 0, 0, 0, FFTGEN_L2_PREFETCH_OFF}, 0.5, 0.52},
     };
     const int count = (int)(sizeof entries / sizeof entries[0]);
     assert_int_equal(fftgen_wisdom_write(path, &H100, entries, count, why, sizeof why), FFTGEN_SUCCESS);
@@ -305,6 +313,8 @@ static void writing_keeps_what_it_does_not_replace(void **state)
     assert_non_null(strstr(text, "fp16 4096x4096 tensor-cores=none max-tile=0,64,0 split-columns=1 twiddle-powers=3"
                                   " ms=0.9100"));
     assert_non_null(strstr(text, "fp16 134217728 tensor-cores=none max-tile=16,16,8 column-pairs=1,2 ms=1.3300"));
+    assert_non_null(strstr(text, "fp16 8192 tensor-cores=none max-tile=0 l2-prefetch=2048 ms=0.3800"));
+    assert_non_null(strstr(text, "fp32 16 tensor-cores=none max-tile=0 radix=8 block-threads=32 l2-prefetch=0 ms=0.5000"));
     assert_null(strstr(text, "fp16 65536 tensor-cores=2 max-tile=8"));      /* replaced */
     assert_non_null(strstr(text, "fp32 512x256 tensor-cores=none max-tile=4")); /* kept */
     assert_non_null(strstr(text, "device \"NVIDIA H200\""));
@@ -334,6 +344,11 @@ static void writing_keeps_what_it_does_not_replace(void **state)
     assert_int_equal(choice.prefetch, 0);
     assert_true(find(&H100, FFTGEN_KERNEL_FP16, 1, 16384, 0, &choice));
     assert_int_equal(choice.prefetch, 8);
+    assert_int_equal(choice.l2_prefetch_kb, 0); /* no l2-prefetch= word: the planner's distance */
+    assert_true(find(&H100, FFTGEN_KERNEL_FP16, 1, 8192, 0, &choice));
+    assert_int_equal(choice.l2_prefetch_kb, 2048);
+    assert_true(find(&H100, FFTGEN_KERNEL_FP32, 1, 16, 0, &choice));
+    assert_int_equal(choice.l2_prefetch_kb, FFTGEN_L2_PREFETCH_OFF);
     assert_true(find(&H100, FFTGEN_KERNEL_FP32, 2, 1024, 1024, &choice));
     assert_int_equal(choice.radix32_passes, 3);
     assert_int_equal(choice.columns_first, 1);
