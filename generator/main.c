@@ -555,11 +555,10 @@ int main(int argc, char **argv)
             break;
         }
         case OPT_L2_PREFETCH: {
-            const long long kb = parse_integer("--l2-prefetch", optarg);
-            if (kb < 0 || !fftgen_l2_prefetch_supported(kb))
+            request.l2_prefetch_kb = fftgen_l2_prefetch_parse(optarg);
+            if (request.l2_prefetch_kb == 0)
                 fail(EXIT_USAGE, "bad L2 prefetch %s (expected a distance from 1 to %d KB, or 0 for none)", optarg,
                      FFTGEN_MAX_L2_PREFETCH_KB);
-            request.l2_prefetch_kb = kb == 0 ? FFTGEN_L2_PREFETCH_OFF : (int)kb;
             break;
         }
         case OPT_PRECISION: {

@@ -181,6 +181,19 @@ int fftgen_l2_prefetch_supported(long long kb)
     return kb == FFTGEN_L2_PREFETCH_OFF || (kb >= 0 && kb <= FFTGEN_MAX_L2_PREFETCH_KB);
 }
 
+int fftgen_l2_prefetch_parse(const char *text)
+{
+    char *end = NULL;
+    const long long kb = text != NULL ? strtoll(text, &end, 10) : -1;
+    if (text == NULL || end == text || *end != '\0' || kb < 0 || kb > FFTGEN_MAX_L2_PREFETCH_KB) return 0;
+    return kb == 0 ? FFTGEN_L2_PREFETCH_OFF : (int)kb;
+}
+
+int fftgen_l2_prefetch_written(int l2_prefetch_kb)
+{
+    return l2_prefetch_kb == FFTGEN_L2_PREFETCH_OFF ? 0 : l2_prefetch_kb;
+}
+
 int fftgen_radix_supported(long long radix)
 {
     return radix == 2 || radix == 4 || radix == 8 || radix == 16 || radix == 32;

@@ -313,6 +313,11 @@ int fftgen_prefetch_supported(long long transforms);
 /* Whether `kb` can be a request's l2_prefetch_kb: FFTGEN_L2_PREFETCH_OFF, 0 (the planner's), or 1 to
  * FFTGEN_MAX_L2_PREFETCH_KB. */
 int fftgen_l2_prefetch_supported(long long kb);
+/* An L2 prefetch distance as the command line, wisdom and FFTGEN_L2_PREFETCH write it (KB, 0 for none)
+ * -> a request's l2_prefetch_kb (FFTGEN_L2_PREFETCH_OFF for 0); 0 when `text` is not a whole number
+ * from 0 to FFTGEN_MAX_L2_PREFETCH_KB. And back: the KB to write for a request's value. */
+int fftgen_l2_prefetch_parse(const char *text);
+int fftgen_l2_prefetch_written(int l2_prefetch_kb);
 
 /* Plans one fused single-kernel FFT. On failure, `why` holds a one-line reason. */
 fftgen_plan_status fftgen_plan_kernel(const fftgen_kernel_request *request, fftgen_kernel_plan *plan,

@@ -147,8 +147,7 @@ void fftgen_plan_command(const fftgen_transform_plan *plan, int directions, cons
     }
     if (plan->l2_prefetch_kb != 0) {
         const size_t at = strlen(choices);
-        snprintf(choices + at, sizeof choices - at, " --l2-prefetch %d",
-                 plan->l2_prefetch_kb == FFTGEN_L2_PREFETCH_OFF ? 0 : plan->l2_prefetch_kb);
+        snprintf(choices + at, sizeof choices - at, " --l2-prefetch %d", fftgen_l2_prefetch_written(plan->l2_prefetch_kb));
     }
     if (plan->intermediate != FFTGEN_INTERMEDIATE_DEFAULT && plan->pass_count > 1 &&
         first->precision == FFTGEN_KERNEL_FP16) {

@@ -140,13 +140,8 @@ static fftgen_kernel_request planner_request(long long points, int rank, const l
     if (flags & FFTGEN_FP16_INTERMEDIATES) request.intermediate = FFTGEN_INTERMEDIATE_FP16;
     /* FFTGEN_L2_PREFETCH: the distance of one-kernel 1D sizes' L2 prefetch to measure, in KB ("0": none),
      * as fftgen's --l2-prefetch; not a whole number from 0 to 65536: no override */
-    const char *l2 = getenv("FFTGEN_L2_PREFETCH");
-    if (l2 != NULL && rank == 1) {
-        char *end = NULL;
-        const long kb = strtol(l2, &end, 10);
-        if (end != l2 && *end == '\0' && kb >= 0 && kb <= FFTGEN_MAX_L2_PREFETCH_KB)
-            request.l2_prefetch_kb = kb == 0 ? FFTGEN_L2_PREFETCH_OFF : (int)kb;
-    }
+    const int l2 = fftgen_l2_prefetch_parse(getenv("FFTGEN_L2_PREFETCH"));
+    if (l2 != 0 && rank == 1) request.l2_prefetch_kb = l2;
     /* FFTGEN_SPLIT_COLUMNS: "1" splits the columns of 2D and 3D shapes in two passes, "0" keeps the
      * planner's passes, to measure, as fftgen's --split-columns */
     const char *split = getenv("FFTGEN_SPLIT_COLUMNS");

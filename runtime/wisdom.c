@@ -148,9 +148,8 @@ static int parse_entry(char *line, fftgen_wisdom_entry *entry, char *why, size_t
         } else if (strcmp(word, "prefetch") == 0) {
             bad = parse_supported(value, fftgen_prefetch_supported, &entry->choice.prefetch);
         } else if (strcmp(word, "l2-prefetch") == 0) {
-            int kb = 0;
-            bad = parse_supported(value, fftgen_l2_prefetch_supported, &kb) || kb < 0;
-            entry->choice.l2_prefetch_kb = kb == 0 ? FFTGEN_L2_PREFETCH_OFF : kb;
+            entry->choice.l2_prefetch_kb = fftgen_l2_prefetch_parse(value);
+            bad = entry->choice.l2_prefetch_kb == 0;
         } else if (strcmp(word, "ms") == 0) {
             bad = parse_time(value, &entry->ms);
         } else if (strcmp(word, "default-ms") == 0) {
@@ -534,8 +533,7 @@ void fftgen_choice_text(const fftgen_choice *choice, char *out, size_t len)
     if (choice->block_threads != 0) snprintf(block, sizeof block, " block-threads=%d", choice->block_threads);
     if (choice->prefetch != 0) snprintf(prefetch, sizeof prefetch, " prefetch=%d", choice->prefetch);
     if (choice->l2_prefetch_kb != 0)
-        snprintf(l2, sizeof l2, " l2-prefetch=%d",
-                 choice->l2_prefetch_kb == FFTGEN_L2_PREFETCH_OFF ? 0 : choice->l2_prefetch_kb);
+        snprintf(l2, sizeof l2, " l2-prefetch=%d", fftgen_l2_prefetch_written(choice->l2_prefetch_kb));
     pass_mask_word("twiddle-powers", choice->twiddle_powers, powers, sizeof powers);
     pass_mask_word("radix32-passes", choice->radix32_passes, radix32, sizeof radix32);
     pass_mask_word("column-registers", choice->column_register_passes, columns, sizeof columns);
