@@ -53,11 +53,15 @@ static void usage(FILE *to)
             "                        tiles a block, its threads copying the next tile's runs ahead\n"
             "                        (cp.async; the work area 16-byte aligned). Off by default (libfftgen\n"
             "                        chooses from measurements)\n"
-            "  --l2-prefetch KB      sm_90 single-kernel sizes that read their input straight from global\n"
-            "                        memory (not with --prefetch, clusters or tensor cores): each block\n"
-            "                        asks L2 for the input of the block KB further on (one bulk prefetch,\n"
-            "                        1 to 65536; 0: none), so that DRAM has more reads in flight; default\n"
-            "                        1024 where a kernel can take it\n"
+            "  --l2-prefetch KB      sm_90 kernels and passes that read their input straight from global\n"
+            "                        memory (not with --prefetch, clusters, fused slices or tensor\n"
+            "                        cores): each block asks L2 for the input of the block (tile) KB\n"
+            "                        further on (1 to 65536; 0: none), so that DRAM has more reads in\n"
+            "                        flight; default 1024 in 1D sizes of one kernel, and in the passes\n"
+            "                        of --l2-prefetch-passes\n"
+            "  --l2-prefetch-passes[=P,..] 1D sizes of several passes and 2D/3D shapes: the passes\n"
+            "                        listed (every one that can without a list) take the L2 prefetch.\n"
+            "                        Off by default (libfftgen chooses pass by pass from measurements)\n"
             "  --precision P         fp32 (float2 storage) or fp16 (__half2 storage, fp32 arithmetic);\n"
             "                        default fp32. Or a split precision: float2 storage, the radix-16\n"
             "                        stages on tensor cores with each fp32 operand (data and DFT matrix)\n"
@@ -469,13 +473,14 @@ int main(int argc, char **argv)
            OPT_TEMPLATES, OPT_ISTRIDE, OPT_IDIST, OPT_OSTRIDE, OPT_ODIST, OPT_INEMBED, OPT_ONEMBED, OPT_TENSOR_CORES,
            OPT_TWIDDLE_POWERS, OPT_RADIX32_PASSES, OPT_COLUMN_REGISTERS, OPT_COMPUTED_TWIDDLES,
            OPT_MAX_TILE, OPT_CLUSTER, OPT_INTERMEDIATE, OPT_ORDER, OPT_BLOCK_THREADS, OPT_PREFETCH,
-           OPT_SPLIT_COLUMNS, OPT_COLUMN_PAIRS, OPT_L2_PREFETCH };
+           OPT_SPLIT_COLUMNS, OPT_COLUMN_PAIRS, OPT_L2_PREFETCH, OPT_L2_PREFETCH_PASSES };
     static const struct option options[] = {
         {"n", required_argument, 0, OPT_N},
         {"radix", required_argument, 0, OPT_RADIX},
         {"block-threads", required_argument, 0, OPT_BLOCK_THREADS},
         {"prefetch", required_argument, 0, OPT_PREFETCH},
         {"l2-prefetch", required_argument, 0, OPT_L2_PREFETCH},
+        {"l2-prefetch-passes", optional_argument, 0, OPT_L2_PREFETCH_PASSES},
         {"precision", required_argument, 0, OPT_PRECISION},
         {"direction", required_argument, 0, OPT_DIRECTION},
         {"arch", required_argument, 0, OPT_ARCH},
@@ -508,7 +513,7 @@ int main(int argc, char **argv)
     if (argc > 1 && strcmp(argv[1], "pack") == 0) return fftgen_pack_command(argc - 1, argv + 1);
     if (argc > 1 && strcmp(argv[1], "tune") == 0) return run_tune(argv + 1);
     fftgen_kernel_request request = {0, 0, FFTGEN_KERNEL_FP32, FFTGEN_DEFAULT_ARCH, 0, {{0}}, 0,
-                                     FFTGEN_INTERMEDIATE_DEFAULT, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+                                     FFTGEN_INTERMEDIATE_DEFAULT, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
     int have_n = 0, explain_only = 0, directions = FFTGEN_RENDER_BOTH;
     const char *output = NULL, *name = NULL, *templates_dir = NULL;
     fftgen_target target = FFTGEN_TARGET_CUDA;
@@ -600,6 +605,9 @@ int main(int argc, char **argv)
             break;
         case OPT_COLUMN_PAIRS:
             request.column_pair_passes = parse_passes("column-pairs", optarg);
+            break;
+        case OPT_L2_PREFETCH_PASSES:
+            request.l2_prefetch_passes = parse_passes("l2-prefetch-passes", optarg);
             break;
         case OPT_MAX_TILE:
             if (fftgen_tile_caps_parse(optarg, &request.max_tile) != 0)

@@ -316,32 +316,83 @@ fftgen_plan_status fftgen_place_prefetch(const fftgen_kernel_request *request, f
     return FFTGEN_PLAN_OK;
 }
 
+/* Whether a pass's blocks read their input as contiguous runs that kernel.lua's L2 prefetch can name:
+ * dense transforms (untiled), tiles of rows (dense, one run a row, or runs of every transform side by
+ * side) or tiles of columns side by side (a run of the tile's width a row). */
+static int reads_runs(const fftgen_kernel_plan *p)
+{
+    const fftgen_layout *in = &p->in;
+    return !p->tiled || (in->elem_stride == 1 && in->run_points == 0) ||
+           (in->elem_stride == 1 && in->fft_stride == in->run_points) || (in->elem_stride > 1 && in->fft_stride == 1);
+}
+
+/* Why a pass cannot ask L2 for its input ahead, or NULL where it can. */
+static const char *why_no_l2_prefetch(const fftgen_kernel_plan *pass)
+{
+    if (pass->arch < 90) return "needs sm_90 or newer (bulk prefetches)";
+    if (pass->cluster > 1) return "runs on thread-block clusters";
+    if (pass->tensor_cores || fftgen_precision_is_split(pass->precision)) return "runs on tensor cores";
+    if (pass->slice_rows > 0) return "is a fused slice";
+    if (pass->prefetch > 1) return "copies its next transform (tile) into shared memory itself (--prefetch)";
+    if (!pass->tiled && pass->staged_io) return "copies its input through shared memory";
+    if (!reads_runs(pass)) return "reads its tiles in no runs side by side";
+    return NULL;
+}
+
+int fftgen_can_l2_prefetch(const fftgen_kernel_plan *p)
+{
+    return why_no_l2_prefetch(p) == NULL;
+}
+
+/* The planner gives the L2 prefetch by default to 1D transforms of one kernel only. In the passes of
+ * larger sizes and of 2D and 3D shapes it measured faster in some plans and slower in others
+ * (fftgen-kernel-ab, H200, all passes that read runs of 64 bytes or more, 1 MB ahead: fp16 2^27 -5.4%,
+ * 4096x4096 -2.6%, fp32 2^22 -4.1%, but fp16 512x512 +4.9%, from its columns' pass; a bulk prefetch a
+ * run lost everywhere, fp16 256^3 +12%), so there it is a measured choice, pass by pass. */
+static int default_l2_prefetch(const fftgen_transform_plan *plan, const fftgen_kernel_plan *pass)
+{
+    return plan->rank == 1 && plan->pass_count == 1 && fftgen_can_l2_prefetch(pass);
+}
+
 fftgen_plan_status fftgen_place_l2_prefetch(const fftgen_kernel_request *request, fftgen_transform_plan *plan,
                                             char *why, size_t why_len)
 {
-    const int asked = request->l2_prefetch_kb;
-    if (asked == FFTGEN_L2_PREFETCH_OFF) return FFTGEN_PLAN_OK;
-    fftgen_kernel_plan *pass = &plan->pass[0];
-    const int split = pass->precision == FFTGEN_KERNEL_SPLIT || pass->precision == FFTGEN_KERNEL_SPLIT_PAPERS;
-    const char *refusal =
-        !fftgen_l2_prefetch_supported(asked) ? "a distance from 1 to 65536 KB, or 0 for none"
-        : request->arch < 90                  ? "it needs sm_90 or newer (bulk prefetches)"
-        : plan->rank != 1 || plan->pass_count != 1 || pass->tiled
-            ? "it applies to 1D sizes of one kernel in contiguous layouts (stride 1, distance n)"
-        : pass->cluster > 1                  ? "it applies to kernels of one block a transform or less, not clusters"
-        : pass->tensor_cores || split        ? "it applies to kernels on CUDA cores, not tensor cores"
-        : pass->staged_io ? "it applies to kernels that read their input straight from global memory (this"
-                            " size's blocks copy theirs through shared memory)"
-        : pass->prefetch > 1 ? "a block that copies its next transform into shared memory (--prefetch) asks for"
-                               " it itself"
-                             : NULL;
-    if (refusal != NULL && asked == 0) return FFTGEN_PLAN_OK; /* the default goes where it can */
-    if (refusal != NULL) {
-        snprintf(why, why_len, "L2 prefetch %d KB: %s", asked, refusal);
+    const int kb = request->l2_prefetch_kb, asked = request->l2_prefetch_passes;
+    plan->l2_prefetch_passes = 0;
+    if (!fftgen_l2_prefetch_supported(kb)) {
+        snprintf(why, why_len, "L2 prefetch %d KB: a distance from 1 to 65536 KB, or 0 for none", kb);
         return FFTGEN_PLAN_BAD_RADIX;
     }
-    pass->l2_prefetch_bytes = (asked == 0 ? FFTGEN_L2_PREFETCH_DEFAULT_KB : asked) * 1024;
-    return FFTGEN_PLAN_OK;
+    if (kb == FFTGEN_L2_PREFETCH_OFF && asked != 0) {
+        snprintf(why, why_len, "L2 prefetch passes named with a distance of 0 (none)");
+        return FFTGEN_PLAN_BAD_RADIX;
+    }
+    if (kb == FFTGEN_L2_PREFETCH_OFF) return FFTGEN_PLAN_OK;
+    const fftgen_plan_status named = check_passes_exist(asked, plan, "L2 prefetch passes", why, why_len);
+    if (named != FFTGEN_PLAN_OK) return named;
+    const int bytes = (kb == 0 ? FFTGEN_L2_PREFETCH_DEFAULT_KB : kb) * 1024;
+    int placed = 0;
+    for (int i = 0; i < plan->pass_count; ++i) {
+        fftgen_kernel_plan *pass = &plan->pass[i];
+        const char *refusal = why_no_l2_prefetch(pass);
+        const int wanted = asked == 0 ? default_l2_prefetch(plan, pass) : (asked >> i & 1);
+        if (wanted && refusal == NULL) {
+            pass->l2_prefetch_bytes = bytes;
+            placed |= 1 << i;
+        } else if (wanted && asked != FFTGEN_EVERY_PASS) {
+            snprintf(why, why_len, "L2 prefetch: pass %d %s", i + 1, refusal);
+            return FFTGEN_PLAN_BAD_RADIX;
+        }
+    }
+    if (asked != 0) plan->l2_prefetch_passes = placed;
+    if (placed != 0 || (kb == 0 && asked == 0)) return FFTGEN_PLAN_OK; /* the default goes where it can */
+    const char *first = why_no_l2_prefetch(&plan->pass[0]);
+    if (plan->rank == 1 && plan->pass_count == 1 && first != NULL)
+        snprintf(why, why_len, "L2 prefetch %d KB: the kernel %s", bytes / 1024, first);
+    else
+        snprintf(why, why_len, "L2 prefetch %d KB: in 2D and 3D shapes and plans of several passes it goes on the"
+                 " passes named (--l2-prefetch-passes)", bytes / 1024);
+    return FFTGEN_PLAN_BAD_RADIX;
 }
 
 /* Whether every pass the request names for radix 32 took it (pass_radix): only tiled passes on CUDA

@@ -24,8 +24,8 @@ fftgen_plan_status fftgen_place_twiddle_powers(const fftgen_kernel_request *requ
 /* The request's prefetch on the pass (or passes) that can take it. */
 fftgen_plan_status fftgen_place_prefetch(const fftgen_kernel_request *request, fftgen_transform_plan *plan,
                                          char *why, size_t why_len);
-/* The L2 prefetch ahead of each block (fftgen_kernel_plan.l2_prefetch_bytes): the request's, else the
- * planner's default where the kernel can take it. */
+/* The L2 prefetch ahead of each block (fftgen_kernel_plan.l2_prefetch_bytes): in the passes the request
+ * names, else on 1D transforms of one kernel. */
 fftgen_plan_status fftgen_place_l2_prefetch(const fftgen_kernel_request *request, fftgen_transform_plan *plan,
                                             char *why, size_t why_len);
 /* Whether every pass the request names for radix 32 took it. */

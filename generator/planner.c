@@ -725,7 +725,7 @@ long long fftgen_transform_limit(fftgen_kernel_precision precision, int arch)
     long long best = 0;
     for (long long n = 2; n <= (1LL << 30); n *= 2) {
         const fftgen_kernel_request request = {n, 0, precision, arch, 0, {{0}}, 0, FFTGEN_INTERMEDIATE_DEFAULT,
-                                               0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+                                               0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
         fftgen_transform_plan plan;
         if (plan_transform_quietly(&request, &plan) != FFTGEN_PLAN_OK) break;
         best = n;
@@ -771,10 +771,13 @@ fftgen_plan_status fftgen_plan_strided(const fftgen_kernel_request *asked, fftge
         snprintf(why, why_len, "a prefetch applies to contiguous layouts only (stride 1, distance n)");
         return FFTGEN_PLAN_BAD_RADIX;
     }
-    if (!contiguous && request->l2_prefetch_kb > 0) {
+    if (!contiguous && (request->l2_prefetch_kb > 0 || request->l2_prefetch_passes != 0)) {
         snprintf(why, why_len, "an L2 prefetch applies to contiguous layouts only (stride 1, distance n)");
         return FFTGEN_PLAN_BAD_RADIX;
     }
+    /* the contiguous plan's passes take the user's strides below: none keeps an L2 prefetch placed for
+     * dense data (fftgen_can_l2_prefetch) */
+    if (!contiguous) normal.l2_prefetch_kb = FFTGEN_L2_PREFETCH_OFF;
     /* a strided size of one kernel is planned again below as one tiled pass, which takes the radix-32
      * request: the untiled plan it replaces cannot */
     fftgen_kernel_request untiled = normal;
@@ -783,6 +786,7 @@ fftgen_plan_status fftgen_plan_strided(const fftgen_kernel_request *asked, fftge
     if (status == FFTGEN_PLAN_OK && !contiguous && plan->pass_count > 1 && normal.radix32_passes != 0)
         status = fftgen_plan_transform(request, plan, why, why_len);
     plan->cluster = asked->cluster;
+    plan->l2_prefetch_kb = asked->l2_prefetch_kb;
     if (status != FFTGEN_PLAN_OK || contiguous) return status;
     if (in.stride < 1 || in.dist < 1 || out.stride < 1 || out.dist < 1) {
         snprintf(why, why_len, "strides and distances must be >= 1");
@@ -1098,10 +1102,6 @@ fftgen_plan_status fftgen_plan_shape(const fftgen_kernel_request *asked, int ran
         snprintf(why, why_len, "columns split in two passes in 2D and 3D shapes only, not in 1D");
         return FFTGEN_PLAN_BAD_SIZE;
     }
-    if (rank > 1 && request->l2_prefetch_kb > 0) {
-        snprintf(why, why_len, "an L2 prefetch applies to 1D sizes of one kernel, not to %dD shapes", rank);
-        return FFTGEN_PLAN_BAD_RADIX;
-    }
     if (rank == 1) {
         fftgen_kernel_request single = *request;
         single.n = shape[0];
@@ -1170,7 +1170,7 @@ fftgen_plan_status fftgen_plan_shape(const fftgen_kernel_request *asked, int ran
      * 1D kernel takes them) */
     const fftgen_kernel_request rows = {shape[rank - 1], slice_fits ? 0 : request->max_radix, request->precision,
                                         request->arch, request->tensor_cores, request->max_tile, 1,
-                                        FFTGEN_INTERMEDIATE_DEFAULT, 0, 0, 0, request->radix32_passes, 0, 0, 0, 0, 0, 0};
+                                        FFTGEN_INTERMEDIATE_DEFAULT, 0, 0, 0, request->radix32_passes, 0, 0, 0, 0, 0, 0, 0};
     fftgen_transform_plan row_plan;
     int next = rank - 2, rows_take_radix = 0; /* the highest dimension still to transform */
     p.pass_count = 1;
@@ -1296,8 +1296,10 @@ fftgen_plan_status fftgen_plan_shape(const fftgen_kernel_request *asked, int ran
     if (status != FFTGEN_PLAN_OK) return status;
     fftgen_place_intermediates(request, &p);
     status = fftgen_place_column_pairs(request, &p, why, why_len);
+    if (status == FFTGEN_PLAN_OK) status = fftgen_place_l2_prefetch(request, &p, why, why_len);
     if (status != FFTGEN_PLAN_OK) return status;
     p.max_tile = request->max_tile;
+    p.l2_prefetch_kb = request->l2_prefetch_kb;
     p.cluster = request->cluster;
     p.prefetch = request->prefetch;
     p.split_columns = request->split_columns;

@@ -136,11 +136,14 @@ typedef struct {
                              a row and one shuffle a pair of points (fftgen_kernel_plan.column_pairs);
                              FFTGEN_EVERY_PASS: every pass that can (fftgen_can_pair_columns). An error
                              where a named pass cannot. 0: four bytes a point */
-    int l2_prefetch_kb;   /* sm_90, 1D sizes of one kernel, one or more transforms a block read straight
-                             from global memory: each block asks L2 (one bulk prefetch) for the input
-                             of the block this many KB further on (fftgen_kernel_plan.l2_prefetch_bytes).
-                             0: the planner's (FFTGEN_L2_PREFETCH_DEFAULT_KB where a kernel can take it),
-                             FFTGEN_L2_PREFETCH_OFF: none; an error where no kernel can take it */
+    int l2_prefetch_kb;   /* sm_90, passes that read their input straight from global memory: each block
+                             asks L2 (bulk prefetches) for the input of the block this many KB further
+                             on (fftgen_kernel_plan.l2_prefetch_bytes), in the passes of
+                             l2_prefetch_passes. 0: the planner's (FFTGEN_L2_PREFETCH_DEFAULT_KB),
+                             FFTGEN_L2_PREFETCH_OFF: none; an error where no pass can take it */
+    int l2_prefetch_passes; /* bit i: pass i takes the L2 prefetch (FFTGEN_EVERY_PASS: every pass that
+                             can); an error where a named pass cannot. 0: the planner's (a 1D transform
+                             of one kernel; none in plans of several passes) */
 } fftgen_kernel_request;
 
 /* Where a pass finds its data: transform f is member c = f mod group_size of group
@@ -241,13 +244,16 @@ typedef struct {
      * 32, slower in others and on an H200, so a measured choice. The kernel keeps the 4-byte loads for
      * a partial tile and a buffer that is not 8-byte aligned. */
     int column_pairs;
-    /* > 0 (sm_90; a 1D transform of one kernel on CUDA cores, reading its input straight from global
-     * memory, not on a cluster and without `prefetch`): thread 0 of each block asks L2 for the input of
-     * the block about this many bytes further on (cp.async.bulk.prefetch.L2: no registers held, nothing
-     * waited on). A block's own loads keep only so many reads in flight, which on an H200 leaves DRAM
-     * short of requests; the prefetch issues them about a microsecond ahead. Measured (fftgen-kernel-ab,
-     * H200 and H100): one-kernel fp16 and fp32 sizes 0.5-8% faster at 1-2 MB ahead; 6 MB and more
-     * evicts data before its block reads it. */
+    /* > 0 (sm_90; a pass on CUDA cores that reads its input straight from global memory, not on a
+     * cluster, not a fused slice and without `prefetch`): the block asks L2 for the input of the block
+     * (tile) about this many bytes further on, holding no registers and waited on by nothing: one
+     * bulk prefetch (cp.async.bulk.prefetch.L2) by thread 0 for dense transforms and tiles of dense
+     * rows, a prefetch.global.L2 a line, one thread a run, for other tiles (fftgen_can_l2_prefetch). A
+     * block's own loads keep only so many reads in flight, which on an H200 leaves DRAM short of
+     * requests; the prefetch issues them about a microsecond ahead. Measured (fftgen-kernel-ab, H200
+     * and H100): one-kernel fp16 and fp32 sizes 0.5-8% faster at 1-2 MB ahead; 6 MB and more evicts
+     * data before its block reads it; passes of larger sizes and 2D/3D shapes up to 6% faster or 5%
+     * slower, by plan and GPU. */
     int l2_prefetch_bytes;
 } fftgen_kernel_plan;
 
@@ -294,6 +300,7 @@ typedef struct {
     int column_pair_passes;     /* the passes that load their columns in lane pairs
                                    (fftgen_kernel_request.column_pair_passes) */
     int l2_prefetch_kb;         /* the request's (0: the planner's), for the command line */
+    int l2_prefetch_passes;     /* the passes that took the L2 prefetch because the request named them */
 } fftgen_transform_plan;
 
 typedef enum {
@@ -426,5 +433,10 @@ int fftgen_can_pair_columns(const fftgen_kernel_plan *p);
 /* Whether a pass can compute its stage twiddles (fftgen_kernel_request.computed_twiddle_passes): on CUDA
  * cores, with two stages or more; a fused slice in one block where its rows or its columns have two. */
 int fftgen_can_compute_twiddles(const fftgen_kernel_plan *p);
+
+/* Whether a pass can ask L2 for its input ahead (fftgen_kernel_request.l2_prefetch_passes): sm_90, on
+ * CUDA cores, off clusters, not a fused slice, copying nothing ahead itself, reading dense transforms or
+ * tiles whose runs lie side by side. */
+int fftgen_can_l2_prefetch(const fftgen_kernel_plan *p);
 
 #endif

@@ -85,7 +85,8 @@ static void pass_mask_option(const char *flag, int mask, char *out, size_t len)
  * others do so without asking), " --radix32-passes=1,2" for those that hold 32 points a thread and
  * " --column-registers=2,3" for the passes whose short columns load straight into registers because
  * the request named them, " --computed-twiddles=1" for those that compute their stage twiddles and
- * " --column-pairs=1,2" for those that load their columns in lane pairs. */
+ * " --column-pairs=1,2" for those that load their columns in lane pairs, " --l2-prefetch-passes=1" for
+ * those that took the L2 prefetch because the request named them. */
 static void tiled_pass_options(const fftgen_transform_plan *plan, char *out, size_t len)
 {
     int powers = 0, radix32 = 0;
@@ -103,13 +104,15 @@ static void tiled_pass_options(const fftgen_transform_plan *plan, char *out, siz
     pass_mask_option("computed-twiddles", plan->computed_twiddle_passes, out + tail, len - tail);
     const size_t last = strlen(out);
     pass_mask_option("column-pairs", plan->column_pair_passes, out + last, len - last);
+    const size_t after = strlen(out);
+    pass_mask_option("l2-prefetch-passes", plan->l2_prefetch_passes, out + after, len - after);
 }
 
 void fftgen_plan_command(const fftgen_transform_plan *plan, int directions, const char *name, char *out,
                          size_t len)
 {
     const fftgen_kernel_plan *first = &plan->pass[0];
-    char radix[48] = "", shape[64], choices[256] = "";
+    char radix[48] = "", shape[64], choices[384] = "";
     if (plan->pass_count == 1 && plan->rank == 1 && first->cluster > 1)
         snprintf(radix, sizeof radix, " --cluster %d", first->cluster); /* a cluster's chain is the default's */
     else if (plan->pass_count == 1 && plan->rank == 1 && plan->block_threads != 0)

@@ -110,8 +110,8 @@ static fftgen_kernel_request planner_request(long long points, int rank, const l
                                             const fftgen_choice *forced, const fftgen_tile_caps *tile_override)
 {
     fftgen_kernel_request request = {points, 0, precision, arch, 0, {{0}}, 0, FFTGEN_INTERMEDIATE_DEFAULT,
-                                     0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
-    fftgen_choice choice = {0, {{0}}, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+                                     0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+    fftgen_choice choice = {0, {{0}}, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
     if (forced != NULL) {
         choice = *forced;
     } else if (!(flags & FFTGEN_PLANNER_DEFAULTS)) {
@@ -138,10 +138,16 @@ static fftgen_kernel_request planner_request(long long points, int rank, const l
     const int intermediate = fftgen_intermediate_parse(getenv("FFTGEN_INTERMEDIATE"));
     if (intermediate >= 0 && precision == FFTGEN_KERNEL_FP16) request.intermediate = (fftgen_intermediate)intermediate;
     if (flags & FFTGEN_FP16_INTERMEDIATES) request.intermediate = FFTGEN_INTERMEDIATE_FP16;
-    /* FFTGEN_L2_PREFETCH: the distance of one-kernel 1D sizes' L2 prefetch to measure, in KB ("0": none),
-     * as fftgen's --l2-prefetch; not a whole number from 0 to 65536: no override */
+    /* FFTGEN_L2_PREFETCH: the distance of the L2 prefetch to measure, in KB ("0": none), as fftgen's
+     * --l2-prefetch; not a whole number from 0 to 65536: no override. FFTGEN_L2_PREFETCH_PASSES: the
+     * passes that take it ("1,3"; "all": every one that can), as --l2-prefetch-passes */
     const int l2 = fftgen_l2_prefetch_parse(getenv("FFTGEN_L2_PREFETCH"));
-    if (l2 != 0 && rank == 1) request.l2_prefetch_kb = l2;
+    if (l2 != 0) request.l2_prefetch_kb = l2;
+    if (l2 == FFTGEN_L2_PREFETCH_OFF) request.l2_prefetch_passes = 0; /* none, whatever passes a choice names */
+    const char *l2_passes = getenv("FFTGEN_L2_PREFETCH_PASSES");
+    const int l2_mask = l2_passes != NULL && strcmp(l2_passes, "all") == 0 ? FFTGEN_EVERY_PASS
+                                                                             : fftgen_pass_mask_parse(l2_passes);
+    if (l2_mask > 0 && request.l2_prefetch_kb != FFTGEN_L2_PREFETCH_OFF) request.l2_prefetch_passes = l2_mask;
     /* FFTGEN_SPLIT_COLUMNS: "1" splits the columns of 2D and 3D shapes in two passes, "0" keeps the
      * planner's passes, to measure, as fftgen's --split-columns */
     const char *split = getenv("FFTGEN_SPLIT_COLUMNS");
@@ -231,7 +237,7 @@ static fftgen_result create_plan(fftgen_plan *plan, int rank, const long long *n
          * Whatever the choice holds; where it held nothing, this plan fails as the first did. */
         const fftgen_kernel_request plain = {points, 0, kernel_precision, arch,
                                              tensor_cores ? FFTGEN_EVERY_PASS : 0, tile_override, 0,
-                                             request.intermediate, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+                                             request.intermediate, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
         planned = fftgen_plan_shape(&plain, rank, n, in, out, &p->transform, why, sizeof why);
     }
     if (planned != FFTGEN_PLAN_OK) {

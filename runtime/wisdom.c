@@ -150,6 +150,9 @@ static int parse_entry(char *line, fftgen_wisdom_entry *entry, char *why, size_t
         } else if (strcmp(word, "l2-prefetch") == 0) {
             entry->choice.l2_prefetch_kb = fftgen_l2_prefetch_parse(value);
             bad = entry->choice.l2_prefetch_kb == 0;
+        } else if (strcmp(word, "l2-prefetch-passes") == 0) {
+            entry->choice.l2_prefetch_passes = fftgen_pass_mask_parse(value);
+            bad = entry->choice.l2_prefetch_passes < 0;
         } else if (strcmp(word, "ms") == 0) {
             bad = parse_time(value, &entry->ms);
         } else if (strcmp(word, "default-ms") == 0) {
@@ -157,8 +160,8 @@ static int parse_entry(char *line, fftgen_wisdom_entry *entry, char *why, size_t
         } else {
             snprintf(why, why_len,
                      "unknown key '%s' (expected tensor-cores, max-tile, cluster, order, split-columns, radix,"
-                     " block-threads, prefetch, l2-prefetch, twiddle-powers, radix32-passes, column-registers,"
-                     " computed-twiddles, column-pairs, ms, default-ms)",
+                     " block-threads, prefetch, l2-prefetch, l2-prefetch-passes, twiddle-powers, radix32-passes,"
+                     " column-registers, computed-twiddles, column-pairs, ms, default-ms)",
                      word);
             return -1;
         }
@@ -183,8 +186,8 @@ static int parse_entry(char *line, fftgen_wisdom_entry *entry, char *why, size_t
         snprintf(why, why_len, "block-threads= applies to 1D sizes only");
         return -1;
     }
-    if (entry->choice.l2_prefetch_kb != 0 && entry->rank != 1) {
-        snprintf(why, why_len, "l2-prefetch= applies to 1D sizes only");
+    if (entry->choice.l2_prefetch_passes != 0 && entry->choice.l2_prefetch_kb == FFTGEN_L2_PREFETCH_OFF) {
+        snprintf(why, why_len, "l2-prefetch-passes= names passes for an L2 prefetch that l2-prefetch=0 turns off");
         return -1;
     }
     if (entry->choice.twiddle_powers != 0 && entry->precision != FFTGEN_KERNEL_FP16) {
@@ -505,7 +508,8 @@ void fftgen_choice_apply(const fftgen_choice *choice, int rank, fftgen_kernel_re
     request->radix32_passes = choice->radix32_passes;
     request->column_register_passes = rank > 1 ? choice->column_register_passes : 0;
     request->split_columns = rank > 1 && choice->split_columns;
-    request->l2_prefetch_kb = rank == 1 ? choice->l2_prefetch_kb : 0;
+    request->l2_prefetch_kb = choice->l2_prefetch_kb;
+    request->l2_prefetch_passes = choice->l2_prefetch_passes;
 }
 
 /* " KEY=1,3": a pass mask as a wisdom word; nothing for none. */
@@ -526,7 +530,8 @@ void fftgen_choice_text(const fftgen_choice *choice, char *out, size_t len)
     char cluster[16] = "";
     if (choice->cluster != 0) snprintf(cluster, sizeof cluster, " cluster=%d", choice->cluster);
     char order[32] = "", split[24] = "", radix[16] = "", block[32] = "", prefetch[24] = "", powers[48] = "",
-         radix32[48] = "", columns[64] = "", computed[64] = "", pairs[64] = "", l2[32] = "";
+         radix32[48] = "", columns[64] = "", computed[64] = "", pairs[64] = "", l2[32] = "",
+         l2_passes[64] = "";
     if (choice->columns_first) snprintf(order, sizeof order, " order=%s", fftgen_order_name(1));
     if (choice->split_columns) snprintf(split, sizeof split, " split-columns=1");
     if (choice->max_radix != 0) snprintf(radix, sizeof radix, " radix=%d", choice->max_radix);
@@ -539,8 +544,9 @@ void fftgen_choice_text(const fftgen_choice *choice, char *out, size_t len)
     pass_mask_word("column-registers", choice->column_register_passes, columns, sizeof columns);
     pass_mask_word("computed-twiddles", choice->computed_twiddle_passes, computed, sizeof computed);
     pass_mask_word("column-pairs", choice->column_pair_passes, pairs, sizeof pairs);
-    snprintf(out, len, "tensor-cores=%s max-tile=%s%s%s%s%s%s%s%s%s%s%s%s%s", passes, tiles, cluster, order, split,
-             radix, block, prefetch, l2, powers, radix32, columns, computed, pairs);
+    pass_mask_word("l2-prefetch-passes", choice->l2_prefetch_passes, l2_passes, sizeof l2_passes);
+    snprintf(out, len, "tensor-cores=%s max-tile=%s%s%s%s%s%s%s%s%s%s%s%s%s%s", passes, tiles, cluster, order, split,
+             radix, block, prefetch, l2, l2_passes, powers, radix32, columns, computed, pairs);
 }
 
 /* Appends printf output to a growing buffer; -1 when out of memory. */

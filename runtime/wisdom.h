@@ -20,8 +20,10 @@
  * tables, fftgen_kernel_request.computed_twiddle_passes); an optional prefetch=K (sm_90, 1D sizes of
  * one kernel and 2D/3D shapes' fused slices: K transforms a block in turn, the next one's input
  * bulk-copied into shared memory while the block computes, fftgen_kernel_request.prefetch); an
- * optional l2-prefetch=KB (sm_90, 1D sizes of one kernel: each block asks L2 for the input KB further
- * on, 0 for none, fftgen_kernel_request.l2_prefetch_kb); an optional twiddle-powers=P,.. (fp16: the tiled passes that multiply their twiddles from powers of two,
+ * optional l2-prefetch=KB (sm_90: each block asks L2 for the input KB further on, 0 for none,
+ * fftgen_kernel_request.l2_prefetch_kb); an optional l2-prefetch-passes=P,.. (the passes that take it,
+ * fftgen_kernel_request.l2_prefetch_passes); an optional twiddle-powers=P,.. (fp16: the tiled passes
+ * that multiply their twiddles from powers of two,
  * fftgen_kernel_request.twiddle_powers); an optional column-pairs=P,.. (fp16: the passes that load their
  * columns in lane pairs, fftgen_kernel_request.column_pair_passes); the times are what tune measured,
  * for the reader). '#' starts
@@ -66,9 +68,11 @@ typedef struct {
                           (fftgen_kernel_request.split_columns) */
     int column_pair_passes; /* fp16: the passes that load their columns in lane pairs
                                (fftgen_kernel_request.column_pair_passes) */
-    int l2_prefetch_kb; /* sm_90, 1D single kernels: how far ahead a block asks L2 for input, in KB
+    int l2_prefetch_kb; /* sm_90: how far ahead a block asks L2 for input, in KB
                            (fftgen_kernel_request.l2_prefetch_kb); 0: the planner's distance,
                            FFTGEN_L2_PREFETCH_OFF: none */
+    int l2_prefetch_passes; /* the passes that take it (fftgen_kernel_request.l2_prefetch_passes); 0:
+                               the planner's */
 } fftgen_choice;
 
 /* The device a section was measured on. */

@@ -907,18 +907,43 @@ static void l2_prefetch_on_request(void **state)
                     "--l2-prefetch", "65537");
     expect_rejected("bad L2 prefetch -1 (expected a distance from 1 to 65536 KB, or 0 for none)", "4096",
                     "--l2-prefetch", "-1");
-    static const struct { const char *n, *arch, *why; } refusals[] = {
-        {"4096", "sm_80", "L2 prefetch 512 KB: it needs sm_90 or newer (bulk prefetches)"},
-        {"1048576", "sm_90", "L2 prefetch 512 KB: it applies to 1D sizes of one kernel in contiguous layouts"},
-        {"32768", "sm_90", "L2 prefetch 512 KB: it applies to kernels of one block a transform or less, not clusters"},
-        {"512x256", "sm_90", "an L2 prefetch applies to 1D sizes of one kernel, not to 2D shapes"},
+    static const struct { const char *n, *arch, *passes, *why; } refusals[] = {
+        {"4096", "sm_80", NULL, "L2 prefetch 512 KB: the kernel needs sm_90 or newer (bulk prefetches)"},
+        {"1048576", "sm_90", NULL, "L2 prefetch 512 KB: in 2D and 3D shapes and plans of several passes it goes on"},
+        {"32768", "sm_90", NULL, "L2 prefetch 512 KB: the kernel runs on thread-block clusters"},
+        {"512x256", "sm_90", "--l2-prefetch-passes=3", "L2 prefetch passes: pass 3 named, but the plan has 2 passes"},
+        {"64x64", "sm_90", "--l2-prefetch-passes=1", "L2 prefetch: pass 1 is a fused slice"},
     };
     for (size_t i = 0; i < sizeof refusals / sizeof refusals[0]; ++i) {
         assert_int_equal(run_fftgen("--n", refusals[i].n, "--arch", refusals[i].arch, "--l2-prefetch", "512",
-                                    "--explain", NULL),
+                                    "--explain", refusals[i].passes, NULL),
                          2);
         assert_non_null(strstr(output, refusals[i].why));
     }
+    /* the passes of larger sizes and 2D/3D shapes where named: columns ask L2 for the lines of their runs,
+     * tiles of dense rows for the whole tile, untiled rows for the block's transforms */
+    assert_int_equal(run_fftgen("--n", "512x512", "--precision", "fp16", "--l2-prefetch-passes", "--direction",
+                                "forward", "-o", path, NULL),
+                     0);
+    const char *text = file_text(path);
+    static const char *const passes[] = {
+        "fftgen --n 512x512 --l2-prefetch-passes=1,2 --precision fp16 --direction forward",
+        "prefetch_tile_to_l2(in, block + L2_PREFETCH_BLOCKS, batch, thread);",
+        "asm volatile(\"prefetch.global.L2 [%0];\" :: \"l\"(line));",
+        "prefetch_to_l2(in + (size_t)ahead * POINTS, in + (size_t)(ahead + ahead_ffts) * POINTS);", NULL};
+    expect_all(text, passes);
+    unlink(path);
+    assert_int_equal(run_fftgen("--n", "134217728", "--precision", "fp16", "--max-tile", "16,16,8",
+                                "--l2-prefetch-passes=3", "--explain", NULL),
+                     0);
+    assert_non_null(strstr(output, "L2 prefetch:    each block asks L2 for the input 1024 KB further on"));
+    /* fp32 2^25's pass 2 reads its tiles' rows side by side: one bulk prefetch a tile */
+    assert_int_equal(run_fftgen("--n", "33554432", "--l2-prefetch-passes=2", "--direction", "forward", "-o", path,
+                                NULL),
+                     0);
+    assert_non_null(strstr(file_text(path), "if (thread == 0) prefetch_to_l2(from, from + (size_t)tile_ffts * POINTS);"));
+    unlink(path);
+    expect_rejected("--l2-prefetch-passes=0: expected pass numbers", "65536", "--l2-prefetch-passes=0", NULL);
 }
 
 /* sm_90: several transforms a block, the next one's input bulk-copied ahead, where asked and where the
@@ -1037,7 +1062,7 @@ static void prefetches_on_request(void **state)
     /* rows of 128 fp16 points, 16 a thread: 8 threads a row, so a pad of 8 points */
     assert_non_null(strstr(text, "constexpr int STAGED_ROW_POINTS = 136;"));
     assert_non_null(strstr(text, "cp.async.cg.shared.global"));
-    assert_null(strstr(text, "cp.async.bulk"));
+    assert_null(strstr(text, "cp.async.bulk.shared")); /* no bulk copies (the column pass asks L2 ahead) */
     assert_non_null(strstr(text, "fetch_slice<SLICE_ROWS, SLICE_COLUMNS, STAGED_ROW_POINTS, THREADS, 1, 0>"));
     unlink(path);
     assert_int_equal(run_fftgen("--n", "256x256", "--precision", "fp16", "--order", "columns-first", "--prefetch", "2",

@@ -33,6 +33,7 @@ shipped_choices() {
                 if (kv[1] == "block-threads") flags = flags " --block-threads " kv[2];
                 if (kv[1] == "prefetch") flags = flags " --prefetch " kv[2];
                 if (kv[1] == "l2-prefetch") flags = flags " --l2-prefetch " kv[2];
+                if (kv[1] == "l2-prefetch-passes") flags = flags " --l2-prefetch-passes=" kv[2];
                 if (kv[1] == "twiddle-powers") flags = flags " --twiddle-powers=" kv[2];
                 if (kv[1] == "radix32-passes") flags = flags " --radix32-passes=" kv[2];
                 if (kv[1] == "computed-twiddles") flags = flags " --computed-twiddles=" kv[2];

@@ -56,13 +56,14 @@ static void usage(FILE *to)
             "turn, the next one's input copied into shared memory ahead\n"
             "(1D sizes of two passes: 2 to 64 tiles of the fp16 rows read in runs); on sm_90, for 1D sizes\n"
             "of one kernel, the L2 prefetch ahead of each block at 512 KB and 2 MB or none against the\n"
-            "planner's 1 MB; and the choice in use\n"
+            "planner's 1 MB, and for plans of several passes, the passes that ask L2 for their input\n"
+            "1 MB ahead, every set of them; and the choice in use\n"
             "now, from the wisdom file or the table shipped with libfftgen) and saves the fastest in\n"
             "the wisdom file that libfftgen reads, keyed by the device, the driver and the\n"
             "fftgen version. A choice is saved only where it beats the planner's default by %.0f%% or more,\n"
-            "and tensor cores, radix-32 passes, column registers, twiddle powers, computed twiddles or\n"
-            "column pairs are taken only where they beat the fastest plan without them by %.0f%%; every\n"
-            "candidate must match the default's output.\n"
+            "and tensor cores, radix-32 passes, column registers, twiddle powers, computed twiddles,\n"
+            "column pairs or L2 prefetches are taken only where they beat the fastest plan without them\n"
+            "by %.0f%%; every candidate must match the default's output.\n"
             "Batched forward transforms, out of place, CUDA events, the median of many runs.\n"
             "\n"
             "  SHAPE...           1D sizes (powers of two) and 2D or 3D shapes such as 512x256; default 16\n"
@@ -134,7 +135,7 @@ static fftgen_plan_status plan_choice(const struct transform *t, int arch, const
     const long long points = shape_arg_points(&t->shape);
     const fftgen_user_layout dense = {1, points, {0}};
     fftgen_kernel_request request = {points, 0, KERNEL_PRECISIONS[t->precision], arch, 0, {{0}}, 0,
-                                     FFTGEN_INTERMEDIATE_DEFAULT, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+                                     FFTGEN_INTERMEDIATE_DEFAULT, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
     fftgen_choice_apply(choice, t->shape.rank, &request);
     char why[256];
     return fftgen_plan_shape(&request, t->shape.rank, t->shape.n, dense, dense, plan, why, sizeof why);
@@ -161,7 +162,7 @@ static int add_candidate(const struct transform *t, int arch, fftgen_choice choi
 /* The choice of `tile` for every pass, with `cluster` and the passes' order. */
 static fftgen_choice tiles_choice(int tile, int cluster, int columns_first)
 {
-    fftgen_choice choice = {0, {{0}}, cluster, columns_first, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+    fftgen_choice choice = {0, {{0}}, cluster, columns_first, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
     for (int i = 0; i < FFTGEN_MAX_PASSES; ++i) choice.max_tile.pass[i] = tile;
     return choice;
 }
@@ -173,7 +174,7 @@ static int tensor_core_passes(const struct transform *t, int arch)
     const long long points = shape_arg_points(&t->shape);
     const fftgen_user_layout dense = {1, points, {0}};
     const fftgen_kernel_request every = {points, 0, FFTGEN_KERNEL_FP16, arch, FFTGEN_EVERY_PASS, {{0}}, 0,
-                                         FFTGEN_INTERMEDIATE_DEFAULT, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+                                         FFTGEN_INTERMEDIATE_DEFAULT, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
     fftgen_transform_plan plan;
     char why[256];
     int can = 0;
@@ -505,7 +506,8 @@ static int refine_prefetch(struct measurement *m, int arch, int runs, int jobs, 
 /* sm_90, 1D sizes of one kernel that read their input straight from global memory: the fastest plan so
  * far with the L2 prefetch at other distances, or none (the planner's is 1 MB: on an H100 fp16 8192 ran
  * 1.03x cuFFT fp16 with it and 1.05x at 2 MB, while on an H200 fp16 16 lost 4% at 2 MB). The planner
- * drops the plans that cannot take it. 0, or -1 when a measurement failed. */
+ * drops the plans that cannot take it (plans of several passes: measure_l2_prefetch_passes). 0, or -1
+ * when a measurement failed. */
 static int refine_l2_prefetch(struct measurement *m, int arch, int runs, int jobs, struct buffers *b,
                               struct candidate_list *list)
 {
@@ -722,6 +724,12 @@ static int tune_one(const struct transform *t, const fftgen_device_key *key, lon
                                    offsetof(fftgen_choice, column_pair_passes), "column pairs") != 0;
     if (!failed) failed = refine_prefetch(&m, arch, runs, jobs, b, &list) != 0;
     if (!failed) failed = refine_l2_prefetch(&m, arch, runs, jobs, b, &list) != 0;
+    /* plans of several passes: the passes that ask L2 for their input 1 MB ahead (fftgen-kernel-ab, H200:
+     * fp16 2^27 -5.4% in all three, fp32 2^22 -4.1%, but fp16 512x512 +4.9% with it in its columns) */
+    if (!failed && arch >= 90 && list.plans[fastest(&list)].pass_count > 1)
+        failed = measure_pass_sets(&m, arch, runs, jobs, b, &list, fastest(&list),
+                                   fastest_passes_that(&list, fftgen_can_l2_prefetch),
+                                   offsetof(fftgen_choice, l2_prefetch_passes), "L2 prefetch") != 0;
     free(m.reference);
     free(m.output);
     if (failed) {
