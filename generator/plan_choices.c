@@ -349,9 +349,9 @@ int fftgen_can_l2_prefetch(const fftgen_kernel_plan *p)
  * (fftgen-kernel-ab, H200, all passes that read runs of 64 bytes or more, 1 MB ahead: fp16 2^27 -5.4%,
  * 4096x4096 -2.6%, fp32 2^22 -4.1%, but fp16 512x512 +4.9%, from its columns' pass; a bulk prefetch a
  * run lost everywhere, fp16 256^3 +12%), so there it is a measured choice, pass by pass. */
-static int default_l2_prefetch(const fftgen_transform_plan *plan, const fftgen_kernel_plan *pass)
+static int default_l2_prefetch(const fftgen_transform_plan *plan)
 {
-    return plan->rank == 1 && plan->pass_count == 1 && fftgen_can_l2_prefetch(pass);
+    return plan->rank == 1 && plan->pass_count == 1;
 }
 
 fftgen_plan_status fftgen_place_l2_prefetch(const fftgen_kernel_request *request, fftgen_transform_plan *plan,
@@ -375,11 +375,11 @@ fftgen_plan_status fftgen_place_l2_prefetch(const fftgen_kernel_request *request
     for (int i = 0; i < plan->pass_count; ++i) {
         fftgen_kernel_plan *pass = &plan->pass[i];
         const char *refusal = why_no_l2_prefetch(pass);
-        const int wanted = asked == 0 ? default_l2_prefetch(plan, pass) : (asked >> i & 1);
+        const int wanted = asked == 0 ? default_l2_prefetch(plan) : (asked >> i & 1);
         if (wanted && refusal == NULL) {
             pass->l2_prefetch_bytes = bytes;
             placed |= 1 << i;
-        } else if (wanted && asked != FFTGEN_EVERY_PASS) {
+        } else if (wanted && asked != 0 && asked != FFTGEN_EVERY_PASS) { /* the default goes where it can */
             snprintf(why, why_len, "L2 prefetch: pass %d %s", i + 1, refusal);
             return FFTGEN_PLAN_BAD_RADIX;
         }
