@@ -54,10 +54,10 @@ static void usage(FILE *to)
             "lane pair at a time (8 bytes a row), every set of each; on sm_90, for 1D sizes of one\n"
             "kernel and the fused slices of 2D and 3D shapes, 2 to 64 transforms (slices) a block in\n"
             "turn, the next one's input copied into shared memory ahead\n"
-            "(1D sizes of two passes: 2 to 64 tiles of the fp16 rows read in runs); on sm_90, for 1D sizes\n"
-            "of one kernel, the L2 prefetch ahead of each block at 512 KB and 2 MB or none against the\n"
-            "planner's 1 MB, and for plans of several passes, the passes that ask L2 for their input\n"
-            "1 MB ahead, every set of them; and the choice in use\n"
+            "(1D sizes of two passes: 2 to 64 tiles of the fp16 rows read in runs); on sm_90, for plans\n"
+            "of several passes, the passes that ask L2 for their input 1 MB ahead, every set of them,\n"
+            "then, for 1D sizes of one kernel and the passes chosen, the L2 prefetch 512 KB and 2 MB\n"
+            "ahead or none against 1 MB; and the choice in use\n"
             "now, from the wisdom file or the table shipped with libfftgen) and saves the fastest in\n"
             "the wisdom file that libfftgen reads, keyed by the device, the driver and the\n"
             "fftgen version. A choice is saved only where it beats the planner's default by %.0f%% or more,\n"
@@ -503,11 +503,12 @@ static int refine_prefetch(struct measurement *m, int arch, int runs, int jobs, 
                           sizeof transforms / sizeof transforms[0]);
 }
 
-/* sm_90, 1D sizes of one kernel that read their input straight from global memory: the fastest plan so
- * far with the L2 prefetch at other distances, or none (the planner's is 1 MB: on an H100 fp16 8192 ran
- * 1.03x cuFFT fp16 with it and 1.05x at 2 MB, while on an H200 fp16 16 lost 4% at 2 MB). The planner
- * drops the plans that cannot take it (plans of several passes: measure_l2_prefetch_passes). 0, or -1
- * when a measurement failed. */
+/* sm_90, 1D sizes of one kernel that read their input straight from global memory, and plans whose
+ * passes ask for it: the fastest plan so far with the L2 prefetch at other distances, or none (the
+ * planner's is 1 MB: on an H100 fp16 8192 ran 1.03x cuFFT fp16 with it and 1.05x at 2 MB, while on an
+ * H200 fp16 16 lost 4% at 2 MB; the H200's fp16 2^25 and fp32 2^23 took 2 MB in their passes). The
+ * planner drops the plans that cannot take it (plans of several passes that name none, and none with
+ * passes named). 0, or -1 when a measurement failed. */
 static int refine_l2_prefetch(struct measurement *m, int arch, int runs, int jobs, struct buffers *b,
                               struct candidate_list *list)
 {
@@ -723,13 +724,15 @@ static int tune_one(const struct transform *t, const fftgen_device_key *key, lon
                                    fastest_passes_that(&list, fftgen_can_pair_columns),
                                    offsetof(fftgen_choice, column_pair_passes), "column pairs") != 0;
     if (!failed) failed = refine_prefetch(&m, arch, runs, jobs, b, &list) != 0;
-    if (!failed) failed = refine_l2_prefetch(&m, arch, runs, jobs, b, &list) != 0;
     /* plans of several passes: the passes that ask L2 for their input 1 MB ahead (fftgen-kernel-ab, H200:
      * fp16 2^27 -5.4% in all three, fp32 2^22 -4.1%, but fp16 512x512 +4.9% with it in its columns) */
     if (!failed && arch >= 90 && list.plans[fastest(&list)].pass_count > 1)
         failed = measure_pass_sets(&m, arch, runs, jobs, b, &list, fastest(&list),
                                    fastest_passes_that(&list, fftgen_can_l2_prefetch),
                                    offsetof(fftgen_choice, l2_prefetch_passes), "L2 prefetch") != 0;
+    /* after the passes: the distance goes on the passes chosen, and a plan of several passes that names
+     * none cannot take one */
+    if (!failed) failed = refine_l2_prefetch(&m, arch, runs, jobs, b, &list) != 0;
     free(m.reference);
     free(m.output);
     if (failed) {
