@@ -43,7 +43,7 @@ static void usage(FILE *to)
             "against none, for 1D sizes above one block and for the columns of 2D and 3D shapes; for\n"
             "2D and 3D shapes, the columns in two four-step passes of shorter columns each; for 2D\n"
             "shapes, the columns first through a work area against the rows first; for 1D sizes of one\n"
-            "kernel, radix 4, 8, 16 and 32, then blocks of 32 to 1024 threads for the fastest of them;\n"
+            "kernel, radix 4, 8, 16 and 32, then blocks of 32 to 1024 threads at each of those radices;\n"
             "for 2D and 3D shapes, 32 points a thread against 16 in the fused slice (on sm_90 also with\n"
             "32 slices a block prefetched), else in rows of one kernel; radix 32 in the tiled passes\n"
             "where it saves a shared-memory exchange, every set of them (2D shapes: on the fastest plan\n"
@@ -55,10 +55,10 @@ static void usage(FILE *to)
             "kernel and the fused slices of 2D and 3D shapes, 2 to 64 transforms (slices) a block in\n"
             "turn, the next one's input copied into shared memory ahead\n"
             "(1D sizes of two passes: 2 to 64 tiles of the fp16 rows read in runs); on sm_90, for plans\n"
-            "of several passes, the passes that ask L2 for their input 1 MB ahead, every set of them,\n"
-            "then, for 1D sizes of one kernel and the passes chosen, the L2 prefetch 512 KB and 2 MB\n"
-            "ahead or none against 1 MB; and the choice in use\n"
-            "now, from the wisdom file or the table shipped with libfftgen) and saves the fastest in\n"
+            "of several passes, the passes that ask L2 for their input 1 MB or 2 MB ahead, every set of\n"
+            "them at each, then, for 1D sizes of one kernel and the passes chosen, the L2 prefetch\n"
+            "512 KB and 2 MB ahead or none against 1 MB; and the choice in use now, from the wisdom\n"
+            "file or the table shipped with libfftgen) and saves the fastest in\n"
             "the wisdom file that libfftgen reads, keyed by the device, the driver and the\n"
             "fftgen version. A choice is saved only where it beats the planner's default by %.0f%% or more,\n"
             "and tensor cores, radix-32 passes, column registers, twiddle powers, computed twiddles,\n"
@@ -441,17 +441,29 @@ static int measure_values(struct measurement *m, int arch, int runs, int jobs, s
     return measure(m, list, first, runs, jobs, b);
 }
 
-/* 1D sizes of one kernel: the fastest plan so far in blocks of other sizes, whole transforms each.
- * Smaller blocks let more of them share an SM, each waiting at its own barriers: on an H200, fp16 256
- * ran 5% faster in blocks of 128 threads than of 256, fp16 1024 (radix 32) 3% faster in blocks of 64
- * than of 128, while fp16 32 and 64 ran slower in blocks of 64. The planner drops sizes of several
- * passes and sizes that repeat a plan. 0, or -1 when a measurement failed. */
+/* 1D sizes of one kernel: the fastest plan so far in blocks of other sizes, whole transforms each, at
+ * every radix, not only the fastest one's (an H200's fp32 128 ran 3% faster in radix 4 on blocks of 64
+ * threads, where radix 4 on the default block and radix 16 on 64 threads both lost). Smaller blocks let
+ * more of them share an SM, each waiting at its own barriers: on an H200, fp16 256 ran 5% faster in
+ * blocks of 128 threads than of 256, fp16 1024 (radix 32) 3% faster in blocks of 64 than of 128, while
+ * fp16 32 and 64 ran slower in blocks of 64. The planner drops sizes of several passes, radices it
+ * cannot use, and sizes that repeat a plan. 0, or -1 when a measurement failed. */
 static int refine_block_threads(struct measurement *m, int arch, int runs, int jobs, struct buffers *b,
                                 struct candidate_list *list)
 {
+    static const int radices[] = {0, 4, 8, 16, 32}; /* 0: the fastest plan's own */
     static const int threads[] = {32, 64, 128, 256, 512, 1024};
-    return measure_values(m, arch, runs, jobs, b, list, offsetof(fftgen_choice, block_threads), threads,
-                          sizeof threads / sizeof threads[0]);
+    const int first = list->count;
+    const fftgen_choice start = list->items[fastest(list)].choice;
+    for (size_t r = 0; r < sizeof radices / sizeof radices[0]; ++r)
+        for (size_t k = 0; k < sizeof threads / sizeof threads[0]; ++k) {
+            fftgen_choice varied = start;
+            if (radices[r] != 0) varied.max_radix = radices[r];
+            varied.block_threads = threads[k];
+            add_candidate(m->t, arch, varied, list);
+        }
+    if (list->count == first) return 0;
+    return measure(m, list, first, runs, jobs, b);
 }
 
 /* 2D and 3D shapes whose first pass is a fused slice, or where none fits, rows of one kernel: the
@@ -519,20 +531,26 @@ static int refine_l2_prefetch(struct measurement *m, int arch, int runs, int job
 }
 
 /* Every non-empty subset of `passes` (a pass mask) as the choice field at `field` (a pass mask too:
- * offsetof(fftgen_choice, ...)) of candidate `base`, measured. The option wins only where it beats the
- * fastest candidate so far by MIN_OPTION_GAIN; otherwise its candidates are held back and `name` says
- * so. 0, or -1 when a measurement failed. */
-static int measure_pass_sets(struct measurement *m, int arch, int runs, int jobs, struct buffers *b,
-                             struct candidate_list *list, int base, int passes, size_t field, const char *name)
+ * offsetof(fftgen_choice, ...)) of `start`, added to the candidates; the planner drops what does not
+ * plan and what repeats a plan. */
+static void add_pass_sets(const struct measurement *m, int arch, struct candidate_list *list, fftgen_choice start,
+                          int passes, size_t field)
 {
-    const int before = fastest(list), first = list->count;
-    const fftgen_choice start = list->items[base].choice;
     for (int mask = 1; mask <= passes; ++mask) {
         if ((mask & ~passes) != 0) continue;
         fftgen_choice set = start;
         *(int *)((char *)&set + field) = mask;
         add_candidate(m->t, arch, set, list);
     }
+}
+
+/* Measures an option's candidates [first, list->count), which name passes in the choice field at
+ * `field`. The option wins only where it beats `before`, the fastest candidate before them, by
+ * MIN_OPTION_GAIN; otherwise its candidates are held back and `name` says so. 0, or -1 when a
+ * measurement failed. */
+static int measure_option(struct measurement *m, int runs, int jobs, struct buffers *b, struct candidate_list *list,
+                          int before, int first, size_t field, const char *name)
+{
     if (list->count == first) return 0;
     if (measure(m, list, first, runs, jobs, b) != 0) return -1;
     const int best = fastest(list);
@@ -550,6 +568,16 @@ static int measure_pass_sets(struct measurement *m, int arch, int runs, int jobs
     return 0;
 }
 
+/* Every non-empty subset of `passes` as the choice field at `field` of candidate `base`, measured as
+ * one option (measure_option). 0, or -1 when a measurement failed. */
+static int measure_pass_sets(struct measurement *m, int arch, int runs, int jobs, struct buffers *b,
+                             struct candidate_list *list, int base, int passes, size_t field, const char *name)
+{
+    const int before = fastest(list), first = list->count;
+    add_pass_sets(m, arch, list, list->items[base].choice, passes, field);
+    return measure_option(m, runs, jobs, b, list, before, first, field, name);
+}
+
 /* The fastest plan's passes that satisfy `test`, as a mask: the passes an option round may name. */
 static int fastest_passes_that(const struct candidate_list *list, int (*test)(const fftgen_kernel_plan *))
 {
@@ -560,6 +588,24 @@ static int fastest_passes_that(const struct candidate_list *list, int (*test)(co
 }
 
 static int is_tiled(const fftgen_kernel_plan *pass) { return pass->tiled; }
+
+/* Plans of several passes on sm_90: the passes that ask L2 for their input ahead, every set of them at
+ * the planner's 1 MB and at 2 MB, as one option. At 1 MB alone an H100's fp16 2^21 and 2^22 gained under
+ * the option's 1% in pass 1, at 2 MB 6% (fftgen-bench: 0.8424 -> 0.7958 ms, 0.9532 -> 0.8966); fp16
+ * 2^27 on an H200 lost 5.4% without it, fp16 512x512 gained 4.9% without it in its columns. 0, or -1
+ * when a measurement failed. */
+static int measure_l2_prefetch_passes(struct measurement *m, int arch, int runs, int jobs, struct buffers *b,
+                                      struct candidate_list *list)
+{
+    const int before = fastest(list), first = list->count;
+    const size_t field = offsetof(fftgen_choice, l2_prefetch_passes);
+    const int passes = fastest_passes_that(list, fftgen_can_l2_prefetch);
+    fftgen_choice start = list->items[before].choice;
+    add_pass_sets(m, arch, list, start, passes, field);
+    start.l2_prefetch_kb = 2048;
+    add_pass_sets(m, arch, list, start, passes, field);
+    return measure_option(m, runs, jobs, b, list, before, first, field, "L2 prefetch");
+}
 
 /* Shared-memory exchanges of a pass: one between each two stages, but for a shuffle tail. */
 static int exchanges(const fftgen_kernel_plan *pass)
@@ -622,7 +668,7 @@ static int measure_radix32_passes(struct measurement *m, int arch, int runs, int
 
 /* Measures one transform in rounds: the tile caps on CUDA cores, the same for every pass (and each
  * cluster size against none, and the choice in use now) and then pass by pass; (1D sizes of one
- * kernel) the fastest plan's block sizes; (fp16) the tensor-core pass masks with the best tiles and
+ * kernel) block sizes at every radix; (fp16) the tensor-core pass masks with the best tiles and
  * cluster size; radix 32 in the tiled passes where it saves an exchange; (2D and 3D) short columns
  * straight into registers; (fp16) the tiled passes that take twiddles from powers of two, then the
  * passes that compute them, then those that load their columns in lane pairs; the last six only where
@@ -724,12 +770,8 @@ static int tune_one(const struct transform *t, const fftgen_device_key *key, lon
                                    fastest_passes_that(&list, fftgen_can_pair_columns),
                                    offsetof(fftgen_choice, column_pair_passes), "column pairs") != 0;
     if (!failed) failed = refine_prefetch(&m, arch, runs, jobs, b, &list) != 0;
-    /* plans of several passes: the passes that ask L2 for their input 1 MB ahead (fftgen-kernel-ab, H200:
-     * fp16 2^27 -5.4% in all three, fp32 2^22 -4.1%, but fp16 512x512 +4.9% with it in its columns) */
     if (!failed && arch >= 90 && list.plans[fastest(&list)].pass_count > 1)
-        failed = measure_pass_sets(&m, arch, runs, jobs, b, &list, fastest(&list),
-                                   fastest_passes_that(&list, fftgen_can_l2_prefetch),
-                                   offsetof(fftgen_choice, l2_prefetch_passes), "L2 prefetch") != 0;
+        failed = measure_l2_prefetch_passes(&m, arch, runs, jobs, b, &list) != 0;
     /* after the passes: the distance goes on the passes chosen, and a plan of several passes that names
      * none cannot take one */
     if (!failed) failed = refine_l2_prefetch(&m, arch, runs, jobs, b, &list) != 0;
