@@ -37,6 +37,7 @@ shipped_choices() {
                 if (kv[1] == "twiddle-powers") flags = flags " --twiddle-powers=" kv[2];
                 if (kv[1] == "radix32-passes") flags = flags " --radix32-passes=" kv[2];
                 if (kv[1] == "computed-twiddles") flags = flags " --computed-twiddles=" kv[2];
+                if (kv[1] == "column-pairs") flags = flags " --column-pairs=" kv[2];
                 if (kv[1] == "cluster") flags = flags " --cluster " kv[2];
             }
             if (flags != "" && !((arch flags) in seen)) { seen[arch flags] = 1; print device " --arch " arch flags }
