@@ -590,10 +590,10 @@ static int fastest_passes_that(const struct candidate_list *list, int (*test)(co
 static int is_tiled(const fftgen_kernel_plan *pass) { return pass->tiled; }
 
 /* Plans of several passes on sm_90: the passes that ask L2 for their input ahead, every set of them at
- * the planner's 1 MB and at 2 MB, as one option. At 1 MB alone an H100's fp16 2^21 and 2^22 gained under
- * the option's 1% in pass 1, at 2 MB 6% (fftgen-bench: 0.8424 -> 0.7958 ms, 0.9532 -> 0.8966); fp16
- * 2^27 on an H200 lost 5.4% without it, fp16 512x512 gained 4.9% without it in its columns. 0, or -1
- * when a measurement failed. */
+ * the planner's 1 MB and at 2 MB, as one option. At 1 MB an H100's fp16 2^20 gained under the option's
+ * 1% in pass 1 (tune: 0.8265 -> 0.8188 ms), so the distance round never saw it; at 2 MB 6.4%
+ * (fftgen-bench: 0.8385 -> 0.7844). fp16 2^27 on an H200 lost 5.4% without it, fp16 512x512 gained
+ * 4.9% without it in its columns. 0, or -1 when a measurement failed. */
 static int measure_l2_prefetch_passes(struct measurement *m, int arch, int runs, int jobs, struct buffers *b,
                                       struct candidate_list *list)
 {
