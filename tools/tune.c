@@ -19,7 +19,7 @@
 #include "shape_arg.h"
 #include "wisdom.h"
 
-enum { MAX_CANDIDATES = 64, MAX_TRANSFORMS = 128, WARMUP_RUNS = 3, CHECKED_POINTS = 1 << 20 };
+enum { MAX_CANDIDATES = 192, MAX_TRANSFORMS = 128, WARMUP_RUNS = 3, CHECKED_POINTS = 1 << 20 };
 /* tiled passes of at most this many points try caps wider than 32 (refine_pass_tiles) */
 enum { SHORT_PASS_POINTS = 64 };
 /* A candidate must beat the planner's default by this much to be saved: below it, run-to-run noise. */
@@ -58,7 +58,9 @@ static void usage(FILE *to)
             "of several passes, the passes that ask L2 for their input 1 MB or 2 MB ahead, every set of\n"
             "them at each, then, for 1D sizes of one kernel and the passes chosen, the L2 prefetch\n"
             "512 KB and 2 MB ahead or none against 1 MB; and the choice in use now, from the wisdom\n"
-            "file or the table shipped with libfftgen) and saves the fastest in\n"
+            "file or the table shipped with libfftgen); these rounds run on the fastest plan of the\n"
+            "first round and again on the fastest of up to two other structures (another pass count,\n"
+            "or clusters against none), whose options may gain more; and it saves the fastest in\n"
             "the wisdom file that libfftgen reads, keyed by the device, the driver and the\n"
             "fftgen version. A choice is saved only where it beats the planner's default by %.0f%% or more,\n"
             "and tensor cores, radix-32 passes, column registers, twiddle powers, computed twiddles,\n"
@@ -124,8 +126,9 @@ struct candidate_list {
     fftgen_transform_plan plans[MAX_CANDIDATES];
     int count;
     /* what the option rounds did not take, said after the transform's line: tensor cores, radix 32 on up
-     * to three plans, column registers, twiddle powers, computed twiddles, column pairs */
-    char option_notes[8][192];
+     * to three plans, column registers, twiddle powers, computed twiddles, column pairs, L2 prefetch;
+     * twice where the fastest plan of another pass count goes through the rounds too */
+    char option_notes[16][384];
 };
 
 /* The plan libfftgen makes for `choice` (dense data, planned on the host: no kernel compiled). */
@@ -377,12 +380,13 @@ static int measure(struct measurement *m, struct candidate_list *list, int first
     return failed ? -1 : 0;
 }
 
+/* The fastest candidate not held back (the default where every one is). */
 static int fastest(const struct candidate_list *list)
 {
-    int best = 0;
-    for (int c = 1; c < list->count; ++c)
-        if (!list->items[c].held_back && list->items[c].ms < list->items[best].ms) best = c;
-    return best;
+    int best = -1;
+    for (int c = 0; c < list->count; ++c)
+        if (!list->items[c].held_back && (best < 0 || list->items[c].ms < list->items[best].ms)) best = c;
+    return best < 0 ? 0 : best;
 }
 
 /* Tiles pass by pass: each tiled pass's cap varied alone around the fastest candidate so far, then
@@ -666,14 +670,112 @@ static int measure_radix32_passes(struct measurement *m, int arch, int runs, int
     return 0;
 }
 
+/* The rounds after the first, on the fastest plan so far: tiles pass by pass; (1D sizes of one kernel)
+ * block sizes at every radix; (2D and 3D) the slices' radix; (fp16) the tensor-core pass masks; radix
+ * 32 in the tiled passes where it saves an exchange; (2D and 3D) short columns straight into registers;
+ * (fp16) the tiled passes that take twiddles from powers of two, then the passes that compute them, then
+ * those that load their columns in lane pairs; the prefetches. `can`: the passes that can take tensor
+ * cores. 0, or -1 when a measurement failed. */
+static int refine_fastest(struct measurement *m, int arch, int runs, int jobs, struct buffers *b,
+                          struct candidate_list *list, int can)
+{
+    int failed = refine_pass_tiles(m, arch, runs, jobs, b, list) != 0;
+    if (!failed && m->t->shape.rank == 1) failed = refine_block_threads(m, arch, runs, jobs, b, list) != 0;
+    if (!failed && m->t->shape.rank > 1) failed = refine_slice_radix(m, arch, runs, jobs, b, list) != 0;
+    if (!failed)
+        failed = measure_pass_sets(m, arch, runs, jobs, b, list, fastest(list), can,
+                                   offsetof(fftgen_choice, tensor_cores), "tensor cores") != 0;
+    if (!failed) failed = measure_radix32_passes(m, arch, runs, jobs, b, list) != 0;
+    /* 2D and 3D: the passes that copy their columns through shared memory may load them straight into
+     * registers instead: an H200 gained (fp16 256^3 0.983 -> 0.915 ms), an H100 lost (1.194 -> 1.262) */
+    if (!failed && m->t->shape.rank > 1)
+        failed = measure_pass_sets(m, arch, runs, jobs, b, list, fastest(list),
+                                   fastest_passes_that(list, fftgen_copies_columns),
+                                   offsetof(fftgen_choice, column_register_passes), "column registers") != 0;
+    /* fp16: the tiled passes may take their twiddles from powers of two (fewer loads, more products:
+     * which wins depends on the pass, so every set is measured) */
+    if (!failed && m->t->precision == FFTGEN_FP16)
+        failed = measure_pass_sets(m, arch, runs, jobs, b, list, fastest(list), fastest_passes_that(list, is_tiled),
+                                   offsetof(fftgen_choice, twiddle_powers), "twiddle powers") != 0;
+    /* fp16: compute the stage twiddles instead of reading tables (an H200's fp16 16384 and 8192 at
+     * radix 32 gained 7-20%, 512 to 2048 lost 1-2%) */
+    if (!failed && m->t->precision == FFTGEN_FP16)
+        failed = measure_pass_sets(m, arch, runs, jobs, b, list, fastest(list),
+                                   fastest_passes_that(list, fftgen_can_compute_twiddles),
+                                   offsetof(fftgen_choice, computed_twiddle_passes), "computed twiddles") != 0;
+    /* fp16: load columns in lane pairs (an H100's 512^3 and 2^23..2^27 gained 1.4-4.7% in their
+     * 512-thread passes in tiles of 16 and 32; tiles of 4 and 8, 256x256's columns first and an H200's
+     * 2^26 and 2^27 lost up to 6.7%) */
+    if (!failed && m->t->precision == FFTGEN_FP16)
+        failed = measure_pass_sets(m, arch, runs, jobs, b, list, fastest(list),
+                                   fastest_passes_that(list, fftgen_can_pair_columns),
+                                   offsetof(fftgen_choice, column_pair_passes), "column pairs") != 0;
+    if (!failed) failed = refine_prefetch(m, arch, runs, jobs, b, list) != 0;
+    if (!failed && arch >= 90 && list->plans[fastest(list)].pass_count > 1)
+        failed = measure_l2_prefetch_passes(m, arch, runs, jobs, b, list) != 0;
+    /* after the passes: the distance goes on the passes chosen, and a plan of several passes that names
+     * none cannot take one */
+    if (!failed) failed = refine_l2_prefetch(m, arch, runs, jobs, b, list) != 0;
+    return failed ? -1 : 0;
+}
+
+/* A plan's structure, as the rounds start from it: its pass count, and whether a pass runs on clusters. */
+static int structure_of(const fftgen_transform_plan *plan)
+{
+    int clustered = 0;
+    for (int i = 0; i < plan->pass_count; ++i) clustered |= plan->pass[i].cluster > 1;
+    return 2 * plan->pass_count + clustered;
+}
+
+/* The fastest plans of up to MAX_OTHER_STRUCTURES other structures (structure_of) than the fastest so far,
+ * each through the same rounds, the others held back meanwhile: options change the order. H200, fp16
+ * 2^23: three passes ran 0.94 ms after the rounds; two (4096-point columns in tiles of 4, then
+ * 2048-point rows in tiles of 8) 1.13 ms before them and 0.90 ms with pass 2 prefetching 64 tiles and
+ * pass 1 asking L2 for its input 2 MB ahead; an H100 1.155 against 0.985 ms (fftgen-bench). There the
+ * first round's fastest two-pass plan runs on clusters, so the plans on clusters are a structure of
+ * their own. 0, or -1 when a measurement failed. */
+static int refine_other_structures(struct measurement *m, int arch, int runs, int jobs, struct buffers *b,
+                                   struct candidate_list *list, int can)
+{
+    enum { MAX_OTHER_STRUCTURES = 2 };
+    const int first_round = list->count;
+    int done[MAX_OTHER_STRUCTURES + 1] = {structure_of(&list->plans[fastest(list)])};
+    for (int d = 1; d <= MAX_OTHER_STRUCTURES; ++d) {
+        int start = -1;
+        for (int c = 0; c < first_round; ++c) {
+            const struct candidate *k = &list->items[c];
+            int seen = 0;
+            for (int e = 0; e < d; ++e) seen |= structure_of(&list->plans[c]) == done[e];
+            if (seen || k->held_back || !isfinite(k->ms)) continue;
+            if (start < 0 || k->ms < list->items[start].ms) start = c;
+        }
+        if (start < 0) return 0;
+        done[d] = structure_of(&list->plans[start]);
+        const int count = list->count;
+        unsigned char held[MAX_CANDIDATES];
+        for (int c = 0; c < count; ++c) {
+            held[c] = (unsigned char)list->items[c].held_back;
+            if (structure_of(&list->plans[c]) != done[d]) list->items[c].held_back = 1;
+        }
+        const int status = refine_fastest(m, arch, runs, jobs, b, list, can);
+        const int best = fastest(list);
+        for (int c = 0; c < count; ++c) list->items[c].held_back = held[c];
+        if (status != 0) return status;
+        int slot = 0;
+        const int slots = (int)(sizeof list->option_notes / sizeof list->option_notes[0]);
+        while (slot < slots - 1 && list->option_notes[slot][0] != '\0') ++slot;
+        char choice[256];
+        fftgen_choice_text(&list->items[best].choice, choice, sizeof choice);
+        snprintf(list->option_notes[slot], sizeof list->option_notes[0], "fastest of %d passes%s after the rounds: %s"
+                 " %.4f ms", done[d] / 2, done[d] % 2 ? " on clusters" : "", choice, list->items[best].ms);
+    }
+    return 0;
+}
+
 /* Measures one transform in rounds: the tile caps on CUDA cores, the same for every pass (and each
- * cluster size against none, and the choice in use now) and then pass by pass; (1D sizes of one
- * kernel) block sizes at every radix; (fp16) the tensor-core pass masks with the best tiles and
- * cluster size; radix 32 in the tiled passes where it saves an exchange; (2D and 3D) short columns
- * straight into registers; (fp16) the tiled passes that take twiddles from powers of two, then the
- * passes that compute them, then those that load their columns in lane pairs; the last six only where
- * they gain MIN_OPTION_GAIN. Fills `entry` (the
- * default choice unless one is MIN_GAIN faster). -1 when a measurement failed. */
+ * cluster size against none, and the choice in use now), then refine_fastest's rounds on the fastest
+ * plan and on the fastest of other structures (refine_other_structures). Fills `entry` (the default
+ * choice unless one is MIN_GAIN faster). -1 when a measurement failed. */
 static int tune_one(const struct transform *t, const fftgen_device_key *key, long long total, int runs, int jobs,
                     struct buffers *b, fftgen_wisdom_entry *entry, int *measured)
 {
@@ -737,44 +839,8 @@ static int tune_one(const struct transform *t, const fftgen_device_key *key, lon
     int failed = m.reference == NULL || m.output == NULL ||
                  fill_random(b->in, t->precision == FFTGEN_FP16, m.values, (unsigned long long)points) != 0 ||
                  measure(&m, &list, 0, runs, jobs, b) != 0;
-    if (!failed) failed = refine_pass_tiles(&m, arch, runs, jobs, b, &list) != 0;
-    if (!failed && t->shape.rank == 1) failed = refine_block_threads(&m, arch, runs, jobs, b, &list) != 0;
-    if (!failed && t->shape.rank > 1) failed = refine_slice_radix(&m, arch, runs, jobs, b, &list) != 0;
-    if (!failed)
-        failed = measure_pass_sets(&m, arch, runs, jobs, b, &list, fastest(&list), can,
-                                   offsetof(fftgen_choice, tensor_cores),
-                                   "tensor cores") != 0;
-    if (!failed) failed = measure_radix32_passes(&m, arch, runs, jobs, b, &list) != 0;
-    /* 2D and 3D: the passes that copy their columns through shared memory may load them straight into
-     * registers instead: an H200 gained (fp16 256^3 0.983 -> 0.915 ms), an H100 lost (1.194 -> 1.262) */
-    if (!failed && t->shape.rank > 1)
-        failed = measure_pass_sets(&m, arch, runs, jobs, b, &list, fastest(&list),
-                                   fastest_passes_that(&list, fftgen_copies_columns),
-                                   offsetof(fftgen_choice, column_register_passes), "column registers") != 0;
-    /* fp16: the tiled passes may take their twiddles from powers of two (fewer loads, more products:
-     * which wins depends on the pass, so every set is measured) */
-    if (!failed && t->precision == FFTGEN_FP16)
-        failed = measure_pass_sets(&m, arch, runs, jobs, b, &list, fastest(&list), fastest_passes_that(&list, is_tiled),
-                                   offsetof(fftgen_choice, twiddle_powers), "twiddle powers") != 0;
-    /* fp16: compute the stage twiddles instead of reading tables (an H200's fp16 16384 and 8192 at
-     * radix 32 gained 7-20%, 512 to 2048 lost 1-2%) */
-    if (!failed && t->precision == FFTGEN_FP16)
-        failed = measure_pass_sets(&m, arch, runs, jobs, b, &list, fastest(&list),
-                                   fastest_passes_that(&list, fftgen_can_compute_twiddles),
-                                   offsetof(fftgen_choice, computed_twiddle_passes), "computed twiddles") != 0;
-    /* fp16: load columns in lane pairs (an H100's 512^3 and 2^23..2^27 gained 1.4-4.7% in their
-     * 512-thread passes in tiles of 16 and 32; tiles of 4 and 8, 256x256's columns first and an H200's
-     * 2^26 and 2^27 lost up to 6.7%) */
-    if (!failed && t->precision == FFTGEN_FP16)
-        failed = measure_pass_sets(&m, arch, runs, jobs, b, &list, fastest(&list),
-                                   fastest_passes_that(&list, fftgen_can_pair_columns),
-                                   offsetof(fftgen_choice, column_pair_passes), "column pairs") != 0;
-    if (!failed) failed = refine_prefetch(&m, arch, runs, jobs, b, &list) != 0;
-    if (!failed && arch >= 90 && list.plans[fastest(&list)].pass_count > 1)
-        failed = measure_l2_prefetch_passes(&m, arch, runs, jobs, b, &list) != 0;
-    /* after the passes: the distance goes on the passes chosen, and a plan of several passes that names
-     * none cannot take one */
-    if (!failed) failed = refine_l2_prefetch(&m, arch, runs, jobs, b, &list) != 0;
+    if (!failed) failed = refine_fastest(&m, arch, runs, jobs, b, &list, can) != 0;
+    if (!failed) failed = refine_other_structures(&m, arch, runs, jobs, b, &list, can) != 0;
     free(m.reference);
     free(m.output);
     if (failed) {
