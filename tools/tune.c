@@ -126,8 +126,8 @@ struct candidate_list {
     fftgen_transform_plan plans[MAX_CANDIDATES];
     int count;
     /* what the option rounds did not take, said after the transform's line: tensor cores, radix 32 on up
-     * to three plans, column registers, twiddle powers, computed twiddles, column pairs, L2 prefetch;
-     * twice where the fastest plan of another pass count goes through the rounds too */
+     * to three plans, column registers, twiddle powers, computed twiddles, column pairs, L2 prefetch, for
+     * each structure whose fastest plan went through the rounds (refine_other_structures) */
     char option_notes[16][384];
 };
 
@@ -548,6 +548,15 @@ static void add_pass_sets(const struct measurement *m, int arch, struct candidat
     }
 }
 
+/* The first empty note of the list (the last one, overwritten, when all are taken). */
+static char *next_note(struct candidate_list *list)
+{
+    int slot = 0;
+    const int slots = (int)(sizeof list->option_notes / sizeof list->option_notes[0]);
+    while (slot < slots - 1 && list->option_notes[slot][0] != '\0') ++slot;
+    return list->option_notes[slot];
+}
+
 /* Measures an option's candidates [first, list->count), which name passes in the choice field at
  * `field`. The option wins only where it beats `before`, the fastest candidate before them, by
  * MIN_OPTION_GAIN; otherwise its candidates are held back and `name` says so. 0, or -1 when a
@@ -561,10 +570,7 @@ static int measure_option(struct measurement *m, int runs, int jobs, struct buff
     const float without = list->items[before].ms, with = list->items[best].ms;
     if (best >= first && with > without * (1 - MIN_OPTION_GAIN)) {
         for (int c = first; c < list->count; ++c) list->items[c].held_back = 1;
-        int slot = 0;
-        const int slots = (int)(sizeof list->option_notes / sizeof list->option_notes[0]);
-        while (slot < slots - 1 && list->option_notes[slot][0] != '\0') ++slot;
-        char *note = list->option_notes[slot], passes[32];
+        char *note = next_note(list), passes[32];
         fftgen_pass_mask_text(*(const int *)((const char *)&list->items[best].choice + field), passes, sizeof passes);
         snprintf(note, sizeof list->option_notes[0], "%s in passes %s: %.4f ms against %.4f ms for the plan before"
                  " them, less than %.0f%% faster: not taken", name, passes, with, without, 100 * MIN_OPTION_GAIN);
@@ -738,11 +744,11 @@ static int refine_other_structures(struct measurement *m, int arch, int runs, in
                                    struct candidate_list *list, int can)
 {
     enum { MAX_OTHER_STRUCTURES = 2 };
-    const int first_round = list->count;
+    const int measured = list->count; /* the rounds start from these */
     int done[MAX_OTHER_STRUCTURES + 1] = {structure_of(&list->plans[fastest(list)])};
     for (int d = 1; d <= MAX_OTHER_STRUCTURES; ++d) {
         int start = -1;
-        for (int c = 0; c < first_round; ++c) {
+        for (int c = 0; c < measured; ++c) {
             const struct candidate *k = &list->items[c];
             int seen = 0;
             for (int e = 0; e < d; ++e) seen |= structure_of(&list->plans[c]) == done[e];
@@ -761,12 +767,9 @@ static int refine_other_structures(struct measurement *m, int arch, int runs, in
         const int best = fastest(list);
         for (int c = 0; c < count; ++c) list->items[c].held_back = held[c];
         if (status != 0) return status;
-        int slot = 0;
-        const int slots = (int)(sizeof list->option_notes / sizeof list->option_notes[0]);
-        while (slot < slots - 1 && list->option_notes[slot][0] != '\0') ++slot;
         char choice[256];
         fftgen_choice_text(&list->items[best].choice, choice, sizeof choice);
-        snprintf(list->option_notes[slot], sizeof list->option_notes[0], "fastest of %d passes%s after the rounds: %s"
+        snprintf(next_note(list), sizeof list->option_notes[0], "fastest of %d passes%s after the rounds: %s"
                  " %.4f ms", done[d] / 2, done[d] % 2 ? " on clusters" : "", choice, list->items[best].ms);
     }
     return 0;
