@@ -279,6 +279,12 @@ fftgen_add_sim(fftgen_1024_r32_pf4_fp16 1024 fp16 ", 32, 0, 0, 0, 0" --radix 32 
 # (runs of 4 points after tiles of 4 columns, of 8 after tiles of 8: two 16-byte pieces a run)
 fftgen_add_sim(fftgen_131072_t4_0_pf2_fp16 131072 fp16 ", 0, 0, 0, 0, 0" --max-tile 4,0 --prefetch 2)
 fftgen_add_sim(fftgen_131072_t8_0_pf2_fp16 131072 fp16 ", 0, 0, 0, 0, 0" --max-tile 8,0 --prefetch 2)
+# fp16 2^23 in two passes as the shipped table plans it: 4096-point columns in tiles of 4, then 2048-point
+# rows in tiles of 8 run 16 (H100) or 64 (H200) tiles a block, the next tile's runs copied ahead
+fftgen_add_sim(fftgen_8388608_t4_32_pf16_ct_fp16 8388608 fp16 ", 0, 0, 0, 0, 0" --max-tile 4,32 --prefetch 16
+               --computed-twiddles=1,2)
+fftgen_add_sim(fftgen_8388608_t4_32_pf64_tp2_ct_fp16 8388608 fp16 ", 0, 0, 0, 0, 0" --max-tile 4,32 --prefetch 64
+               --twiddle-powers=2 --computed-twiddles=1,2)
 # fused slices that prefetch: the rows read the staged slice (a 2D shape, and a 3D shape's first pass)
 foreach(shape 64x64 2x16x128)
   fftgen_shape_fields(${shape} 0 0 points fields)
