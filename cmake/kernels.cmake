@@ -341,6 +341,10 @@ fftgen_add_sim(fftgen_262144_t32_fp16 262144 fp16 ", 0, 0, 0, 0, 0" --max-tile 3
 # the same with pass 1's columns loaded a lane pair at a time (--column-pairs: 8 bytes a row, a shuffle)
 fftgen_add_sim(fftgen_262144_t32_cp_fp16 262144 fp16 ", 0, 0, 0, 0, 0" --max-tile 32 --column-pairs)
 fftgen_add_sim(fftgen_1048576_ct_fp16 1048576 fp16 ", 0, 0, 0, 0, 0" --computed-twiddles)
+# the H200's shipped plan of fp16 2^20: radix 32 in both passes of tiles of 8, computed twiddles in both,
+# pass 1's column pairs (the L2 prefetch of pass 2 is CUDA's only)
+fftgen_add_sim(fftgen_1048576_t8_0_r32_ct_cp1_fp16 1048576 fp16 ", 0, 0, 0, 0, 0" --max-tile 8,0
+               --radix32-passes=1,2 --computed-twiddles=1,2 --column-pairs=1)
 # and a pass 1 whose radix-2 tail runs by warp shuffles, its pass twiddles computed from its outputs' rows
 fftgen_add_sim(fftgen_262144_ct_fp16 262144 fp16 ", 0, 0, 0, 0, 0" --computed-twiddles=1)
 # fp16 between passes: the planner keeps fp16 for two passes and stores the last intermediate of three
