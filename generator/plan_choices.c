@@ -227,7 +227,9 @@ static int tile_staging_bytes(const fftgen_kernel_plan *pass)
  * 16-byte aligned where the work area is, and room for the tile in shared memory. At 2^21 and 2^22
  * such a pass is 1024 threads of 139 KB: one block an SM, whose loads nothing else hides. H200, fp16 2^22 (2048 x
  * 2048), pass 2 alone: 0.4249 -> 0.3625 ms; its pass 1 (two blocks an SM, columns) lost with a
- * prefetch (0.5166 -> 0.5806), so columns keep their loads. */
+ * prefetch (0.5166 -> 0.5806), so columns keep their loads; so did column passes copying their tiles
+ * ahead a row at a time, in every plan tried (H200, fp16 2^20 to 2^23, fp32 2^22: 5-30% slower, with or
+ * without the L2 prefetch; results/notes.md, 2026-11-27). */
 static int prefetches_tiles(const fftgen_kernel_plan *pass, int arch)
 {
     const fftgen_layout *in = &pass->in;
