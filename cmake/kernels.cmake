@@ -341,6 +341,10 @@ fftgen_add_sim(fftgen_262144_t32_fp16 262144 fp16 ", 0, 0, 0, 0, 0" --max-tile 3
 # the same with pass 1's columns loaded a lane pair at a time (--column-pairs: 8 bytes a row, a shuffle)
 fftgen_add_sim(fftgen_262144_t32_cp_fp16 262144 fp16 ", 0, 0, 0, 0, 0" --max-tile 32 --column-pairs)
 fftgen_add_sim(fftgen_1048576_ct_fp16 1048576 fp16 ", 0, 0, 0, 0, 0" --computed-twiddles)
+# the H100's shipped plan of fp16 2^22: pass 1 in tiles of 32, pass 2 reading its runs of 32 points and
+# prefetching 16 tiles a block, computed twiddles in both (the L2 prefetch of pass 1 is CUDA's only)
+fftgen_add_sim(fftgen_4194304_t32_0_pf16_ct_fp16 4194304 fp16 ", 0, 0, 0, 0, 0" --max-tile 32,0 --prefetch 16
+               --computed-twiddles=1,2)
 # the H200's shipped plan of fp16 2^20: radix 32 in both passes of tiles of 8, computed twiddles in both,
 # pass 1's column pairs (the L2 prefetch of pass 2 is CUDA's only)
 fftgen_add_sim(fftgen_1048576_t8_0_r32_ct_cp1_fp16 1048576 fp16 ", 0, 0, 0, 0, 0" --max-tile 8,0
