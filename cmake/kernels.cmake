@@ -395,6 +395,17 @@ foreach(case fp16:64x512 fp32:64x512 fp16:16x4096 fp32:256x512 fp16:64x512:0,8)
   fftgen_add_sim(fftgen_${shape}_cf${tag}_${p} ${points} ${p} ", 0, 0, 0, 0, 0${fields}" --n ${shape}
                  --order columns-first ${tiles})
 endforeach()
+# the H100's shipped fp16 plans of 512x256 (columns first), 512x512 (rows at radix 32, pass 1 computing
+# its twiddles) and 1024x1024 (columns first in tiles of 2, twiddles from their powers, pass 1 computing
+# them); their L2 prefetch is CUDA's only
+foreach(case "512x256;cf;--order;columns-first" "512x512;r32_ct1;--radix;32;--computed-twiddles=1"
+        "1024x1024;t0_2_cf_tp_ct1;--max-tile;0,2;--order;columns-first;--twiddle-powers=1,2;--computed-twiddles=1")
+  list(GET case 0 shape)
+  list(GET case 1 tag)
+  list(SUBLIST case 2 -1 flags)
+  fftgen_shape_fields(${shape} 0 0 points fields)
+  fftgen_add_sim(fftgen_${shape}_${tag}_fp16 ${points} fp16 ", 0, 0, 0, 0, 0${fields}" --n ${shape} ${flags})
+endforeach()
 # 1D: the twiddled columns of two passes on clusters, when one pass on a cluster does not fit (two and
 # three pass-twiddle tables)
 fftgen_add_sim(fftgen_65536_c2_fp16 65536 fp16 ", 0, 0, 0, 0, 0" --cluster 2)
