@@ -397,8 +397,9 @@ foreach(case fp16:64x512 fp32:64x512 fp16:16x4096 fp32:256x512 fp16:64x512:0,8)
 endforeach()
 # the H100's shipped fp16 plans of 512x256 (columns first), 512x512 (rows at radix 32, pass 1 computing
 # its twiddles) and 1024x1024 (columns first in tiles of 2, twiddles from their powers, pass 1 computing
-# them); their L2 prefetch is CUDA's only
+# them), and the H200's 512x512 (the powers in pass 2 too); their L2 prefetch is CUDA's only
 foreach(case "512x256;cf;--order;columns-first" "512x512;r32_ct1;--radix;32;--computed-twiddles=1"
+        "512x512;r32_tp2_ct1;--radix;32;--twiddle-powers=2;--computed-twiddles=1"
         "1024x1024;t0_2_cf_tp_ct1;--max-tile;0,2;--order;columns-first;--twiddle-powers=1,2;--computed-twiddles=1")
   list(GET case 0 shape)
   list(GET case 1 tag)
