@@ -466,6 +466,32 @@ end
 
 ------------------------------------------------------------------------------ CUDA
 
+-- The load of a point of a tile of columns on a cluster (stage.asks_l2_around_columns): PTX's
+-- .L2::256B asks L2 to fetch the 256 bytes around the point from DRAM.
+local function cuda_load_asking_256(w, f)
+  w:line("")
+  w:line("// A point of a tile of columns, asking L2 to fetch the 256 bytes around it (sm_80 and newer): the")
+  w:line("// tiles beside this one read the rest of those bytes, and find them in L2.")
+  w:open("__device__ __forceinline__ float2 load_point_asking_256(const point_t* p, size_t i)")
+  w:line("#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800")
+  if f.precision == "fp16" then
+    w:line("unsigned short x, y;")
+    w:line("asm(\"ld.global.L2::256B.v2.b16 {%%0, %%1}, [%%2];\" : \"=h\"(x), \"=h\"(y) : \"l\"(p + i));")
+    w:line("float2 f;")
+    w:line("asm(\"cvt.f32.f16 %%0, %%1;\" : \"=f\"(f.x) : \"h\"(x));")
+    w:line("asm(\"cvt.f32.f16 %%0, %%1;\" : \"=f\"(f.y) : \"h\"(y));")
+    w:line("return f;")
+  else
+    w:line("float2 f;")
+    w:line("asm(\"ld.global.L2::256B.v2.f32 {%%0, %%1}, [%%2];\" : \"=f\"(f.x), \"=f\"(f.y) : \"l\"(p + i));")
+    w:line("return f;")
+  end
+  w:line("#else")
+  w:line("return load_point(p, i);")
+  w:line("#endif")
+  w:close()
+end
+
 local function cuda_helpers(w, f)
   if f.precision == "fp16" then
     w:line("// Bit-compatible with __half2; converted with PTX so that no header is needed under NVRTC.")
@@ -493,6 +519,7 @@ local function cuda_helpers(w, f)
     w:line("__device__ __forceinline__ float2 load_point(const point_t* p, size_t i) { return p[i]; }")
     w:line("__device__ __forceinline__ void store_point(point_t* p, size_t i, float2 f) { p[i] = f; }")
   end
+  if any_pass_that(f, stage.asks_l2_around_columns) then cuda_load_asking_256(w, f) end
   w:line("")
   w:line("__device__ __forceinline__ float2 load_twiddle(const float2* tw, int i) { return __ldg(tw + i); }")
   w:line("__device__ __forceinline__ float2 scaled(float2 a, float s) { return make_float2(a.x * s, a.y * s); }")
@@ -1256,6 +1283,10 @@ local function sim_helpers(w, f)
     w:line("typedef float2 point_t;")
     w:line("static inline float2 load_point(const point_t* p, size_t i) { return p[i]; }")
     w:line("static inline void store_point(point_t* p, size_t i, float2 f) { p[i] = f; }")
+  end
+  if any_pass_that(f, stage.asks_l2_around_columns) then
+    w:line("// the CUDA kernels' hint to L2 changes no value")
+    w:line("static inline float2 load_point_asking_256(const point_t* p, size_t i) { return load_point(p, i); }")
   end
   w:line("static inline float2 scaled(float2 a, float s) { return make_float2(a.x * s, a.y * s); }")
   w:open("static inline float2 twiddle_mul(float2 a, float2 w)")

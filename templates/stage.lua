@@ -40,6 +40,20 @@ local function pad_offset(plan, index) return index + index // pad_every(plan) e
 local function loader(plan) return plan.shared_exponent_source and "load_shared_exponent" or "load_point" end
 local function storer(plan) return plan.shared_exponent_target and "store_shared_exponent" or "store_point" end
 
+-- Columns side by side on a cluster, which takes no L2 prefetch (fftgen_can_l2_prefetch): their loads
+-- ask L2 for the 256 bytes around each point (load_point_asking_256), so the runs of the tiles beside
+-- come from L2 (fftgen-kernel-ab, H100 / H200: fp16 4096x4096 -2.4% / -2.5%, fp32 8192x8192 -3.7% /
+-- -4.2%, fp32 2^25 -3.3% / -2.6%; in passes that also ask L2 for their tiles ahead, the hint bought
+-- nothing or lost up to 2%: results/notes.md).
+function M.asks_l2_around_columns(plan)
+  local L = plan.in_layout
+  return plan.tiled and (plan.cluster or 1) > 1 and not plan.shared_exponent_source and L.fft_stride == 1 and
+    L.elem_stride > 1
+end
+local function column_loader(plan)
+  return M.asks_l2_around_columns(plan) and "load_point_asking_256" or loader(plan)
+end
+
 -- The scale (1/N in a normalized inverse's last pass, else 1). Kernels of 16 points a thread or more
 -- that read global memory in their first stage multiply its inputs, behind a test that is uniform
 -- over the launch, so that passes with a scale of 1 (all others) spend no multiplications on it; the
@@ -368,7 +382,7 @@ local function emit_staged_load(w, plan)
   for u = 0, plan.radix_max - 1 do
     local address, target, fft = tiled_side(plan, plan.in_layout, "src", u, rows(u))
     targets[u] = target
-    w:line("v[%d] = (%s < tile_ffts) ? " .. loader(plan) .. "(%s, 0) : %s;", u, fft, address, zero)
+    w:line("v[%d] = (%s < tile_ffts) ? " .. column_loader(plan) .. "(%s, 0) : %s;", u, fft, address, zero)
   end
   if paired then w:close() end
   if register_side(plan, plan.in_layout) then -- v[u] is what the first stage reads

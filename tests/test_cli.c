@@ -946,6 +946,35 @@ static void l2_prefetch_on_request(void **state)
     expect_rejected("--l2-prefetch-passes=0: expected pass numbers", "65536", "--l2-prefetch-passes=0", NULL);
 }
 
+/* Columns side by side on a cluster (which takes no L2 prefetch) load with PTX's .L2::256B, so that L2
+ * fetches the runs of the tiles beside theirs; columns off clusters load as before, and no file carries
+ * the helper it does not use */
+static void cluster_columns_ask_l2_for_256_bytes(void **state)
+{
+    (void)state;
+    static const struct { const char *precision, *cluster, *load; int asks; } cases[] = {
+        {"fp16", NULL, "ld.global.L2::256B.v2.b16", 1},
+        {"fp32", NULL, "ld.global.L2::256B.v2.f32", 1},
+        {"fp16", "1", "ld.global.L2::256B", 0}, /* the columns in two passes of wide tiles, off clusters */
+    };
+    char path[300];
+    snprintf(path, sizeof path, "%s/cluster-columns.cu", work_dir);
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
+        assert_int_equal(run_fftgen("--n", "8192x4", "--precision", cases[i].precision, "-o", path,
+                                    cases[i].cluster ? "--cluster" : NULL, cases[i].cluster, NULL),
+                         0);
+        const char *text = file_text(path);
+        if (cases[i].asks) {
+            assert_non_null(strstr(text, cases[i].load));
+            assert_non_null(strstr(text, "? load_point_asking_256(src + "));
+        } else {
+            assert_null(strstr(text, cases[i].load));
+            assert_null(strstr(text, "load_point_asking_256"));
+        }
+    }
+    unlink(path);
+}
+
 /* sm_90: several transforms a block, the next one's input bulk-copied ahead, where asked and where the
  * kernel can take it */
 static void prefetches_on_request(void **state)
@@ -1232,6 +1261,7 @@ int main(void)
         cmocka_unit_test(slices_merge_a_stage),
         cmocka_unit_test(prefetches_on_request),
         cmocka_unit_test(l2_prefetch_on_request),
+        cmocka_unit_test(cluster_columns_ask_l2_for_256_bytes),
         cmocka_unit_test(columns_first_through_the_work_area),
         cmocka_unit_test(columns_split_in_two_passes),
         cmocka_unit_test(rows_take_a_radix),
