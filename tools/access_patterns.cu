@@ -3,9 +3,10 @@
 // device-to-device copy. A block moves a tile of T columns of an L x L matrix, 16 points per thread,
 // as the passes do (results/notes.md, "Pass 1 writes its tiles as blocks"). --shared gives each block
 // dynamic shared memory it does not use, so that as few blocks share an SM as in the passes, whose
-// exchange memory holds them to one or two. Tiles of columns whose rows are whole 16-byte pieces are
-// also read a piece a load, and on sm_90 by the tensor memory accelerator (TMA) into shared memory,
-// the two ways a pass could issue fewer memory instructions than one a point.
+// exchange memory holds them to one or two. Columns -> blocks also runs with loads that ask L2 for the
+// 256 bytes around each point and, where a tile's rows are whole 16-byte pieces, with a 16-byte load a
+// piece and (sm_90) through the tensor memory accelerator (TMA) into shared memory: other ways a pass
+// could read its columns than one load a point.
 #include <cuda.h> // CUtensorMap and its enums only: the encoder comes through the runtime
 #include <cuda_runtime.h>
 
@@ -42,7 +43,7 @@ template <typename Point> __device__ __forceinline__ Point load_asking_256(const
 {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800
     return *p;
-#endif
+#else
     if constexpr (sizeof(Point) == 4) {
         unsigned v;
         asm("ld.global.L2::256B.b32 %0, [%1];" : "=r"(v) : "l"(p));
@@ -52,6 +53,7 @@ template <typename Point> __device__ __forceinline__ Point load_asking_256(const
         asm("ld.global.L2::256B.b64 %0, [%1];" : "=l"(v) : "l"(p));
         return v;
     }
+#endif
 }
 
 template <typename Point, bool ASK_256 = false>
@@ -62,8 +64,7 @@ __global__ void move_tiles(const Point *in, Point *out, int log_l, int log_t, Pa
     const size_t base = (size_t)matrix << (2 * log_l);
     Point v[POINTS_PER_THREAD];
 #pragma unroll
-    for (int u = 0; u < POINTS_PER_THREAD; ++u)
-    {
+    for (int u = 0; u < POINTS_PER_THREAD; ++u) {
         const Point *from = in + base + element(read, tile, threadIdx.x + u * blockDim.x, log_l, log_t);
         v[u] = ASK_256 ? load_asking_256(from) : *from;
     }
