@@ -328,8 +328,9 @@ fftgen_add_sim(fftgen_4x128x128_r32_pf2_fp16 ${points} fp16 ", 0, 0, 0, 0, 0${fi
 # column tiles of 32 (--max-tile 32: 128-byte runs in fp16), copied through shared memory and straight
 # into registers
 fftgen_shape_fields(256x128 0 0 points fields)
+# (and with the column loads asking L2 for 256 bytes: --l2-fetch-256, a hint that changes no value)
 foreach(case "t32_fp16;fp16;" "t32_cr_fp16;fp16;--column-registers;--twiddle-powers=2" "t32_fp32;fp32;"
-        "t32_cr_cp_fp16;fp16;--column-registers;--column-pairs")
+        "t32_cr_cp_fp16;fp16;--column-registers;--column-pairs" "t32_l2f_fp16;fp16;--l2-fetch-256=2")
   list(GET case 0 tag)
   list(GET case 1 p)
   list(SUBLIST case 2 -1 extra)
@@ -340,6 +341,8 @@ endforeach()
 fftgen_add_sim(fftgen_262144_t32_fp16 262144 fp16 ", 0, 0, 0, 0, 0" --max-tile 32)
 # the same with pass 1's columns loaded a lane pair at a time (--column-pairs: 8 bytes a row, a shuffle)
 fftgen_add_sim(fftgen_262144_t32_cp_fp16 262144 fp16 ", 0, 0, 0, 0, 0" --max-tile 32 --column-pairs)
+# pass 1's columns loaded with PTX's .L2::256B (--l2-fetch-256; the host simulation loads them plainly)
+fftgen_add_sim(fftgen_262144_l2f_fp16 262144 fp16 ", 0, 0, 0, 0, 0" --l2-fetch-256=1)
 fftgen_add_sim(fftgen_1048576_ct_fp16 1048576 fp16 ", 0, 0, 0, 0, 0" --computed-twiddles)
 # the H100's shipped plan of fp16 2^22: pass 1 in tiles of 32, pass 2 reading its runs of 32 points and
 # prefetching 16 tiles a block, computed twiddles in both (the L2 prefetch of pass 1 is CUDA's only)

@@ -62,6 +62,12 @@ static void usage(FILE *to)
             "  --l2-prefetch-passes[=P,..] 1D sizes of several passes and 2D/3D shapes: the passes\n"
             "                        listed (every one that can without a list) take the L2 prefetch.\n"
             "                        Off by default (libfftgen chooses pass by pass from measurements)\n"
+            "  --l2-fetch-256[=P,..] sm_80 and newer: the passes listed (every one that can without a\n"
+            "                        list) that read columns side by side load them with PTX's\n"
+            "                        .L2::256B hint, so that L2 fetches the 256 bytes around each point\n"
+            "                        and the tiles beside find their runs there. Column passes on\n"
+            "                        clusters always do; off elsewhere by default (libfftgen chooses\n"
+            "                        pass by pass from measurements)\n"
             "  --precision P         fp32 (float2 storage) or fp16 (__half2 storage, fp32 arithmetic);\n"
             "                        default fp32. Or a split precision: float2 storage, the radix-16\n"
             "                        stages on tensor cores with each fp32 operand (data and DFT matrix)\n"
@@ -335,6 +341,9 @@ static void explain_pass(const fftgen_kernel_plan *plan, const char *indent)
     if (plan->l2_prefetch_bytes > 0)
         printf("%sL2 prefetch:    each block asks L2 for the input %d KB further on (sm_90)\n", indent,
                plan->l2_prefetch_bytes / 1024);
+    if (plan->l2_fetch_256)
+        printf("%sL2 fetch:       the column loads ask L2 for the 256 bytes around each point (.L2::256B, sm_80)\n",
+               indent);
 }
 
 static void explain_shape(const fftgen_transform_plan *plan)
@@ -473,7 +482,7 @@ int main(int argc, char **argv)
            OPT_TEMPLATES, OPT_ISTRIDE, OPT_IDIST, OPT_OSTRIDE, OPT_ODIST, OPT_INEMBED, OPT_ONEMBED, OPT_TENSOR_CORES,
            OPT_TWIDDLE_POWERS, OPT_RADIX32_PASSES, OPT_COLUMN_REGISTERS, OPT_COMPUTED_TWIDDLES,
            OPT_MAX_TILE, OPT_CLUSTER, OPT_INTERMEDIATE, OPT_ORDER, OPT_BLOCK_THREADS, OPT_PREFETCH,
-           OPT_SPLIT_COLUMNS, OPT_COLUMN_PAIRS, OPT_L2_PREFETCH, OPT_L2_PREFETCH_PASSES };
+           OPT_SPLIT_COLUMNS, OPT_COLUMN_PAIRS, OPT_L2_PREFETCH, OPT_L2_PREFETCH_PASSES, OPT_L2_FETCH_256 };
     static const struct option options[] = {
         {"n", required_argument, 0, OPT_N},
         {"radix", required_argument, 0, OPT_RADIX},
@@ -481,6 +490,7 @@ int main(int argc, char **argv)
         {"prefetch", required_argument, 0, OPT_PREFETCH},
         {"l2-prefetch", required_argument, 0, OPT_L2_PREFETCH},
         {"l2-prefetch-passes", optional_argument, 0, OPT_L2_PREFETCH_PASSES},
+        {"l2-fetch-256", optional_argument, 0, OPT_L2_FETCH_256},
         {"precision", required_argument, 0, OPT_PRECISION},
         {"direction", required_argument, 0, OPT_DIRECTION},
         {"arch", required_argument, 0, OPT_ARCH},
@@ -513,7 +523,7 @@ int main(int argc, char **argv)
     if (argc > 1 && strcmp(argv[1], "pack") == 0) return fftgen_pack_command(argc - 1, argv + 1);
     if (argc > 1 && strcmp(argv[1], "tune") == 0) return run_tune(argv + 1);
     fftgen_kernel_request request = {0, 0, FFTGEN_KERNEL_FP32, FFTGEN_DEFAULT_ARCH, 0, {{0}}, 0,
-                                     FFTGEN_INTERMEDIATE_DEFAULT, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+                                     FFTGEN_INTERMEDIATE_DEFAULT, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
     int have_n = 0, explain_only = 0, directions = FFTGEN_RENDER_BOTH;
     const char *output = NULL, *name = NULL, *templates_dir = NULL;
     fftgen_target target = FFTGEN_TARGET_CUDA;
@@ -608,6 +618,9 @@ int main(int argc, char **argv)
             break;
         case OPT_L2_PREFETCH_PASSES:
             request.l2_prefetch_passes = parse_passes("l2-prefetch-passes", optarg);
+            break;
+        case OPT_L2_FETCH_256:
+            request.l2_fetch_256_passes = parse_passes("l2-fetch-256", optarg);
             break;
         case OPT_MAX_TILE:
             if (fftgen_tile_caps_parse(optarg, &request.max_tile) != 0)

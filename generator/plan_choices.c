@@ -497,6 +497,49 @@ fftgen_plan_status fftgen_place_column_pairs(const fftgen_kernel_request *reques
                            why_len);
 }
 
+/* Whether a tiled pass reads its tile's columns side by side straight from the user's points or fp16 /
+ * fp32 intermediates: the loads that .L2::256B serves (fftgen_kernel_plan.l2_fetch_256). */
+static int loads_columns_side_by_side(const fftgen_kernel_plan *p)
+{
+    return p->tiled && !p->shared_exponent_source && p->in.fft_stride == 1 && p->in.elem_stride > 1;
+}
+
+int fftgen_can_fetch_l2_256(const fftgen_kernel_plan *p)
+{
+    return p->arch >= 80 && loads_columns_side_by_side(p) && p->cluster < 2 && !p->column_pairs;
+}
+
+static void fetch_l2_256(fftgen_kernel_plan *pass)
+{
+    pass->l2_fetch_256 = 1;
+}
+
+static const char *why_no_l2_fetch_256(const fftgen_kernel_plan *pass)
+{
+    if (pass->arch < 80) return "needs sm_80 or newer (ld.global.L2::256B)";
+    if (pass->cluster > 1) return "runs on a thread-block cluster, whose column loads ask for 256 bytes already";
+    if (!pass->tiled) return "is not a tiled pass (it reads whole rows or slices)";
+    if (pass->shared_exponent_source) return "reads shared-exponent complexes";
+    if (pass->column_pairs) return "loads its columns in lane pairs";
+    return "reads rows, not columns side by side";
+}
+
+/* The 256-byte L2 fetch (fftgen_kernel_plan.l2_fetch_256): on every column pass of a cluster, and on the
+ * passes the request names. Runs after fftgen_place_column_pairs. */
+fftgen_plan_status fftgen_place_l2_fetch_256(const fftgen_kernel_request *request, fftgen_transform_plan *plan,
+                                             char *why, size_t why_len)
+{
+    static const struct pass_choice l2_fetch_256 = {
+        "L2 fetch of 256 bytes", fftgen_can_fetch_l2_256, fetch_l2_256, why_no_l2_fetch_256,
+        "this plan has no pass off clusters that loads columns side by side (on sm_80 or newer)"};
+    for (int i = 0; i < plan->pass_count; ++i) {
+        fftgen_kernel_plan *pass = &plan->pass[i];
+        pass->l2_fetch_256 = pass->cluster > 1 && loads_columns_side_by_side(pass);
+    }
+    return place_in_passes(request->l2_fetch_256_passes, &l2_fetch_256, plan, &plan->l2_fetch_256_passes, why,
+                           why_len);
+}
+
 /* What a split request needs before planning: tensor cores, and a radix-16 stage in 1D. */
 fftgen_plan_status fftgen_check_split(const fftgen_kernel_request *request, int rank, char *why, size_t why_len)
 {

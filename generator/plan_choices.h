@@ -36,6 +36,9 @@ fftgen_plan_status fftgen_place_column_registers(const fftgen_kernel_request *re
                                                  char *why, size_t why_len);
 fftgen_plan_status fftgen_place_column_pairs(const fftgen_kernel_request *request, fftgen_transform_plan *plan,
                                              char *why, size_t why_len);
+/* Column loads that ask L2 for the 256 bytes around each point: on clusters, and where the request names. */
+fftgen_plan_status fftgen_place_l2_fetch_256(const fftgen_kernel_request *request, fftgen_transform_plan *plan,
+                                             char *why, size_t why_len);
 /* What a split-precision request needs before planning. */
 fftgen_plan_status fftgen_check_split(const fftgen_kernel_request *request, int rank, char *why, size_t why_len);
 /* fp16 or shared-exponent complexes at each boundary between passes. */

@@ -710,6 +710,7 @@ fftgen_plan_status fftgen_plan_transform(const fftgen_kernel_request *asked, fft
     if (status == FFTGEN_PLAN_OK) status = fftgen_place_prefetch(request, plan, why, why_len);
     if (status == FFTGEN_PLAN_OK) fftgen_place_intermediates(request, plan);
     if (status == FFTGEN_PLAN_OK) status = fftgen_place_column_pairs(request, plan, why, why_len);
+    if (status == FFTGEN_PLAN_OK) status = fftgen_place_l2_fetch_256(request, plan, why, why_len);
     if (status == FFTGEN_PLAN_OK) status = fftgen_place_l2_prefetch(request, plan, why, why_len);
     plan->max_tile = request->max_tile;
     plan->cluster = request->cluster;
@@ -725,7 +726,7 @@ long long fftgen_transform_limit(fftgen_kernel_precision precision, int arch)
     long long best = 0;
     for (long long n = 2; n <= (1LL << 30); n *= 2) {
         const fftgen_kernel_request request = {n, 0, precision, arch, 0, {{0}}, 0, FFTGEN_INTERMEDIATE_DEFAULT,
-                                               0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+                                               0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
         fftgen_transform_plan plan;
         if (plan_transform_quietly(&request, &plan) != FFTGEN_PLAN_OK) break;
         best = n;
@@ -810,6 +811,7 @@ fftgen_plan_status fftgen_plan_strided(const fftgen_kernel_request *asked, fftge
             if (status == FFTGEN_PLAN_OK) status = fftgen_place_column_registers(request, &p, why, why_len);
             if (status == FFTGEN_PLAN_OK) status = fftgen_place_twiddle_powers(request, &p, why, why_len);
             if (status == FFTGEN_PLAN_OK) status = fftgen_place_column_pairs(request, &p, why, why_len);
+            if (status == FFTGEN_PLAN_OK) status = fftgen_place_l2_fetch_256(request, &p, why, why_len);
             if (status == FFTGEN_PLAN_OK) {
                 route_through_work(&p);
                 p.max_tile = request->max_tile;
@@ -1170,7 +1172,8 @@ fftgen_plan_status fftgen_plan_shape(const fftgen_kernel_request *asked, int ran
      * 1D kernel takes them) */
     const fftgen_kernel_request rows = {shape[rank - 1], slice_fits ? 0 : request->max_radix, request->precision,
                                         request->arch, request->tensor_cores, request->max_tile, 1,
-                                        FFTGEN_INTERMEDIATE_DEFAULT, 0, 0, 0, request->radix32_passes, 0, 0, 0, 0, 0, 0, 0};
+                                        FFTGEN_INTERMEDIATE_DEFAULT, 0, 0, 0, request->radix32_passes, 0, 0, 0, 0, 0,
+                                        0, 0, 0};
     fftgen_transform_plan row_plan;
     int next = rank - 2, rows_take_radix = 0; /* the highest dimension still to transform */
     p.pass_count = 1;
@@ -1296,6 +1299,7 @@ fftgen_plan_status fftgen_plan_shape(const fftgen_kernel_request *asked, int ran
     if (status != FFTGEN_PLAN_OK) return status;
     fftgen_place_intermediates(request, &p);
     status = fftgen_place_column_pairs(request, &p, why, why_len);
+    if (status == FFTGEN_PLAN_OK) status = fftgen_place_l2_fetch_256(request, &p, why, why_len);
     if (status == FFTGEN_PLAN_OK) status = fftgen_place_l2_prefetch(request, &p, why, why_len);
     if (status != FFTGEN_PLAN_OK) return status;
     p.max_tile = request->max_tile;

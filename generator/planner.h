@@ -144,6 +144,11 @@ typedef struct {
     int l2_prefetch_passes; /* bit i: pass i takes the L2 prefetch (FFTGEN_EVERY_PASS: every pass that
                              can); an error where a named pass cannot. 0: the planner's (a 1D transform
                              of one kernel; none in plans of several passes) */
+    int l2_fetch_256_passes; /* sm_80, bit i: tiled pass i, which loads columns side by side straight from
+                             global memory, asks L2 to fetch the 256 bytes around each point
+                             (fftgen_kernel_plan.l2_fetch_256); FFTGEN_EVERY_PASS: every pass that can
+                             (fftgen_can_fetch_l2_256). An error where a named pass cannot. 0: only the
+                             column passes on clusters, which always ask */
 } fftgen_kernel_request;
 
 /* Where a pass finds its data: transform f is member c = f mod group_size of group
@@ -255,6 +260,14 @@ typedef struct {
      * data before its block reads it; passes of larger sizes and 2D/3D shapes up to 6% faster or 5%
      * slower, by plan and GPU. */
     int l2_prefetch_bytes;
+    /* The tile's column loads carry PTX's .L2::256B hint (sm_80): L2 fetches the 256 bytes around each
+     * point from DRAM, so the runs of the tiles beside this one, which other blocks read soon after,
+     * come from L2 instead of a half-used sector fetch each. Columns on clusters always ask (no L2
+     * prefetch there; fftgen-kernel-ab, H100 / H200: fp32 8192x8192 -3.7% / -4.2%, fp16 4096x4096
+     * -2.4% / -2.5%); other column passes where the request names them, since there it measured
+     * faster in some plans and slower in others (H100 up to -2.1%, H200 from -3.4% to +2.6%;
+     * results/kernel-ab.txt), and a pass that asks L2 for its tiles ahead gains nothing more. */
+    int l2_fetch_256;
 } fftgen_kernel_plan;
 
 #define FFTGEN_EVERY_PASS ((1 << FFTGEN_MAX_PASSES) - 1) /* a request's pass mask: all of them */
@@ -301,6 +314,8 @@ typedef struct {
                                    (fftgen_kernel_request.column_pair_passes) */
     int l2_prefetch_kb;         /* the request's (0: the planner's), for the command line */
     int l2_prefetch_passes;     /* the passes that took the L2 prefetch because the request named them */
+    int l2_fetch_256_passes;    /* the passes whose column loads ask L2 for 256 bytes because the request
+                                   named them (fftgen_kernel_request.l2_fetch_256_passes) */
 } fftgen_transform_plan;
 
 typedef enum {
@@ -438,5 +453,10 @@ int fftgen_can_compute_twiddles(const fftgen_kernel_plan *p);
  * CUDA cores, off clusters, not a fused slice, copying nothing ahead itself, reading dense transforms or
  * tiles whose runs lie side by side. */
 int fftgen_can_l2_prefetch(const fftgen_kernel_plan *p);
+
+/* Whether a pass can ask L2 for the 256 bytes around each point it loads (fftgen_kernel_plan.l2_fetch_256)
+ * where the request names it: sm_80, a tiled pass reading columns side by side (not shared-exponent
+ * complexes, not in lane pairs), off clusters, whose column passes ask already. */
+int fftgen_can_fetch_l2_256(const fftgen_kernel_plan *p);
 
 #endif

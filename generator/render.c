@@ -86,7 +86,8 @@ static void pass_mask_option(const char *flag, int mask, char *out, size_t len)
  * " --column-registers=2,3" for the passes whose short columns load straight into registers because
  * the request named them, " --computed-twiddles=1" for those that compute their stage twiddles and
  * " --column-pairs=1,2" for those that load their columns in lane pairs, " --l2-prefetch-passes=1" for
- * those that took the L2 prefetch because the request named them. */
+ * those that took the L2 prefetch and " --l2-fetch-256=2" for those that ask L2 for 256 bytes a point
+ * because the request named them. */
 static void tiled_pass_options(const fftgen_transform_plan *plan, char *out, size_t len)
 {
     int powers = 0, radix32 = 0;
@@ -95,17 +96,20 @@ static void tiled_pass_options(const fftgen_transform_plan *plan, char *out, siz
         powers |= (pass->tiled && pass->twiddle_powers) << i;
         radix32 |= (pass->tiled && pass->radix_max == 32) << i;
     }
-    pass_mask_option("twiddle-powers", powers, out, len);
-    const size_t at = strlen(out);
-    pass_mask_option("radix32-passes", radix32, out + at, len - at);
-    const size_t end = strlen(out);
-    pass_mask_option("column-registers", plan->column_register_passes, out + end, len - end);
-    const size_t tail = strlen(out);
-    pass_mask_option("computed-twiddles", plan->computed_twiddle_passes, out + tail, len - tail);
-    const size_t last = strlen(out);
-    pass_mask_option("column-pairs", plan->column_pair_passes, out + last, len - last);
-    const size_t after = strlen(out);
-    pass_mask_option("l2-prefetch-passes", plan->l2_prefetch_passes, out + after, len - after);
+    const struct {
+        const char *flag;
+        int passes;
+    } options[] = {{"twiddle-powers", powers},
+                   {"radix32-passes", radix32},
+                   {"column-registers", plan->column_register_passes},
+                   {"computed-twiddles", plan->computed_twiddle_passes},
+                   {"column-pairs", plan->column_pair_passes},
+                   {"l2-prefetch-passes", plan->l2_prefetch_passes},
+                   {"l2-fetch-256", plan->l2_fetch_256_passes}};
+    for (size_t k = 0; k < sizeof options / sizeof options[0]; ++k) {
+        const size_t at = strlen(out);
+        pass_mask_option(options[k].flag, options[k].passes, out + at, len - at);
+    }
 }
 
 void fftgen_plan_command(const fftgen_transform_plan *plan, int directions, const char *name, char *out,
@@ -269,6 +273,8 @@ static void push_pass(lua_State *L, const fftgen_kernel_plan *pass)
     lua_setfield(L, -2, "split_copies");
     lua_pushboolean(L, pass->column_pairs);
     lua_setfield(L, -2, "column_pairs");
+    lua_pushboolean(L, pass->l2_fetch_256);
+    lua_setfield(L, -2, "l2_fetch_256");
 }
 
 /* The embeds as strings, index 1 (dimension 0, never used) holding the shape's size. */

@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <pthread.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +18,40 @@ extern const char fftgen_shipped_wisdom_data[];
 extern const unsigned long long fftgen_shipped_wisdom_size;
 
 enum { MAX_LINE = 512 };
+
+/* The choices a line makes pass by pass, as lists of passes (KEY=1,3), in the order lines write them;
+ * fp16_only: an error in other precisions. */
+static const struct {
+    const char *key;
+    size_t field; /* an int of fftgen_choice */
+    int fp16_only;
+} PASS_WORDS[] = {
+    {"l2-prefetch-passes", offsetof(fftgen_choice, l2_prefetch_passes), 0},
+    {"twiddle-powers", offsetof(fftgen_choice, twiddle_powers), 1},
+    {"radix32-passes", offsetof(fftgen_choice, radix32_passes), 0},
+    {"column-registers", offsetof(fftgen_choice, column_register_passes), 0},
+    {"computed-twiddles", offsetof(fftgen_choice, computed_twiddle_passes), 1},
+    {"column-pairs", offsetof(fftgen_choice, column_pair_passes), 1},
+    {"l2-fetch-256", offsetof(fftgen_choice, l2_fetch_256_passes), 0},
+};
+enum { PASS_WORD_COUNT = sizeof PASS_WORDS / sizeof PASS_WORDS[0] };
+
+static int *pass_word_field(fftgen_choice *choice, int k)
+{
+    return (int *)((char *)choice + PASS_WORDS[k].field);
+}
+
+static int pass_word_value(const fftgen_choice *choice, int k)
+{
+    return *(const int *)((const char *)choice + PASS_WORDS[k].field);
+}
+
+static int pass_word_index(const char *key)
+{
+    for (int k = 0; k < PASS_WORD_COUNT; ++k)
+        if (strcmp(key, PASS_WORDS[k].key) == 0) return k;
+    return -1;
+}
 
 /* Every section's entries are kept, each with its section's device; fftgen_wisdom_find picks the
  * ones that serve the device it plans for (a process may plan for several). */
@@ -110,7 +145,12 @@ static int parse_entry(char *line, fftgen_wisdom_entry *entry, char *why, size_t
         }
         *value++ = '\0';
         int bad = 0;
-        if (strcmp(word, "tensor-cores") == 0) {
+        const int pass_word = pass_word_index(word);
+        if (pass_word >= 0) {
+            int *mask = pass_word_field(&entry->choice, pass_word);
+            *mask = fftgen_pass_mask_parse(value);
+            bad = *mask < 0;
+        } else if (strcmp(word, "tensor-cores") == 0) {
             entry->choice.tensor_cores = fftgen_pass_mask_parse(value);
             bad = entry->choice.tensor_cores < 0;
             seen |= 1;
@@ -123,21 +163,6 @@ static int parse_entry(char *line, fftgen_wisdom_entry *entry, char *why, size_t
         } else if (strcmp(word, "order") == 0) {
             entry->choice.columns_first = fftgen_order_parse(value);
             bad = entry->choice.columns_first < 0;
-        } else if (strcmp(word, "twiddle-powers") == 0) {
-            entry->choice.twiddle_powers = fftgen_pass_mask_parse(value);
-            bad = entry->choice.twiddle_powers < 0;
-        } else if (strcmp(word, "radix32-passes") == 0) {
-            entry->choice.radix32_passes = fftgen_pass_mask_parse(value);
-            bad = entry->choice.radix32_passes < 0;
-        } else if (strcmp(word, "column-registers") == 0) {
-            entry->choice.column_register_passes = fftgen_pass_mask_parse(value);
-            bad = entry->choice.column_register_passes < 0;
-        } else if (strcmp(word, "computed-twiddles") == 0) {
-            entry->choice.computed_twiddle_passes = fftgen_pass_mask_parse(value);
-            bad = entry->choice.computed_twiddle_passes < 0;
-        } else if (strcmp(word, "column-pairs") == 0) {
-            entry->choice.column_pair_passes = fftgen_pass_mask_parse(value);
-            bad = entry->choice.column_pair_passes < 0;
         } else if (strcmp(word, "split-columns") == 0) {
             entry->choice.split_columns = strcmp(value, "1") == 0;
             bad = !entry->choice.split_columns && strcmp(value, "0") != 0;
@@ -150,9 +175,6 @@ static int parse_entry(char *line, fftgen_wisdom_entry *entry, char *why, size_t
         } else if (strcmp(word, "l2-prefetch") == 0) {
             entry->choice.l2_prefetch_kb = fftgen_l2_prefetch_parse(value);
             bad = entry->choice.l2_prefetch_kb == 0;
-        } else if (strcmp(word, "l2-prefetch-passes") == 0) {
-            entry->choice.l2_prefetch_passes = fftgen_pass_mask_parse(value);
-            bad = entry->choice.l2_prefetch_passes < 0;
         } else if (strcmp(word, "ms") == 0) {
             bad = parse_time(value, &entry->ms);
         } else if (strcmp(word, "default-ms") == 0) {
@@ -161,7 +183,7 @@ static int parse_entry(char *line, fftgen_wisdom_entry *entry, char *why, size_t
             snprintf(why, why_len,
                      "unknown key '%s' (expected tensor-cores, max-tile, cluster, order, split-columns, radix,"
                      " block-threads, prefetch, l2-prefetch, l2-prefetch-passes, twiddle-powers, radix32-passes,"
-                     " column-registers, computed-twiddles, column-pairs, ms, default-ms)",
+                     " column-registers, computed-twiddles, column-pairs, l2-fetch-256, ms, default-ms)",
                      word);
             return -1;
         }
@@ -190,17 +212,12 @@ static int parse_entry(char *line, fftgen_wisdom_entry *entry, char *why, size_t
         snprintf(why, why_len, "l2-prefetch-passes= names passes for an L2 prefetch that l2-prefetch=0 turns off");
         return -1;
     }
-    if (entry->choice.twiddle_powers != 0 && entry->precision != FFTGEN_KERNEL_FP16) {
-        snprintf(why, why_len, "twiddle-powers= applies to fp16 only");
-        return -1;
-    }
-    if (entry->choice.computed_twiddle_passes != 0 && entry->precision != FFTGEN_KERNEL_FP16) {
-        snprintf(why, why_len, "computed-twiddles= applies to fp16 only");
-        return -1;
-    }
-    if (entry->choice.column_pair_passes != 0 && entry->precision != FFTGEN_KERNEL_FP16) {
-        snprintf(why, why_len, "column-pairs= applies to fp16 only");
-        return -1;
+    for (int k = 0; k < PASS_WORD_COUNT; ++k) {
+        if (PASS_WORDS[k].fp16_only && pass_word_value(&entry->choice, k) != 0 &&
+            entry->precision != FFTGEN_KERNEL_FP16) {
+            snprintf(why, why_len, "%s= applies to fp16 only", PASS_WORDS[k].key);
+            return -1;
+        }
     }
     return 0;
 }
@@ -265,7 +282,7 @@ typedef void (*entry_sink)(void *context, const fftgen_device_key *section, cons
 
 static int walk(const char *text, size_t size, entry_sink take, void *context, char *why, size_t why_len)
 {
-    char line[MAX_LINE], reason[256] = "";
+    char line[MAX_LINE], reason[512] = "";
     fftgen_device_key section, parsed_key;
     int have_header = 0, have_section = 0, number = 0;
     for (size_t at = 0; at < size;) {
@@ -318,7 +335,7 @@ static void list_section(void *context, const fftgen_device_key *section, const 
 
 int fftgen_wisdom_sections(const char *text, size_t size, fftgen_device_key *keys, int max)
 {
-    char why[256];
+    char why[512];
     struct section_list list = {keys, 0, max};
     return walk(text, size, list_section, &list, why, sizeof why) == 0 ? list.count : -1;
 }
@@ -420,7 +437,7 @@ fftgen_result fftgen_wisdom_add_file(const char *path, char *why, size_t why_len
     size_t size = 0;
     char *text = read_file(path, &size, why, why_len);
     if (text == NULL) return FFTGEN_WISDOM_UNREADABLE;
-    char reason[256];
+    char reason[512];
     const fftgen_result result = fftgen_wisdom_add_text(text, size, 0, reason, sizeof reason);
     if (result != FFTGEN_SUCCESS) snprintf(why, why_len, "%s: %s", path, reason);
     free(text);
@@ -510,15 +527,7 @@ void fftgen_choice_apply(const fftgen_choice *choice, int rank, fftgen_kernel_re
     request->split_columns = rank > 1 && choice->split_columns;
     request->l2_prefetch_kb = choice->l2_prefetch_kb;
     request->l2_prefetch_passes = choice->l2_prefetch_passes;
-}
-
-/* " KEY=1,3": a pass mask as a wisdom word; nothing for none. */
-static void pass_mask_word(const char *key, int mask, char *out, size_t len)
-{
-    char list[32];
-    fftgen_pass_mask_text(mask, list, sizeof list);
-    if (mask != 0) snprintf(out, len, " %s=%s", key, list);
-    else if (len > 0) out[0] = '\0';
+    request->l2_fetch_256_passes = choice->l2_fetch_256_passes;
 }
 
 void fftgen_choice_text(const fftgen_choice *choice, char *out, size_t len)
@@ -529,9 +538,8 @@ void fftgen_choice_text(const fftgen_choice *choice, char *out, size_t len)
     fftgen_tile_caps_text(&choice->max_tile, tiles, sizeof tiles);
     char cluster[16] = "";
     if (choice->cluster != 0) snprintf(cluster, sizeof cluster, " cluster=%d", choice->cluster);
-    char order[32] = "", split[24] = "", radix[16] = "", block[32] = "", prefetch[24] = "", powers[48] = "",
-         radix32[48] = "", columns[64] = "", computed[64] = "", pairs[64] = "", l2[32] = "",
-         l2_passes[64] = "";
+    char order[32] = "", split[24] = "", radix[16] = "", block[32] = "", prefetch[24] = "", l2[32] = "",
+         masks[256] = "";
     if (choice->columns_first) snprintf(order, sizeof order, " order=%s", fftgen_order_name(1));
     if (choice->split_columns) snprintf(split, sizeof split, " split-columns=1");
     if (choice->max_radix != 0) snprintf(radix, sizeof radix, " radix=%d", choice->max_radix);
@@ -539,14 +547,15 @@ void fftgen_choice_text(const fftgen_choice *choice, char *out, size_t len)
     if (choice->prefetch != 0) snprintf(prefetch, sizeof prefetch, " prefetch=%d", choice->prefetch);
     if (choice->l2_prefetch_kb != 0)
         snprintf(l2, sizeof l2, " l2-prefetch=%d", fftgen_l2_prefetch_written(choice->l2_prefetch_kb));
-    pass_mask_word("twiddle-powers", choice->twiddle_powers, powers, sizeof powers);
-    pass_mask_word("radix32-passes", choice->radix32_passes, radix32, sizeof radix32);
-    pass_mask_word("column-registers", choice->column_register_passes, columns, sizeof columns);
-    pass_mask_word("computed-twiddles", choice->computed_twiddle_passes, computed, sizeof computed);
-    pass_mask_word("column-pairs", choice->column_pair_passes, pairs, sizeof pairs);
-    pass_mask_word("l2-prefetch-passes", choice->l2_prefetch_passes, l2_passes, sizeof l2_passes);
-    snprintf(out, len, "tensor-cores=%s max-tile=%s%s%s%s%s%s%s%s%s%s%s%s%s%s", passes, tiles, cluster, order, split,
-             radix, block, prefetch, l2, l2_passes, powers, radix32, columns, computed, pairs);
+    for (int k = 0; k < PASS_WORD_COUNT; ++k) {
+        const int mask = pass_word_value(choice, k);
+        char list[32];
+        fftgen_pass_mask_text(mask, list, sizeof list);
+        const size_t at = strlen(masks);
+        if (mask != 0) snprintf(masks + at, sizeof masks - at, " %s=%s", PASS_WORDS[k].key, list);
+    }
+    snprintf(out, len, "tensor-cores=%s max-tile=%s%s%s%s%s%s%s%s%s", passes, tiles, cluster, order, split, radix,
+             block, prefetch, l2, masks);
 }
 
 /* Appends printf output to a growing buffer; -1 when out of memory. */
@@ -594,7 +603,7 @@ fftgen_result fftgen_wisdom_write(const char *path, const fftgen_device_key *key
     /* the other devices' sections, as they were (a device or pipe such as /dev/stdout holds none, and
      * reading one could wait forever) */
     size_t size = 0;
-    char reason[256];
+    char reason[512];
     char *old = NULL;
     struct stat existing;
     if (stat(path, &existing) == 0 && S_ISREG(existing.st_mode)) {

@@ -25,7 +25,9 @@
  * fftgen_kernel_request.l2_prefetch_passes); an optional twiddle-powers=P,.. (fp16: the tiled passes
  * that multiply their twiddles from powers of two,
  * fftgen_kernel_request.twiddle_powers); an optional column-pairs=P,.. (fp16: the passes that load their
- * columns in lane pairs, fftgen_kernel_request.column_pair_passes); the times are what tune measured,
+ * columns in lane pairs, fftgen_kernel_request.column_pair_passes); an optional l2-fetch-256=P,.. (the
+ * passes whose column loads ask L2 for the 256 bytes around each point,
+ * fftgen_kernel_request.l2_fetch_256_passes); the times are what tune measured,
  * for the reader). '#' starts
  * a comment; blank lines are skipped.
  *
@@ -73,6 +75,8 @@ typedef struct {
                            FFTGEN_L2_PREFETCH_OFF: none */
     int l2_prefetch_passes; /* the passes that take it (fftgen_kernel_request.l2_prefetch_passes); 0:
                                the planner's */
+    int l2_fetch_256_passes; /* sm_80: the passes whose column loads ask L2 for 256 bytes around each point
+                                (fftgen_kernel_request.l2_fetch_256_passes) */
 } fftgen_choice;
 
 /* The device a section was measured on. */

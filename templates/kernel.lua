@@ -466,8 +466,8 @@ end
 
 ------------------------------------------------------------------------------ CUDA
 
--- The load of a point of a tile of columns on a cluster (stage.asks_l2_around_columns): PTX's
--- .L2::256B asks L2 to fetch the 256 bytes around the point from DRAM.
+-- The load of a point of a tile of columns that asks L2 for more (stage.asks_l2_around_columns): PTX's
+-- .L2::256B has L2 fetch the 256 bytes around the point from DRAM.
 local function cuda_load_asking_256(w, f)
   w:line("")
   w:line("// A point of a tile of columns, asking L2 to fetch the 256 bytes around it (sm_80 and newer): the")
@@ -475,12 +475,9 @@ local function cuda_load_asking_256(w, f)
   w:open("__device__ __forceinline__ float2 load_point_asking_256(const point_t* p, size_t i)")
   w:line("#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800")
   if f.precision == "fp16" then
-    w:line("unsigned short x, y;")
-    w:line("asm(\"ld.global.L2::256B.v2.b16 {%%0, %%1}, [%%2];\" : \"=h\"(x), \"=h\"(y) : \"l\"(p + i));")
-    w:line("float2 f;")
-    w:line("asm(\"cvt.f32.f16 %%0, %%1;\" : \"=f\"(f.x) : \"h\"(x));")
-    w:line("asm(\"cvt.f32.f16 %%0, %%1;\" : \"=f\"(f.y) : \"h\"(y));")
-    w:line("return f;")
+    w:line("half2_bits h;")
+    w:line("asm(\"ld.global.L2::256B.v2.b16 {%%0, %%1}, [%%2];\" : \"=h\"(h.x), \"=h\"(h.y) : \"l\"(p + i));")
+    w:line("return load_point(&h, 0);")
   else
     w:line("float2 f;")
     w:line("asm(\"ld.global.L2::256B.v2.f32 {%%0, %%1}, [%%2];\" : \"=f\"(f.x), \"=f\"(f.y) : \"l\"(p + i));")

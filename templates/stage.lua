@@ -40,15 +40,15 @@ local function pad_offset(plan, index) return index + index // pad_every(plan) e
 local function loader(plan) return plan.shared_exponent_source and "load_shared_exponent" or "load_point" end
 local function storer(plan) return plan.shared_exponent_target and "store_shared_exponent" or "store_point" end
 
--- Columns side by side on a cluster, which takes no L2 prefetch (fftgen_can_l2_prefetch): their loads
--- ask L2 for the 256 bytes around each point (load_point_asking_256), so the runs of the tiles beside
--- come from L2 (fftgen-kernel-ab, H100 / H200: fp16 4096x4096 -2.4% / -2.5%, fp32 8192x8192 -3.7% /
--- -4.2%, fp32 2^25 -3.3% / -2.6%; in passes that also ask L2 for their tiles ahead, the hint bought
--- nothing or lost up to 2%: results/notes.md).
+-- Whether the tile's column loads ask L2 for the 256 bytes around each point (load_point_asking_256), so
+-- the runs of the tiles beside come from L2: the planner's l2_fetch_256, on every column pass of a
+-- cluster and where the request names a pass (fftgen_kernel_plan.l2_fetch_256 says what it measured).
 function M.asks_l2_around_columns(plan)
+  if not plan.l2_fetch_256 then return false end
   local L = plan.in_layout
-  return plan.tiled and (plan.cluster or 1) > 1 and not plan.shared_exponent_source and L.fft_stride == 1 and
-    L.elem_stride > 1
+  assert(plan.tiled and not plan.shared_exponent_source and L.fft_stride == 1 and L.elem_stride > 1,
+    "the 256-byte L2 fetch is for tiles of columns side by side")
+  return true
 end
 local function column_loader(plan)
   return M.asks_l2_around_columns(plan) and "load_point_asking_256" or loader(plan)

@@ -752,6 +752,33 @@ static void column_pairs_match_fftw(void **state)
     }
 }
 
+/* Column loads that ask L2 for the 256 bytes around each point (l2-fetch-256=P in wisdom, PTX's
+ * .L2::256B), a hint that changes no value: fp32 2^21's pass 1 (columns of the input) and fp16
+ * 512x512's columns (in place on the output); both directions, out of place and in place, then from data
+ * one point off, against FFTW double. */
+static void l2_fetch_256_matches_fftw(void **state)
+{
+    (void)state;
+    if (!have_gpu) skip();
+    const char *path = write_wisdom("fp32 2097152 tensor-cores=none max-tile=0 l2-fetch-256=1 ms=1 default-ms=1\n"
+                                    "fp16 512x512 tensor-cores=none max-tile=0 l2-fetch-256=2 ms=1 default-ms=1\n");
+    assert_int_equal(fftgen_load_wisdom(path), FFTGEN_SUCCESS);
+    unlink(path);
+    const struct {
+        struct fft_shape shape;
+        int fp16, batch, pass; /* pass: the index of the pass whose column loads ask */
+    } cases[] = {{{1, {2097152, 0, 0}}, 0, 2, 0}, {{2, {512, 512, 0}}, 1, 3, 1}};
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; ++c) {
+        const struct fft_shape shape = cases[c].shape;
+        fftgen_plan plan = dense_plan(shape, cases[c].fp16);
+        const fftgen_transform_plan *passes = fftgen_plan_layout(plan);
+        for (int i = 0; i < passes->pass_count; ++i)
+            assert_int_equal(passes->pass[i].l2_fetch_256, i == cases[c].pass);
+        assert_int_equal(fftgen_destroy(plan), FFTGEN_SUCCESS);
+        check_both_ways(shape, cases[c].fp16, cases[c].batch, 270 + 6 * (unsigned)c, "L2 fetch of 256 bytes", 1);
+    }
+}
+
 /* fp16 four-step passes that compute their stage twiddles compute their pass twiddles too (base and
  * ratio with __sincosf, no tables): 2^18, whose pass 1 ends in a radix-2 tail by warp shuffles, 2^23
  * in three passes, whose passes 1 and 2 take the twiddles of 2^23 and of its rows' 2^16, and 2^27 (the
@@ -1432,6 +1459,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(rows_radix_through_wisdom),
         cmocka_unit_test(tiles_prefetch_through_wisdom),
         cmocka_unit_test(column_pairs_match_fftw),
+        cmocka_unit_test(l2_fetch_256_matches_fftw),
         cmocka_unit_test(pass_twiddles_computed_through_wisdom),
         cmocka_unit_test(fp16_intermediates_trade_accuracy),
         cmocka_unit_test(strided_shapes_match_fftw),

@@ -975,6 +975,41 @@ static void cluster_columns_ask_l2_for_256_bytes(void **state)
     unlink(path);
 }
 
+/* --l2-fetch-256: the column passes listed load with .L2::256B off clusters too; --explain and the file's
+ * command say so; errors name the pass that cannot (rows, a cluster's columns, lane pairs) or the plan
+ * that has none. */
+static void l2_fetch_256_on_request(void **state)
+{
+    (void)state;
+    char path[300];
+    snprintf(path, sizeof path, "%s/l2-fetch.cu", work_dir);
+    assert_int_equal(run_fftgen("--n", "2097152", "--l2-fetch-256", "--direction", "forward", "-o", path, NULL), 0);
+    const char *text = file_text(path);
+    assert_non_null(strstr(text, "fftgen --n 2097152 --l2-fetch-256=1 --precision fp32 --direction forward\n"));
+    assert_non_null(strstr(text, "ld.global.L2::256B.v2.f32"));
+    assert_non_null(strstr(text, "? load_point_asking_256(src + "));
+    assert_int_equal(run_fftgen("--n", "512x512", "--precision", "fp16", "--l2-fetch-256=2", "--explain", NULL), 0);
+    assert_non_null(strstr(output, "L2 fetch:       the column loads ask L2 for the 256 bytes around each point"));
+    assert_int_equal(run_fftgen("--n", "512x512", "--precision", "fp16", "--explain", NULL), 0);
+    assert_null(strstr(output, "L2 fetch:"));
+    unlink(path);
+    assert_int_equal(run_fftgen("--n", "2097152", "--l2-fetch-256=2", "--explain", NULL), 2);
+    assert_non_null(strstr(output, "L2 fetch of 256 bytes: pass 2 reads rows, not columns side by side"));
+    assert_int_equal(run_fftgen("--n", "4096x4096", "--cluster", "8", "--max-tile", "8", "--l2-fetch-256=2",
+                                "--explain", NULL),
+                     2);
+    assert_non_null(strstr(output, "pass 2 runs on a thread-block cluster, whose column loads ask for 256 bytes"));
+    assert_int_equal(run_fftgen("--n", "512x512", "--precision", "fp16", "--column-pairs=2", "--l2-fetch-256=2",
+                                "--explain", NULL),
+                     2);
+    assert_non_null(strstr(output, "pass 2 loads its columns in lane pairs"));
+    assert_int_equal(run_fftgen("--n", "4096", "--l2-fetch-256", "--explain", NULL), 2);
+    assert_non_null(strstr(output, "L2 fetch of 256 bytes: this plan has no pass off clusters"));
+    assert_int_equal(run_fftgen("--n", "2097152", "--arch", "sm_75", "--l2-fetch-256=1", "--explain", NULL), 2);
+    assert_non_null(strstr(output, "pass 1 needs sm_80 or newer"));
+    expect_rejected("--l2-fetch-256=x: expected pass numbers", "2097152", "--l2-fetch-256=x", NULL);
+}
+
 /* sm_90: several transforms a block, the next one's input bulk-copied ahead, where asked and where the
  * kernel can take it */
 static void prefetches_on_request(void **state)
@@ -1251,6 +1286,7 @@ int main(void)
         cmocka_unit_test(explain_prints_plan),
         cmocka_unit_test(two_passes_write_tiles_as_blocks),
         cmocka_unit_test(column_pairs_on_request),
+        cmocka_unit_test(l2_fetch_256_on_request),
         cmocka_unit_test(slices_skip_the_copies_where_faster),
         cmocka_unit_test(odd_powers_take_the_shorter_columns_first),
         cmocka_unit_test(small_fp16_sizes_take_their_measured_radix),
