@@ -57,15 +57,17 @@ static void usage(FILE *to)
             "(1D sizes of two passes: 2 to 64 tiles of the fp16 rows read in runs); on sm_90, for plans\n"
             "of several passes, the passes that ask L2 for their input 1 MB or 2 MB ahead, every set of\n"
             "them at each, then, for 1D sizes of one kernel and the passes chosen, the L2 prefetch\n"
-            "512 KB and 2 MB ahead or none against 1 MB; and the choice in use now, from the wisdom\n"
-            "file or the table shipped with libfftgen); these rounds run on the fastest plan of the\n"
+            "512 KB and 2 MB ahead or none against 1 MB; on sm_80 and newer, the passes off clusters\n"
+            "that read columns side by side with loads that ask L2 for the 256 bytes around each point,\n"
+            "every set of them; and the choice in use now, from the wisdom file or the table shipped\n"
+            "with libfftgen); these rounds run on the fastest plan of the\n"
             "first round and again on the fastest of up to two other structures (another pass count,\n"
             "or clusters against none), whose options may gain more; and it saves the fastest in\n"
             "the wisdom file that libfftgen reads, keyed by the device, the driver and the\n"
             "fftgen version. A choice is saved only where it beats the planner's default by %.0f%% or more,\n"
             "and tensor cores, radix-32 passes, column registers, twiddle powers, computed twiddles,\n"
-            "column pairs or L2 prefetches are taken only where they beat the fastest plan without them\n"
-            "by %.0f%%; every candidate must match the default's output.\n"
+            "column pairs, L2 prefetches or 256-byte L2 fetches are taken only where they beat the\n"
+            "fastest plan without them by %.0f%%; every candidate must match the default's output.\n"
             "Batched forward transforms, out of place, CUDA events, the median of many runs.\n"
             "\n"
             "  SHAPE...           1D sizes (powers of two) and 2D or 3D shapes such as 512x256; default 16\n"
@@ -114,7 +116,8 @@ static int same_passes(const fftgen_transform_plan *a, const fftgen_transform_pl
             x->cluster != y->cluster || x->dimension != y->dimension || x->source != y->source ||
             x->radix_max != y->radix_max || x->twiddle_powers != y->twiddle_powers ||
             x->computed_twiddles != y->computed_twiddles || x->prefetch != y->prefetch ||
-            x->column_pairs != y->column_pairs || x->l2_prefetch_bytes != y->l2_prefetch_bytes)
+            x->column_pairs != y->column_pairs || x->l2_prefetch_bytes != y->l2_prefetch_bytes ||
+            x->l2_fetch_256 != y->l2_fetch_256)
             return 0;
     }
     return 1;
@@ -126,8 +129,9 @@ struct candidate_list {
     fftgen_transform_plan plans[MAX_CANDIDATES];
     int count;
     /* what the option rounds did not take, said after the transform's line: tensor cores, radix 32 on up
-     * to three plans, column registers, twiddle powers, computed twiddles, column pairs, L2 prefetch, for
-     * each structure whose fastest plan went through the rounds (refine_other_structures) */
+     * to three plans, column registers, twiddle powers, computed twiddles, column pairs, L2 prefetch, the
+     * 256-byte L2 fetch, for each structure whose fastest plan went through the rounds
+     * (refine_other_structures) */
     char option_notes[16][384];
 };
 
@@ -138,7 +142,7 @@ static fftgen_plan_status plan_choice(const struct transform *t, int arch, const
     const long long points = shape_arg_points(&t->shape);
     const fftgen_user_layout dense = {1, points, {0}};
     fftgen_kernel_request request = {points, 0, KERNEL_PRECISIONS[t->precision], arch, 0, {{0}}, 0,
-                                     FFTGEN_INTERMEDIATE_DEFAULT, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+                                     FFTGEN_INTERMEDIATE_DEFAULT, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
     fftgen_choice_apply(choice, t->shape.rank, &request);
     char why[256];
     return fftgen_plan_shape(&request, t->shape.rank, t->shape.n, dense, dense, plan, why, sizeof why);
@@ -165,7 +169,7 @@ static int add_candidate(const struct transform *t, int arch, fftgen_choice choi
 /* The choice of `tile` for every pass, with `cluster` and the passes' order. */
 static fftgen_choice tiles_choice(int tile, int cluster, int columns_first)
 {
-    fftgen_choice choice = {0, {{0}}, cluster, columns_first, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+    fftgen_choice choice = {0, {{0}}, cluster, columns_first, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
     for (int i = 0; i < FFTGEN_MAX_PASSES; ++i) choice.max_tile.pass[i] = tile;
     return choice;
 }
@@ -177,7 +181,7 @@ static int tensor_core_passes(const struct transform *t, int arch)
     const long long points = shape_arg_points(&t->shape);
     const fftgen_user_layout dense = {1, points, {0}};
     const fftgen_kernel_request every = {points, 0, FFTGEN_KERNEL_FP16, arch, FFTGEN_EVERY_PASS, {{0}}, 0,
-                                         FFTGEN_INTERMEDIATE_DEFAULT, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+                                         FFTGEN_INTERMEDIATE_DEFAULT, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
     fftgen_transform_plan plan;
     char why[256];
     int can = 0;
@@ -680,8 +684,8 @@ static int measure_radix32_passes(struct measurement *m, int arch, int runs, int
  * block sizes at every radix; (2D and 3D) the slices' radix; (fp16) the tensor-core pass masks; radix
  * 32 in the tiled passes where it saves an exchange; (2D and 3D) short columns straight into registers;
  * (fp16) the tiled passes that take twiddles from powers of two, then the passes that compute them, then
- * those that load their columns in lane pairs; the prefetches. `can`: the passes that can take tensor
- * cores. 0, or -1 when a measurement failed. */
+ * those that load their columns in lane pairs; the prefetches; the column passes that ask L2 for 256
+ * bytes a point. `can`: the passes that can take tensor cores. 0, or -1 when a measurement failed. */
 static int refine_fastest(struct measurement *m, int arch, int runs, int jobs, struct buffers *b,
                           struct candidate_list *list, int can)
 {
@@ -722,6 +726,13 @@ static int refine_fastest(struct measurement *m, int arch, int runs, int jobs, s
     /* after the passes: the distance goes on the passes chosen, and a plan of several passes that names
      * none cannot take one */
     if (!failed) failed = refine_l2_prefetch(m, arch, runs, jobs, b, list) != 0;
+    /* last, on the prefetches chosen: column loads that ask L2 for the 256 bytes around each point (an
+     * H100's fp32 2^21 and fp16 256x256 gained 2%, an H200's fp16 2^21 3.4%, its fp16 2^24 lost 2.6%; a
+     * pass that asks L2 for its tiles ahead gained nothing more) */
+    if (!failed && arch >= 80)
+        failed = measure_pass_sets(m, arch, runs, jobs, b, list, fastest(list),
+                                   fastest_passes_that(list, fftgen_can_fetch_l2_256),
+                                   offsetof(fftgen_choice, l2_fetch_256_passes), "L2 fetch of 256 bytes") != 0;
     return failed ? -1 : 0;
 }
 
