@@ -540,6 +540,16 @@ fftgen_plan_status fftgen_place_l2_fetch_256(const fftgen_kernel_request *reques
                            why_len);
 }
 
+void fftgen_keep_l2_fetch_256_on_columns(fftgen_transform_plan *plan)
+{
+    for (int i = 0; i < plan->pass_count; ++i) {
+        fftgen_kernel_plan *pass = &plan->pass[i];
+        if (!pass->l2_fetch_256 || loads_columns_side_by_side(pass)) continue;
+        pass->l2_fetch_256 = 0;
+        plan->l2_fetch_256_passes &= ~(1 << i);
+    }
+}
+
 /* What a split request needs before planning: tensor cores, and a radix-16 stage in 1D. */
 fftgen_plan_status fftgen_check_split(const fftgen_kernel_request *request, int rank, char *why, size_t why_len)
 {

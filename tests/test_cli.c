@@ -993,6 +993,17 @@ static void l2_fetch_256_on_request(void **state)
     assert_int_equal(run_fftgen("--n", "512x512", "--precision", "fp16", "--explain", NULL), 0);
     assert_null(strstr(output, "L2 fetch:"));
     unlink(path);
+    /* a strided input: pass 1's columns no longer side by side (stride 2) load plainly; at stride 1 and
+     * a padded distance they still ask */
+    assert_int_equal(run_fftgen("--n", "65536", "--precision", "fp16", "--l2-fetch-256=1", "--istride", "2", "--idist",
+                                "131075", "-o", path, NULL),
+                     0);
+    assert_null(strstr(file_text(path), "load_point_asking_256"));
+    assert_int_equal(run_fftgen("--n", "65536", "--precision", "fp16", "--l2-fetch-256=1", "--idist", "65600", "-o",
+                                path, NULL),
+                     0);
+    assert_non_null(strstr(file_text(path), "? load_point_asking_256(src + "));
+    unlink(path);
     assert_int_equal(run_fftgen("--n", "2097152", "--l2-fetch-256=2", "--explain", NULL), 2);
     assert_non_null(strstr(output, "L2 fetch of 256 bytes: pass 2 reads rows, not columns side by side"));
     assert_int_equal(run_fftgen("--n", "4096x4096", "--cluster", "8", "--max-tile", "8", "--l2-fetch-256=2",
