@@ -102,6 +102,13 @@ static fftgen_tile_caps max_tile_override(void)
     return caps;
 }
 
+/* FFTGEN_ORDER: the order of a 2D shape's passes to measure ("columns-first" or "rows-first"), as
+ * fftgen's --order; -1 where unset, or not a 2D shape. */
+static int order_override(int rank)
+{
+    return rank == 2 ? fftgen_order_parse(getenv("FFTGEN_ORDER")) : -1;
+}
+
 /* The planner's request for this device: FFTGEN_TENSOR_CORES asks for tensor cores in every pass
  * that has them; else the measured choice (the user's wisdom, then the shipped table) unless
  * FFTGEN_PLANNER_DEFAULTS; FFTGEN_MAX_TILE overrides the tile either way. */
@@ -129,10 +136,8 @@ static fftgen_kernel_request planner_request(long long points, int rank, const l
     /* FFTGEN_CLUSTER: a cluster size to measure ("1": passes), as fftgen's --cluster */
     const int cluster = fftgen_cluster_parse(getenv("FFTGEN_CLUSTER")); /* -1 when unset or not a size */
     if (cluster >= 0) request.cluster = cluster;
-    /* FFTGEN_ORDER: the order of a 2D shape's passes to measure ("columns-first" or "rows-first"), as
-     * fftgen's --order */
-    const int order = fftgen_order_parse(getenv("FFTGEN_ORDER"));
-    if (order >= 0 && rank == 2) request.columns_first = order;
+    const int order = order_override(rank);
+    if (order >= 0) request.columns_first = order;
     /* FFTGEN_INTERMEDIATE: how fp16 passes store between them, to measure ("fp16" or "shared-exponent"),
      * as fftgen's --intermediate */
     const int intermediate = fftgen_intermediate_parse(getenv("FFTGEN_INTERMEDIATE"));
@@ -234,10 +239,13 @@ static fftgen_result create_plan(fftgen_plan *plan, int rank, const long long *n
     if (planned != FFTGEN_PLAN_OK && choice == NULL) {
         /* a measured choice that does not fit this layout, or not FFTGEN_TENSOR_CORES (a radix-32
          * kernel has no radix-16 stage): the planner's own plan instead, with what the flags ask.
-         * Whatever the choice holds; where it held nothing, this plan fails as the first did. */
+         * Whatever the choice holds; where it held nothing, this plan fails as the first did. The order
+         * FFTGEN_ORDER asks for stays: a choice's passes, numbered in its own order, may not fit the
+         * other one. */
+        const int order = order_override(rank);
         const fftgen_kernel_request plain = {points, 0, kernel_precision, arch,
                                              tensor_cores ? FFTGEN_EVERY_PASS : 0, tile_override, 0,
-                                             request.intermediate, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+                                             request.intermediate, order > 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
         planned = fftgen_plan_shape(&plain, rank, n, in, out, &p->transform, why, sizeof why);
     }
     if (planned != FFTGEN_PLAN_OK) {
