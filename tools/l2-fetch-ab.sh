@@ -13,18 +13,18 @@ if [ $# -lt 3 ]; then
     exit 2
 fi
 root=$(cd "$(dirname "$0")/.." && pwd)
-dir=$1 tag=$2 out=$3 rounds=${4:-3}
+prepared=$1 tag=$2 out=$3 rounds=${4:-3}
 # shellcheck source=tools/cuda-libs.sh
 source "$root/tools/cuda-libs.sh"
 bench=$root/.gpu/fftgen-bench
 [ -x "$bench" ] || { echo "l2-fetch-ab: no $bench (run tools/gpu-bundle.sh first)" >&2; exit 1; }
-[ -f "$dir/$tag-A.wisdom" ] || { echo "l2-fetch-ab: no $dir/$tag-A.wisdom (tools/l2_fetch_ab.py prepare)" >&2; exit 2; }
+[ -f "$prepared/$tag-A.wisdom" ] || { echo "l2-fetch-ab: no $prepared/$tag-A.wisdom (tools/l2_fetch_ab.py prepare)" >&2; exit 2; }
 mkdir -p "$out"
 # a user's wisdom serves only the device, driver and version it names: this one's
 name=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1)
 driver=$(nvidia-smi --query-gpu=driver_version --format=csv,noheader | head -1)
 variants=()
-for file in "$dir/$tag"-*.wisdom; do
+for file in "$prepared/$tag"-*.wisdom; do
     v=${file##*-}
     v=${v%.wisdom}
     variants+=("$v")
