@@ -1004,20 +1004,25 @@ static void l2_fetch_256_on_request(void **state)
                      0);
     assert_non_null(strstr(file_text(path), "? load_point_asking_256(src + "));
     unlink(path);
-    assert_int_equal(run_fftgen("--n", "2097152", "--l2-fetch-256=2", "--explain", NULL), 2);
-    assert_non_null(strstr(output, "L2 fetch of 256 bytes: pass 2 reads rows, not columns side by side"));
-    assert_int_equal(run_fftgen("--n", "4096x4096", "--cluster", "8", "--max-tile", "8", "--l2-fetch-256=2",
-                                "--explain", NULL),
-                     2);
-    assert_non_null(strstr(output, "pass 2 runs on a thread-block cluster, whose column loads ask for 256 bytes"));
-    assert_int_equal(run_fftgen("--n", "512x512", "--precision", "fp16", "--column-pairs=2", "--l2-fetch-256=2",
-                                "--explain", NULL),
-                     2);
-    assert_non_null(strstr(output, "pass 2 loads its columns in lane pairs"));
-    assert_int_equal(run_fftgen("--n", "4096", "--l2-fetch-256", "--explain", NULL), 2);
-    assert_non_null(strstr(output, "L2 fetch of 256 bytes: this plan has no pass off clusters"));
-    assert_int_equal(run_fftgen("--n", "2097152", "--arch", "sm_75", "--l2-fetch-256=1", "--explain", NULL), 2);
-    assert_non_null(strstr(output, "pass 1 needs sm_80 or newer"));
+    /* each refusal: fftgen's arguments, then what its message says */
+    static const char *const refused[][9] = {
+        {"2097152", "--l2-fetch-256=2", NULL, "L2 fetch of 256 bytes: pass 2 reads rows, not columns side by side"},
+        {"4096x4096", "--cluster", "8", "--max-tile", "8", "--l2-fetch-256=2", NULL,
+         "pass 2 runs on a thread-block cluster, whose column loads ask for 256 bytes"},
+        {"512x512", "--precision", "fp16", "--column-pairs=2", "--l2-fetch-256=2", NULL,
+         "pass 2 loads its columns in lane pairs"},
+        {"4096", "--l2-fetch-256", NULL, "L2 fetch of 256 bytes: this plan has no pass off clusters"},
+        {"2097152", "--arch", "sm_75", "--l2-fetch-256=1", NULL, "pass 1 needs sm_80 or newer"},
+    };
+    for (size_t i = 0; i < sizeof refused / sizeof refused[0]; ++i) {
+        const char *const *a = refused[i];
+        int n = 0;
+        while (a[n] != NULL) ++n;
+        assert_int_equal(run_fftgen("--n", a[0], "--explain", n > 1 ? a[1] : NULL, n > 2 ? a[2] : NULL,
+                                    n > 3 ? a[3] : NULL, n > 4 ? a[4] : NULL, n > 5 ? a[5] : NULL, NULL),
+                         2);
+        assert_non_null(strstr(output, a[n + 1]));
+    }
     expect_rejected("--l2-fetch-256=x: expected pass numbers", "2097152", "--l2-fetch-256=x", NULL);
 }
 
