@@ -149,8 +149,12 @@ static void usage(FILE *to)
             "  --templates DIR       read the Lua templates from DIR instead of the embedded copies\n"
             "  --istride S, --idist D, --ostride S, --odist D\n"
             "                        data layouts as in cufftPlanMany: element j of transform b at\n"
-            "                        b*D + j*S (default: stride 1, distance N); 2D and 3D: element (j0,j1,j2)\n"
-            "                        at b*D + ((j0*E1 + j1)*E2 + j2)*S with the embeds below\n"
+            "                        b*D + j*S; 2D and 3D: element (j0,j1,j2) at b*D + ((j0*E1 + j1)*E2 +\n"
+            "                        j2)*S with the embeds below. Default: stride 1; distance the span of\n"
+            "                        one transform (S*N, or S*N0*E1[*E2]), so transforms lie side by side.\n"
+            "                        Output transforms may not share an element: D >= that span, or S >=\n"
+            "                        2*D (interleaved, at most S/D transforms a call); input ones may\n"
+            "                        (overlapping frames)\n"
             "  --inembed E1[xE2], --onembed E1[xE2]\n"
             "                        2D and 3D: the sizes of the storage's dimensions 1 and up, each >= the\n"
             "                        shape's (default: the shape), as inembed/onembed in cufftPlanMany\n"
@@ -242,6 +246,18 @@ static int run_tune(char **argv)
     execv(program, argv);
     fail(EXIT_FAILURE, "tune: cannot run %s (%s): it is built with libfftgen, beside fftgen", program, strerror(errno));
     return EXIT_FAILURE;
+}
+
+/* The elements one transform spans in a layout, from its first to one stride past its last: the
+ * distance that puts transforms side by side. embed[d] of 0 is the shape's. */
+static long long transform_span(int rank, const long long *shape, const long long *embed, long long stride)
+{
+    long long span = shape[0] > 0 ? shape[0] : 1;
+    for (int d = 1; d < rank; ++d) {
+        const long long e = embed[d] > shape[d] ? embed[d] : shape[d];
+        span = span > (1LL << 50) / (e > 0 ? e : 1) ? (1LL << 50) : span * e;
+    }
+    return span > (1LL << 50) / stride ? (1LL << 50) : span * stride;
 }
 
 static int is_identifier(const char *s)
@@ -705,12 +721,20 @@ int main(int argc, char **argv)
     long long points = 1;
     for (int d = 0; d < rank; ++d) points *= shape[d] > 0 && shape[d] <= (1LL << 31) ? shape[d] : 1;
     request.n = shape[0];
-    fftgen_user_layout in = {layout[0], layout[1] ? layout[1] : points, {0}};
-    fftgen_user_layout out = {layout[2], layout[3] ? layout[3] : points, {0}};
-    for (int d = 1; d < rank; ++d) {
-        in.embed[d] = embeds[0][d];
-        out.embed[d] = embeds[1][d];
+    fftgen_user_layout sides[2];
+    for (int side = 0; side < 2; ++side) {
+        const long long stride = layout[2 * side], asked_dist = layout[2 * side + 1];
+        const long long span = transform_span(rank, shape, embeds[side], stride);
+        sides[side] = (fftgen_user_layout){stride, asked_dist ? asked_dist : span, {0}};
+        for (int d = 1; d < rank; ++d) sides[side].embed[d] = embeds[side][d];
+        /* inputs may share elements (overlapping frames): only the output's would race */
+        if (side == 1 && sides[side].dist < span && stride < 2 * sides[side].dist)
+            fail(EXIT_USAGE,
+                 "output layout: with stride %lld and distance %lld, two transforms would share elements (one "
+                 "spans %lld; give a distance of at least that, or a stride of at least twice the distance)",
+                 stride, sides[side].dist, span);
     }
+    const fftgen_user_layout in = sides[0], out = sides[1];
     if (fftgen_plan_shape(&request, rank, shape, in, out, &plan, why, sizeof why) != FFTGEN_PLAN_OK)
         fail(EXIT_USAGE, "%s", why);
     if (explain_only) {

@@ -73,6 +73,18 @@ end
 local function sparse_pad(f) return any_pass(f, "pad_every", 32) end
 -- Files whose stages compute twiddles (fftgen_kernel_plan.computed_twiddles)
 local function computed_twiddles(f) return any_pass(f, "computed_twiddles") end
+-- Where a layout's transforms interleave (the distance shorter than one transform's span, which
+-- fftgen allows only with stride >= 2 * distance): the most transforms a call, stride / distance.
+local function interleaved_limit(f, side)
+  if not f.strided then return nil end
+  local stride = side == "in" and f.istride or f.ostride
+  local dist = side == "in" and f.idist or f.odist
+  local span = stride
+  for d = 1, f.rank do span = span * tonumber(f[side .. "_embed"][d]) end
+  if dist >= span then return nil end
+  return stride // dist
+end
+
 local function shared_exponent(f)
   return any_pass(f, "shared_exponent_source") or any_pass(f, "shared_exponent_target")
 end
@@ -158,6 +170,13 @@ local function header(w, f, title, body)
     w:line(" *   input  b*%d + (%s)*%d,", f.idist, f.in_offset, f.istride)
     w:line(" *   output b*%d + (%s)*%d, in natural order.", f.odist, f.out_offset, f.ostride)
     w:line(" *   Elements between are neither read nor written. In place only where both layouts are the same.")
+  end
+  for _, side in ipairs({ "in", "out" }) do
+    local limit = interleaved_limit(f, side)
+    if limit then
+      w:line(" * The %s transforms interleave (stride >= batch * distance): at most %d a call.",
+        side == "in" and "input's" or "output's", limit)
+    end
   end
   if f.rank > 1 and f.columns_first then
     local columns, rows = f.passes[1], f.passes[2]

@@ -182,6 +182,32 @@ static void bad_options(void **state)
     expect_rejected("unknown block size 2048", "64", "--block-threads", "2048");
 }
 
+/* A stride or an embed without a distance puts the transforms side by side, not N apart (where a
+ * stride of 2 would have two transforms write the same elements); a distance that makes two output
+ * transforms share elements is refused, input ones may overlap; an interleaved layout says how many
+ * transforms a call takes. */
+static void layout_defaults_and_overlaps(void **state)
+{
+    (void)state;
+    assert_int_equal(run_fftgen("--n", "64", "--ostride", "2", "--direction", "forward", NULL), 0);
+    assert_non_null(strstr(output, "output element k at b*128 + k*2"));
+    assert_int_equal(run_fftgen("--n", "64x64", "--onembed", "80", "--istride", "3", "--direction", "forward", NULL),
+                     0);
+    assert_non_null(strstr(output, "input  b*12288 + (j0*64 + j1)*3"));
+    assert_non_null(strstr(output, "output b*5120 + (j0*80 + j1)*1"));
+    assert_null(strstr(output, "transforms interleave"));
+    assert_int_equal(run_fftgen("--n", "64x8", "--istride", "8", "--idist", "1", "--direction", "forward", NULL), 0);
+    assert_non_null(strstr(output, "The input's transforms interleave (stride >= batch * distance): at most 8 a call."));
+    expect_rejected("output layout: with stride 2 and distance 40, two transforms would share elements (one spans "
+                    "128; give a distance of at least that, or a stride of at least twice the distance)",
+                    "64", "--ostride=2", "--odist=40");
+    expect_rejected("output layout: with stride 1 and distance 4096, two transforms would share elements (one "
+                    "spans 5120", "64x64", "--onembed=80", "--odist=4096");
+    /* input transforms may overlap (frames of a short-time FFT): nothing writes them */
+    assert_int_equal(run_fftgen("--n", "256", "--idist", "64", "--direction", "forward", NULL), 0);
+    assert_non_null(strstr(output, "input element j of transform b at b*64 + j*1"));
+}
+
 static void unwritable_output(void **state)
 {
     (void)state;
@@ -1294,6 +1320,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(bad_sizes),
         cmocka_unit_test(bad_options),
+        cmocka_unit_test(layout_defaults_and_overlaps),
         cmocka_unit_test(unwritable_output),
         cmocka_unit_test(failure_keeps_existing_file),
         cmocka_unit_test(output_goes_where_asked),
