@@ -44,9 +44,11 @@ static int is_power_of_two(long long n)
 }
 
 /* One layout, as cufftPlanMany's: element x of transform b at b*dist + stride * (x row-major over
- * embed); embed[0] is not used. Transforms must not share an element. */
+ * embed); embed[0] is not used. Output transforms must not share an element (their writes would race);
+ * input transforms may (overlapping frames, as a short-time FFT reads them), since no pass writes the
+ * input and in place needs the output's layout. */
 static fftgen_result check_layout(const char *side, int rank, const long long *n, const long long *embed,
-                                  long long stride, long long dist, long long batch)
+                                  long long stride, long long dist, long long batch, int may_share)
 {
     if (embed == NULL) return FFTGEN_SUCCESS; /* contiguous: the strides are ignored, as in cuFFT */
     if (stride < 1 || dist < 1)
@@ -63,7 +65,7 @@ static fftgen_result check_layout(const char *side, int rank, const long long *n
     }
     const int side_by_side = dist >= extent * stride;
     const int interleaved = stride >= batch * dist;
-    if (batch > 1 && !side_by_side && !interleaved)
+    if (batch > 1 && !side_by_side && !interleaved && !may_share)
         return fftgen_detail(FFTGEN_OVERLAPPING_LAYOUT,
                              "%s layout: with stride %lld, distance %lld and %lld elements a transform, the %lld "
                              "transforms would share elements",
@@ -206,8 +208,8 @@ static fftgen_result create_plan(fftgen_plan *plan, int rank, const long long *n
     if (tensor_cores && !split && precision != FFTGEN_FP16)
         return fftgen_detail(FFTGEN_NOT_SUPPORTED_YET, "FFTGEN_TENSOR_CORES takes fp16 operands: FFTGEN_FP16, or a "
                                                        "split precision for fp32 data");
-    fftgen_result result = check_layout("input", rank, n, inembed, istride, idist, batch);
-    if (result == FFTGEN_SUCCESS) result = check_layout("output", rank, n, onembed, ostride, odist, batch);
+    fftgen_result result = check_layout("input", rank, n, inembed, istride, idist, batch, 1);
+    if (result == FFTGEN_SUCCESS) result = check_layout("output", rank, n, onembed, ostride, odist, batch, 0);
     if (result != FFTGEN_SUCCESS) return result;
     if (batch > INT32_MAX) return fftgen_detail(FFTGEN_INVALID_BATCH, "batch %lld: above 2^31 - 1", batch);
 

@@ -65,7 +65,7 @@ typedef enum fftgen_result {
     FFTGEN_NULL_POINTER,          /* a required pointer is NULL */
     FFTGEN_MISALIGNED_POINTER,    /* data not aligned to one complex element */
     FFTGEN_INVALID_LAYOUT,        /* a stride or distance < 1, or an embed smaller than its dimension */
-    FFTGEN_OVERLAPPING_LAYOUT,    /* strides and distances that make two elements share memory */
+    FFTGEN_OVERLAPPING_LAYOUT,    /* an output layout whose transforms would share elements */
     FFTGEN_NOT_SUPPORTED_YET,     /* valid, but not implemented in this version */
     FFTGEN_NO_DEVICE,             /* no CUDA device (or no driver) */
     FFTGEN_UNSUPPORTED_DEVICE,    /* an architecture fftgen does not know */
@@ -134,8 +134,9 @@ typedef struct fftgen_plan_s *fftgen_plan;
  * NULL the input (output) is contiguous, transform after transform, and istride/idist (ostride/odist)
  * are ignored; otherwise element x of transform b is at b*idist + x*istride. On failure *plan is
  * NULL and nothing is left allocated. For rank 2 and 3, element x = (x0, x1[, x2]) of transform b is
- * at b*idist + istride * ((x0*inembed[1] + x1)*inembed[2] + x2), as in cuFFT. Needs a CUDA device
- * (the current one). */
+ * at b*idist + istride * ((x0*inembed[1] + x1)*inembed[2] + x2), as in cuFFT. Input transforms may
+ * share elements (overlapping frames, idist below their span); output transforms may not:
+ * FFTGEN_OVERLAPPING_LAYOUT. Needs a CUDA device (the current one). */
 fftgen_result fftgen_plan_many(fftgen_plan *plan, int rank, const long long *n, const long long *inembed,
                                long long istride, long long idist, const long long *onembed, long long ostride,
                                long long odist, fftgen_precision precision, long long batch, unsigned flags);
