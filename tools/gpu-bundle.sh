@@ -12,7 +12,7 @@ build=${FFTGEN_BUILD_DIR:-$root/build}
 rm -rf "$root/.gpu"
 mkdir -p "$root/.gpu"
 cp "$build/tests/test_gpu" "$build/tests/test_api" "$build/tests/test_cache" "$build/tests/libcmocka.so.0" \
-    "$build/tools/fftgen-bench" "$build/tools/fftgen-plan-time" "$build/tools/fftgen-accuracy" "$build/tools/fftgen-access-patterns" "$build/tools/fftgen-tc-registers" "$build/fftgen" "$build/fftgen-tune" "$root/.gpu/"
+    "$build/tools/fftgen-bench" "$build/tools/fftgen-plan-time" "$build/tools/fftgen-accuracy" "$build/tools/fftgen-access-patterns" "$build/tools/fftgen-tc-registers" "$build/tools/fftgen-fuzz-gpu" "$build/fftgen" "$build/fftgen-tune" "$root/.gpu/"
 # shellcheck disable=SC2046 # the flags are words
 cc -std=c11 -O2 -o "$root/.gpu/readme_example" "$root/tests/readme_example.c" \
     $(PKG_CONFIG_PATH=$build pkg-config --cflags --libs fftgen)

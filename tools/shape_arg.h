@@ -13,4 +13,9 @@ int shape_arg_parse(const char *text, struct shape_arg *shape);
 
 long long shape_arg_points(const struct shape_arg *shape);
 
+/* A 2D or 3D layout's embeds, as fftgen's --inembed takes them: the storage's sizes of dimensions 1
+ * and up ("E1" or "E1xE2", each at least the shape's), or "0" for the shape's own. Fills embed[0..2]
+ * (embed[0] the shape's first size); 0 on success, -1 on anything else (a 1D shape takes "0" only). */
+int embed_arg_parse(const char *text, const struct shape_arg *shape, long long embed[3]);
+
 #endif
