@@ -188,7 +188,9 @@ typedef struct {
                              registers, not shared memory: fftgen_loads_to_registers */
     /* A fused 2D slice (slice_rows > 0): each transform is slice_rows rows of n / slice_rows points,
      * contiguous. The block transforms the rows (chain `radices`), then the columns (chain
-     * `col_radices`) in shared memory; both chains hold radix_max points per thread. */
+     * `col_radices`) in shared memory; both chains hold radix_max points per thread. Small slices run
+     * ffts_per_block of them a block, each on threads_per_fft threads and smem_points /
+     * ffts_per_block elements of shared memory of its own (group_small_slices). */
     int slice_rows;
     int col_radices[FFTGEN_MAX_STAGES];
     int col_stage_count;

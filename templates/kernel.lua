@@ -21,6 +21,9 @@ local function uses_shared(p) return p.shared_bytes > 0 end
 local function multi(f) return #f.passes > 1 end
 local function fused(p) return p.slice_rows > 0 end
 local function clustered(p) return p.cluster > 1 end
+-- Small fused slices run several a block, each on SLICE_THREADS threads and SLICE_SMEM_POINTS of
+-- shared memory of its own (the planner's group_small_slices): `thread` and `smem` are the slice's.
+local function grouped_slices(p) return fused(p) and not clustered(p) and p.ffts_per_block > 1 end
 -- Passes of 1D transforms (and of long 2D/3D rows) go through a work area; the planner says
 local function through_work(f)
   for _, p in ipairs(f.passes) do
@@ -281,6 +284,10 @@ local function pass_constants(p, target)
     add("SLICE_ROWS", p.slice_rows, "rows per slice")
     add("SLICE_COLUMNS", p.n // p.slice_rows, "points per row")
   end
+  if grouped_slices(p) then
+    add("SLICE_THREADS", p.threads_per_fft, "threads of one slice (the block runs FFTS_PER_BLOCK side by side)")
+    add("SLICE_SMEM_POINTS", p.smem_points // p.ffts_per_block, "float2 of shared memory of one slice, with padding")
+  end
   if uses_shared(p) and (target == "sim" or prefetching(p)) then
     add("SMEM_POINTS", p.smem_points, "float2 in shared memory, with padding")
   end
@@ -376,6 +383,10 @@ local function prologue(w, p, target)
     w:line("const bool active = block < batch;")
     w:line("const int rank = (int)(block %% CLUSTER); // the block's place in its (one-dimensional) cluster")
     w:line("const size_t fft_base = (size_t)(block / CLUSTER) * TRANSFORM_POINTS;")
+  elseif grouped_slices(p) then
+    w:line("const long long slice = block * FFTS_PER_BLOCK + slice_in_block; // this thread's slice")
+    w:line("const size_t block_base = (size_t)slice * POINTS;")
+    w:line("const int block_points = slice < batch ? POINTS : 0; // none past the batch's last slice")
   elseif p.staged_io then
     w:line("const size_t block_base = (size_t)block * FFTS_PER_BLOCK * POINTS;")
     w:line("const long long block_ffts = batch - block * FFTS_PER_BLOCK;")
@@ -808,8 +819,16 @@ local function cuda_kernel(w, f, p, direction)
     w:line("extern \"C\" __global__ void %s__launch_bounds__(THREADS)", cluster)
   end
   w:open("%s(const point_t* in, point_t* out, int batch, float scale)", kernel_name(f, p, direction))
-  if uses_shared(p) then w:line("extern __shared__ float2 smem[];") end
-  w:line("const int thread = threadIdx.x;")
+  if grouped_slices(p) then
+    w:line("extern __shared__ float2 block_smem[];")
+    w:line("// the block's slices side by side: each on SLICE_THREADS threads and its own shared memory")
+    w:line("const int slice_in_block = threadIdx.x / SLICE_THREADS;")
+    w:line("const int thread = threadIdx.x %% SLICE_THREADS;")
+    w:line("float2* smem = block_smem + slice_in_block * SLICE_SMEM_POINTS;")
+  else
+    if uses_shared(p) then w:line("extern __shared__ float2 smem[];") end
+    w:line("const int thread = threadIdx.x;")
+  end
   local function fetch_slice(parts, part)
     return string.format("fetch_slice<SLICE_ROWS, SLICE_COLUMNS, STAGED_ROW_POINTS, THREADS, %d, %d>", parts, part)
   end
@@ -1372,6 +1391,8 @@ local function sim_function(w, f, p, direction, name, qualifier)
     w:line("float2* cluster_smem[CLUSTER]; /* the cluster's blocks' shared memory */")
     w:line("float2* smem_blocks = malloc(sizeof(float2) * SMEM_POINTS * CLUSTER);")
     w:line("for (int rank = 0; rank < CLUSTER; ++rank) cluster_smem[rank] = smem_blocks + (size_t)rank * SMEM_POINTS;")
+  elseif grouped_slices(p) then
+    w:line("float2* block_smem = malloc(sizeof(float2) * SMEM_POINTS); /* the block's slices, side by side */")
   elseif uses_shared(p) then
     w:line("float2* smem = malloc(sizeof(float2) * SMEM_POINTS);")
   else
@@ -1390,7 +1411,7 @@ local function sim_function(w, f, p, direction, name, qualifier)
   else
     w:line("void* fragments = malloc(1); /* unused: no tensor-core stages */")
   end
-  local shared = clustered(p) and "smem_blocks" or "smem"
+  local shared = clustered(p) and "smem_blocks" or (grouped_slices(p) and "block_smem" or "smem")
   local staged = prefetching(p) and " || staging == NULL" or ""
   w:open("if (%s == NULL || registers == NULL || fragments == NULL%s)", shared, staged)
   w:line("free(%s);", shared)
@@ -1403,12 +1424,18 @@ local function sim_function(w, f, p, direction, name, qualifier)
     (p.tiled and clustered(p)) and " * CLUSTER" or "")
   -- one loop over the block's threads, with the per-thread indices (and fragments) of the kernel
   local function threads(body, in_warp)
+    local index = grouped_slices(p) and "block_thread" or "thread"
     if in_warp then
-      w:open("for (int thread = warp_first; thread < warp_first + 32 && thread < THREADS; ++thread)")
+      w:open("for (int %s = warp_first; %s < warp_first + 32 && %s < THREADS; ++%s)", index, index, index, index)
     else
-      w:open("for (int thread = 0; thread < THREADS; ++thread)")
+      w:open("for (int %s = 0; %s < THREADS; ++%s)", index, index, index)
     end
-    w:line("float2* v = registers[thread];")
+    w:line("float2* v = registers[%s];", index)
+    if grouped_slices(p) then
+      w:line("const int slice_in_block = block_thread / SLICE_THREADS;")
+      w:line("const int thread = block_thread %% SLICE_THREADS;")
+      w:line("float2* smem = block_smem + slice_in_block * SLICE_SMEM_POINTS;")
+    end
     prologue(w, p, "sim")
     if p.tensor_cores then tc16.prologue(w, p, SIGN[direction], "sim") end
     w:embed(body)

@@ -824,10 +824,16 @@ end
 -- first stage reads global memory and the columns' last stage writes it, with no copies through
 -- shared memory: a warp's loads are runs of THREADS_PER_FFT points of consecutive rows, its stores
 -- 32 consecutive columns of one row.
+-- The threads of one slice: a block runs several small slices side by side, each on threads and
+-- shared memory of its own (planner.c's group_small_slices), or one slice (on a cluster, its part).
+local function slice_threads(plan)
+  return ((plan.cluster or 1) > 1) and plan.threads or plan.threads // plan.ffts_per_block
+end
+
 local function slice_plans(plan)
   if not plan.rows_plan then
     local columns = plan.n // plan.slice_rows
-    local common = { radix_max = plan.radix_max, threads = plan.threads, keep_in_smem = true,
+    local common = { radix_max = plan.radix_max, threads = slice_threads(plan), keep_in_smem = true,
       shared_exponent_source = plan.shared_exponent_source, shared_exponent_target = plan.shared_exponent_target,
       slice_cluster = (plan.cluster or 1) > 1, scale_outputs = scales_outputs(plan),
       twiddle_powers = plan.twiddle_powers, computed_twiddles = plan.computed_twiddles }
@@ -917,7 +923,8 @@ function M.phases(plan, sign)
     -- the cluster
     if (plan.cluster or 1) == 1 and not plan.stores_from_registers then
       local w = code.writer()
-      emit_staged_store(w, plan, sign)
+      -- the copy of one slice by its own threads
+      emit_staged_store(w, setmetatable({ threads = slice_threads(plan) }, { __index = plan }), sign)
       phases[#phases + 1] = w
     end
     return phases

@@ -394,6 +394,42 @@ static void shapes_match_fftw(void **state)
     check_shapes(shapes, sizeof shapes / sizeof shapes[0], "the 2D and 3D shapes");
 }
 
+/* Small slices run several a block, each on threads of its own (planner.c's group_small_slices): 2D
+ * shapes and the slices of 3D ones, batches that fill no block, one, and many with a partial last one,
+ * both ways, in place and out. */
+static void small_slices_match_fftw(void **state)
+{
+    (void)state;
+    if (!have_gpu) skip();
+    static const struct fft_shape shapes[] = {
+        {2, {2, 2, 0}},  {2, {4, 4, 0}},  {2, {8, 8, 0}},     {2, {16, 16, 0}},   {2, {32, 32, 0}},
+        {2, {8, 64, 0}}, {3, {2, 4, 4}},  {3, {4, 4, 4}},     {3, {8, 8, 8}},     {3, {16, 16, 16}},
+        {3, {32, 32, 32}},
+    };
+    const struct { fftgen_direction direction; unsigned flags; int in_place, batch; } cases[] = {
+        {FFTGEN_FORWARD, 0, 0, 3}, {FFTGEN_INVERSE, FFTGEN_SCALE_INVERSE, 1, 64}, {FFTGEN_FORWARD, 0, 1, 1001},
+    };
+    double worst[2] = {0.0, 0.0};
+    for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; ++s)
+        for (int p = 0; p < 2; ++p)
+            for (size_t c = 0; c < sizeof cases / sizeof cases[0]; ++c) {
+                const struct fft_shape shape = shapes[s];
+                const double points = (double)shape_points(shape);
+                const struct api_run run = {shape.rank, {shape.n[0], shape.n[1], shape.n[2]},
+                                            p ? FFTGEN_FP16 : FFTGEN_FP32, cases[c].direction, cases[c].flags,
+                                            cases[c].in_place, 0};
+                const double error =
+                    shape_transform_error(shape, p ? KERNEL_FP16 : KERNEL_FP32, cases[c].batch, cases[c].direction,
+                                          cases[c].flags ? 1.0 / points : 1.0, run_api, &run, 313 * s + c);
+                print_message("  %dx%d%s%.0d %s batch %d: relative L2 error %.3e\n", shape.n[0], shape.n[1],
+                              shape.rank == 3 ? "x" : "", shape.rank == 3 ? shape.n[2] : 0, p ? "fp16" : "fp32",
+                              cases[c].batch, error);
+                assert_true(error >= 0.0 && error < (p ? FP16_ERROR_BOUND : FP32_ERROR_BOUND));
+                if (error > worst[p]) worst[p] = error;
+            }
+    print_message("  worst relative L2 error of the small slices: fp32 %.3e, fp16 %.3e\n", worst[0], worst[1]);
+}
+
 /* The plan libfftgen makes for one dense transform of `shape`; the caller destroys it. */
 static fftgen_plan dense_plan(struct fft_shape shape, int fp16)
 {
@@ -1468,6 +1504,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(transforms_match_fftw),
         cmocka_unit_test(strided_layouts_match_fftw),
         cmocka_unit_test(shapes_match_fftw),
+        cmocka_unit_test(small_slices_match_fftw),
         cmocka_unit_test(columns_first_matches_fftw),
         cmocka_unit_test(tensor_cores_match_fftw),
         cmocka_unit_test(split_matches_fftw),

@@ -26,7 +26,7 @@ if [ "${FFTGEN_GPU_TESTS:-1}" != 0 ]; then
 # The tests side by side (their FFTW references take the CPU, the GPU is mostly idle): each test
 # of test_api on its own (test_api takes a name), test_gpu and test_cache beside them.
 pids=()
-for t in transforms_match_fftw strided_layouts_match_fftw shapes_match_fftw columns_first_matches_fftw \
+for t in transforms_match_fftw strided_layouts_match_fftw shapes_match_fftw small_slices_match_fftw columns_first_matches_fftw \
          tensor_cores_match_fftw split_matches_fftw \
          strided_shapes_match_fftw bad_arguments failures_say_why invalid_plans every_result_has_a_message \
          no_device_is_reported \

@@ -82,7 +82,7 @@ group_commands() {
     prefetch)
         echo "$root/.gpu/test_gpu *pf*" ;;
     api)
-        for t in slices_through_wisdom tiles_prefetch_through_wisdom column_pairs_match_fftw l2_fetch_256_matches_fftw \
+        for t in small_slices_match_fftw slices_through_wisdom tiles_prefetch_through_wisdom column_pairs_match_fftw l2_fetch_256_matches_fftw \
                  pass_twiddles_computed_through_wisdom rows_radix_through_wisdom columns_split_through_wisdom \
                  exec_in_cuda_graphs threads_plan_and_execute; do
             echo "$root/.gpu/test_api $t"
