@@ -540,13 +540,20 @@ fftgen_plan_status fftgen_place_l2_fetch_256(const fftgen_kernel_request *reques
                            why_len);
 }
 
-void fftgen_keep_l2_fetch_256_on_columns(fftgen_transform_plan *plan)
+void fftgen_keep_column_choices_that_fit(fftgen_transform_plan *plan)
 {
     for (int i = 0; i < plan->pass_count; ++i) {
         fftgen_kernel_plan *pass = &plan->pass[i];
-        if (!pass->l2_fetch_256 || loads_columns_side_by_side(pass)) continue;
-        pass->l2_fetch_256 = 0;
-        plan->l2_fetch_256_passes &= ~(1 << i);
+        if (pass->l2_fetch_256 && !loads_columns_side_by_side(pass)) {
+            pass->l2_fetch_256 = 0;
+            plan->l2_fetch_256_passes &= ~(1 << i);
+        }
+        /* a lane pair's 8-byte load takes two neighbouring columns: at an input stride of 3 they lie
+         * 3 points apart, and the load read the wrong points (fftgen-fuzz-gpu, fp16 65536) */
+        if (pass->column_pairs && !fftgen_can_pair_columns(pass)) {
+            pass->column_pairs = 0;
+            plan->column_pair_passes &= ~(1 << i);
+        }
     }
 }
 

@@ -39,9 +39,11 @@ fftgen_plan_status fftgen_place_column_pairs(const fftgen_kernel_request *reques
 /* Column loads that ask L2 for the 256 bytes around each point: on clusters, and where the request names. */
 fftgen_plan_status fftgen_place_l2_fetch_256(const fftgen_kernel_request *request, fftgen_transform_plan *plan,
                                              char *why, size_t why_len);
-/* A 1D plan's passes after the user's strides reached them: those whose columns no longer lie side by
- * side (a stride above 1) load without the 256-byte L2 fetch, which the dense plan placed. */
-void fftgen_keep_l2_fetch_256_on_columns(fftgen_transform_plan *plan);
+/* A 1D plan's passes after the user's strides reached them: the column-load choices that the dense plan
+ * placed and that change no value are dropped where the strides no longer allow them: the 256-byte L2
+ * fetch where the columns no longer lie side by side, the lane pairs where two neighbouring columns
+ * no longer lie next to each other at even strides (fftgen_can_pair_columns). */
+void fftgen_keep_column_choices_that_fit(fftgen_transform_plan *plan);
 /* What a split-precision request needs before planning. */
 fftgen_plan_status fftgen_check_split(const fftgen_kernel_request *request, int rank, char *why, size_t why_len);
 /* fp16 or shared-exponent complexes at each boundary between passes. */

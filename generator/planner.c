@@ -825,7 +825,7 @@ fftgen_plan_status fftgen_plan_strided(const fftgen_kernel_request *asked, fftge
     /* passes: the first reads the user's layout, the last writes it; between, the work area */
     apply_user_layout(&plan->pass[0].in, in);
     apply_user_layout(&plan->pass[plan->pass_count - 1].out, out);
-    fftgen_keep_l2_fetch_256_on_columns(plan);
+    fftgen_keep_column_choices_that_fit(plan);
     plan->in = in;
     plan->out = out;
     return FFTGEN_PLAN_OK;

@@ -314,8 +314,8 @@ end
 function M.pairs_column_loads(plan)
   if not plan.column_pairs then return false end
   local L = plan.in_layout
-  assert(plan.fp16 and register_side(plan, L) and L.elem_stride % 2 == 0 and plan.ffts_per_block % 2 == 0,
-    "column pairs need fp16 columns loaded into registers, an even tile and even strides")
+  assert(plan.fp16 and register_side(plan, L) and L.fft_stride == 1 and L.elem_stride % 2 == 0 and
+    plan.ffts_per_block % 2 == 0, "column pairs need fp16 columns side by side, loaded into registers, an even tile and even strides")
   return true
 end
 

@@ -585,6 +585,20 @@ static void column_pairs_on_request(void **state)
     assert_non_null(strstr(output, "column pairs: pass 1 is not a tiled pass"));
     assert_int_equal(run_fftgen("--n", "1024", "--precision", "fp16", "--column-pairs", "--explain", NULL), 2);
     assert_non_null(strstr(output, "column pairs: this plan has no pass that loads fp16 columns"));
+    /* a strided 1D input: pass 1's neighbouring columns lie 3 (or 2) points apart, so its loads take a
+     * point each (the 8-byte pair load had read the wrong points on the GPU); at stride 1 and a padded
+     * distance they still pair */
+    const char *const strides[] = {"3", "2"};
+    for (int i = 0; i < 2; ++i) {
+        assert_int_equal(run_fftgen("--n", "65536", "--precision", "fp16", "--column-pairs=1", "--istride", strides[i],
+                                    "--explain", NULL),
+                         0);
+        assert_null(strstr(output, "lane pair"));
+    }
+    assert_int_equal(run_fftgen("--n", "65536", "--precision", "fp16", "--column-pairs=1", "--idist", "65538",
+                                "--explain", NULL),
+                     0);
+    assert_non_null(strstr(output, "both columns of a lane pair's row in 8 bytes"));
 }
 
 /* --order columns-first: the columns into the work area, each tile as a block, then the rows read from

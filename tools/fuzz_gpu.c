@@ -194,16 +194,19 @@ int main(int argc, char **argv)
     const enum kernel_precision kernel_precision = (enum kernel_precision)precision;
     const size_t point = storage_bytes(kernel_precision);
     struct strided_layout in = {layout[0], layout[1], {0}}, out = {layout[2], layout[3], {0}};
-    long long in_extent = shape.n[0], out_extent = shape.n[0];
-    for (int d = 1; d < shape.rank; ++d) {
-        in.embed[d] = inembed[d];
-        out.embed[d] = onembed[d];
-        in_extent *= inembed[d];
-        out_extent *= onembed[d];
+    /* the span from the first element to one past the last, as the reference lays the data out (its
+     * host buffers hold exactly that) */
+    long long in_last = 0, out_last = 0;
+    for (int d = 0; d < shape.rank; ++d) {
+        if (d > 0) {
+            in.embed[d] = inembed[d];
+            out.embed[d] = onembed[d];
+        }
+        in_last = in_last * (d > 0 ? inembed[d] : 1) + shape.n[d] - 1;
+        out_last = out_last * (d > 0 ? onembed[d] : 1) + shape.n[d] - 1;
     }
-    /* the span from the first element to the last, as the reference lays the data out */
-    run.in_bytes = point * (size_t)((batch - 1) * layout[1] + (in_extent - 1) * layout[0] + 1);
-    run.out_bytes = point * (size_t)((batch - 1) * layout[3] + (out_extent - 1) * layout[2] + 1);
+    run.in_bytes = point * (size_t)((batch - 1) * layout[1] + in_last * layout[0] + 1);
+    run.out_bytes = point * (size_t)((batch - 1) * layout[3] + out_last * layout[2] + 1);
     const double reference_scale = scale && !forward ? 1.0 / (double)points : 1.0;
     const int sign = forward ? -1 : 1;
     const unsigned long long seed = (unsigned long long)points * 31 + (unsigned long long)batch;
