@@ -121,6 +121,12 @@ int reference_fft_shape(const double *in, double *out, struct fft_shape shape, i
     return 0;
 }
 
+int run_sim(const void *context, const void *in, void *out, int batch)
+{
+    const struct sim_run *run = context;
+    return run->fn(in, out, batch, run->scale);
+}
+
 double relative_l2_error(const double *got, const double *want, size_t count)
 {
     double diff = 0.0, norm = 0.0;

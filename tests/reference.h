@@ -55,6 +55,14 @@ double relative_l2_error(const double *got, const double *want, size_t count);
  * buffer arrives poisoned. */
 typedef int (*transform_runner)(const void *context, const void *in, void *out, int batch);
 
+/* A host-simulation kernel (kernel_registry.h's sim_function) as a transform_runner: the context is a
+ * struct sim_run, the kernel and the scale it multiplies its outputs by. */
+struct sim_run {
+    sim_function fn;
+    float scale;
+};
+int run_sim(const void *context, const void *in, void *out, int batch);
+
 /* Draws inputs, runs the transform, and returns its relative L2 error against FFTW double on the
  * unrounded inputs, times `reference_scale` (1/n for a normalized inverse); a negative value if the
  * run or the reference failed. */

@@ -18,17 +18,6 @@
 /* The largest fp16 size of one kernel (sm_90): larger ones take passes or clusters. */
 #define FP16_ONE_BLOCK_POINTS 16384
 
-struct sim_run {
-    sim_function fn;
-    float scale;
-};
-
-static int run_sim(const void *context, const void *in, void *out, int batch)
-{
-    const struct sim_run *run = context;
-    return run->fn(in, out, batch, run->scale);
-}
-
 static struct fft_shape shape_of(const struct sim_kernel *k)
 {
     const struct fft_shape shape = {k->rank, {k->shape[0], k->shape[1], k->shape[2]}};

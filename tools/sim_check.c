@@ -22,17 +22,6 @@
 
 static const char *const PROGRAM = "fftgen-sim-check";
 
-struct sim_run {
-    sim_function fn;
-    float scale;
-};
-
-static int run_sim(const void *context, const void *in, void *out, int batch)
-{
-    const struct sim_run *run = context;
-    return run->fn(in, out, batch, run->scale);
-}
-
 static int parse_precision(const char *text, enum kernel_precision *precision)
 {
     static const char *const names[] = {"fp32", "fp16", "split", "split-papers"};
