@@ -392,6 +392,12 @@ static void explain_shape(const fftgen_transform_plan *plan)
                                                                         " on its outputs, in registers" : "",
                    p->computed_twiddles && p->col_stage_count > 1 ? "; the columns' twiddles computed (__sincosf, then"
                                                                     " squares)" : "");
+            if (p->volume_depth > 0) {
+                printf("          a whole transform a block (%d of them): its %d slices, then the columns along dimension"
+                       " 0 (radix ", p->ffts_per_block / p->volume_depth, p->volume_depth);
+                for (int s = 0; s < p->depth_stage_count; ++s) printf("%s%d", s ? " x " : "", p->depth_radices[s]);
+                printf(") in the same shared memory\n");
+            }
         } else if ((p->source == FFTGEN_BUFFER_WORK || p->target == FFTGEN_BUFFER_WORK) &&
                    p->dimension < plan->rank - 1) {
             printf("  pass %d: FFTs of %d points, a four-step pass of the %lld-point columns (dimension %d) in tiles"

@@ -198,6 +198,15 @@ typedef struct {
      * from rows slice_rows / col_radices[0] apart, and the columns' first stage runs on their outputs
      * in registers, in the same phase: one exchange through shared memory fewer. */
     int merged_stage;
+    /* A whole small 3D transform in one block (volume_depth > 0): the block holds volume_depth fused
+     * slices of one transform (several transforms where they are small), each on its own threads as
+     * above; then all of their threads transform the columns along dimension 0 (chain depth_radices,
+     * radix_max points a thread), which lie side by side in the slices' shared memory, and store the
+     * outputs. One pass instead of two (fused_volume in planner.c). n stays the slice's points, so the
+     * kernel's batch counts slices, volume_depth a transform. */
+    int volume_depth;
+    int depth_radices[FFTGEN_MAX_STAGES];
+    int depth_stage_count;
     /* Radix-16 stages as mma.sync m16n8k16 on tensor cores: the DFT matrix times the inputs of eight
      * butterflies, fp16 operands (the matrix rounded once, each twiddled input split into fp16
      * hi + lo), fp32 sums. */

@@ -57,7 +57,9 @@ local function pass_twiddle_tables(p) return p.tiled and p.twiddle_n > 0 and not
 local function reads_pass_tables(f) return any_cluster(f) or any_pass_that(f, pass_twiddle_tables) end
 -- Files whose kernels' `batch` counts something else than the file's transforms: passes, and a
 -- cluster's blocks (one each of the CLUSTER parts of a transform)
-local function per_block_batch(f) return multi(f) or on_cluster(f) end
+-- A whole small 3D transform in one block (stage.lua's slices of a volume): its kernel counts slices.
+local function volume(f) return (f.passes[1].volume_depth or 0) > 0 end
+local function per_block_batch(f) return multi(f) or on_cluster(f) or volume(f) end
 local function shuffle_tail(f) return any_pass(f, "shuffle_tail") end
 -- Files with a radix-32 stage, whose first stage may write pairs of points (stage.lua)
 local function radix32(f) return any_pass(f, "radix_max", 32) end
@@ -206,6 +208,12 @@ local function header(w, f, title, body)
           p.merged_stage and ";" or "")
         if p.merged_stage then
           w:line(" *      the rows' last stage and the columns' first run in one phase, in registers")
+        end
+        if p.volume_depth > 0 then
+          w:line(" *      a whole transform a block (%d of them): its %d slices, then the columns along", p.ffts_per_block // p.volume_depth,
+            p.volume_depth)
+          w:line(" *      dimension 0 (radix %s) in the same shared memory; the kernel's `batch` counts slices",
+            table.concat(p.depth_radices, " x "))
         end
       elseif (p.source == "work" or p.target == "work") and p.dimension < f.rank - 1 then
         w:line(" *   %d. FFTs of %d points (radix %s), a four-step pass of the %d-point columns (dimension %d)",
@@ -824,6 +832,7 @@ local function cuda_kernel(w, f, p, direction)
     w:line("// the block's slices side by side: each on SLICE_THREADS threads and its own shared memory")
     w:line("const int slice_in_block = threadIdx.x / SLICE_THREADS;")
     w:line("const int thread = threadIdx.x %% SLICE_THREADS;")
+    if p.volume_depth > 0 then w:line("const int block_thread = threadIdx.x; // for the columns along dimension 0") end
     w:line("float2* smem = block_smem + slice_in_block * SLICE_SMEM_POINTS;")
   else
     if uses_shared(p) then w:line("extern __shared__ float2 smem[];") end
@@ -1535,14 +1544,18 @@ local function render_sim(f)
   sim_helpers(w, f)
   for _, p in ipairs(f.passes) do tables(w, p, "static const float2") end
   for _, d in ipairs(f.directions) do
-    if on_cluster(f) then
+    if on_cluster(f) or volume(f) then
       local p = f.passes[1]
       w:line("")
       sim_function(w, f, p, d, kernel_name(f, p, d), "static ")
       w:line("")
-      w:line("/* One cluster of %d blocks per transform. */", p.cluster)
+      if volume(f) then
+        w:line("/* %d slices per transform. */", p.volume_depth)
+      else
+        w:line("/* One cluster of %d blocks per transform. */", p.cluster)
+      end
       w:open("int %s_%s_sim(const void* in, void* out, int batch, float scale)", f.name, d)
-      w:line("return %s(in, out, batch * %d, scale);", kernel_name(f, p, d), p.cluster)
+      w:line("return %s(in, out, batch * %d, scale);", kernel_name(f, p, d), volume(f) and p.volume_depth or p.cluster)
       w:close()
     elseif not multi(f) then
       w:line("")

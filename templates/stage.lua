@@ -853,8 +853,21 @@ local function slice_plans(plan)
       what = string.format("columns: %d transforms of %d points, side by side%s", columns, plan.slice_rows,
         plan.merged_stage and " (their first stage merged with the rows' last)" or "") })
     plan.cols_plan.keep_in_smem = not plan.stores_from_registers
+    if (plan.volume_depth or 0) > 0 then
+      -- a whole 3D transform: all of its slices' threads take its columns along dimension 0, which
+      -- lie side by side in the slices' shared memory (planner.c's plan_fused_volume)
+      local depth = plan.volume_depth
+      plan.depth_plan = sub({ n = depth, radices = plan.depth_radices,
+        threads_per_fft = depth // plan.radix_max, ffts_per_block = plan.n, transposed_smem = true,
+        data_in_smem = true, prefix = plan.prefix .. "depth_", volume = true,
+        slices_per_block = plan.ffts_per_block,
+      what = string.format("dimension 0: %d transforms of %d points, side by side in the %d slices' shared memory",
+          plan.n, depth, depth) })
+      plan.depth_plan.threads = depth * slice_threads(plan) -- (sub gave it one slice's)
+      plan.depth_plan.keep_in_smem = false -- its last stage writes the outputs
+    end
   end
-  return plan.rows_plan, plan.cols_plan
+  return plan.rows_plan, plan.cols_plan, plan.depth_plan
 end
 
 local function uses(text, name)
@@ -892,10 +905,24 @@ local function scoped(sub, phase)
   local w = code.writer()
   w.sync = phase.sync
   w:line("// %s", sub.what)
+  if sub.volume then
+    -- the transform's threads, shared memory and first slice, in place of one slice's (a scope of
+    -- their own: the slices' names stay outside)
+    w:open("")
+    local volume_smem = sub.n * sub.ffts_per_block * 17 // 16 -- its slices, each padded every 16
+    w:line("const int volume_in_block = block_thread / %d;", sub.threads)
+    w:line("const int thread = block_thread %% %d;", sub.threads)
+    w:line("float2* smem = block_smem + volume_in_block * %d;", volume_smem)
+    w:line("const long long first_slice = block * %d + volume_in_block * %d;", sub.slices_per_block, sub.n)
+    w:line("const size_t block_base = (size_t)first_slice * %d;", sub.ffts_per_block)
+    w:line("const int block_points = first_slice < batch ? %d : 0; // none past the batch's last transform",
+      sub.n * sub.ffts_per_block)
+  end
   w:line("enum { POINTS = %d, FFTS_PER_BLOCK = %d, THREADS_PER_FFT = %d };", sub.n, sub.ffts_per_block,
     sub.threads_per_fft)
   for _, d in ipairs(declared) do w:line("%s", d) end
   w:embed(phase)
+  if sub.volume then w:close() end
   return w
 end
 
@@ -921,7 +948,7 @@ function M.phases(plan, sign)
     end
     -- else the columns' last stage stored them, or (on a cluster) they stay for the last stage, across
     -- the cluster
-    if (plan.cluster or 1) == 1 and not plan.stores_from_registers then
+    if (plan.cluster or 1) == 1 and not plan.stores_from_registers and (plan.volume_depth or 0) == 0 then
       local w = code.writer()
       -- the copy of one slice by its own threads
       emit_staged_store(w, setmetatable({ threads = slice_threads(plan) }, { __index = plan }), sign)
@@ -1104,9 +1131,10 @@ end
 -- The twiddle tables the stages read (every stage but the first).
 function M.twiddle_tables(plan)
   if plan.slice_rows and plan.slice_rows > 0 then
-    local rows, cols = slice_plans(plan)
+    local rows, cols, depth = slice_plans(plan)
     local tables = M.twiddle_tables(rows)
     for _, t in ipairs(M.twiddle_tables(cols)) do tables[#tables + 1] = t end
+    for _, t in ipairs(depth and M.twiddle_tables(depth) or {}) do tables[#tables + 1] = t end
     return tables
   end
   local tables = {}

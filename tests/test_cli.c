@@ -601,6 +601,34 @@ static void column_pairs_on_request(void **state)
     assert_non_null(strstr(output, "both columns of a lane pair's row in 8 bytes"));
 }
 
+/* A 3D shape whose slices all fit one block takes one pass: its slices, then the columns along
+ * dimension 0 in the same shared memory; not where a request names a pass, nor fp16 volumes above
+ * 4096 points at fewer than 16 points a thread (measured slower). */
+static void small_volumes_in_one_pass(void **state)
+{
+    (void)state;
+    assert_int_equal(run_fftgen("--n", "8x8x8", "--explain", NULL), 0);
+    assert_non_null(strstr(output, "1 pass over global memory"));
+    assert_non_null(strstr(output, "a whole transform a block (2 of them): its 8 slices, then the columns along"
+                                   " dimension 0 (radix 8) in the same shared memory"));
+    assert_int_equal(run_fftgen("--n", "16x16x64", "--precision", "fp16", "--explain", NULL), 0);
+    assert_non_null(strstr(output, "1 pass over global memory"));
+    assert_int_equal(run_fftgen("--n", "8x8x8", "--direction", "forward", NULL), 0);
+    assert_non_null(strstr(output, "const int volume_in_block = block_thread / 64;"));
+    const char *const two_passes[][6] = {
+        {"8x8x8", "--max-tile", "256", NULL},             /* a request that names passes */
+        {"32x32x8", "--precision", "fp16", NULL},          /* fp16, 8192 points at 8 a thread */
+        {"2x2x2", NULL},                                  /* slices of 4 points: not a multiple of 16 */
+        {"32x32x32", NULL},                               /* 32768 points: more than a block holds */
+    };
+    for (size_t i = 0; i < sizeof two_passes / sizeof two_passes[0]; ++i) {
+        assert_int_equal(run_fftgen("--n", two_passes[i][0], "--explain", two_passes[i][1], two_passes[i][2], NULL), 0);
+        assert_non_null(strstr(output, "2 passes over global memory"));
+    }
+    assert_int_equal(run_fftgen("--n", "32x32x8", "--explain", NULL), 0); /* fp32: one */
+    assert_non_null(strstr(output, "1 pass over global memory"));
+}
+
 /* --order columns-first: the columns into the work area, each tile as a block, then the rows read from
  * the blocks and written whole; the generated file says so and names the option in its command. */
 static void columns_first_through_the_work_area(void **state)
@@ -1335,6 +1363,7 @@ int main(void)
         cmocka_unit_test(bad_sizes),
         cmocka_unit_test(bad_options),
         cmocka_unit_test(layout_defaults_and_overlaps),
+        cmocka_unit_test(small_volumes_in_one_pass),
         cmocka_unit_test(unwritable_output),
         cmocka_unit_test(failure_keeps_existing_file),
         cmocka_unit_test(output_goes_where_asked),
