@@ -1020,6 +1020,16 @@ static fftgen_plan_status plan_fused_slice(long long rows, long long columns, in
 /* The threads a block of small fused slices (or volumes) gathers: group_small_slices, plan_fused_volume. */
 enum { SLICE_BLOCK_THREADS = 128 };
 
+/* How many units (slices, or volumes) of `threads` threads and `smem_points` float2 of shared memory a
+ * block runs side by side: doubled while the block stays within SLICE_BLOCK_THREADS and shared memory. */
+static int units_per_block(long long threads, long long smem_points, int arch)
+{
+    int units = 1;
+    while (threads * units * 2 <= SLICE_BLOCK_THREADS && 8 * smem_points * units * 2 <= fftgen_arch_shared_limit(arch))
+        units *= 2;
+    return units;
+}
+
 /* A 3D transform whose slices all fit one block (at most 16384 fp32 points on sm_90): the fused
  * slices of dimensions 1 and 2, then the columns along dimension 0 in the same shared memory, one pass
  * instead of two. Every phase holds `radix` points a thread (the shortest dimension's, at most 16), so
@@ -1045,9 +1055,7 @@ static fftgen_plan_status plan_fused_volume(const long long *shape, fftgen_kerne
     const long long threads = depth * slice.threads, smem_points = depth * slice.smem_points;
     if (threads > FFTGEN_MAX_THREADS_PER_BLOCK || 8 * smem_points > fftgen_arch_shared_limit(arch))
         return FFTGEN_PLAN_TOO_LARGE;
-    int volumes = 1;
-    while (threads * volumes * 2 <= SLICE_BLOCK_THREADS && 8 * smem_points * volumes * 2 <= fftgen_arch_shared_limit(arch))
-        volumes *= 2;
+    const int volumes = units_per_block(threads, smem_points, arch);
     slice.volume_depth = (int)depth;
     for (int s = 0; s < column.stage_count; ++s) slice.depth_radices[s] = column.radices[s];
     slice.depth_stage_count = column.stage_count;
@@ -1081,10 +1089,7 @@ static void group_small_slices(fftgen_kernel_plan *slice)
     if (slice->slice_rows == 0 || slice->cluster > 1 || slice->tensor_cores || slice->prefetch > 1 ||
         slice->ffts_per_block != 1)
         return;
-    const int limit = fftgen_arch_shared_limit(slice->arch);
-    int slices = 1;
-    while (slice->threads * slices * 2 <= SLICE_BLOCK_THREADS && 8 * slice->smem_points * slices * 2 <= limit)
-        slices *= 2;
+    const int slices = units_per_block(slice->threads, slice->smem_points, slice->arch);
     slice->ffts_per_block = slices;
     slice->threads *= slices;
     slice->smem_points *= slices;
