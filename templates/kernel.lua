@@ -296,6 +296,9 @@ local function pass_constants(p, target)
     add("SLICE_THREADS", p.threads_per_fft, "threads of one slice (the block runs FFTS_PER_BLOCK side by side)")
     add("SLICE_SMEM_POINTS", p.smem_points // p.ffts_per_block, "float2 of shared memory of one slice, with padding")
   end
+  if p.volume_depth > 0 then
+    add("VOLUME_DEPTH", p.volume_depth, "slices per transform, all in one block")
+  end
   if uses_shared(p) and (target == "sim" or prefetching(p)) then
     add("SMEM_POINTS", p.smem_points, "float2 in shared memory, with padding")
   end

@@ -860,8 +860,7 @@ local function slice_plans(plan)
       plan.depth_plan = sub({ n = depth, radices = plan.depth_radices,
         threads_per_fft = depth // plan.radix_max, ffts_per_block = plan.n, transposed_smem = true,
         data_in_smem = true, prefix = plan.prefix .. "depth_", volume = true,
-        slices_per_block = plan.ffts_per_block,
-      what = string.format("dimension 0: %d transforms of %d points, side by side in the %d slices' shared memory",
+        what = string.format("dimension 0: %d transforms of %d points, side by side in the %d slices' shared memory",
           plan.n, depth, depth) })
       plan.depth_plan.threads = depth * slice_threads(plan) -- (sub gave it one slice's)
       plan.depth_plan.keep_in_smem = false -- its last stage writes the outputs
@@ -909,14 +908,13 @@ local function scoped(sub, phase)
     -- the transform's threads, shared memory and first slice, in place of one slice's (a scope of
     -- their own: the slices' names stay outside)
     w:open("")
-    local volume_smem = sub.n * sub.ffts_per_block * 17 // 16 -- its slices, each padded every 16
-    w:line("const int volume_in_block = block_thread / %d;", sub.threads)
-    w:line("const int thread = block_thread %% %d;", sub.threads)
-    w:line("float2* smem = block_smem + volume_in_block * %d;", volume_smem)
-    w:line("const long long first_slice = block * %d + volume_in_block * %d;", sub.slices_per_block, sub.n)
-    w:line("const size_t block_base = (size_t)first_slice * %d;", sub.ffts_per_block)
-    w:line("const int block_points = first_slice < batch ? %d : 0; // none past the batch's last transform",
-      sub.n * sub.ffts_per_block)
+    -- (the kernel's constants, before this phase's enum hides them)
+    w:line("const int volume_in_block = block_thread / (VOLUME_DEPTH * SLICE_THREADS);")
+    w:line("const int thread = block_thread %% (VOLUME_DEPTH * SLICE_THREADS);")
+    w:line("float2* smem = block_smem + volume_in_block * (VOLUME_DEPTH * SLICE_SMEM_POINTS);")
+    w:line("const long long first_slice = block * FFTS_PER_BLOCK + volume_in_block * VOLUME_DEPTH;")
+    w:line("const size_t block_base = (size_t)first_slice * POINTS;")
+    w:line("const int block_points = first_slice < batch ? VOLUME_DEPTH * POINTS : 0; // none past the batch's last transform")
   end
   w:line("enum { POINTS = %d, FFTS_PER_BLOCK = %d, THREADS_PER_FFT = %d };", sub.n, sub.ffts_per_block,
     sub.threads_per_fft)

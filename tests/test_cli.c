@@ -614,7 +614,8 @@ static void small_volumes_in_one_pass(void **state)
     assert_int_equal(run_fftgen("--n", "16x16x64", "--precision", "fp16", "--explain", NULL), 0);
     assert_non_null(strstr(output, "1 pass over global memory"));
     assert_int_equal(run_fftgen("--n", "8x8x8", "--direction", "forward", NULL), 0);
-    assert_non_null(strstr(output, "const int volume_in_block = block_thread / 64;"));
+    assert_non_null(strstr(output, "constexpr int VOLUME_DEPTH = 8; // slices per transform, all in one block"));
+    assert_non_null(strstr(output, "const int volume_in_block = block_thread / (VOLUME_DEPTH * SLICE_THREADS);"));
     const char *const two_passes[][6] = {
         {"8x8x8", "--max-tile", "256", NULL},             /* a request that names passes */
         {"32x32x8", "--precision", "fp16", NULL},          /* fp16, 8192 points at 8 a thread */
