@@ -120,6 +120,12 @@ static void usage(FILE *to)
             "                        columns whose tiles in one block would not fill a 32-byte sector,\n"
             "                        but fp16 8192-point columns, which split in two passes where their\n"
             "                        tiles reach 16 columns)\n"
+            "  --four-step N1        1D sizes above one kernel: two passes, the first over columns of N1\n"
+            "                        points, the second over rows of N/N1, instead of the planner's\n"
+            "                        split (the widest narrower tile, the most even among equals; three\n"
+            "                        passes where none fits); a power of two. An error for sizes of one\n"
+            "                        kernel or where the passes do not fit. For measuring: on an H200\n"
+            "                        the planner's split was the fastest or within 1.4%% (results/notes.md)\n"
             "  --order O             dense 2D shapes: rows-first (the default: the rows, then the columns\n"
             "                        in place) or columns-first (the columns in tiles, each tile written\n"
             "                        as one block into a work area as large as the data, then the rows\n"
@@ -504,7 +510,8 @@ int main(int argc, char **argv)
            OPT_TEMPLATES, OPT_ISTRIDE, OPT_IDIST, OPT_OSTRIDE, OPT_ODIST, OPT_INEMBED, OPT_ONEMBED, OPT_TENSOR_CORES,
            OPT_TWIDDLE_POWERS, OPT_RADIX32_PASSES, OPT_COLUMN_REGISTERS, OPT_COMPUTED_TWIDDLES,
            OPT_MAX_TILE, OPT_CLUSTER, OPT_INTERMEDIATE, OPT_ORDER, OPT_BLOCK_THREADS, OPT_PREFETCH,
-           OPT_SPLIT_COLUMNS, OPT_COLUMN_PAIRS, OPT_L2_PREFETCH, OPT_L2_PREFETCH_PASSES, OPT_L2_FETCH_256 };
+           OPT_SPLIT_COLUMNS, OPT_COLUMN_PAIRS, OPT_L2_PREFETCH, OPT_L2_PREFETCH_PASSES, OPT_L2_FETCH_256,
+           OPT_FOUR_STEP };
     static const struct option options[] = {
         {"n", required_argument, 0, OPT_N},
         {"radix", required_argument, 0, OPT_RADIX},
@@ -538,6 +545,7 @@ int main(int argc, char **argv)
         {"intermediate", required_argument, 0, OPT_INTERMEDIATE},
         {"order", required_argument, 0, OPT_ORDER},
         {"split-columns", no_argument, 0, OPT_SPLIT_COLUMNS},
+        {"four-step", required_argument, 0, OPT_FOUR_STEP},
         {"help", no_argument, 0, 'h'},
         {"version", no_argument, 0, 'V'},
         {0, 0, 0, 0},
@@ -545,7 +553,7 @@ int main(int argc, char **argv)
     if (argc > 1 && strcmp(argv[1], "pack") == 0) return fftgen_pack_command(argc - 1, argv + 1);
     if (argc > 1 && strcmp(argv[1], "tune") == 0) return run_tune(argv + 1);
     fftgen_kernel_request request = {0, 0, FFTGEN_KERNEL_FP32, FFTGEN_DEFAULT_ARCH, 0, {{0}}, 0,
-                                     FFTGEN_INTERMEDIATE_DEFAULT, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+                                     FFTGEN_INTERMEDIATE_DEFAULT, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
     int have_n = 0, explain_only = 0, directions = FFTGEN_RENDER_BOTH;
     const char *output = NULL, *name = NULL, *templates_dir = NULL;
     fftgen_target target = FFTGEN_TARGET_CUDA;
@@ -669,6 +677,13 @@ int main(int argc, char **argv)
         case OPT_SPLIT_COLUMNS:
             request.split_columns = 1;
             break;
+        case OPT_FOUR_STEP: {
+            const long long n1 = parse_integer("--four-step", optarg);
+            if (n1 < 2 || n1 > (1LL << 29) || (n1 & (n1 - 1)) != 0)
+                fail(EXIT_USAGE, "--four-step takes a power of two from 2 to 2^29, got '%s'", optarg);
+            request.four_step_columns = (int)n1;
+            break;
+        }
         case OPT_NAME:
             if (!is_identifier(optarg)) fail(EXIT_USAGE, "--name '%s' is not a C identifier", optarg);
             if (strlen(optarg) > 64) fail(EXIT_USAGE, "--name '%s' is longer than 64 characters", optarg);

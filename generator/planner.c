@@ -539,8 +539,9 @@ static fftgen_plan_status plan_two_passes(const fftgen_kernel_request *request, 
     fftgen_plan_status status = FFTGEN_PLAN_TOO_LARGE;
     int best_tile = 0;
     for (int k = 0; k <= log_n; ++k) {
-        /* log2(n1) = floor(log_n/2), then one up, one down, ... */
-        const int log_n1 = log_n / 2 + (k % 2 ? (k + 1) / 2 : -(k / 2));
+        /* log2(n1) = floor(log_n/2), then one up, one down, ...; or only the request's */
+        const int log_n1 = request->four_step_columns != 0 ? (k == 0 ? log2_exact(request->four_step_columns) : -1)
+                                                            : log_n / 2 + (k % 2 ? (k + 1) / 2 : -(k / 2));
         if (log_n1 < 1 || log_n1 >= log_n) continue;
         fftgen_transform_plan candidate = *plan;
         if (plan_two_pass_split(request, 1LL << log_n1, on_cluster, &candidate) != FFTGEN_PLAN_OK) continue;
@@ -659,8 +660,8 @@ static fftgen_plan_status plan_transform_quietly(const fftgen_kernel_request *re
     if (status == FFTGEN_PLAN_OK) {
         p.pass_count = 1;
     } else if (status == FFTGEN_PLAN_TOO_LARGE && request->max_radix == 0) {
-        /* one pass on a cluster, else the fewest passes that fit */
-        status = plan_cluster(request, &p.pass[0]);
+        /* one pass on a cluster, else the fewest passes that fit (two where the request splits them) */
+        status = request->four_step_columns != 0 ? FFTGEN_PLAN_TOO_LARGE : plan_cluster(request, &p.pass[0]);
         if (status == FFTGEN_PLAN_OK)
             p.pass_count = 1;
         else if (request->cluster > 1 && plan_two_passes(request, 1, &p) == FFTGEN_PLAN_OK)
@@ -674,7 +675,8 @@ static fftgen_plan_status plan_transform_quietly(const fftgen_kernel_request *re
         if (status != FFTGEN_PLAN_OK && request->cluster == 0 && request->precision == FFTGEN_KERNEL_FP32 &&
             plan_two_passes(request, 1, &p) == FFTGEN_PLAN_OK)
             status = FFTGEN_PLAN_OK;
-        if (status != FFTGEN_PLAN_OK && request->n <= (1LL << 30)) status = plan_three_passes(request, &p);
+        if (status != FFTGEN_PLAN_OK && request->n <= (1LL << 30) && request->four_step_columns == 0)
+            status = plan_three_passes(request, &p);
     }
     if (status == FFTGEN_PLAN_OK) status = fftgen_place_on_tensor_cores(request, &p);
     if (status == FFTGEN_PLAN_OK) {
@@ -682,6 +684,25 @@ static fftgen_plan_status plan_transform_quietly(const fftgen_kernel_request *re
         *plan = p;
     }
     return status;
+}
+
+/* A request's split of a 1D size into two passes (fftgen_kernel_request.four_step_columns), given
+ * fftgen_plan_kernel's status for the size: one kernel fits it, so it takes no passes. */
+static fftgen_plan_status check_four_step_columns(const fftgen_kernel_request *request,
+                                                  fftgen_plan_status single, char *why, size_t why_len)
+{
+    const int n1 = request->four_step_columns;
+    if (n1 < 2 || log2_exact(n1) < 0 || n1 >= request->n) {
+        snprintf(why, why_len, "four-step columns of %d points: not a power of two from 2 to half the size %lld",
+                 n1, request->n);
+        return FFTGEN_PLAN_BAD_RADIX;
+    }
+    if (single == FFTGEN_PLAN_OK) {
+        snprintf(why, why_len, "size %lld is one kernel for %s on sm_%d: a four-step split applies to sizes of"
+                               " two passes", request->n, fftgen_precision_name(request->precision), request->arch);
+        return FFTGEN_PLAN_BAD_RADIX;
+    }
+    return FFTGEN_PLAN_OK;
 }
 
 fftgen_plan_status fftgen_plan_transform(const fftgen_kernel_request *asked, fftgen_transform_plan *plan,
@@ -699,7 +720,17 @@ fftgen_plan_status fftgen_plan_transform(const fftgen_kernel_request *asked, fft
                  fftgen_single_kernel_limit(request->precision, request->arch), request->arch);
         return FFTGEN_PLAN_BAD_RADIX;
     }
+    if (request->four_step_columns != 0) {
+        status = check_four_step_columns(request, status, why, why_len);
+        if (status != FFTGEN_PLAN_OK) return status;
+    }
     status = plan_transform_quietly(request, plan);
+    if (status == FFTGEN_PLAN_TOO_LARGE && request->four_step_columns != 0) {
+        snprintf(why, why_len, "size %lld: no two-pass plan takes columns of %d points for %s on sm_%d (their tiles"
+                               " or the rows' do not fit a block)", request->n, request->four_step_columns,
+                 fftgen_precision_name(request->precision), request->arch);
+        return FFTGEN_PLAN_BAD_RADIX;
+    }
     if (status == FFTGEN_PLAN_TOO_LARGE)
         snprintf(why, why_len, "size %lld exceeds the largest size fftgen plans yet, %lld points for %s on sm_%d",
                  request->n, fftgen_transform_limit(request->precision, request->arch),
@@ -718,6 +749,7 @@ fftgen_plan_status fftgen_plan_transform(const fftgen_kernel_request *asked, fft
     plan->block_threads = request->block_threads;
     plan->prefetch = request->prefetch;
     plan->l2_prefetch_kb = request->l2_prefetch_kb;
+    plan->four_step_columns = request->four_step_columns;
     return status;
 }
 
@@ -727,7 +759,7 @@ long long fftgen_transform_limit(fftgen_kernel_precision precision, int arch)
     long long best = 0;
     for (long long n = 2; n <= (1LL << 30); n *= 2) {
         const fftgen_kernel_request request = {n, 0, precision, arch, 0, {{0}}, 0, FFTGEN_INTERMEDIATE_DEFAULT,
-                                               0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+                                               0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
         fftgen_transform_plan plan;
         if (plan_transform_quietly(&request, &plan) != FFTGEN_PLAN_OK) break;
         best = n;
@@ -1185,6 +1217,10 @@ fftgen_plan_status fftgen_plan_shape(const fftgen_kernel_request *asked, int ran
         snprintf(why, why_len, "columns split in two passes in 2D and 3D shapes only, not in 1D");
         return FFTGEN_PLAN_BAD_SIZE;
     }
+    if (request->four_step_columns != 0 && rank > 1) {
+        snprintf(why, why_len, "a four-step split applies to 1D sizes of two passes, not to %dD shapes", rank);
+        return FFTGEN_PLAN_BAD_SIZE;
+    }
     if (rank == 1) {
         fftgen_kernel_request single = *request;
         single.n = shape[0];
@@ -1254,7 +1290,7 @@ fftgen_plan_status fftgen_plan_shape(const fftgen_kernel_request *asked, int ran
     const fftgen_kernel_request rows = {shape[rank - 1], slice_fits ? 0 : request->max_radix, request->precision,
                                         request->arch, request->tensor_cores, request->max_tile, 1,
                                         FFTGEN_INTERMEDIATE_DEFAULT, 0, 0, 0, request->radix32_passes, 0, 0, 0, 0, 0,
-                                        0, 0, 0};
+                                        0, 0, 0, 0};
     fftgen_transform_plan row_plan;
     int next = rank - 2, rows_take_radix = 0; /* the highest dimension still to transform */
     p.pass_count = 1;

@@ -149,6 +149,9 @@ typedef struct {
                              (fftgen_kernel_plan.l2_fetch_256); FFTGEN_EVERY_PASS: every pass that can
                              (fftgen_can_fetch_l2_256). An error where a named pass cannot. 0: only the
                              column passes on clusters, which always ask */
+    int four_step_columns; /* 1D sizes of two passes: the length n1 of pass 1's columns (n = n1 x n2, a
+                             power of two), so that pass 2 transforms rows of n / n1 points; an error where
+                             no two-pass plan takes it. 0: the planner's split (plan_two_passes) */
 } fftgen_kernel_request;
 
 /* Where a pass finds its data: transform f is member c = f mod group_size of group
@@ -327,6 +330,7 @@ typedef struct {
     int l2_prefetch_passes;     /* the passes that took the L2 prefetch because the request named them */
     int l2_fetch_256_passes;    /* the passes whose column loads ask L2 for 256 bytes because the request
                                    named them (fftgen_kernel_request.l2_fetch_256_passes) */
+    int four_step_columns;      /* the request's (0: the planner's split), for the command line */
 } fftgen_transform_plan;
 
 typedef enum {

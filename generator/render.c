@@ -148,6 +148,10 @@ void fftgen_plan_command(const fftgen_transform_plan *plan, int directions, cons
         const size_t at = strlen(choices);
         snprintf(choices + at, sizeof choices - at, " --split-columns");
     }
+    if (plan->four_step_columns != 0) {
+        const size_t at = strlen(choices);
+        snprintf(choices + at, sizeof choices - at, " --four-step %d", plan->four_step_columns);
+    }
     if (plan->prefetch > 1) {
         const size_t at = strlen(choices);
         snprintf(choices + at, sizeof choices - at, " --prefetch %d", plan->prefetch);

@@ -684,6 +684,36 @@ static void columns_split_in_two_passes(void **state)
     unlink(path);
 }
 
+/* --four-step N1: a 1D size in two passes split as asked (columns of N1 points, then rows of n / N1),
+ * also where the planner would take one pass on a cluster; the generated file names the option in its
+ * command, and requests it cannot take are refused with the reason. */
+static void four_step_split_as_asked(void **state)
+{
+    (void)state;
+    assert_int_equal(run_fftgen("--n", "4194304", "--four-step", "1024", "--explain", NULL), 0);
+    assert_non_null(strstr(output, "  pass 1: 4096 transforms of 1024 points per 4194304-point transform, columns"));
+    assert_non_null(strstr(output, "  pass 2: 1024 transforms of 4096 points per 4194304-point transform, rows"));
+    assert_int_equal(run_fftgen("--n", "65536", "--four-step", "256", "--explain", NULL), 0);
+    assert_non_null(strstr(output, "65536-point fp32 FFT for sm_90, 2 passes over global memory"));
+    assert_null(strstr(output, "cluster"));
+    char path[300];
+    snprintf(path, sizeof path, "%s/k_four_step.cu", work_dir);
+    assert_int_equal(run_fftgen("--n", "32768", "--four-step", "64", "--precision", "fp16", "--direction", "forward",
+                                "-o", path, NULL), 0);
+    assert_non_null(strstr(file_text(path), "fftgen --n 32768 --four-step 64 --precision fp16 --direction forward"));
+    unlink(path);
+    expect_rejected("--four-step takes a power of two from 2 to 2^29, got '3'", "65536", "--four-step", "3");
+    expect_rejected("--four-step takes a power of two from 2 to 2^29, got '1'", "65536", "--four-step", "1");
+    expect_rejected("four-step columns of 65536 points: not a power of two from 2 to half the size 65536", "65536",
+                    "--four-step", "65536");
+    expect_rejected("size 4096 is one kernel for fp32 on sm_90: a four-step split applies to sizes of two passes",
+                    "4096", "--four-step", "64");
+    expect_rejected("size 4194304: no two-pass plan takes columns of 512 points for fp32 on sm_90", "4194304",
+                    "--four-step", "512");
+    expect_rejected("a four-step split applies to 1D sizes of two passes, not to 2D shapes", "512x512", "--four-step",
+                    "64");
+}
+
 /* --radix on a 2D shape whose slices do not fit a block: its rows (one kernel) take it, as a 1D size
  * would, and the generated file names it in its command. */
 static void rows_take_a_radix(void **state)
@@ -1387,6 +1417,7 @@ int main(void)
         cmocka_unit_test(cluster_columns_ask_l2_for_256_bytes),
         cmocka_unit_test(columns_first_through_the_work_area),
         cmocka_unit_test(columns_split_in_two_passes),
+        cmocka_unit_test(four_step_split_as_asked),
         cmocka_unit_test(rows_take_a_radix),
         cmocka_unit_test(writes_self_contained_file),
         cmocka_unit_test(template_folder_is_checked),

@@ -27,9 +27,10 @@ FFTGEN = os.environ.get("FFTGEN", os.path.join(ROOT, "build", "fftgen"))
 VALUE_FLAGS = {"max-tile", "radix", "block-threads", "prefetch", "l2-prefetch", "cluster", "order"}
 
 
-def sections():
+def sections(dropped=("l2-fetch-256=",)):
     """{section name: {(precision, shape): words}}, the first section's lines under the later ones; the
-    words without times and without the line's own l2-fetch-256 (the variants replace it)."""
+    words without times and without those that start with one of `dropped` (by default the line's own
+    l2-fetch-256, which the variants replace)."""
     found, current = {}, None
     with open(TABLE) as table:
         for line in table:
@@ -42,7 +43,7 @@ def sections():
                 continue
             words = line.split()
             found[current][(words[0], words[1])] = [w for w in words[2:]
-                                                    if not w.startswith(("ms=", "default-ms=", "l2-fetch-256="))]
+                                                    if not w.startswith(("ms=", "default-ms=") + tuple(dropped))]
     names = list(found)
     return {name: {**found[names[0]], **found[name]} for name in names}
 
