@@ -402,6 +402,7 @@ static void explain_shape(const fftgen_transform_plan *plan)
                 printf("          a whole transform a block (%d of them): its %d slices, then the columns along dimension"
                        " 0 (radix ", p->ffts_per_block / p->volume_depth, p->volume_depth);
                 for (int s = 0; s < p->depth_stage_count; ++s) printf("%s%d", s ? " x " : "", p->depth_radices[s]);
+                if (p->depth_rounds > 1) printf(", %d columns a thread in turn", p->depth_rounds);
                 printf(") in the same shared memory\n");
             }
         } else if ((p->source == FFTGEN_BUFFER_WORK || p->target == FFTGEN_BUFFER_WORK) &&

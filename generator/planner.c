@@ -1064,25 +1064,32 @@ static int units_per_block(long long threads, long long smem_points, int arch)
 
 /* A 3D transform whose slices all fit one block (at most 16384 fp32 points on sm_90): the fused
  * slices of dimensions 1 and 2, then the columns along dimension 0 in the same shared memory, one pass
- * instead of two. Every phase holds `radix` points a thread (the shortest dimension's, at most 16), so
- * that the slices' threads are the columns' too, and the slices lie n1*n2 + n1*n2/16 elements apart,
- * which is where a slice's columns' layout puts point j of column c when n1*n2 is a multiple of 16.
- * Several transforms a block where they have fewer than SLICE_BLOCK_THREADS threads. */
+ * instead of two. The slices hold `radix` points a thread (their shorter dimension's, at most 16), and
+ * their threads take the columns too: `radix` points a thread of a longer column, else a whole column
+ * of n0 points, radix / n0 of them in turn (depth_rounds). H200, 2^27 points, against every phase at
+ * n0 points a thread (or two passes where that needed more than 1024 threads): fp32 2x16x16 1.050 ->
+ * 0.522 ms, 4x32x32 1.223 -> 0.516, 2x64x64 (two passes) 1.032 -> 0.526; fp16 2x32x32 0.965 -> 0.389,
+ * 8x32x32 (two passes) 0.609 -> 0.427; each of 28 shapes measured faster (results/notes.md). The
+ * slices lie n1*n2 + n1*n2/16 elements apart, which is where a slice's columns' layout puts point j of
+ * column c when n1*n2 is a multiple of 16. Several transforms a block where they have fewer than
+ * SLICE_BLOCK_THREADS threads. */
 static fftgen_plan_status plan_fused_volume(const long long *shape, fftgen_kernel_precision precision, int arch,
                                             fftgen_kernel_plan *pass)
 {
     const long long slice_points = shape[1] * shape[2], depth = shape[0];
     if (slice_points % 16 != 0) return FFTGEN_PLAN_TOO_LARGE;
-    long long shortest = depth < shape[1] ? depth : shape[1];
-    if (shape[2] < shortest) shortest = shape[2];
+    const long long shortest = shape[1] < shape[2] ? shape[1] : shape[2];
     const int radix = shortest < 16 ? (int)shortest : 16;
+    /* (the slices' radix; dimension 0 in rounds where it is shorter) */
+    const int rounds = depth < radix ? radix / (int)depth : 1;
     /* fp16 volumes of more than 4096 points at fewer than 16 points a thread measured slower than the
      * two passes (H100, 2^27 points: fp16 32x32x8 0.887 against 0.789 ms; fp32 0.884 against 1.441, and
      * fp16 4x32x32 0.677 against 0.769, 16x16x64 0.530 against 0.737) */
     if (precision == FFTGEN_KERNEL_FP16 && radix < 16 && depth * slice_points > 4096) return FFTGEN_PLAN_TOO_LARGE;
     fftgen_kernel_plan slice, column;
     if (radix < 2 || plan_fused_slice(shape[1], shape[2], radix, 1, precision, arch, &slice) != FFTGEN_PLAN_OK ||
-        slice.radix_max != radix || build_plan(depth, radix, 0, precision, arch, &column) == FFTGEN_PLAN_BAD_SIZE)
+        slice.radix_max != radix ||
+        build_plan(depth, rounds > 1 ? (int)depth : radix, 0, precision, arch, &column) == FFTGEN_PLAN_BAD_SIZE)
         return FFTGEN_PLAN_TOO_LARGE;
     const long long threads = depth * slice.threads, smem_points = depth * slice.smem_points;
     if (threads > FFTGEN_MAX_THREADS_PER_BLOCK || 8 * smem_points > fftgen_arch_shared_limit(arch))
@@ -1091,6 +1098,7 @@ static fftgen_plan_status plan_fused_volume(const long long *shape, fftgen_kerne
     slice.volume_depth = (int)depth;
     for (int s = 0; s < column.stage_count; ++s) slice.depth_radices[s] = column.radices[s];
     slice.depth_stage_count = column.stage_count;
+    slice.depth_rounds = rounds;
     slice.ffts_per_block = (int)depth * volumes;
     slice.threads = (int)threads * volumes;
     slice.smem_points = (int)smem_points * volumes;

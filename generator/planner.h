@@ -204,12 +204,18 @@ typedef struct {
     /* A whole small 3D transform in one block (volume_depth > 0): the block holds volume_depth fused
      * slices of one transform (several transforms where they are small), each on its own threads as
      * above; then all of their threads transform the columns along dimension 0 (chain depth_radices,
-     * radix_max points a thread), which lie side by side in the slices' shared memory, and store the
-     * outputs. One pass instead of two (fused_volume in planner.c). n stays the slice's points, so the
-     * kernel's batch counts slices, volume_depth a transform. */
+     * radix_max points a thread, or whole columns in turn: depth_rounds), which lie side by side in the
+     * slices' shared memory, and store the outputs. One pass instead of two (plan_fused_volume in
+     * planner.c). n stays the slice's points, so the kernel's batch counts slices, volume_depth a
+     * transform. */
     int volume_depth;
     int depth_radices[FFTGEN_MAX_STAGES];
     int depth_stage_count;
+    /* Where dimension 0 is shorter than the slices' radix_max points a thread (2x64x64: 2 against 16),
+     * each thread transforms depth_rounds columns of volume_depth points in turn, one stage each, instead
+     * of the slices taking that few points a thread too (which gave 2x64x64 4096 threads). 1: one column
+     * (or part of one) a thread. */
+    int depth_rounds;
     /* Radix-16 stages as mma.sync m16n8k16 on tensor cores: the DFT matrix times the inputs of eight
      * butterflies, fp16 operands (the matrix rounded once, each twiddled input split into fp16
      * hi + lo), fp32 sums. */

@@ -212,8 +212,9 @@ local function header(w, f, title, body)
         if p.volume_depth > 0 then
           w:line(" *      a whole transform a block (%d of them): its %d slices, then the columns along", p.ffts_per_block // p.volume_depth,
             p.volume_depth)
-          w:line(" *      dimension 0 (radix %s) in the same shared memory; the kernel's `batch` counts slices",
-            table.concat(p.depth_radices, " x "))
+          w:line(" *      dimension 0 (radix %s) in the same shared memory%s; the kernel's `batch` counts slices",
+            table.concat(p.depth_radices, " x "),
+            p.depth_rounds > 1 and string.format(", %d of them a thread in turn", p.depth_rounds) or "")
         end
       elseif (p.source == "work" or p.target == "work") and p.dimension < f.rank - 1 then
         w:line(" *   %d. FFTs of %d points (radix %s), a four-step pass of the %d-point columns (dimension %d)",
@@ -298,6 +299,9 @@ local function pass_constants(p, target)
   end
   if p.volume_depth > 0 then
     add("VOLUME_DEPTH", p.volume_depth, "slices per transform, all in one block")
+    if p.depth_rounds > 1 then
+      add("DEPTH_ROUNDS", p.depth_rounds, "columns along dimension 0 a thread transforms in turn")
+    end
   end
   if uses_shared(p) and (target == "sim" or prefetching(p)) then
     add("SMEM_POINTS", p.smem_points, "float2 in shared memory, with padding")

@@ -856,14 +856,19 @@ local function slice_plans(plan)
     if (plan.volume_depth or 0) > 0 then
       -- a whole 3D transform: all of its slices' threads take its columns along dimension 0, which
       -- lie side by side in the slices' shared memory (planner.c's plan_fused_volume)
-      local depth = plan.volume_depth
+      -- columns shorter than the slices' points a thread: one a thread, DEPTH_ROUNDS of them in turn
+      -- (one stage, from shared memory to the outputs, so a round leaves nothing for the next)
+      local depth, rounds = plan.volume_depth, plan.depth_rounds or 1
+      local depth_radix = rounds > 1 and depth or plan.radix_max
       plan.depth_plan = sub({ n = depth, radices = plan.depth_radices,
-        threads_per_fft = depth // plan.radix_max, ffts_per_block = plan.n, transposed_smem = true,
-        data_in_smem = true, prefix = plan.prefix .. "depth_", volume = true,
-        what = string.format("dimension 0: %d transforms of %d points, side by side in the %d slices' shared memory",
-          plan.n, depth, depth) })
+        threads_per_fft = depth // depth_radix, ffts_per_block = plan.n, transposed_smem = true,
+        data_in_smem = true, prefix = plan.prefix .. "depth_", volume = true, rounds = rounds,
+        what = string.format("dimension 0: %d transforms of %d points, side by side in the %d slices' shared memory%s",
+          plan.n, depth, depth, rounds > 1 and string.format(", %d a thread", rounds) or "") })
+      plan.depth_plan.radix_max = depth_radix -- (sub gave it the slices')
       plan.depth_plan.threads = depth * slice_threads(plan) -- (sub gave it one slice's)
       plan.depth_plan.keep_in_smem = false -- its last stage writes the outputs
+      assert(rounds == 1 or #plan.depth_radices == 1, "columns in rounds are one stage each")
     end
   end
   return plan.rows_plan, plan.cols_plan, plan.depth_plan
@@ -910,16 +915,21 @@ local function scoped(sub, phase)
     w:open("")
     -- (the kernel's constants, before this phase's enum hides them)
     w:line("const int volume_in_block = block_thread / (VOLUME_DEPTH * SLICE_THREADS);")
-    w:line("const int thread = block_thread %% (VOLUME_DEPTH * SLICE_THREADS);")
+    w:line("const int %s = block_thread %% (VOLUME_DEPTH * SLICE_THREADS);", sub.rounds > 1 and "volume_thread" or "thread")
     w:line("float2* smem = block_smem + volume_in_block * (VOLUME_DEPTH * SLICE_SMEM_POINTS);")
     w:line("const long long first_slice = block * FFTS_PER_BLOCK + volume_in_block * VOLUME_DEPTH;")
     w:line("const size_t block_base = (size_t)first_slice * POINTS;")
     w:line("const int block_points = first_slice < batch ? VOLUME_DEPTH * POINTS : 0; // none past the batch's last transform")
+    if sub.rounds > 1 then
+      w:open("for (int round = 0; round < DEPTH_ROUNDS; ++round)")
+      w:line("const int thread = volume_thread + round * (VOLUME_DEPTH * SLICE_THREADS);")
+    end
   end
   w:line("enum { POINTS = %d, FFTS_PER_BLOCK = %d, THREADS_PER_FFT = %d };", sub.n, sub.ffts_per_block,
     sub.threads_per_fft)
   for _, d in ipairs(declared) do w:line("%s", d) end
   w:embed(phase)
+  if sub.volume and sub.rounds > 1 then w:close() end
   if sub.volume then w:close() end
   return w
 end

@@ -616,6 +616,15 @@ static void small_volumes_in_one_pass(void **state)
     assert_int_equal(run_fftgen("--n", "8x8x8", "--direction", "forward", NULL), 0);
     assert_non_null(strstr(output, "constexpr int VOLUME_DEPTH = 8; // slices per transform, all in one block"));
     assert_non_null(strstr(output, "const int volume_in_block = block_thread / (VOLUME_DEPTH * SLICE_THREADS);"));
+    /* dimension 0 shorter than the slices' 16 points a thread: 8 of its columns a thread, in turn */
+    assert_int_equal(run_fftgen("--n", "2x64x64", "--precision", "fp16", "--explain", NULL), 0);
+    assert_non_null(strstr(output, "1 pass over global memory"));
+    assert_non_null(strstr(output, "the columns along dimension 0 (radix 2, 8 columns a thread in turn)"));
+    assert_non_null(strstr(output, "512 (256 per transform, 2 transforms per block, 16 points per thread)"));
+    assert_int_equal(run_fftgen("--n", "2x64x64", "--direction", "forward", NULL), 0);
+    assert_non_null(strstr(output, "constexpr int DEPTH_ROUNDS = 8; // columns along dimension 0 a thread transforms"
+                                   " in turn"));
+    assert_non_null(strstr(output, "for (int round = 0; round < DEPTH_ROUNDS; ++round)"));
     const char *const two_passes[][6] = {
         {"8x8x8", "--max-tile", "256", NULL},             /* a request that names passes */
         {"32x32x8", "--precision", "fp16", NULL},          /* fp16, 8192 points at 8 a thread */
