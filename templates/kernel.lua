@@ -1363,12 +1363,23 @@ local function sim_helpers(w, f)
     w:line("#define lane_xor16(mine, theirs) ((void)(mine), registers[thread ^ 16][theirs])")
   end
   if any_pass_that(f, stage.pairs_column_loads) then
-    w:line("/* a lane pair's 8-byte load and shuffle (the CUDA kernel's) as the two loads they replace */")
-    w:open("static inline void load_point_pair(const point_t* pair, bool odd, long long step, float2* first, float2* second)")
-    w:line("const point_t* even_lanes = odd ? pair - step : pair; /* row r, columns c and c + 1 */")
-    w:line("*first = load_point(even_lanes, odd);")
-    w:line("*second = load_point(even_lanes + step, odd);")
+    w:line("/* a lane pair's 8-byte loads and shuffle (the CUDA kernel's): each lane reads the two points that")
+    w:line(" * lie at its `pair` in memory, and takes one of those its partner reads at the partner's `pair`, which")
+    w:line(" * is computed as the kernel computes it: the partner's column lies `neighbour` (IN_FFT_STRIDE) away and")
+    w:line(" * the odd lane's pair `step` points on. So a layout whose neighbouring columns are not side by side")
+    w:line(" * gives the wrong points here too, as it would on the GPU. */")
+    w:line("static inline void load_point_pair_at(const point_t* pair, bool odd, long long step, long long neighbour,")
+    w:open("                                      float2* first, float2* second)")
+    w:open("if (!odd)")
+    w:line("*first = load_point(pair, 0);")
+    w:line("*second = load_point(pair + neighbour - 1 + step, 0); /* the odd partner's first point */")
+    w:reopen("else")
+    w:line("*first = load_point(pair + 1 - step - neighbour, 1); /* the even partner's second point */")
+    w:line("*second = load_point(pair, 1);")
     w:close()
+    w:close()
+    w:line("#define load_point_pair(pair, odd, step, first, second) \\")
+    w:line("    load_point_pair_at(pair, odd, step, IN_FFT_STRIDE, first, second)")
   end
   if tensor_cores(f) then tc16.helpers(w, "sim", "static const float2", f.split) end
   if any_cluster(f) then
