@@ -15,8 +15,12 @@ FILE instead, one line of fftgen-fuzz-gpu arguments each, with a batch, a direct
 scaled inverse where the layout is dense; tools/fuzz-gpu.sh runs them on the GPU machine through
 libfftgen, each plan held to its choices (fftgen_plan_many_with_choice), against FFTW double.
 
+--plain P leaves that share of the requests without options (drawn apart from the rest, so a seed's
+other cases stay as they were): the planner's own plans, which options keep a request from (a 3D
+shape in one pass, one pass on a cluster).
+
 Usage: tools/fuzz_plans.py [--count N] [--seed S] [--jobs J] [--max-points P] [--render-only]
-                           [--gpu-cases FILE] [--build DIR] [--keep] [--verbose]
+                           [--gpu-cases FILE] [--plain P] [--build DIR] [--keep] [--verbose]
 Prints each failure with the fftgen command that reproduces it; exit status 1 if any case failed.
 Slow sweeps stay here, not in the test suite (a few seconds a simulated case on one core)."""
 
@@ -153,6 +157,8 @@ def draw_case(index, args, tools):
     if first.returncode != 0:
         problem = refusal_problem(first)
         return None if problem is None else (words, "refusal: " + problem)
+    if random.Random(args.seed * 7919 + index).random() < args.plain:
+        return words, precision, dims, points, rng
     for option in options(rng, dims, points, precision, args.gpu_cases is not None):
         if any(option[0] == w for w in words):
             continue
@@ -252,6 +258,8 @@ def main():
                              "tools/fuzz-gpu.sh) instead of simulating them")
     parser.add_argument("--build", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "build"),
                         help="the build folder with fftgen and fftgen-sim-check (default build/)")
+    parser.add_argument("--plain", type=float, default=0.0,
+                        help="the share of requests left without options (default 0)")
     parser.add_argument("--verbose", action="store_true", help="print every simulated case and its errors")
     parser.add_argument("--keep", action="store_true", help="keep each case's files in the scratch folder")
     args = parser.parse_args()
