@@ -394,6 +394,7 @@ static void explain_shape(const fftgen_transform_plan *plan)
             printf("  pass %d: %d x %d slices (dimensions %d and %d) in one block: the rows (chain below), then"
                    " the columns (radix ", i + 1, p->slice_rows, p->n / p->slice_rows, p->dimension - 1, p->dimension);
             for (int s = 0; s < p->col_stage_count; ++s) printf("%s%d", s ? " x " : "", p->col_radices[s]);
+            if (p->column_rounds > 1) printf(", %d columns a thread in turn", p->column_rounds);
             printf(") through shared memory%s%s\n", p->merged_stage ? "; the rows' last stage runs the columns' first"
                                                                         " on its outputs, in registers" : "",
                    p->computed_twiddles && p->col_stage_count > 1 ? "; the columns' twiddles computed (__sincosf, then"

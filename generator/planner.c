@@ -1007,6 +1007,46 @@ static fftgen_plan_status plan_cluster_columns(const fftgen_kernel_request *requ
     return status;
 }
 
+/* A slice of few rows (2x2048: columns of 2 points) in one block: its rows at `radix` points a thread
+ * (at most their length), and each thread transforms whole columns, radix / rows of them in turn
+ * (column_rounds), straight from shared memory to the outputs. One pass where the rows and columns at
+ * the shorter dimension's points a thread need more than a block's threads (2x2048: 2048), and fewer
+ * threads doing more work where they fit. H200, 2^27 points, fftgen-kernel-ab against the slices at the
+ * shorter dimension's points a thread or two passes: fp32 2x2048 1.026 -> 0.520 ms (two passes before),
+ * 2x512 0.960 -> 0.520, 4x64 0.572 -> 0.530; fp16 2x512 0.907 -> 0.310, 8x1024 0.647 -> 0.390; but rows
+ * of one thread (2x16: 0.792 -> 1.405) lost, so the rows need at least ROUNDS_MIN_ROW_THREADS threads
+ * each (results/notes.md). Not where the columns' outputs go through shared memory (fp16 slices whose
+ * columns store through it), where a round would have to wait on the others. */
+enum { ROUNDS_MIN_ROW_THREADS = 4 };
+static fftgen_plan_status plan_slice_with_column_rounds(long long rows, long long columns, int radix,
+                                                        fftgen_kernel_precision precision, int arch,
+                                                        fftgen_kernel_plan *pass)
+{
+    const long long points = rows * columns;
+    const int row_radix = columns < radix ? (int)columns : radix;
+    fftgen_kernel_plan p;
+    if (rows >= row_radix || columns / row_radix < ROUNDS_MIN_ROW_THREADS ||
+        points / row_radix > FFTGEN_MAX_THREADS_PER_BLOCK ||
+        build_plan(columns, row_radix, 0, precision, arch, &p) != FFTGEN_PLAN_OK || p.radix_max != row_radix)
+        return FFTGEN_PLAN_TOO_LARGE;
+    p.n = (int)points;
+    p.slice_rows = (int)rows;
+    p.merged_stage = 0;
+    p.col_radices[0] = (int)rows;
+    p.col_stage_count = 1;
+    p.column_rounds = row_radix / (int)rows;
+    p.threads = (int)(points / row_radix);
+    p.threads_per_fft = p.threads;
+    p.ffts_per_block = 1;
+    p.staged_io = 1;
+    p.smem_points = (int)(points + points / 16);
+    p.shared_bytes = 8 * p.smem_points;
+    if (!fftgen_stores_from_registers(&p) || p.shared_bytes > fftgen_arch_shared_limit(arch))
+        return FFTGEN_PLAN_TOO_LARGE;
+    *pass = p;
+    return FFTGEN_PLAN_OK;
+}
+
 /* The last two dimensions in one block: rows, then columns, in shared memory, each thread holding
  * `radix` points (0: 16, or the shorter dimension). Where the rows' last stage leaves a thread several
  * butterflies (radix / its radix of them), they come from rows apart by the columns' first stride and
@@ -1017,6 +1057,9 @@ static fftgen_plan_status plan_fused_slice(long long rows, long long columns, in
 {
     const long long points = rows * columns, shorter = rows < columns ? rows : columns;
     if (radix == 0) radix = 16;
+    if (columns > rows && rows < radix &&
+        plan_slice_with_column_rounds(rows, columns, radix, precision, arch, pass) == FFTGEN_PLAN_OK)
+        return FFTGEN_PLAN_OK;
     if (shorter < radix) radix = (int)shorter;
     fftgen_kernel_plan row_plan, column_plan, rest_plan;
     if (points / radix > FFTGEN_MAX_THREADS_PER_BLOCK) return FFTGEN_PLAN_TOO_LARGE;

@@ -216,6 +216,10 @@ typedef struct {
      * of the slices taking that few points a thread too (which gave 2x64x64 4096 threads). 1: one column
      * (or part of one) a thread. */
     int depth_rounds;
+    /* A fused slice of fewer rows than its rows' radix_max (2x2048): each thread transforms whole
+     * columns of slice_rows points, column_rounds of them in turn, from shared memory to the outputs
+     * (plan_slice_with_column_rounds). 0 or 1: the columns at radix_max points a thread. */
+    int column_rounds;
     /* Radix-16 stages as mma.sync m16n8k16 on tensor cores: the DFT matrix times the inputs of eight
      * butterflies, fp16 operands (the matrix rounded once, each twiddled input split into fp16
      * hi + lo), fp32 sums. */

@@ -209,6 +209,9 @@ local function header(w, f, title, body)
         if p.merged_stage then
           w:line(" *      the rows' last stage and the columns' first run in one phase, in registers")
         end
+        if p.column_rounds > 1 then
+          w:line(" *      each thread transforms %d whole columns in turn", p.column_rounds)
+        end
         if p.volume_depth > 0 then
           w:line(" *      a whole transform a block (%d of them): its %d slices, then the columns along", p.ffts_per_block // p.volume_depth,
             p.volume_depth)
@@ -296,6 +299,9 @@ local function pass_constants(p, target)
   if grouped_slices(p) then
     add("SLICE_THREADS", p.threads_per_fft, "threads of one slice (the block runs FFTS_PER_BLOCK side by side)")
     add("SLICE_SMEM_POINTS", p.smem_points // p.ffts_per_block, "float2 of shared memory of one slice, with padding")
+  end
+  if p.column_rounds > 1 then
+    add("COLUMN_ROUNDS", p.column_rounds, "columns of a slice a thread transforms in turn")
   end
   if p.volume_depth > 0 then
     add("VOLUME_DEPTH", p.volume_depth, "slices per transform, all in one block")

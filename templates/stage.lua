@@ -853,6 +853,16 @@ local function slice_plans(plan)
       what = string.format("columns: %d transforms of %d points, side by side%s", columns, plan.slice_rows,
         plan.merged_stage and " (their first stage merged with the rows' last)" or "") })
     plan.cols_plan.keep_in_smem = not plan.stores_from_registers
+    if (plan.column_rounds or 0) > 1 then
+      -- columns shorter than the rows' points a thread: one a thread, COLUMN_ROUNDS of them in turn,
+      -- each from shared memory straight to the outputs, so a round leaves nothing for the next
+      assert(plan.stores_from_registers and #plan.col_radices == 1 and not plan.merged_stage,
+        "columns in rounds are one stage each, stored to global memory")
+      plan.cols_plan.radix_max = plan.slice_rows
+      plan.cols_plan.threads_per_fft = 1
+      plan.cols_plan.rounds = plan.column_rounds
+      plan.cols_plan.what = plan.cols_plan.what .. string.format(", %d a thread in turn", plan.column_rounds)
+    end
     if (plan.volume_depth or 0) > 0 then
       -- a whole 3D transform: all of its slices' threads take its columns along dimension 0, which
       -- lie side by side in the slices' shared memory (planner.c's plan_fused_volume)
@@ -925,12 +935,20 @@ local function scoped(sub, phase)
       w:line("const int thread = volume_thread + round * (VOLUME_DEPTH * SLICE_THREADS);")
     end
   end
+  if not sub.volume and (sub.rounds or 1) > 1 then
+    -- the slice's threads take its columns in turn: thread t the columns t, t + THREADS of the slice, ..
+    w:open("")
+    w:line("const int first_thread = thread;")
+    w:open("for (int round = 0; round < COLUMN_ROUNDS; ++round)")
+    w:line("const int thread = first_thread + round * %d;", sub.threads)
+  end
   w:line("enum { POINTS = %d, FFTS_PER_BLOCK = %d, THREADS_PER_FFT = %d };", sub.n, sub.ffts_per_block,
     sub.threads_per_fft)
   for _, d in ipairs(declared) do w:line("%s", d) end
   w:embed(phase)
   if sub.volume and sub.rounds > 1 then w:close() end
   if sub.volume then w:close() end
+  if not sub.volume and (sub.rounds or 1) > 1 then w:close(); w:close() end
   return w
 end
 

@@ -397,8 +397,9 @@ static void shapes_match_fftw(void **state)
 /* Small slices run several a block, each on threads of its own (planner.c's group_small_slices): 2D
  * shapes and the slices of 3D ones, batches that fill no block, one, and many with a partial last one,
  * both ways, in place and out. The 3D shapes are whole transforms in one block (plan_fused_volume);
- * 2x4x4 and the last four have a dimension 0 shorter than the slices' points a thread, so each thread
- * transforms several of its columns in turn (depth_rounds). */
+ * 2x4x4 and the next four have a dimension 0 shorter than the slices' points a thread, so each thread
+ * transforms several of its columns in turn (depth_rounds); the last five have slices of fewer rows
+ * than their rows' points a thread, whose columns a thread takes several of in turn (column_rounds). */
 static void small_slices_match_fftw(void **state)
 {
     (void)state;
@@ -407,6 +408,7 @@ static void small_slices_match_fftw(void **state)
         {2, {2, 2, 0}},  {2, {4, 4, 0}},  {2, {8, 8, 0}},     {2, {16, 16, 0}},   {2, {32, 32, 0}},
         {2, {8, 64, 0}}, {3, {2, 4, 4}},  {3, {4, 4, 4}},     {3, {8, 8, 8}},     {3, {16, 16, 16}},
         {3, {32, 32, 32}}, {3, {2, 16, 16}}, {3, {4, 32, 32}}, {3, {2, 64, 64}}, {3, {8, 16, 128}},
+        {2, {2, 64, 0}}, {2, {4, 64, 0}}, {2, {2, 2048, 0}}, {2, {4, 4096, 0}}, {3, {8, 2, 512}},
     };
     const struct { fftgen_direction direction; unsigned flags; int in_place, batch; } cases[] = {
         {FFTGEN_FORWARD, 0, 0, 3}, {FFTGEN_INVERSE, FFTGEN_SCALE_INVERSE, 1, 64}, {FFTGEN_FORWARD, 0, 1, 1001},

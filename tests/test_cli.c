@@ -625,6 +625,12 @@ static void small_volumes_in_one_pass(void **state)
     assert_non_null(strstr(output, "constexpr int DEPTH_ROUNDS = 8; // columns along dimension 0 a thread transforms"
                                    " in turn"));
     assert_non_null(strstr(output, "for (int round = 0; round < DEPTH_ROUNDS; ++round)"));
+    /* a slice of two rows: its rows at 16 points a thread, its 2-point columns 8 a thread in turn */
+    assert_int_equal(run_fftgen("--n", "2x2048", "--explain", NULL), 0);
+    assert_non_null(strstr(output, "1 pass over global memory"));
+    assert_non_null(strstr(output, "the columns (radix 2, 8 columns a thread in turn) through shared memory"));
+    assert_int_equal(run_fftgen("--n", "2x2048", "--direction", "forward", NULL), 0);
+    assert_non_null(strstr(output, "constexpr int COLUMN_ROUNDS = 8; // columns of a slice a thread transforms in turn"));
     const char *const two_passes[][6] = {
         {"8x8x8", "--max-tile", "256", NULL},             /* a request that names passes */
         {"32x32x8", "--precision", "fp16", NULL},          /* fp16, 8192 points at 8 a thread */
