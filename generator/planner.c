@@ -1007,6 +1007,18 @@ static fftgen_plan_status plan_cluster_columns(const fftgen_kernel_request *requ
     return status;
 }
 
+/* A fused slice of `points` points in one block, `points_per_thread` a thread: its threads, and its
+ * shared memory (padded one element every 16). */
+static void size_one_block_slice(long long points, int points_per_thread, fftgen_kernel_plan *p)
+{
+    p->threads = (int)(points / points_per_thread);
+    p->threads_per_fft = p->threads;
+    p->ffts_per_block = 1;
+    p->staged_io = 1;
+    p->smem_points = (int)(points + points / 16);
+    p->shared_bytes = 8 * p->smem_points;
+}
+
 /* A slice of few rows (2x2048: columns of 2 points) in one block: its rows at `radix` points a thread
  * (at most their length), and each thread transforms whole columns, radix / rows of them in turn
  * (column_rounds), straight from shared memory to the outputs. One pass where the rows and columns at
@@ -1035,12 +1047,7 @@ static fftgen_plan_status plan_slice_with_column_rounds(long long rows, long lon
     p.col_radices[0] = (int)rows;
     p.col_stage_count = 1;
     p.column_rounds = row_radix / (int)rows;
-    p.threads = (int)(points / row_radix);
-    p.threads_per_fft = p.threads;
-    p.ffts_per_block = 1;
-    p.staged_io = 1;
-    p.smem_points = (int)(points + points / 16);
-    p.shared_bytes = 8 * p.smem_points;
+    size_one_block_slice(points, row_radix, &p);
     if (!fftgen_stores_from_registers(&p) || p.shared_bytes > fftgen_arch_shared_limit(arch))
         return FFTGEN_PLAN_TOO_LARGE;
     *pass = p;
@@ -1082,12 +1089,7 @@ static fftgen_plan_status plan_fused_slice(long long rows, long long columns, in
         for (int s = 0; s < column_plan.stage_count; ++s) p.col_radices[s] = column_plan.radices[s];
         p.col_stage_count = column_plan.stage_count;
     }
-    p.threads = (int)(points / radix);
-    p.threads_per_fft = p.threads;
-    p.ffts_per_block = 1;
-    p.staged_io = 1;
-    p.smem_points = (int)(points + points / 16);
-    p.shared_bytes = 8 * p.smem_points;
+    size_one_block_slice(points, radix, &p);
     *pass = p;
     return p.shared_bytes > fftgen_arch_shared_limit(arch) ? FFTGEN_PLAN_TOO_LARGE : FFTGEN_PLAN_OK;
 }
