@@ -925,30 +925,26 @@ local function scoped(sub, phase)
     w:open("")
     -- (the kernel's constants, before this phase's enum hides them)
     w:line("const int volume_in_block = block_thread / (VOLUME_DEPTH * SLICE_THREADS);")
-    w:line("const int %s = block_thread %% (VOLUME_DEPTH * SLICE_THREADS);", sub.rounds > 1 and "volume_thread" or "thread")
+    w:line("const int thread = block_thread %% (VOLUME_DEPTH * SLICE_THREADS);")
     w:line("float2* smem = block_smem + volume_in_block * (VOLUME_DEPTH * SLICE_SMEM_POINTS);")
     w:line("const long long first_slice = block * FFTS_PER_BLOCK + volume_in_block * VOLUME_DEPTH;")
     w:line("const size_t block_base = (size_t)first_slice * POINTS;")
     w:line("const int block_points = first_slice < batch ? VOLUME_DEPTH * POINTS : 0; // none past the batch's last transform")
-    if sub.rounds > 1 then
-      w:open("for (int round = 0; round < DEPTH_ROUNDS; ++round)")
-      w:line("const int thread = volume_thread + round * (VOLUME_DEPTH * SLICE_THREADS);")
-    end
   end
-  if not sub.volume and (sub.rounds or 1) > 1 then
-    -- the slice's threads take its columns in turn: thread t the columns t, t + THREADS of the slice, ..
+  local rounds = sub.rounds or 1
+  if rounds > 1 then
+    -- whole columns a thread, in turn: thread t the columns t, t + (the phase's threads), ..
     w:open("")
     w:line("const int first_thread = thread;")
-    w:open("for (int round = 0; round < COLUMN_ROUNDS; ++round)")
+    w:open("for (int round = 0; round < %s; ++round)", sub.volume and "DEPTH_ROUNDS" or "COLUMN_ROUNDS")
     w:line("const int thread = first_thread + round * %d;", sub.threads)
   end
   w:line("enum { POINTS = %d, FFTS_PER_BLOCK = %d, THREADS_PER_FFT = %d };", sub.n, sub.ffts_per_block,
     sub.threads_per_fft)
   for _, d in ipairs(declared) do w:line("%s", d) end
   w:embed(phase)
-  if sub.volume and sub.rounds > 1 then w:close() end
+  if rounds > 1 then w:close(); w:close() end
   if sub.volume then w:close() end
-  if not sub.volume and (sub.rounds or 1) > 1 then w:close(); w:close() end
   return w
 end
 
