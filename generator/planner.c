@@ -1107,6 +1107,16 @@ static int units_per_block(long long threads, long long smem_points, int arch)
     return units;
 }
 
+/* The longest dimension 0 of a volume of slices of 4 or 8 points (2x2, 2x4, 4x2), whose phases hold 2
+ * points a thread. Longer ones take the columns in a pass of their own: the volume's radix-2 stages along
+ * dimension 0 measured slower beyond (H200, 2^27 points, fftgen-kernel-ab, two passes -> one: fp32
+ * 64x2x2 1.116 -> 1.006 ms, 128x2x2 1.032 -> 1.039, 128x2x4 1.203 -> 1.169, 256x2x4 1.205 -> 1.310;
+ * fp16 32x2x2 1.404 -> 0.856, 64x2x2 0.927 -> 0.953, 32x2x4 1.098 -> 1.015, 64x2x4 0.894 -> 1.044). */
+static long long tiny_slice_max_depth(fftgen_kernel_precision precision)
+{
+    return precision == FFTGEN_KERNEL_FP16 ? 32 : 64;
+}
+
 /* A 3D transform whose slices all fit one block (at most 16384 fp32 points on sm_90): the fused
  * slices of dimensions 1 and 2, then the columns along dimension 0 in the same shared memory, one pass
  * instead of two. The slices hold `radix` points a thread (their shorter dimension's, at most 16), and
@@ -1114,15 +1124,18 @@ static int units_per_block(long long threads, long long smem_points, int arch)
  * of n0 points, radix / n0 of them in turn (depth_rounds). H200, 2^27 points, against every phase at
  * n0 points a thread (or two passes where that needed more than 1024 threads): fp32 2x16x16 1.050 ->
  * 0.522 ms, 4x32x32 1.223 -> 0.516, 2x64x64 (two passes) 1.032 -> 0.526; fp16 2x32x32 0.965 -> 0.389,
- * 8x32x32 (two passes) 0.609 -> 0.427; each of 28 shapes measured faster (results/notes.md). The
- * slices lie n1*n2 + n1*n2/16 elements apart, which is where a slice's columns' layout puts point j of
- * column c when n1*n2 is a multiple of 16. Several transforms a block where they have fewer than
- * SLICE_BLOCK_THREADS threads. */
+ * 8x32x32 (two passes) 0.609 -> 0.427; each of 28 shapes measured faster (results/notes.md). Slice j
+ * starts at padded(j*n1*n2), where the columns' layout puts point j of column c: that needs n1*n2 a
+ * multiple of 16, or a divisor of it (slices of 4 or 8 points, with the volume padded to whole pads of
+ * 16). Those tiny slices had their columns in blocks of 4 or 8 threads: fp32 2x2x2 10.600 -> 0.714 ms,
+ * 8x2x4 1.943 -> 0.893; fp16 2x2x2 10.490 -> 0.612. Several transforms a block where they have fewer
+ * than SLICE_BLOCK_THREADS threads. */
 static fftgen_plan_status plan_fused_volume(const long long *shape, fftgen_kernel_precision precision, int arch,
                                             fftgen_kernel_plan *pass)
 {
     const long long slice_points = shape[1] * shape[2], depth = shape[0];
-    if (slice_points % 16 != 0) return FFTGEN_PLAN_TOO_LARGE;
+    if (slice_points % 16 != 0 && (16 % slice_points != 0 || depth > tiny_slice_max_depth(precision)))
+        return FFTGEN_PLAN_TOO_LARGE;
     const long long shortest = shape[1] < shape[2] ? shape[1] : shape[2];
     const int radix = shortest < 16 ? (int)shortest : 16;
     /* (the slices' radix; dimension 0 in rounds where it is shorter) */
@@ -1136,7 +1149,9 @@ static fftgen_plan_status plan_fused_volume(const long long *shape, fftgen_kerne
         slice.radix_max != radix ||
         build_plan(depth, rounds > 1 ? (int)depth : radix, 0, precision, arch, &column) == FFTGEN_PLAN_BAD_SIZE)
         return FFTGEN_PLAN_TOO_LARGE;
-    const long long threads = depth * slice.threads, smem_points = depth * slice.smem_points;
+    /* slice j at padded(j * slice_points), the volume whole pads (2x2x2: 8 points in 16 + 1) */
+    const long long volume_points = (depth * slice_points + 15) / 16 * 16;
+    const long long threads = depth * slice.threads, smem_points = volume_points + volume_points / 16;
     if (threads > FFTGEN_MAX_THREADS_PER_BLOCK || 8 * smem_points > fftgen_arch_shared_limit(arch))
         return FFTGEN_PLAN_TOO_LARGE;
     const int volumes = units_per_block(threads, smem_points, arch);

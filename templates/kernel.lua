@@ -298,7 +298,12 @@ local function pass_constants(p, target)
   end
   if grouped_slices(p) then
     add("SLICE_THREADS", p.threads_per_fft, "threads of one slice (the block runs FFTS_PER_BLOCK side by side)")
-    add("SLICE_SMEM_POINTS", p.smem_points // p.ffts_per_block, "float2 of shared memory of one slice, with padding")
+    if p.volume_depth > 0 then
+      add("VOLUME_SMEM_POINTS", p.smem_points * p.volume_depth // p.ffts_per_block,
+        "float2 of shared memory of one volume (its slices at padded(j * POINTS)), with padding")
+    else
+      add("SLICE_SMEM_POINTS", p.smem_points // p.ffts_per_block, "float2 of shared memory of one slice, with padding")
+    end
   end
   if p.column_rounds > 1 then
     add("COLUMN_ROUNDS", p.column_rounds, "columns of a slice a thread transforms in turn")
@@ -369,6 +374,19 @@ local function tile_input(w, first)
   tile_indices(w, first)
   w:line("const point_t* from = in + (size_t)(entry * IN_BATCH_STRIDE + tile_group * IN_GROUP_STRIDE + member * IN_FFT_STRIDE);")
   w:line("const int tile_ffts = (int)(batch - first_fft < FFTS_PER_BLOCK ? batch - first_fft : FFTS_PER_BLOCK);")
+end
+
+-- The shared memory of a thread's slice, where the block runs several (grouped_slices). A volume's
+-- slice j starts at padded(j * POINTS), where its columns along dimension 0 find point j (stage.lua):
+-- that is j slices' padded size apart when a slice is whole pads of 16, and keeps slices of 4 or 8
+-- points (2x2, 2x4) where the columns look for them.
+local function slice_smem(w, p)
+  if p.volume_depth > 0 then
+    w:line("float2* smem = block_smem + (slice_in_block / VOLUME_DEPTH) * VOLUME_SMEM_POINTS +")
+    w:line("               padded((slice_in_block %% VOLUME_DEPTH) * POINTS);")
+  else
+    w:line("float2* smem = block_smem + slice_in_block * SLICE_SMEM_POINTS;")
+  end
 end
 
 -- Per-thread indices the phases use.
@@ -846,7 +864,7 @@ local function cuda_kernel(w, f, p, direction)
     w:line("const int slice_in_block = threadIdx.x / SLICE_THREADS;")
     w:line("const int thread = threadIdx.x %% SLICE_THREADS;")
     if p.volume_depth > 0 then w:line("const int block_thread = threadIdx.x; // for the columns along dimension 0") end
-    w:line("float2* smem = block_smem + slice_in_block * SLICE_SMEM_POINTS;")
+    slice_smem(w, p)
   else
     if uses_shared(p) then w:line("extern __shared__ float2 smem[];") end
     w:line("const int thread = threadIdx.x;")
@@ -1467,7 +1485,7 @@ local function sim_function(w, f, p, direction, name, qualifier)
     if grouped_slices(p) then
       w:line("const int slice_in_block = block_thread / SLICE_THREADS;")
       w:line("const int thread = block_thread %% SLICE_THREADS;")
-      w:line("float2* smem = block_smem + slice_in_block * SLICE_SMEM_POINTS;")
+      slice_smem(w, p)
     end
     prologue(w, p, "sim")
     if p.tensor_cores then tc16.prologue(w, p, SIGN[direction], "sim") end

@@ -603,7 +603,8 @@ static void column_pairs_on_request(void **state)
 
 /* A 3D shape whose slices all fit one block takes one pass: its slices, then the columns along
  * dimension 0 in the same shared memory; not where a request names a pass, nor fp16 volumes above
- * 4096 points at fewer than 16 points a thread (measured slower). */
+ * 4096 points at fewer than 16 points a thread, nor slices of 4 or 8 points along a long dimension 0
+ * (measured slower). */
 static void small_volumes_in_one_pass(void **state)
 {
     (void)state;
@@ -631,10 +632,17 @@ static void small_volumes_in_one_pass(void **state)
     assert_non_null(strstr(output, "the columns (radix 2, 8 columns a thread in turn) through shared memory"));
     assert_int_equal(run_fftgen("--n", "2x2048", "--direction", "forward", NULL), 0);
     assert_non_null(strstr(output, "constexpr int COLUMN_ROUNDS = 8; // columns of a slice a thread transforms in turn"));
+    /* slices of 4 points, slice j at padded(4j): the volume of 8 points in 16 and a pad */
+    assert_int_equal(run_fftgen("--n", "2x2x2", "--explain", NULL), 0);
+    assert_non_null(strstr(output, "1 pass over global memory"));
+    assert_int_equal(run_fftgen("--n", "2x2x2", "--direction", "forward", NULL), 0);
+    assert_non_null(strstr(output, "constexpr int VOLUME_SMEM_POINTS = 17;"));
+    assert_non_null(strstr(output, "padded((slice_in_block % VOLUME_DEPTH) * POINTS);"));
     const char *const two_passes[][6] = {
         {"8x8x8", "--max-tile", "256", NULL},             /* a request that names passes */
         {"32x32x8", "--precision", "fp16", NULL},          /* fp16, 8192 points at 8 a thread */
-        {"2x2x2", NULL},                                  /* slices of 4 points: not a multiple of 16 */
+        {"128x2x2", NULL},                                /* slices of 4 points, dimension 0 over 64 */
+        {"64x2x2", "--precision", "fp16", NULL},           /* the same in fp16, over 32 */
         {"32x32x32", NULL},                               /* 32768 points: more than a block holds */
     };
     for (size_t i = 0; i < sizeof two_passes / sizeof two_passes[0]; ++i) {
