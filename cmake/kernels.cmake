@@ -176,11 +176,12 @@ fftgen_add_sim(fftgen_2048_s2_4099_1_2048_split 2048 split ", 0, 2, 4099, 1, 204
 # columns of 256x16 store through shared memory; 4x8x16, 2x16x128 and 2x64x64 whole in one block, their
 # dimension 0 shorter than the slices' points a thread, so each thread takes 2, 8 and 8 columns in turn;
 # 2x2048 and 4x64, slices of fewer rows than their rows' points a thread, 8 and 4 columns a thread;
-# 2x2x2 and 8x2x4, volumes of slices of 4 and 8 points),
+# 2x2x2 and 8x2x4, volumes of slices of 4 and 8 points; 2048x2 and 64x4, slices of rows shorter than
+# their columns' points a thread, 8 and 4 rows a thread),
 # contiguous rows plus tiled columns, three tiled passes with groups, and rows longer than one kernel
 # (two and three four-step passes through the work area); host-simulated against FFTW.
 set(FFTGEN_TEST_SHAPES 2x4 8x16 32x32 64x512 512x64 4x2048 4x8x16 32x32x8 8x64x64 16x16x64 2x16x128 2x64x64 256x16 4x2x4096
-                       8x16x2048 2x2048 4x64 2x2x2 8x2x4
+                       8x16x2048 2x2048 4x64 2x2x2 8x2x4 2048x2 64x4
                        4x32768 2x2x131072 2x2097152)
 # Strided shapes "shape:istride:idist:inembed:ostride:odist:onembed" (an embed of 0: the shape's).
 set(FFTGEN_TEST_STRIDED_SHAPES 16x32:2:1100:40:1:512:0 4x8x16:1:512:0:1:900:10x20)

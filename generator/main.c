@@ -391,8 +391,10 @@ static void explain_shape(const fftgen_transform_plan *plan)
             for (int s = 0; s < p->col_stage_count; ++s) printf("%s%d", s ? " x " : "", p->col_radices[s]);
             printf(") through shared memory, then a radix-%d stage across the blocks\n", p->cluster);
         } else if (p->slice_rows > 0) {
-            printf("  pass %d: %d x %d slices (dimensions %d and %d) in one block: the rows (chain below), then"
-                   " the columns (radix ", i + 1, p->slice_rows, p->n / p->slice_rows, p->dimension - 1, p->dimension);
+            printf("  pass %d: %d x %d slices (dimensions %d and %d) in one block: the rows (chain below", i + 1,
+                   p->slice_rows, p->n / p->slice_rows, p->dimension - 1, p->dimension);
+            if (p->row_rounds > 1) printf(", %d rows a thread in turn", p->row_rounds);
+            printf("), then the columns (radix ");
             for (int s = 0; s < p->col_stage_count; ++s) printf("%s%d", s ? " x " : "", p->col_radices[s]);
             if (p->column_rounds > 1) printf(", %d columns a thread in turn", p->column_rounds);
             printf(") through shared memory%s%s\n", p->merged_stage ? "; the rows' last stage runs the columns' first"

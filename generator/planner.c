@@ -134,6 +134,7 @@ enum { MAX_FP16_SLICE_COLUMN_FOR_DIRECT_STORES = 128, MIN_FP16_SLICE_ROW_THREADS
 int fftgen_loads_to_registers(const fftgen_kernel_plan *p)
 {
     if (p->slice_rows > 0) { /* a fused slice's rows */
+        if (p->row_rounds > 1) return 1; /* a thread's whole row: a warp's loads one run */
         const int row_threads = p->n / p->slice_rows / p->radix_max;
         if (p->cluster > 1) return 0;
         return p->precision == FFTGEN_KERNEL_FP16 ? row_threads >= MIN_FP16_SLICE_ROW_THREADS_FOR_DIRECT_LOADS
@@ -1054,18 +1055,58 @@ static fftgen_plan_status plan_slice_with_column_rounds(long long rows, long lon
     return FFTGEN_PLAN_OK;
 }
 
+/* The mirror: a slice of short rows (2048x2: rows of 2 points) in one block, its columns at `radix`
+ * points a thread and each thread whole rows, radix / columns of them in turn (row_rounds), straight
+ * from the inputs into shared memory. One pass where the shorter dimension's points a thread need more
+ * than a block's threads (2048x2: 2048 threads; it took a cluster of two), and fewer threads doing
+ * more work where they fit. H200, 2^27 points, fftgen-kernel-ab, before -> after: fp32 2048x2 1.524 ->
+ * 0.555 ms (a cluster before), 256x4 0.653 -> 0.522, 4096x4 (two passes) 1.128 -> 0.693; fp16 128x2
+ * 0.880 -> 0.286, 1024x4 1.073 -> 0.426, 128x8 0.402 -> 0.345. But rows of MAX_ROUNDS_ROW_BYTES a thread
+ * (fp32 rows of 8) measured slower where the slice fits a block at their points a thread (512x8
+ * 0.555 -> 0.634, 128x8 0.521 -> 0.528), so those keep that plan. The columns need
+ * ROUNDS_MIN_ROW_THREADS threads each, as the rows do in plan_slice_with_column_rounds. */
+enum { MAX_ROUNDS_ROW_BYTES = 32 };
+static fftgen_plan_status plan_slice_with_row_rounds(long long rows, long long columns, int radix,
+                                                     fftgen_kernel_precision precision, int arch,
+                                                     fftgen_kernel_plan *pass)
+{
+    const long long points = rows * columns;
+    fftgen_kernel_plan p;
+    if (columns * storage_bytes(precision) > MAX_ROUNDS_ROW_BYTES && points / columns <= FFTGEN_MAX_THREADS_PER_BLOCK)
+        return FFTGEN_PLAN_TOO_LARGE;
+    if (columns >= radix || rows / radix < ROUNDS_MIN_ROW_THREADS || points / radix > FFTGEN_MAX_THREADS_PER_BLOCK ||
+        build_plan(rows, radix, 0, precision, arch, &p) != FFTGEN_PLAN_OK || p.radix_max != radix)
+        return FFTGEN_PLAN_TOO_LARGE;
+    for (int s = 0; s < p.stage_count; ++s) p.col_radices[s] = p.radices[s];
+    p.col_stage_count = p.stage_count;
+    p.radices[0] = (int)columns;
+    p.stage_count = 1;
+    p.n = (int)points;
+    p.slice_rows = (int)rows;
+    p.merged_stage = 0;
+    p.row_rounds = radix / (int)columns;
+    size_one_block_slice(points, radix, &p);
+    if (p.shared_bytes > fftgen_arch_shared_limit(arch)) return FFTGEN_PLAN_TOO_LARGE;
+    *pass = p;
+    return FFTGEN_PLAN_OK;
+}
+
 /* The last two dimensions in one block: rows, then columns, in shared memory, each thread holding
  * `radix` points (0: 16, or the shorter dimension). Where the rows' last stage leaves a thread several
  * butterflies (radix / its radix of them), they come from rows apart by the columns' first stride and
  * the columns' first stage runs on them in registers, in the same phase (merged_stage), where that
- * saves an exchange through shared memory. */
-static fftgen_plan_status plan_fused_slice(long long rows, long long columns, int radix, int merge,
+ * saves an exchange through shared memory. `whole`: the block holds the whole slice, which may then
+ * merge those stages and take short rows or columns in rounds; 0: a cluster block's share of it. */
+static fftgen_plan_status plan_fused_slice(long long rows, long long columns, int radix, int whole,
                                            fftgen_kernel_precision precision, int arch, fftgen_kernel_plan *pass)
 {
     const long long points = rows * columns, shorter = rows < columns ? rows : columns;
     if (radix == 0) radix = 16;
-    if (columns > rows && rows < radix &&
+    if (whole && columns > rows && rows < radix &&
         plan_slice_with_column_rounds(rows, columns, radix, precision, arch, pass) == FFTGEN_PLAN_OK)
+        return FFTGEN_PLAN_OK;
+    if (whole && rows > columns && columns < radix &&
+        plan_slice_with_row_rounds(rows, columns, radix, precision, arch, pass) == FFTGEN_PLAN_OK)
         return FFTGEN_PLAN_OK;
     if (shorter < radix) radix = (int)shorter;
     fftgen_kernel_plan row_plan, column_plan, rest_plan;
@@ -1078,7 +1119,7 @@ static fftgen_plan_status plan_fused_slice(long long rows, long long columns, in
     p.slice_rows = (int)rows;
     const int merged_radix = radix / row_plan.radices[row_plan.stage_count - 1];
     const long long rest = rows / merged_radix;
-    if (merge && merged_radix > 1 && rest >= 2 &&
+    if (whole && merged_radix > 1 && rest >= 2 &&
         build_plan(rest, rest < radix ? (int)rest : radix, 0, precision, arch, &rest_plan) != FFTGEN_PLAN_BAD_SIZE &&
         rest_plan.stage_count < column_plan.stage_count) {
         p.merged_stage = 1;
@@ -1202,13 +1243,18 @@ static void group_small_slices(fftgen_kernel_plan *slice)
  * Which size: the request's, else for fp32 the fewest blocks of at most CLUSTER_BLOCK_POINTS points.
  * H100, 2^27 points: 256x256 fp32 49.6% -> 70.0% of copy bandwidth (1.02x -> 1.45x cuFFT), 256^3
  * fp32 32.4% -> 39.9% (two passes instead of three); with 16384-point blocks (512x256, 256x512) no
- * faster than two passes, and fp16 slower (256x256: 39.9% against 48.1%). */
+ * faster than two passes, and fp16 slower (256x256: 39.9% against 48.1%). By default each block takes
+ * at least CLUSTER_MIN_BLOCK_ROWS rows: fp32 64x1024 on 8 blocks of 8 rows measured slower than two
+ * passes (H200, 2^27 points: 1.033 -> 1.151 ms; 32x1024 on 4 blocks 1.031 -> 0.964). */
+enum { CLUSTER_MIN_BLOCK_ROWS = 16 };
 static fftgen_plan_status plan_cluster_slice(const fftgen_kernel_request *request, long long rows, long long columns,
                                              fftgen_kernel_plan *pass)
 {
     const int size = request->cluster != 0 ? request->cluster
                      : request->precision == FFTGEN_KERNEL_FP32 ? fewest_cluster_blocks(rows * columns) : 1;
-    if (!cluster_allowed(request, size) || rows / size < 2) return FFTGEN_PLAN_TOO_LARGE;
+    if (!cluster_allowed(request, size) || rows / size < 2 ||
+        (request->cluster == 0 && rows / size < CLUSTER_MIN_BLOCK_ROWS))
+        return FFTGEN_PLAN_TOO_LARGE;
     fftgen_kernel_plan k;
     const fftgen_plan_status status =
         plan_fused_slice(rows / size, columns, 0, 0, request->precision, request->arch, &k);

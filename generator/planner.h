@@ -220,6 +220,10 @@ typedef struct {
      * columns of slice_rows points, column_rounds of them in turn, from shared memory to the outputs
      * (plan_slice_with_column_rounds). 0 or 1: the columns at radix_max points a thread. */
     int column_rounds;
+    /* The mirror, a fused slice of fewer columns than its columns' radix_max (2048x2): each thread
+     * transforms whole rows of n / slice_rows points, row_rounds of them in turn, from the inputs to shared
+     * memory (plan_slice_with_row_rounds). 0 or 1: the rows at radix_max points a thread. */
+    int row_rounds;
     /* Radix-16 stages as mma.sync m16n8k16 on tensor cores: the DFT matrix times the inputs of eight
      * butterflies, fp16 operands (the matrix rounded once, each twiddled input split into fp16
      * hi + lo), fp32 sums. */

@@ -212,6 +212,9 @@ local function header(w, f, title, body)
         if p.column_rounds > 1 then
           w:line(" *      each thread transforms %d whole columns in turn", p.column_rounds)
         end
+        if p.row_rounds > 1 then
+          w:line(" *      each thread transforms %d whole rows in turn", p.row_rounds)
+        end
         if p.volume_depth > 0 then
           w:line(" *      a whole transform a block (%d of them): its %d slices, then the columns along", p.ffts_per_block // p.volume_depth,
             p.volume_depth)
@@ -307,6 +310,9 @@ local function pass_constants(p, target)
   end
   if p.column_rounds > 1 then
     add("COLUMN_ROUNDS", p.column_rounds, "columns of a slice a thread transforms in turn")
+  end
+  if p.row_rounds > 1 then
+    add("ROW_ROUNDS", p.row_rounds, "rows of a slice a thread transforms in turn")
   end
   if p.volume_depth > 0 then
     add("VOLUME_DEPTH", p.volume_depth, "slices per transform, all in one block")

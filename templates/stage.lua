@@ -853,6 +853,17 @@ local function slice_plans(plan)
       what = string.format("columns: %d transforms of %d points, side by side%s", columns, plan.slice_rows,
         plan.merged_stage and " (their first stage merged with the rows' last)" or "") })
     plan.cols_plan.keep_in_smem = not plan.stores_from_registers
+    if (plan.row_rounds or 0) > 1 then
+      -- rows shorter than the columns' points a thread: one a thread, ROW_ROUNDS of them in turn, each
+      -- from the inputs straight into shared memory, so a round leaves nothing for the next
+      assert(plan.loads_to_registers and #plan.radices == 1 and not plan.merged_stage,
+        "rows in rounds are one stage each, loaded from global memory")
+      plan.rows_plan.radix_max = columns
+      plan.rows_plan.threads_per_fft = 1
+      plan.rows_plan.rounds = plan.row_rounds
+      plan.rows_plan.rounds_constant = "ROW_ROUNDS"
+      plan.rows_plan.what = plan.rows_plan.what .. string.format(", %d a thread in turn", plan.row_rounds)
+    end
     if (plan.column_rounds or 0) > 1 then
       -- columns shorter than the rows' points a thread: one a thread, COLUMN_ROUNDS of them in turn,
       -- each from shared memory straight to the outputs, so a round leaves nothing for the next
@@ -861,6 +872,7 @@ local function slice_plans(plan)
       plan.cols_plan.radix_max = plan.slice_rows
       plan.cols_plan.threads_per_fft = 1
       plan.cols_plan.rounds = plan.column_rounds
+      plan.cols_plan.rounds_constant = "COLUMN_ROUNDS"
       plan.cols_plan.what = plan.cols_plan.what .. string.format(", %d a thread in turn", plan.column_rounds)
     end
     if (plan.volume_depth or 0) > 0 then
@@ -873,6 +885,7 @@ local function slice_plans(plan)
       plan.depth_plan = sub({ n = depth, radices = plan.depth_radices,
         threads_per_fft = depth // depth_radix, ffts_per_block = plan.n, transposed_smem = true,
         data_in_smem = true, prefix = plan.prefix .. "depth_", volume = true, rounds = rounds,
+        rounds_constant = "DEPTH_ROUNDS",
         what = string.format("dimension 0: %d transforms of %d points, side by side in the %d slices' shared memory%s",
           plan.n, depth, depth, rounds > 1 and string.format(", %d a thread", rounds) or "") })
       plan.depth_plan.radix_max = depth_radix -- (sub gave it the slices')
@@ -936,7 +949,7 @@ local function scoped(sub, phase)
     -- whole columns a thread, in turn: thread t the columns t, t + (the phase's threads), ..
     w:open("")
     w:line("const int first_thread = thread;")
-    w:open("for (int round = 0; round < %s; ++round)", sub.volume and "DEPTH_ROUNDS" or "COLUMN_ROUNDS")
+    w:open("for (int round = 0; round < %s; ++round)", sub.rounds_constant)
     w:line("const int thread = first_thread + round * %d;", sub.threads)
   end
   w:line("enum { POINTS = %d, FFTS_PER_BLOCK = %d, THREADS_PER_FFT = %d };", sub.n, sub.ffts_per_block,

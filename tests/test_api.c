@@ -401,7 +401,8 @@ static void shapes_match_fftw(void **state)
  * transforms several of its columns in turn (depth_rounds); the last five have slices of fewer rows
  * than their rows' points a thread, whose columns a thread takes several of in turn (column_rounds);
  * the last five have slices of 4 or 8 points, one volume a transform where dimension 0 is short
- * (plan_fused_volume: slice j at padded(j * points)), and 64x2x2 two passes in fp16. */
+ * (plan_fused_volume: slice j at padded(j * points)), and 64x2x2 two passes in fp16; the last six have
+ * rows shorter than their columns' points a thread, which a thread takes several of in turn (row_rounds). */
 static void small_slices_match_fftw(void **state)
 {
     (void)state;
@@ -412,6 +413,7 @@ static void small_slices_match_fftw(void **state)
         {3, {32, 32, 32}}, {3, {2, 16, 16}}, {3, {4, 32, 32}}, {3, {2, 64, 64}}, {3, {8, 16, 128}},
         {2, {2, 64, 0}}, {2, {4, 64, 0}}, {2, {2, 2048, 0}}, {2, {4, 4096, 0}}, {3, {8, 2, 512}},
         {3, {2, 2, 2}},  {3, {16, 2, 2}}, {3, {8, 2, 4}},  {3, {2, 4, 2}},  {3, {64, 2, 2}},
+        {2, {64, 2, 0}}, {2, {64, 4, 0}}, {2, {512, 8, 0}}, {2, {2048, 2, 0}}, {2, {8192, 2, 0}}, {3, {2, 2048, 2}},
     };
     const struct { fftgen_direction direction; unsigned flags; int in_place, batch; } cases[] = {
         {FFTGEN_FORWARD, 0, 0, 3}, {FFTGEN_INVERSE, FFTGEN_SCALE_INVERSE, 1, 64}, {FFTGEN_FORWARD, 0, 1, 1001},

@@ -604,7 +604,7 @@ static void column_pairs_on_request(void **state)
 /* A 3D shape whose slices all fit one block takes one pass: its slices, then the columns along
  * dimension 0 in the same shared memory; not where a request names a pass, nor fp16 volumes above
  * 4096 points at fewer than 16 points a thread, nor slices of 4 or 8 points along a long dimension 0
- * (measured slower). */
+ * (measured slower). Slices of few rows or short rows take one pass too, in rounds. */
 static void small_volumes_in_one_pass(void **state)
 {
     (void)state;
@@ -632,6 +632,16 @@ static void small_volumes_in_one_pass(void **state)
     assert_non_null(strstr(output, "the columns (radix 2, 8 columns a thread in turn) through shared memory"));
     assert_int_equal(run_fftgen("--n", "2x2048", "--direction", "forward", NULL), 0);
     assert_non_null(strstr(output, "constexpr int COLUMN_ROUNDS = 8; // columns of a slice a thread transforms in turn"));
+    /* the mirror, rows of two points: its columns at 16 points a thread, its rows 8 a thread in turn */
+    assert_int_equal(run_fftgen("--n", "2048x2", "--explain", NULL), 0);
+    assert_non_null(strstr(output, "1 pass over global memory"));
+    assert_non_null(strstr(output, "in one block: the rows (chain below, 8 rows a thread in turn), then the columns"
+                                   " (radix 16 x 16 x 8)"));
+    assert_int_equal(run_fftgen("--n", "2048x2", "--direction", "forward", NULL), 0);
+    assert_non_null(strstr(output, "constexpr int ROW_ROUNDS = 8; // rows of a slice a thread transforms in turn"));
+    /* fp32 rows of 8 points keep 8 points a thread where that fits a block (measured faster) */
+    assert_int_equal(run_fftgen("--n", "512x8", "--direction", "forward", NULL), 0);
+    assert_null(strstr(output, "ROW_ROUNDS"));
     /* slices of 4 points, slice j at padded(4j): the volume of 8 points in 16 and a pad */
     assert_int_equal(run_fftgen("--n", "2x2x2", "--explain", NULL), 0);
     assert_non_null(strstr(output, "1 pass over global memory"));
