@@ -853,27 +853,25 @@ local function slice_plans(plan)
       what = string.format("columns: %d transforms of %d points, side by side%s", columns, plan.slice_rows,
         plan.merged_stage and " (their first stage merged with the rows' last)" or "") })
     plan.cols_plan.keep_in_smem = not plan.stores_from_registers
+    -- rows or columns shorter than the other's points a thread: one a thread, several in turn, one
+    -- stage each (from the inputs straight into shared memory, or from there straight to the outputs),
+    -- so a round leaves nothing for the next
+    local function in_rounds(sub, points, rounds, constant)
+      sub.radix_max = points
+      sub.threads_per_fft = 1
+      sub.rounds = rounds
+      sub.rounds_constant = constant
+      sub.what = sub.what .. string.format(", %d a thread in turn", rounds)
+    end
     if (plan.row_rounds or 0) > 1 then
-      -- rows shorter than the columns' points a thread: one a thread, ROW_ROUNDS of them in turn, each
-      -- from the inputs straight into shared memory, so a round leaves nothing for the next
       assert(plan.loads_to_registers and #plan.radices == 1 and not plan.merged_stage,
         "rows in rounds are one stage each, loaded from global memory")
-      plan.rows_plan.radix_max = columns
-      plan.rows_plan.threads_per_fft = 1
-      plan.rows_plan.rounds = plan.row_rounds
-      plan.rows_plan.rounds_constant = "ROW_ROUNDS"
-      plan.rows_plan.what = plan.rows_plan.what .. string.format(", %d a thread in turn", plan.row_rounds)
+      in_rounds(plan.rows_plan, columns, plan.row_rounds, "ROW_ROUNDS")
     end
     if (plan.column_rounds or 0) > 1 then
-      -- columns shorter than the rows' points a thread: one a thread, COLUMN_ROUNDS of them in turn,
-      -- each from shared memory straight to the outputs, so a round leaves nothing for the next
       assert(plan.stores_from_registers and #plan.col_radices == 1 and not plan.merged_stage,
         "columns in rounds are one stage each, stored to global memory")
-      plan.cols_plan.radix_max = plan.slice_rows
-      plan.cols_plan.threads_per_fft = 1
-      plan.cols_plan.rounds = plan.column_rounds
-      plan.cols_plan.rounds_constant = "COLUMN_ROUNDS"
-      plan.cols_plan.what = plan.cols_plan.what .. string.format(", %d a thread in turn", plan.column_rounds)
+      in_rounds(plan.cols_plan, plan.slice_rows, plan.column_rounds, "COLUMN_ROUNDS")
     end
     if (plan.volume_depth or 0) > 0 then
       -- a whole 3D transform: all of its slices' threads take its columns along dimension 0, which
