@@ -675,10 +675,10 @@ local function emit_butterflies(w, plan, stage_index, r, ns, sign, to_global, to
   if to_registers then w:line("float2 y[RADIX_MAX]; /* the outputs, in the order the tiled store copies them */") end
   for q = 0, per_thread - 1 do
     w:open("")
-    -- a single stage that keeps its outputs in registers has no use for j
+    -- a single stage that keeps its outputs in registers or stores them has no use for j
     if paired then
       w:line("const int j = %s;", pair_butterfly(plan))
-    elseif ns > 1 or not to_registers then
+    elseif ns > 1 or not (to_registers or to_global) then
       w:line("const int j = %s;", code.sum("fft_thread", q * plan.threads_per_fft))
     end
     local out_base
@@ -938,9 +938,15 @@ local function scoped(sub, phase)
     w:line("const int volume_in_block = block_thread / (VOLUME_DEPTH * SLICE_THREADS);")
     w:line("const int thread = block_thread %% (VOLUME_DEPTH * SLICE_THREADS);")
     w:line("float2* smem = block_smem + volume_in_block * VOLUME_SMEM_POINTS;")
-    w:line("const long long first_slice = block * FFTS_PER_BLOCK + volume_in_block * VOLUME_DEPTH;")
-    w:line("const size_t block_base = (size_t)first_slice * POINTS;")
-    w:line("const int block_points = first_slice < batch ? VOLUME_DEPTH * POINTS : 0; // none past the batch's last transform")
+    -- (a phase that stays in shared memory reads no global memory)
+    local base, points = uses(needed, "block_base"), uses(needed, "block_points")
+    if base or points then
+      w:line("const long long first_slice = block * FFTS_PER_BLOCK + volume_in_block * VOLUME_DEPTH;")
+    end
+    if base then w:line("const size_t block_base = (size_t)first_slice * POINTS;") end
+    if points then
+      w:line("const int block_points = first_slice < batch ? VOLUME_DEPTH * POINTS : 0; // none past the batch's last transform")
+    end
   end
   local rounds = sub.rounds or 1
   if rounds > 1 then
