@@ -207,10 +207,24 @@ function(fftgen_shape_fields shape inembed onembed out_n out_row)
   set(${out_n} ${points} PARENT_SCOPE)
   set(${out_row} ", ${rank}, {${shape_list}}, {${in_list}}, {${on_list}}" PARENT_SCOPE)
 endfunction()
-foreach(shape IN LISTS FFTGEN_TEST_SHAPES)
+# The same shapes as CUDA, as a user gets them from `fftgen --n SHAPE -o file.cu`, compiled for sm_90
+# with warnings as errors (fftgen_cuda_shape_check, below): the GPU tests run 2D and 3D shapes through
+# NVRTC, which would not show a generator's unused variable or a narrowing conversion.
+# Beside them, compiled only: a volume whose dimension 0 takes several stages (16x2x2), slices of
+# 1024-thread blocks (128x128) and on clusters (fp32 256x256), and a cube's slices (16x16x16).
+set(FFTGEN_CUDA_SHAPE_SOURCES)
+foreach(shape IN LISTS FFTGEN_TEST_SHAPES ITEMS 16x2x2 128x128 256x256 16x16x16)
   fftgen_shape_fields(${shape} 0 0 points fields)
   foreach(p IN LISTS FFTGEN_TEST_PRECISIONS)
-    fftgen_add_sim(fftgen_${shape}_${p} ${points} ${p} ", 0, 0, 0, 0, 0${fields}" --n ${shape})
+    if(shape IN_LIST FFTGEN_TEST_SHAPES)
+      fftgen_add_sim(fftgen_${shape}_${p} ${points} ${p} ", 0, 0, 0, 0, 0${fields}" --n ${shape})
+    endif()
+    set(cu ${CMAKE_BINARY_DIR}/kernels/shape_${shape}_${p}.cu)
+    add_custom_command(OUTPUT ${cu}
+      COMMAND ${CMAKE_COMMAND} -E make_directory ${CMAKE_BINARY_DIR}/kernels
+      COMMAND fftgen --n ${shape} --precision ${p} --arch sm_90 -o ${cu}
+      DEPENDS fftgen VERBATIM)
+    list(APPEND FFTGEN_CUDA_SHAPE_SOURCES ${cu})
   endforeach()
 endforeach()
 # narrower tiles than the planner's (fftgen tune may choose them): the shuffle tail's lane pairs
@@ -573,7 +587,9 @@ add_library(fftgen_cuda_kernels_sm80 STATIC ${FFTGEN_CUDA_SOURCES_SM80_UP})
 set_target_properties(fftgen_cuda_kernels_sm80 PROPERTIES CUDA_ARCHITECTURES "80;90")
 add_library(fftgen_cuda_kernels_sm90 STATIC ${FFTGEN_CUDA_SOURCES_SM90_UP})
 set_target_properties(fftgen_cuda_kernels_sm90 PROPERTIES CUDA_ARCHITECTURES "90")
-foreach(lib fftgen_cuda_kernels_all fftgen_cuda_kernels_sm80 fftgen_cuda_kernels_sm90)
+add_library(fftgen_cuda_shape_check OBJECT ${FFTGEN_CUDA_SHAPE_SOURCES})
+set_target_properties(fftgen_cuda_shape_check PROPERTIES CUDA_ARCHITECTURES "90")
+foreach(lib fftgen_cuda_kernels_all fftgen_cuda_kernels_sm80 fftgen_cuda_kernels_sm90 fftgen_cuda_shape_check)
   # -Werror: a kernel that spills or warns is a generator bug worth failing the build on
   target_compile_options(${lib} PRIVATE "SHELL:-Werror all-warnings")
   target_link_libraries(${lib} PUBLIC CUDA::cudart_static)
