@@ -332,11 +332,11 @@ static int reads_runs(const fftgen_kernel_plan *p)
 static const char *why_no_l2_prefetch(const fftgen_kernel_plan *pass)
 {
     if (pass->arch < 90) return "needs sm_90 or newer (bulk prefetches)";
-    if (pass->cluster > 1) return "runs on thread-block clusters";
+    if (pass->cluster > 1 && pass->tiled) return "runs its tiles on thread-block clusters";
     if (pass->tensor_cores || fftgen_precision_is_split(pass->precision)) return "runs on tensor cores";
-    if (pass->slice_rows > 0) return "is a fused slice";
     if (pass->prefetch > 1) return "copies its next transform (tile) into shared memory itself (--prefetch)";
-    if (!pass->tiled && pass->staged_io) return "copies its input through shared memory";
+    if (!pass->tiled && pass->staged_io && pass->slice_rows == 0 && pass->cluster <= 1)
+        return "copies its input through shared memory";
     if (!reads_runs(pass)) return "reads its tiles in no runs side by side";
     return NULL;
 }
@@ -346,14 +346,30 @@ int fftgen_can_l2_prefetch(const fftgen_kernel_plan *p)
     return why_no_l2_prefetch(p) == NULL;
 }
 
-/* The planner gives the L2 prefetch by default to 1D transforms of one kernel only. In the passes of
- * larger sizes and of 2D and 3D shapes it measured faster in some plans and slower in others
+/* The planner gives the L2 prefetch by default to 1D transforms of one kernel off clusters, and to the
+ * passes that transform whole 2D slices (in one block or on a cluster). In the other passes of larger
+ * sizes and of 2D and 3D shapes it measured faster in some plans and slower in others
  * (fftgen-kernel-ab, H200, all passes that read runs of 64 bytes or more, 1 MB ahead: fp16 2^27 -5.4%,
  * 4096x4096 -2.6%, fp32 2^22 -4.1%, but fp16 512x512 +4.9%, from its columns' pass; a bulk prefetch a
- * run lost everywhere, fp16 256^3 +12%), so there it is a measured choice, pass by pass. */
-static int default_l2_prefetch(const fftgen_transform_plan *plan)
+ * run lost everywhere, fp16 256^3 +12%), so there it is a measured choice, pass by pass. The slices
+ * gained at every shape measured (H200, 1 MB ahead: fp16 32x32 -12%, 64x64 -3.8%, 128x128 -0.7%; fp32
+ * 128x128 -6.2%, 64x256 -8.4%, 2048x2 -7.3%, 256x256 on clusters of 8 -3.5%; the slice pass of fp32
+ * 128^3 -2.9% of the whole transform), and 1D sizes on clusters did not (fp32 2^15 +1.1%, 2^16 -0.2%):
+ * those take it where a distance is asked. */
+static int default_l2_prefetch(const fftgen_transform_plan *plan, const fftgen_kernel_plan *pass, int kb)
 {
-    return plan->rank == 1 && plan->pass_count == 1;
+    if (pass->slice_rows > 0 && !pass->tiled) return 1;
+    return plan->rank == 1 && plan->pass_count == 1 && (pass->cluster <= 1 || kb != 0); /* (a distance asked) */
+}
+
+/* The planner's distance for a pass: twice FFTGEN_L2_PREFETCH_DEFAULT_KB for slices of blocks of 1024
+ * threads (one or two a SM), which gained more from it (H200, fftgen-kernel-ab, 1 MB -> 2 MB ahead:
+ * fp32 128x128 -5.2% -> -7.5%, 64x256 -8.1% -> -12.1%, 1024x8 -9.2% -> -13.1%; fp16 128x128 -0.6% ->
+ * -1.1%), while the slices of smaller blocks at copy bandwidth lost (fp32 16x16 +1.0% -> +2.1%). */
+static int default_l2_prefetch_kb(const fftgen_kernel_plan *pass)
+{
+    const int largest_blocks = pass->slice_rows > 0 && pass->threads == FFTGEN_MAX_THREADS_PER_BLOCK;
+    return (largest_blocks ? 2 : 1) * FFTGEN_L2_PREFETCH_DEFAULT_KB;
 }
 
 fftgen_plan_status fftgen_place_l2_prefetch(const fftgen_kernel_request *request, fftgen_transform_plan *plan,
@@ -372,14 +388,13 @@ fftgen_plan_status fftgen_place_l2_prefetch(const fftgen_kernel_request *request
     if (kb == FFTGEN_L2_PREFETCH_OFF) return FFTGEN_PLAN_OK;
     const fftgen_plan_status named = check_passes_exist(asked, plan, "L2 prefetch passes", why, why_len);
     if (named != FFTGEN_PLAN_OK) return named;
-    const int bytes = (kb == 0 ? FFTGEN_L2_PREFETCH_DEFAULT_KB : kb) * 1024;
     int placed = 0;
     for (int i = 0; i < plan->pass_count; ++i) {
         fftgen_kernel_plan *pass = &plan->pass[i];
         const char *refusal = why_no_l2_prefetch(pass);
-        const int wanted = asked == 0 ? default_l2_prefetch(plan) : (asked >> i & 1);
+        const int wanted = asked == 0 ? default_l2_prefetch(plan, pass, kb) : (asked >> i & 1);
         if (wanted && refusal == NULL) {
-            pass->l2_prefetch_bytes = bytes;
+            pass->l2_prefetch_bytes = (kb == 0 ? default_l2_prefetch_kb(pass) : kb) * 1024;
             placed |= 1 << i;
         } else if (wanted && asked != 0 && asked != FFTGEN_EVERY_PASS) { /* the default goes where it can */
             snprintf(why, why_len, "L2 prefetch: pass %d %s", i + 1, refusal);
@@ -388,6 +403,7 @@ fftgen_plan_status fftgen_place_l2_prefetch(const fftgen_kernel_request *request
     }
     if (asked != 0) plan->l2_prefetch_passes = placed;
     if (placed != 0 || (kb == 0 && asked == 0)) return FFTGEN_PLAN_OK; /* the default goes where it can */
+    const int bytes = (kb == 0 ? FFTGEN_L2_PREFETCH_DEFAULT_KB : kb) * 1024;
     const char *first = why_no_l2_prefetch(&plan->pass[0]);
     if (plan->rank == 1 && plan->pass_count == 1 && first != NULL)
         snprintf(why, why_len, "L2 prefetch %d KB: the kernel %s", bytes / 1024, first);

@@ -1209,14 +1209,16 @@ static fftgen_plan_status plan_fused_volume(const long long *shape, fftgen_kerne
 }
 
 /* Whether a request leaves a 3D shape's plan to the planner alone, so that it may take one pass over a
- * volume: every choice a request can make names passes or kernels of the plan of several passes. */
+ * volume: every choice a request can make names passes or kernels of the plan of several passes, but
+ * the L2 prefetch in pass 1 (or every pass), which a volume's one pass can take as well. */
 static int asks_nothing_of_passes(const fftgen_kernel_request *r)
 {
     for (int i = 0; i < FFTGEN_MAX_PASSES; ++i)
         if (r->max_tile.pass[i] != 0) return 0;
     return r->max_radix == 0 && r->tensor_cores == 0 && r->cluster <= 1 && !r->columns_first && !r->split_columns &&
            r->prefetch <= 1 && r->twiddle_powers == 0 && r->radix32_passes == 0 && r->column_register_passes == 0 &&
-           r->computed_twiddle_passes == 0 && r->column_pair_passes == 0 && r->l2_prefetch_passes == 0 &&
+           r->computed_twiddle_passes == 0 && r->column_pair_passes == 0 &&
+           (r->l2_prefetch_passes == 0 || r->l2_prefetch_passes == 1 || r->l2_prefetch_passes == FFTGEN_EVERY_PASS) &&
            r->l2_fetch_256_passes == 0 && r->intermediate == FFTGEN_INTERMEDIATE_DEFAULT;
 }
 

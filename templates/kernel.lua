@@ -920,11 +920,12 @@ local function cuda_kernel(w, f, p, direction)
   if l2_prefetching(p) and p.tiled then
     w:line("prefetch_tile_to_l2(in, block + L2_PREFETCH_BLOCKS, batch, thread);")
   elseif l2_prefetching(p) then
-    assert(not fused(p) and not clustered(p) and not p.staged_io and not prefetching(p),
-      "an L2 prefetch goes on kernels that read dense transforms straight from global memory (the planner's)")
+    assert(not prefetching(p) and (fused(p) or clustered(p) or not p.staged_io),
+      "an L2 prefetch goes on kernels that read dense transforms or slices (the planner's)")
     w:line("// the input of the block L2_PREFETCH_BLOCKS on, where it exists")
     w:line("const long long ahead = (block + L2_PREFETCH_BLOCKS) * FFTS_PER_BLOCK;")
-    w:open("if (thread == 0 && ahead < batch)")
+    -- (a block of small slices numbers each slice's threads from 0: its first thread asks once)
+    w:open("if (%s == 0 && ahead < batch)", fused(p) and "threadIdx.x" or "thread")
     w:line("const long long ahead_ffts = batch - ahead < FFTS_PER_BLOCK ? batch - ahead : FFTS_PER_BLOCK;")
     w:line("prefetch_to_l2(in + (size_t)ahead * POINTS, in + (size_t)(ahead + ahead_ffts) * POINTS);")
     w:close()

@@ -1005,8 +1005,8 @@ static void slices_merge_a_stage(void **state)
     unlink(path);
 }
 
-/* sm_90 one-kernel 1D sizes ask L2 for the input of the block a distance on: by default, at the distance
- * asked, not at all with 0; refused, naming why, where no kernel can take it */
+/* sm_90 one-kernel 1D sizes and 2D/3D slices ask L2 for the input of the block a distance on: by default,
+ * at the distance asked, not at all with 0; refused, naming why, where no kernel can take it */
 static void l2_prefetch_on_request(void **state)
 {
     (void)state;
@@ -1021,6 +1021,17 @@ static void l2_prefetch_on_request(void **state)
          {"fftgen --n 8192 --radix 16 --l2-prefetch 2048 --precision fp32", "constexpr int L2_PREFETCH_BLOCKS = 32;"},
          NULL},
         {"4096", "fp32", "sm_90", "0", {"fftgen --n 4096 --radix 16 --l2-prefetch 0", "__global__"}, "prefetch_to_l2"},
+        /* slices: 2 MB on for blocks of 1024 threads (128x128 fp32: 128 KB a block), 1 MB for the others
+         * (32x32 fp16: two 4 KB slices a block, their block's first thread asking once) */
+        {"128x128", "fp32", "sm_90", NULL,
+         {"constexpr int L2_PREFETCH_BLOCKS = 16; // blocks ahead whose input a block asks L2 for (2048 KB)",
+          "if (threadIdx.x == 0 && ahead < batch)"},
+         NULL},
+        {"32x32", "fp16", "sm_90", NULL,
+         {"constexpr int L2_PREFETCH_BLOCKS = 128; // blocks ahead whose input a block asks L2 for (1024 KB)",
+          "if (threadIdx.x == 0 && ahead < batch)"},
+         NULL},
+        {"32x32", "fp16", "sm_90", "0", {"fftgen --n 32x32 --l2-prefetch 0", "__global__"}, "prefetch_to_l2"},
         {"4096", "fp16", "sm_80", NULL, {"fftgen --n 4096 --radix 16 --precision fp16", "__global__"}, "prefetch_to_l2"},
     };
     char path[300];
@@ -1042,9 +1053,8 @@ static void l2_prefetch_on_request(void **state)
     static const struct { const char *n, *arch, *passes, *why; } refusals[] = {
         {"4096", "sm_80", NULL, "L2 prefetch 512 KB: the kernel needs sm_90 or newer (bulk prefetches)"},
         {"1048576", "sm_90", NULL, "L2 prefetch 512 KB: in 2D and 3D shapes and plans of several passes it goes on"},
-        {"32768", "sm_90", NULL, "L2 prefetch 512 KB: the kernel runs on thread-block clusters"},
         {"512x256", "sm_90", "--l2-prefetch-passes=3", "L2 prefetch passes: pass 3 named, but the plan has 2 passes"},
-        {"64x64", "sm_90", "--l2-prefetch-passes=1", "L2 prefetch: pass 1 is a fused slice"},
+        {"64x64", "sm_80", "--l2-prefetch-passes=1", "L2 prefetch: pass 1 needs sm_90 or newer"},
     };
     for (size_t i = 0; i < sizeof refusals / sizeof refusals[0]; ++i) {
         assert_int_equal(run_fftgen("--n", refusals[i].n, "--arch", refusals[i].arch, "--l2-prefetch", "512",

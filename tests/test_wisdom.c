@@ -748,7 +748,8 @@ static void planner_places_l2_prefetch(void **state)
         {FFTGEN_KERNEL_FP16, 4096, 90, 1, 0, 0, 0, 0, 0, 0},                    /* tensor cores */
         {FFTGEN_KERNEL_SPLIT, 4096, 90, 0, 0, 0, 0, 0, 0, 0},                   /* tensor cores too */
         {FFTGEN_KERNEL_FP16, 16384, 90, 0, 8, 0, 0, 0, 0, 0},                   /* its own bulk copies */
-        {FFTGEN_KERNEL_FP32, 1 << 15, 90, 0, 0, 0, 0, 0, 0, 0},                 /* a cluster */
+        {FFTGEN_KERNEL_FP32, 1 << 15, 90, 0, 0, 0, 0, 0, 0, 0},                 /* a cluster, by default */
+        {FFTGEN_KERNEL_FP32, 1 << 15, 90, 0, 0, 512, 0, 0, 1, 512 * 1024},      /* on request */
         /* two passes: none by default; pass 1's tiles of 8 fp16 columns, pass 2 rows in runs */
         {FFTGEN_KERNEL_FP16, 1 << 20, 90, 0, 0, 0, 0, 8, 0, 0},
         {FFTGEN_KERNEL_FP16, 1 << 20, 90, 0, 0, 0, FFTGEN_EVERY_PASS, 8, 3, FFTGEN_L2_PREFETCH_DEFAULT_KB * 1024},
@@ -770,19 +771,38 @@ static void planner_places_l2_prefetch(void **state)
         assert_int_equal(plan.l2_prefetch_kb, cases[i].kb);
         assert_int_equal(plan.l2_prefetch_passes, cases[i].passes ? cases[i].want_mask : 0);
     }
-    /* 2D and 3D: none by default; the passes named, not the fused slices (their own copies ahead) */
-    const long long square[2] = {256, 256}, cube[3] = {64, 64, 64};
+    /* 2D and 3D: by default on the passes of whole slices only (2 MB ahead for blocks of 1024 threads),
+     * else on the passes named; not on a slice that copies its next slice in itself */
+    const long long square[2] = {256, 256}, cube[3] = {64, 64, 64}, slice[2] = {128, 128}, small[2] = {32, 32};
     fftgen_kernel_request dense = {0, 0, FFTGEN_KERNEL_FP16, 90, 0, {{0}}, 0, FFTGEN_INTERMEDIATE_DEFAULT,
                                    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
     assert_int_equal(plan_dense(&dense, 2, square, &plan, why, sizeof why), FFTGEN_PLAN_OK);
     assert_int_equal(l2_prefetch_mask(&plan), 0);
+    assert_int_equal(plan_dense(&dense, 3, cube, &plan, why, sizeof why), FFTGEN_PLAN_OK);
+    assert_int_equal(l2_prefetch_mask(&plan), 1);
+    assert_int_equal(plan.pass[0].l2_prefetch_bytes, 1024 * 1024);
+    assert_int_equal(plan_dense(&dense, 2, slice, &plan, why, sizeof why), FFTGEN_PLAN_OK);
+    assert_int_equal(plan.pass_count, 1);
+    assert_int_equal(plan.pass[0].threads, 1024);
+    assert_int_equal(plan.pass[0].l2_prefetch_bytes, 2048 * 1024);
+    assert_int_equal(plan_dense(&dense, 2, small, &plan, why, sizeof why), FFTGEN_PLAN_OK);
+    assert_int_equal(plan.pass[0].l2_prefetch_bytes, 1024 * 1024);
+    dense.l2_prefetch_kb = 512; /* a distance asked holds for slices too */
+    assert_int_equal(plan_dense(&dense, 2, slice, &plan, why, sizeof why), FFTGEN_PLAN_OK);
+    assert_int_equal(plan.pass[0].l2_prefetch_bytes, 512 * 1024);
+    dense.l2_prefetch_kb = FFTGEN_L2_PREFETCH_OFF;
+    assert_int_equal(plan_dense(&dense, 2, slice, &plan, why, sizeof why), FFTGEN_PLAN_OK);
+    assert_int_equal(l2_prefetch_mask(&plan), 0);
+    dense.l2_prefetch_kb = 0;
     dense.l2_prefetch_passes = FFTGEN_EVERY_PASS;
     assert_int_equal(plan_dense(&dense, 2, square, &plan, why, sizeof why), FFTGEN_PLAN_OK);
     assert_int_equal(l2_prefetch_mask(&plan), 3);
     assert_int_equal(plan_dense(&dense, 3, cube, &plan, why, sizeof why), FFTGEN_PLAN_OK);
-    assert_int_equal(l2_prefetch_mask(&plan), 2);
+    assert_int_equal(l2_prefetch_mask(&plan), 3);
     dense.l2_prefetch_passes = 1;
-    expect_choice_refused(&dense, 3, cube, "L2 prefetch: pass 1 is a fused slice");
+    dense.prefetch = 4;
+    expect_choice_refused(&dense, 3, cube, "L2 prefetch: pass 1 copies its next transform (tile) into shared memory");
+    dense.prefetch = 0;
     dense.l2_prefetch_passes = 0;
     const struct {
         long long n;
@@ -806,7 +826,10 @@ static void planner_places_l2_prefetch(void **state)
     }
     fftgen_kernel_request cluster = {1 << 15, 0, FFTGEN_KERNEL_FP32, 90, 0, {{0}}, 0, FFTGEN_INTERMEDIATE_DEFAULT,
                                      0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0};
-    expect_choice_refused(&cluster, 1, &cluster.n, "L2 prefetch: pass 1 runs on thread-block clusters");
+    /* named, a 1D cluster's pass takes it: its blocks ask for their parts of the transform ahead */
+    assert_int_equal(plan_dense(&cluster, 1, &cluster.n, &plan, why, sizeof why), FFTGEN_PLAN_OK);
+    assert_int_equal(plan.pass[0].cluster, 4);
+    assert_int_equal(l2_prefetch_mask(&plan), 1);
     dense.l2_prefetch_kb = 1024;
     expect_choice_refused(&dense, 2, square, "in 2D and 3D shapes and plans of several passes it goes on the passes"
                                              " named");

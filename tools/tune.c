@@ -523,8 +523,8 @@ static int refine_prefetch(struct measurement *m, int arch, int runs, int jobs, 
                           sizeof transforms / sizeof transforms[0]);
 }
 
-/* sm_90, 1D sizes of one kernel that read their input straight from global memory, and plans whose
- * passes ask for it: the fastest plan so far with the L2 prefetch at other distances, or none (the
+/* sm_90, 1D sizes of one kernel that read their input straight from global memory, passes of whole
+ * slices, and plans whose passes ask for it: the fastest plan so far with the L2 prefetch at other distances, or none (the
  * planner's is 1 MB: on an H100 fp16 8192 ran 1.03x cuFFT fp16 with it and 1.05x at 2 MB, while on an
  * H200 fp16 16 lost 4% at 2 MB; the H200's fp16 2^25 and fp32 2^23 took 2 MB in their passes). The
  * planner drops the plans that cannot take it (plans of several passes that name none, and none with
