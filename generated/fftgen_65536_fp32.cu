@@ -70,7 +70,7 @@ __device__ __forceinline__ unsigned shared_address(const void* p) {
 }
 
 // Distributed shared memory (sm_90): the address of `smem` in block `rank` of this cluster, a
-// float2 there, and the cluster's barrier in halves (arrive, later wait) or whole.
+// float2 there, and the cluster's two barriers.
 __device__ __forceinline__ unsigned cluster_map(const float2* smem, int rank) {
     unsigned remote;
     asm("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(remote) : "r"(shared_address(smem)), "r"(rank));
@@ -81,9 +81,20 @@ __device__ __forceinline__ float2 cluster_load(unsigned block_smem, int i) {
     asm volatile("ld.shared::cluster.v2.f32 {%0, %1}, [%2];" : "=f"(f.x), "=f"(f.y) : "r"(block_smem + 8u * i) : "memory");
     return f;
 }
-__device__ __forceinline__ void cluster_arrive() { asm volatile("barrier.cluster.arrive.release.aligned;" ::: "memory"); }
-__device__ __forceinline__ void cluster_wait() { asm volatile("barrier.cluster.wait.acquire.aligned;" ::: "memory"); }
-__device__ __forceinline__ void cluster_sync() { cluster_arrive(); cluster_wait(); }
+// Every block's results in its shared memory, visible to the cluster's other blocks: this
+// block's shared-memory writes released, the other blocks' acquired.
+__device__ __forceinline__ void cluster_publish() {
+    asm volatile("fence.release.sync_restrict::shared::cta.cluster;" ::: "memory");
+    asm volatile("barrier.cluster.arrive.relaxed.aligned;" ::: "memory");
+    asm volatile("barrier.cluster.wait.acquire.aligned;" ::: "memory");
+}
+// No block leaves (freeing its shared memory) while another still reads it: this thread's loads
+// from the other blocks done, then the cluster's barrier.
+__device__ __forceinline__ void cluster_done() {
+    asm volatile("fence.acquire.sync_restrict::shared::cluster.cluster;" ::: "memory");
+    asm volatile("barrier.cluster.arrive.relaxed.aligned;" ::: "memory");
+    asm volatile("barrier.cluster.wait.acquire.aligned;" ::: "memory");
+}
 
 // exp(-2*pi*i*q/N) as a product of table entries, one per group of `bits` bits of q: a
 // rounding more per table than one full table, and a file thousands of times smaller
@@ -2866,7 +2877,7 @@ fftgen_65536_fp32_forward(const point_t* in, point_t* out, int batch, float scal
             smem[dst + 4352] = t16;
         }
     }
-    cluster_sync(); // every block's results in its shared memory
+    cluster_publish();
     {
         // the last stage, radix 8 across the cluster's blocks, through distributed shared memory
         const int first_k = rank * (POINTS / CLUSTER) + thread;
@@ -2895,7 +2906,6 @@ fftgen_65536_fp32_forward(const point_t* in, point_t* out, int batch, float scal
         v[13] = cluster_load(block_smem_5, src + 544);
         v[14] = cluster_load(block_smem_6, src + 544);
         v[15] = cluster_load(block_smem_7, src + 544);
-        cluster_arrive(); // done with the other blocks' shared memory
         point_t* dst = out + fft_base + first_k;
         {
             const int k = first_k;
@@ -2995,7 +3005,7 @@ fftgen_65536_fp32_forward(const point_t* in, point_t* out, int batch, float scal
                 store_point(dst, 57856, t58);
             }
         }
-        cluster_wait(); // no block leaves while another still reads its shared memory
+        cluster_done();
     }
 }
 
@@ -3566,7 +3576,7 @@ fftgen_65536_fp32_inverse(const point_t* in, point_t* out, int batch, float scal
             smem[dst + 4352] = t16;
         }
     }
-    cluster_sync(); // every block's results in its shared memory
+    cluster_publish();
     {
         // the last stage, radix 8 across the cluster's blocks, through distributed shared memory
         const int first_k = rank * (POINTS / CLUSTER) + thread;
@@ -3595,7 +3605,6 @@ fftgen_65536_fp32_inverse(const point_t* in, point_t* out, int batch, float scal
         v[13] = cluster_load(block_smem_5, src + 544);
         v[14] = cluster_load(block_smem_6, src + 544);
         v[15] = cluster_load(block_smem_7, src + 544);
-        cluster_arrive(); // done with the other blocks' shared memory
         point_t* dst = out + fft_base + first_k;
         {
             const int k = first_k;
@@ -3695,7 +3704,7 @@ fftgen_65536_fp32_inverse(const point_t* in, point_t* out, int batch, float scal
                 store_point(dst, 57856, t58);
             }
         }
-        cluster_wait(); // no block leaves while another still reads its shared memory
+        cluster_done();
     }
 }
 

@@ -1127,7 +1127,6 @@ function M.cluster_phase(plan, sign)
       w:line("v[%d] = cluster_load(block_smem_%d, %s);", i * size + c, c, code.sum("src", offset))
     end
   end
-  w:line("cluster_arrive(); // done with the other blocks' shared memory")
   local guard, store
   if plan.tiled then
     w:line("point_t* dst = out + out_tile + (size_t)fft_in_block * OUT_FFT_STRIDE + (size_t)first_k * OUT_ELEM_STRIDE;")
@@ -1163,7 +1162,7 @@ function M.cluster_phase(plan, sign)
     w:close()
     w:close()
   end
-  w:line("cluster_wait(); // no block leaves while another still reads its shared memory")
+  w:line("cluster_done();")
   return w
 end
 
