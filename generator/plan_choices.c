@@ -191,6 +191,12 @@ fftgen_plan_status fftgen_place_twiddle_powers(const fftgen_kernel_request *requ
     return place_computed_twiddles(request, plan, why, why_len);
 }
 
+/* Bytes of a point in global memory. */
+static int point_bytes(const fftgen_kernel_plan *pass)
+{
+    return pass->precision == FFTGEN_KERNEL_FP16 ? 4 : 8;
+}
+
 /* Points between a prefetching slice's rows in its staging buffer (fftgen_kernel_plan.staged_row_points).
  * A warp reads 32 / THREADS_PER_FFT rows at once, each lane every THREADS_PER_FFT-th point of its row:
  * rows of a multiple of 128 bytes end to end put them on the same banks (4-way conflicts for fp16
@@ -198,9 +204,9 @@ fftgen_plan_status fftgen_place_twiddle_powers(const fftgen_kernel_request *requ
  * more that a row's copies take from an input off a 16-byte boundary. */
 static int staged_row_points(const fftgen_kernel_plan *pass)
 {
-    const int point_bytes = pass->precision == FFTGEN_KERNEL_FP16 ? 4 : 8;
+    const int bytes = point_bytes(pass);
     const int columns = pass->n / pass->slice_rows, row_threads = columns / pass->radix_max;
-    const int pad = row_threads < 32 && row_threads * point_bytes >= 16 ? row_threads : 16 / point_bytes;
+    const int pad = row_threads < 32 && row_threads * bytes >= 16 ? row_threads : 16 / bytes;
     return columns + pad;
 }
 
@@ -209,9 +215,8 @@ static int staged_row_points(const fftgen_kernel_plan *pass)
  * apart. */
 static int staging_bytes(const fftgen_kernel_plan *pass)
 {
-    const int point_bytes = pass->precision == FFTGEN_KERNEL_FP16 ? 4 : 8;
-    if (pass->slice_rows > 0) return pass->slice_rows * staged_row_points(pass) * point_bytes;
-    return pass->n * point_bytes + 16;
+    if (pass->slice_rows > 0) return pass->slice_rows * staged_row_points(pass) * point_bytes(pass);
+    return pass->n * point_bytes(pass) + 16;
 }
 
 /* Bytes of a tile's input in a prefetching tiled pass's staging buffer (prefetches_tiles). */
@@ -293,6 +298,9 @@ fftgen_plan_status fftgen_place_prefetch(const fftgen_kernel_request *request, f
                           : slice && !fftgen_loads_to_registers(pass)
                               ? "a prefetch applies to fused slices whose rows load straight into registers (this"
                                 " shape's are copied through shared memory)"
+                          : slice && pass->n / pass->slice_rows * point_bytes(pass) < 16
+                              ? "a prefetch copies a slice's rows in 16-byte pieces, and this shape's rows are"
+                                " shorter"
                           : !slice && (pass->staged_io || pass->ffts_per_block != 1)
                               ? "a prefetch applies to kernels of one transform a block (this size's blocks hold"
                                 " several)"

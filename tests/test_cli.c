@@ -1219,6 +1219,14 @@ static void prefetches_on_request(void **state)
         assert_int_equal(run_fftgen("--n", refusals[i].n, "--arch", "sm_90", "--prefetch", "4", "--explain", NULL), 2);
         assert_non_null(strstr(output, refusals[i].why));
     }
+    /* fp16 slices of rows of 2 points (8 bytes, in rounds) would copy no 16-byte piece a row; rows of 4
+     * points take it (found by tools/fuzz-gpu.sh: NVRTC refused the copy's division by zero pieces) */
+    assert_int_equal(run_fftgen("--n", "128x512x2", "--precision", "fp16", "--prefetch", "16", "--explain", NULL), 2);
+    assert_non_null(strstr(output, "prefetch 16: a prefetch copies a slice's rows in 16-byte pieces, and this"
+                                   " shape's rows are shorter"));
+    assert_int_equal(run_fftgen("--n", "512x4", "--precision", "fp16", "--prefetch", "16", "--explain", NULL), 0);
+    assert_non_null(strstr(output, "4 rows a thread in turn"));
+    assert_non_null(strstr(output, "the next slice's input copied (cp.async, by the block's threads)"));
     assert_int_equal(run_fftgen("--n", "16384", "--arch", "sm_90", "--prefetch", "2", "--explain", NULL), 2);
     assert_non_null(strstr(output, "the staging buffer does not fit in the block's shared memory"));
     assert_int_equal(run_fftgen("--n", "4096", "--arch", "sm_90", "--precision", "fp16", "--tensor-cores",
