@@ -433,6 +433,12 @@ endforeach()
 # three pass-twiddle tables)
 fftgen_add_sim(fftgen_65536_c2_fp16 65536 fp16 ", 0, 0, 0, 0, 0" --cluster 2)
 fftgen_add_sim(fftgen_2097152_c4_fp32 2097152 fp32 ", 0, 0, 0, 0, 0" --cluster 4)
+# ... and at radix 32 where asked (--radix32-passes): 32 x 4 and 32 x 8 before the stage across the
+# cluster, and 4096-point columns as 32 x 32 x 2 on two blocks
+fftgen_add_sim(fftgen_65536_c2_r32_fp16 65536 fp16 ", 0, 0, 0, 0, 0" --cluster 2 --radix32-passes=1)
+fftgen_add_sim(fftgen_262144_c8_r32_fp32 262144 fp32 ", 0, 0, 0, 0, 0" --cluster 8 --radix32-passes=1)
+fftgen_add_sim(fftgen_4096x16_c2_r32_fp16 65536 fp16 ", 0, 0, 0, 0, 0, 2, {4096, 16, 0}, {0, 0, 0}, {0, 0, 0}"
+               --n 4096x16 --cluster 2 --radix32-passes=2)
 # 1D splits other than the planner's (--four-step N1): short columns then long rows, and the reverse
 fftgen_add_sim(fftgen_32768_fs64_fp32 32768 fp32 ", 0, 0, 0, 0, 0" --four-step 64)
 fftgen_add_sim(fftgen_65536_fs1024_fp16 65536 fp16 ", 0, 0, 0, 0, 0" --four-step 1024)

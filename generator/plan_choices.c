@@ -422,8 +422,8 @@ fftgen_plan_status fftgen_place_l2_prefetch(const fftgen_kernel_request *request
 }
 
 /* Whether every pass the request names for radix 32 took it (pass_radix): only tiled passes on CUDA
- * cores can, off thread-block clusters. FFTGEN_EVERY_PASS asks for it where it applies, in one pass
- * at least. */
+ * cores can, on thread-block clusters too (each block's part of its columns). FFTGEN_EVERY_PASS asks
+ * for it where it applies, in one pass at least. */
 fftgen_plan_status fftgen_check_radix32_placed(const fftgen_kernel_request *request,
                                                const fftgen_transform_plan *plan, char *why, size_t why_len)
 {
@@ -443,7 +443,6 @@ fftgen_plan_status fftgen_check_radix32_placed(const fftgen_kernel_request *requ
         if (!(asked >> i & 1) || (pass->tiled && pass->radix_max == 32)) continue;
         snprintf(why, why_len, "radix-32 passes: pass %d %s", i + 1,
                  !pass->tiled        ? "is not a tiled pass (only strided, tiled passes take this choice)"
-                 : pass->cluster > 1 ? "runs on a thread-block cluster, whose chain is the planner's"
                  : pass->n < 32      ? "has fewer than 32 points"
                                      : "keeps radix 16 (its stages run on tensor cores)");
         return FFTGEN_PLAN_BAD_RADIX;

@@ -461,7 +461,10 @@ static int cluster_allowed(const fftgen_kernel_request *request, int size)
  * CLUSTER_BLOCK_POINTS. H100, 2^27 points, against cuFFT in the same run: 8192x8192 fp32 0.97x -> 1.19x
  * with 4 blocks (1.10x with 2, 1.12x with 8); 4096x4096 fp16 2.90x -> 3.19x with 4 (2.93x with 2,
  * 3.17x with 8); 8192x8192 fp16 2.84x in two four-step passes against 2.80x with 8, at 3.5e-4 instead
- * of 4.0e-4 (one rounding to fp16 fewer). */
+ * of 4.0e-4 (one rounding to fp16 fewer). A block's n/C points take radix 32 where the request names
+ * the pass, a measured choice: H200, fp16 4096x4096 on 8 blocks 0.919 -> 0.875 ms (but 0.852 in the
+ * shipped line's three passes), on 4 0.986 -> 1.060; fp32 4096x4096 on 8 1.2579 -> 1.2566
+ * (results/notes.md). */
 static fftgen_plan_status plan_cluster_tile(const fftgen_kernel_request *request, int index, long long n,
                                             fftgen_layout layout, long long twiddle_n, fftgen_kernel_plan *pass)
 {
@@ -475,7 +478,8 @@ static fftgen_plan_status plan_cluster_tile(const fftgen_kernel_request *request
     while (tile < TILE_FFTS && tile * 2 <= layout.group_size && tile * threads_per_fft < 32) tile *= 2;
     fftgen_kernel_plan k;
     const fftgen_plan_status status =
-        plan_tile(n / size, 0, tile, request->precision, request->arch, layout, layout, twiddle_n, &k);
+        plan_tile(n / size, pass_radix(request, index, n / size), tile, request->precision, request->arch, layout,
+                  layout, twiddle_n, &k);
     if (status != FFTGEN_PLAN_OK) return status;
     /* the last stage gives each thread radix_max / size of the block's outputs per column, a warp's
      * reads THREADS apart in each block's shared memory */

@@ -860,8 +860,11 @@ static void tiled_passes_take_radix_32_on_request(void **state)
     assert_non_null(strstr(output, "radix-32 passes: pass 1 is not a tiled pass"));
     assert_int_equal(run_fftgen("--n", "1048576", "--radix32-passes=3", "--explain", NULL), 2);
     assert_non_null(strstr(output, "radix-32 passes: pass 3 named, but the plan has 2 passes"));
-    assert_int_equal(run_fftgen("--n", "33554432", "--radix32-passes=1", "--explain", NULL), 2);
-    assert_non_null(strstr(output, "radix-32 passes: pass 1 runs on a thread-block cluster"));
+    /* a cluster's blocks too: fp32 2^25's 8192-point columns on 4 blocks, 2048 points each as 32 x 32 x 2 */
+    assert_int_equal(run_fftgen("--n", "33554432", "--radix32-passes=1", "--explain", NULL), 0);
+    const char *clustered = strstr(output, "on thread-block clusters of 4 blocks");
+    assert_true(clustered != NULL && clustered < strstr(output, "pass 2:"));
+    assert_non_null(strstr(output, "radix chain:    32 x 32 x 2 (3 stages)"));
     expect_rejected("--radix32-passes=0: expected pass numbers from 1 to 5", "1048576", "--radix32-passes=0", NULL);
     expect_rejected("radix-32 passes: this plan has no tiled pass that can take them", "4096", "--radix32-passes",
                     NULL);
