@@ -55,8 +55,8 @@ int fftgen_cluster_parse(const char *text);
  * the output for the later passes of 2D and 3D shapes). Each rounding there adds as much error as
  * the input's own rounding to fp16 (2.1e-4 relative for gaussian data): two passes measure 3.5e-4,
  * three 4.0e-4. A shared-exponent complex takes the same 32 bits and rounds about half as coarsely:
- * a 4-bit exponent e shared by both parts and two 14-bit two's-complement mantissas, value =
- * mantissa * 2^(2e - 24), so the larger part keeps 12 or 13 significant bits (fp16: 11). Its range
+ * a 4-bit exponent e shared by both parts and two 14-bit mantissas m offset by 2^13, value =
+ * (m - 2^13) * 2^(2e - 24), so the larger part keeps 12 or 13 significant bits (fp16: 11). Its range
  * is fp16's and more: 2^-24 steps below 2^-11, up to 131064; e = 15 holds what is out of range or
  * not finite, and reads back as NaN. */
 typedef enum {

@@ -489,11 +489,13 @@ local function shared_exponent_helpers(w, target)
   local fma = cuda and "__fmaf_rn" or "fmaf"
   w:line("")
   w:line("// Between passes: a shared-exponent complex in 32 bits. Bits 31..28 hold e, 27..14 and 13..0 the")
-  w:line("// real and imaginary mantissas (14-bit two's complement); value = mantissa * 2^(2e - 24). e = 15:")
-  w:line("// out of range (131064 and up) or not finite, read back as NaN.")
+  w:line("// real and imaginary mantissas m, each offset by 2^13 (0..16383); value = (m - 2^13) * 2^(2e - 24).")
+  w:line("// e = 15: out of range (131064 and up) or not finite, read back as NaN.")
   w:line("#define SHARED_EXPONENT_NOT_FINITE 15u")
-  w:line("#define ROUND_TO_INTEGER 12582912.0f   // 1.5 * 2^23: x + this keeps round(x) in the low mantissa bits")
-  w:line("#define MANTISSA_OFFSET_BITS 0x4b002000u // 2^23 + 2^13 as a float, minus its low 14 bits")
+  w:line("#define ROUND_TO_OFFSET_INTEGER 12591104.0f // 1.5 * 2^23 + 2^13: x + this keeps round(x) + 2^13 in the low bits")
+  w:line("#define STEP_BITS_AT_0 0x70800000u          // 2^98 as a float: step(e) = 2^(2e + 98), infinity at e = 15")
+  w:line("#define MANTISSA_FLOAT_BITS 0x0e000000u     // 2^-99: with m in its low bits, 2^-99 + m * 2^-122")
+  w:line("#define OFFSET_FLOAT_BITS 0x0e002000u       // 2^-99 + 2^13 * 2^-122")
   if not cuda then
     w:open("static inline unsigned float_bits(float f)")
     w:line("unsigned u;")
@@ -529,9 +531,10 @@ local function shared_exponent_helpers(w, target)
   w:line("int e = (int)((larger + 0x800u) >> 24) - 57;")
   w:line("e = e < 0 ? 0 : (e > (int)SHARED_EXPONENT_NOT_FINITE ? (int)SHARED_EXPONENT_NOT_FINITE : e);")
   w:line("const float scale = %s((unsigned)(151 - 2 * e) << 23); // 2^(24 - 2e)", as_float)
-  w:line("const unsigned re_q = %s(%s(f.x, scale, ROUND_TO_INTEGER)) & 0x3fffu;", as_uint, fma)
-  w:line("const unsigned im_q = %s(%s(f.y, scale, ROUND_TO_INTEGER)) & 0x3fffu;", as_uint, fma)
-  w:line("const unsigned bits = ((unsigned)e << 28) | (re_q << 14) | im_q;")
+  w:line("const unsigned re_q = %s(%s(f.x, scale, ROUND_TO_OFFSET_INTEGER));", as_uint, fma)
+  w:line("const unsigned im_q = %s(%s(f.y, scale, ROUND_TO_OFFSET_INTEGER));", as_uint, fma)
+  w:line("// re_q << 14 keeps re_q's low 14 bits, and nothing in e's bits but where e = 15, which sets them all")
+  w:line("const unsigned bits = (re_q << 14) | (im_q & 0x3fffu) | ((unsigned)e << 28);")
   if cuda then
     w:line("reinterpret_cast<unsigned*>(p)[i] = bits;")
   else
@@ -545,13 +548,21 @@ local function shared_exponent_helpers(w, target)
     w:line("unsigned bits;")
     w:line("memcpy(&bits, p + i, sizeof bits);")
   end
-  w:line("const unsigned e = bits >> 28;")
-  w:line("const float step = %s(e == SHARED_EXPONENT_NOT_FINITE ? 0x7fc00000u : (103u + 2u * e) << 23); // 2^(2e - 24)",
-    as_float)
-  w:line("// 2^23 + 2^13 + mantissa, exactly; the fma takes the offset off without rounding")
-  w:line("const float re = %s(((bits >> 14) & 0x3fffu) ^ MANTISSA_OFFSET_BITS);", as_float)
-  w:line("const float im = %s((bits & 0x3fffu) ^ MANTISSA_OFFSET_BITS);", as_float)
-  w:line("const float offset = 8396800.0f * step;")
+  w:line("// 2^-99 + m * 2^-122 and 2^(2e + 98), exactly: (that - the offset's 2^-99 + 2^-109) * step is")
+  w:line("// exact, and at e = 15 infinity minus infinity, NaN")
+  if cuda then
+    -- the step as one PTX mad, which ptxas keeps as one LEA (written in C it took a shift, a mask and
+    -- an or). A LOP3 a part with the float's bits in a register would save two more, but took some
+    -- passes past a register step (fp16 2^26's pass 3: 48 -> 54, one block an SM fewer)
+    w:line("unsigned step_bits;")
+    w:line("asm(\"mad.lo.u32 %%0, %%1, 16777216, %%2;\" : \"=r\"(step_bits) : \"r\"(bits >> 28), \"n\"(STEP_BITS_AT_0));")
+  else
+    w:line("const unsigned step_bits = (bits >> 28) * 16777216u + STEP_BITS_AT_0;")
+  end
+  w:line("const unsigned re_bits = ((bits >> 14) & 0x3fffu) | MANTISSA_FLOAT_BITS;")
+  w:line("const unsigned im_bits = (bits & 0x3fffu) | MANTISSA_FLOAT_BITS;")
+  w:line("const float step = %s(step_bits), re = %s(re_bits), im = %s(im_bits);", as_float, as_float, as_float)
+  w:line("const float offset = %s(OFFSET_FLOAT_BITS) * step;", as_float)
   w:line("return make_float2(%s(re, step, -offset), %s(im, step, -offset));", fma, fma)
   w:close()
 end
