@@ -373,11 +373,18 @@ fftgen_add_sim(fftgen_1048576_t8_0_r32_ct_cp1_fp16 1048576 fp16 ", 0, 0, 0, 0, 0
                --radix32-passes=1,2 --computed-twiddles=1,2 --column-pairs=1)
 # and a pass 1 whose radix-2 tail runs by warp shuffles, its pass twiddles computed from its outputs' rows
 fftgen_add_sim(fftgen_262144_ct_fp16 262144 fp16 ", 0, 0, 0, 0, 0" --computed-twiddles=1)
-# fp16 between passes: the planner keeps fp16 for two passes and stores the last intermediate of three
-# as shared-exponent complexes (above); every intermediate as fp16, and every one shared-exponent
+# fp16 between passes: the planner keeps fp16 for two passes and stores the last intermediate of three 1D
+# passes as shared-exponent complexes (above); every intermediate as fp16, and every one shared-exponent
 fftgen_add_sim(fftgen_2097152_i16_fp16 2097152 fp16 ", 0, 0, 0, 0, 0" --intermediate fp16)
 fftgen_add_sim(fftgen_131072_ise_fp16 131072 fp16 ", 0, 0, 0, 0, 0" --intermediate shared-exponent)
 fftgen_add_sim(fftgen_8388608_ise_fp16 8388608 fp16 ", 0, 0, 0, 0, 0" --intermediate shared-exponent)
+# a mixed intermediate (half fp16, half shared-exponent, by the reading pass's rows), the planner's default for
+# the last boundary of three passes that read tiles of columns: asked for everywhere here, so the boundary
+# after 16x256x256's rows stays shared-exponent and the one before dimension 0's 16-point columns mixes
+# (4096x64 --split-columns, below, mixes by its third pass's rows of 4 threads)
+fftgen_shape_fields(16x256x256 0 0 points fields)
+fftgen_add_sim(fftgen_16x256x256_imx_fp16 ${points} fp16 ", 0, 0, 0, 0, 0${fields}" --n 16x256x256
+               --intermediate mixed)
 # one pass on thread-block clusters of 2, 4 and 8 blocks (distributed shared memory emulated)
 fftgen_add_sim(fftgen_32768_c2_fp32 32768 fp32 ", 0, 0, 0, 0, 0" --cluster 2)
 fftgen_add_sim(fftgen_32768_c4_fp16 32768 fp16 ", 0, 0, 0, 0, 0" --cluster 4)

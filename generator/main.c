@@ -137,11 +137,13 @@ static void usage(FILE *to)
             "                        pass in one block or on a cluster. Off by default (libfftgen\n"
             "                        chooses from measurements)\n"
             "  --intermediate F      fp16 plans of several passes: how they store the data between\n"
-            "                        passes, in the same 32 bits per point: fp16 (__half2, the fastest)\n"
-            "                        or shared-exponent (a 4-bit exponent and two 14-bit mantissas,\n"
-            "                        about half fp16's rounding error) everywhere; default: fp16 where\n"
-            "                        the error stays under 3.8e-4 (two passes), shared-exponent for\n"
-            "                        the last intermediate of three passes and all of four or more\n"
+            "                        passes, in the same 32 bits per point: fp16 (__half2, the fastest),\n"
+            "                        shared-exponent (a 4-bit exponent and two 14-bit mantissas,\n"
+            "                        about half fp16's rounding error) or mixed (half the points each,\n"
+            "                        where a pass of tiled columns reads them; else shared-exponent)\n"
+            "                        everywhere; default: fp16 where the error stays under 3.9e-4 (two\n"
+            "                        passes), mixed (else shared-exponent) for the last intermediate of\n"
+            "                        three passes, shared-exponent for the last two of four or more\n"
             "  --direction D         forward, inverse or both (default both)\n"
             "  --arch sm_XY          target architecture, which sets the shared-memory limit (default\n"
             "                        sm_%d; known: %s)\n"
@@ -450,15 +452,24 @@ static void explain_split(fftgen_kernel_precision precision)
 static void explain_intermediate(const fftgen_transform_plan *plan)
 {
     if (plan->pass_count < 2 || plan->pass[0].precision != FFTGEN_KERNEL_FP16) return;
-    int shared = 0;
-    for (int i = 0; i + 1 < plan->pass_count; ++i) shared += plan->pass[i].shared_exponent_target;
+    int shared = 0, mixed = 0;
+    for (int i = 0; i + 1 < plan->pass_count; ++i) {
+        shared += plan->pass[i].shared_exponent_target;
+        mixed += plan->pass[i].mixed_target_rows > 0;
+    }
     printf("  between passes:");
-    for (int i = 0; i + 1 < plan->pass_count; ++i)
-        printf("%s %d-%d %s", i ? "," : "", i + 1, i + 2,
-               plan->pass[i].shared_exponent_target ? "shared-exponent complexes" : "fp16");
+    for (int i = 0; i + 1 < plan->pass_count; ++i) {
+        const fftgen_kernel_plan *p = &plan->pass[i];
+        if (p->mixed_target_rows > 0)
+            printf("%s %d-%d mixed (fp16 in pass %d's rows r with r / %d odd, else shared-exponent)", i ? "," : "",
+                   i + 1, i + 2, i + 2, p->mixed_target_rows);
+        else
+            printf("%s %d-%d %s", i ? "," : "", i + 1, i + 2,
+                   p->shared_exponent_target ? "shared-exponent complexes" : "fp16");
+    }
     if (shared > 0)
         printf(" (shared-exponent: 32 bits, a 4-bit exponent and two 14-bit mantissas, about half fp16's"
-               " rounding error)");
+               " rounding error%s)", mixed > 0 ? "; mixed: half the points each, the error between" : "");
     printf("\n");
 }
 
@@ -670,7 +681,7 @@ int main(int argc, char **argv)
         case OPT_INTERMEDIATE: {
             const int intermediate = fftgen_intermediate_parse(optarg);
             if (intermediate < 0)
-                fail(EXIT_USAGE, "--intermediate takes fp16, shared-exponent or default, got '%s'", optarg);
+                fail(EXIT_USAGE, "--intermediate takes fp16, shared-exponent, mixed or default, got '%s'", optarg);
             request.intermediate = (fftgen_intermediate)intermediate;
             break;
         }

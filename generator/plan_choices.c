@@ -604,32 +604,97 @@ fftgen_plan_status fftgen_check_split(const fftgen_kernel_request *request, int 
     return FFTGEN_PLAN_OK;
 }
 
-/* How an fp16 plan stores between its passes (fftgen_intermediate). Each rounding adds its variance to
- * the error: fp16 about 2.1e-4 relative, a shared-exponent complex about 1.1e-4, a quarter of the
- * variance; the input's rounding to fp16 and the output's count as two fp16 roundings. The planner
- * keeps fp16 where the predicted error stays within ERROR_BUDGET (3.8e-4, under the 4e-4 target),
- * since a shared-exponent store and load cost about 20 more instructions a point: two passes keep
- * fp16 (3.5e-4); three store their last intermediate as shared-exponent complexes (3.6e-4 instead of
- * 4.0e-4); four and five all of them. H100, 2^27 points, ms with the first / the last / both of three
- * passes' intermediates as shared-exponent complexes against fp16: 2^25 1.237 / 1.269 / 1.305 against
- * 1.226, 2^27 1.38 / 1.345 / 1.42 against 1.315, 512^3 1.311 / 1.293 / 1.40 against 1.209. fp32 and
- * the split precisions keep fp32 there. */
-enum { FP16_ROUNDING = 100, SHARED_EXPONENT_ROUNDING = 27, ERROR_BUDGET = 330 }; /* variances, (2.1e-4)^2 = 100 */
+/* Whether a layout's digit of `rows` values at `row_stride` reads back from every offset: each other digit
+ * (stride[i], count[i] values; 0: as many as the batch has) lies wholly below it or at multiples of its span. */
+static int row_digit_reads_back(long long row_stride, long long rows, const long long *stride, const long long *count,
+                                int digits)
+{
+    long long below = 0;
+    for (int i = 0; i < digits; ++i) {
+        if (count[i] == 1 || stride[i] % (row_stride * rows) == 0) continue;
+        if (count[i] == 0) return 0;
+        below += stride[i] * (count[i] - 1);
+    }
+    return below < row_stride;
+}
+
+/* Whether the boundary between `writer` and `reader` can hold a mixed intermediate
+ * (fftgen_kernel_plan.mixed_target_rows): the reader loads tiles of columns, row
+ * fft_thread + u * THREADS_PER_FFT into v[u]; each of the writer's tiles lies in one of its groups, and
+ * its groups are the reader's rows (the same digit of the offsets, which each side's other digits leave
+ * alone), so both kernels know each point's format without a test per point. */
+int fftgen_can_mix_intermediate(const fftgen_kernel_plan *writer, const fftgen_kernel_plan *reader)
+{
+    const fftgen_layout *out = &writer->out, *in = &reader->in;
+    if (!(writer->precision == FFTGEN_KERNEL_FP16 && writer->tiled && reader->tiled && writer->cluster < 2 &&
+          reader->cluster < 2 && writer->prefetch < 2 && reader->prefetch < 2 && writer->slice_rows == 0 &&
+          reader->slice_rows == 0 && out->run_points == 0 && in->run_points == 0 && in->elem_stride > 1 &&
+          reader->radix_max >= 2 && reader->threads == reader->ffts_per_block * reader->threads_per_fft &&
+          writer->in.group_size % writer->ffts_per_block == 0 && writer->in.group_count == reader->n &&
+          out->group_stride == in->elem_stride))
+        return 0;
+    const long long writer_strides[] = {out->elem_stride, out->fft_stride, out->batch_stride};
+    const long long writer_counts[] = {writer->n, writer->in.group_size, 0};
+    const long long reader_strides[] = {in->fft_stride, in->group_stride, in->batch_stride};
+    const long long reader_counts[] = {in->group_size, in->group_count, 0};
+    return row_digit_reads_back(in->elem_stride, reader->n, writer_strides, writer_counts, 3) &&
+           row_digit_reads_back(in->elem_stride, reader->n, reader_strides, reader_counts, 3);
+}
+
+/* How an fp16 plan stores between its passes (fftgen_intermediate). Each boundary adds its variance to
+ * the error, measured on an H200 (fftgen-bench, 2^27 points, inputs in [-1, 1]): one pass 2.78e-4,
+ * two passes with an fp16 boundary 3.47e-4, three with fp16 then shared-exponent complexes 3.61e-4 to
+ * 3.64e-4, three with fp16 at both 4.0e-4; a mixed boundary adds the mean of the two. The planner starts
+ * from fp16 everywhere and, from the last boundary back, raises each to mixed (where
+ * fftgen_can_mix_intermediate) and then shared-exponent until the predicted error is at most
+ * ERROR_BUDGET (3.9e-4, under the 4e-4 target), since shared-exponent complexes cost about 20 more
+ * instructions a point (256^3: 7.8% of the transform): two passes keep fp16 (3.5e-4); three mix their
+ * last boundary (3.8e-4) where they can, else take shared-exponent complexes there (3.6e-4); four take
+ * them at the last two, five at all. fp32 and the split precisions keep fp32 there. */
+enum { /* variances, in units of 1e-10 */
+    ONE_PASS_VARIANCE = 773, FP16_BOUNDARY = 431, SHARED_EXPONENT_BOUNDARY = 115,
+    MIXED_BOUNDARY = (FP16_BOUNDARY + SHARED_EXPONENT_BOUNDARY) / 2, ERROR_BUDGET = 1521
+};
+
+typedef enum { BOUNDARY_FP16, BOUNDARY_MIXED, BOUNDARY_SHARED_EXPONENT } boundary_format;
+
+static int boundary_variance(boundary_format format)
+{
+    return format == BOUNDARY_FP16 ? FP16_BOUNDARY : format == BOUNDARY_MIXED ? MIXED_BOUNDARY
+                                                                                : SHARED_EXPONENT_BOUNDARY;
+}
 
 void fftgen_place_intermediates(const fftgen_kernel_request *request, fftgen_transform_plan *plan)
 {
-    const int boundaries = plan->pass_count - 1;
-    int shared = 0; /* how many boundaries, from the last back, take shared-exponent complexes */
-    if (request->precision == FFTGEN_KERNEL_FP16 && request->intermediate == FFTGEN_INTERMEDIATE_SHARED_EXPONENT)
-        shared = boundaries;
-    else if (request->precision == FFTGEN_KERNEL_FP16 && request->intermediate == FFTGEN_INTERMEDIATE_DEFAULT)
-        while (shared < boundaries && (2 + boundaries - shared) * FP16_ROUNDING + shared * SHARED_EXPONENT_ROUNDING >
-                                          ERROR_BUDGET)
-            ++shared;
+    const int boundaries = plan->pass_count - 1; /* boundary b lies between passes b and b + 1 */
+    boundary_format format[FFTGEN_MAX_PASSES] = {BOUNDARY_FP16};
+    int variance = ONE_PASS_VARIANCE + boundaries * FP16_BOUNDARY;
+    for (int b = 0; b < boundaries; ++b) {
+        const int can_mix = fftgen_can_mix_intermediate(&plan->pass[b], &plan->pass[b + 1]);
+        if (request->precision != FFTGEN_KERNEL_FP16) format[b] = BOUNDARY_FP16; /* fp32 storage: unused */
+        else if (request->intermediate == FFTGEN_INTERMEDIATE_SHARED_EXPONENT) format[b] = BOUNDARY_SHARED_EXPONENT;
+        else if (request->intermediate == FFTGEN_INTERMEDIATE_MIXED)
+            format[b] = can_mix ? BOUNDARY_MIXED : BOUNDARY_SHARED_EXPONENT;
+        else format[b] = BOUNDARY_FP16;
+    }
+    if (request->precision == FFTGEN_KERNEL_FP16 && request->intermediate == FFTGEN_INTERMEDIATE_DEFAULT)
+        for (int b = boundaries - 1; b >= 0 && variance > ERROR_BUDGET; --b) {
+            if (fftgen_can_mix_intermediate(&plan->pass[b], &plan->pass[b + 1])) {
+                format[b] = BOUNDARY_MIXED;
+                variance += MIXED_BOUNDARY - FP16_BOUNDARY;
+                if (variance <= ERROR_BUDGET) break;
+            }
+            variance += SHARED_EXPONENT_BOUNDARY - boundary_variance(format[b]);
+            format[b] = BOUNDARY_SHARED_EXPONENT;
+        }
     for (int i = 0; i < plan->pass_count; ++i) {
-        const int after = plan->pass_count - 1 - i; /* boundaries after pass i */
-        plan->pass[i].shared_exponent_target = after >= 1 && after <= shared;
-        plan->pass[i].shared_exponent_source = i >= 1 && after + 1 <= shared;
+        fftgen_kernel_plan *pass = &plan->pass[i];
+        const boundary_format after = i < boundaries ? format[i] : BOUNDARY_FP16;
+        const boundary_format before = i > 0 ? format[i - 1] : BOUNDARY_FP16;
+        pass->shared_exponent_target = after != BOUNDARY_FP16;
+        pass->shared_exponent_source = before != BOUNDARY_FP16;
+        pass->mixed_target_rows = after == BOUNDARY_MIXED ? plan->pass[i + 1].threads_per_fft : 0;
+        pass->mixed_source_rows = before == BOUNDARY_MIXED ? pass->threads_per_fft : 0;
     }
     plan->intermediate = request->intermediate;
 }

@@ -46,7 +46,8 @@ fftgen_plan_status fftgen_place_l2_fetch_256(const fftgen_kernel_request *reques
 void fftgen_keep_column_choices_that_fit(fftgen_transform_plan *plan);
 /* What a split-precision request needs before planning. */
 fftgen_plan_status fftgen_check_split(const fftgen_kernel_request *request, int rank, char *why, size_t why_len);
-/* fp16 or shared-exponent complexes at each boundary between passes. */
+/* fp16, mixed or shared-exponent complexes at each boundary between passes. */
+int fftgen_can_mix_intermediate(const fftgen_kernel_plan *writer, const fftgen_kernel_plan *reader);
 void fftgen_place_intermediates(const fftgen_kernel_request *request, fftgen_transform_plan *plan);
 
 #endif

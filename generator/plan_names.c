@@ -68,7 +68,7 @@ int fftgen_tile_caps_any(const fftgen_tile_caps *caps)
     return 0;
 }
 
-static const char *const INTERMEDIATE_NAMES[] = {"default", "fp16", "shared-exponent"};
+static const char *const INTERMEDIATE_NAMES[] = {"default", "fp16", "shared-exponent", "mixed"};
 
 const char *fftgen_intermediate_name(fftgen_intermediate intermediate)
 {

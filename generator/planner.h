@@ -58,11 +58,14 @@ int fftgen_cluster_parse(const char *text);
  * a 4-bit exponent e shared by both parts and two 14-bit mantissas m offset by 2^13, value =
  * (m - 2^13) * 2^(2e - 24), so the larger part keeps 12 or 13 significant bits (fp16: 11). Its range
  * is fp16's and more: 2^-24 steps below 2^-11, up to 131064; e = 15 holds what is out of range or
- * not finite, and reads back as NaN. */
+ * not finite, and reads back as NaN. A mixed intermediate holds half its points each way
+ * (fftgen_kernel_plan.mixed_target_rows): three passes then measure 3.8e-4. */
 typedef enum {
     FFTGEN_INTERMEDIATE_DEFAULT,        /* the planner's choice */
     FFTGEN_INTERMEDIATE_FP16,           /* __half2: faster where the kernels are bound by instructions */
-    FFTGEN_INTERMEDIATE_SHARED_EXPONENT
+    FFTGEN_INTERMEDIATE_SHARED_EXPONENT,
+    FFTGEN_INTERMEDIATE_MIXED           /* half the points each (fftgen_kernel_plan.mixed_target_rows),
+                                           shared-exponent where a boundary cannot mix them */
 } fftgen_intermediate;
 
 /* The order of a dense 2D shape's passes (fftgen_kernel_request.columns_first): "rows-first" (0) or
@@ -70,7 +73,7 @@ typedef enum {
 const char *fftgen_order_name(int columns_first);
 int fftgen_order_parse(const char *text);
 
-/* "fp16" or "shared-exponent" ("default" for the planner's choice); parse: the value, or -1. */
+/* "fp16", "shared-exponent" or "mixed" ("default" for the planner's choice); parse: the value, or -1. */
 const char *fftgen_intermediate_name(fftgen_intermediate intermediate);
 int fftgen_intermediate_parse(const char *text);
 
@@ -241,6 +244,14 @@ typedef struct {
     /* fp16: the pass reads (shared_exponent_source) or writes (shared_exponent_target) the data between
      * passes as shared-exponent complexes (fftgen_intermediate), not __half2 */
     int shared_exponent_source, shared_exponent_target;
+    /* fp16, > 0 with shared_exponent_*: a mixed intermediate, half __half2 and half shared-exponent
+     * complexes, which costs about half the instructions of shared-exponent complexes and adds about
+     * half their error above them (fftgen_place_intermediates). Row r of the reading pass's transforms
+     * holds __half2 where r / mixed_*_rows is odd: the reader loads row fft_thread + u * THREADS_PER_FFT
+     * into v[u], so the format of each load is u's parity, known as the kernel is written; each of the
+     * writer's tiles lies in one group, which is one row of the reader, so a block branches once on its
+     * group (fftgen_can_mix_intermediate). Every output sums as many points of each format. */
+    int mixed_source_rows, mixed_target_rows;
     /* fp16: each CUDA-core radix-r stage loads twiddles 1, 2, 4, .., r/2 of its butterflies and
      * multiplies the others from them, instead of loading all r - 1 (fewer loads, a few more products;
      * errors near fp32's rounding). One-kernel transforms and slices always; tiled passes where the

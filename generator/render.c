@@ -264,6 +264,14 @@ static void push_pass(lua_State *L, const fftgen_kernel_plan *pass)
     lua_setfield(L, -2, "shared_exponent_source");
     lua_pushboolean(L, pass->shared_exponent_target);
     lua_setfield(L, -2, "shared_exponent_target");
+    if (pass->mixed_source_rows > 0) {
+        lua_pushinteger(L, pass->mixed_source_rows);
+        lua_setfield(L, -2, "mixed_source_rows");
+    }
+    if (pass->mixed_target_rows > 0) {
+        lua_pushinteger(L, pass->mixed_target_rows);
+        lua_setfield(L, -2, "mixed_target_rows");
+    }
     if (pass->tiled) {
         push_layout(L, "in_layout", &pass->in);
         push_layout(L, "out_layout", &pass->out);

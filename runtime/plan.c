@@ -140,8 +140,8 @@ static fftgen_kernel_request planner_request(long long points, int rank, const l
     if (cluster >= 0) request.cluster = cluster;
     const int order = order_override(rank);
     if (order >= 0) request.columns_first = order;
-    /* FFTGEN_INTERMEDIATE: how fp16 passes store between them, to measure ("fp16" or "shared-exponent"),
-     * as fftgen's --intermediate */
+    /* FFTGEN_INTERMEDIATE: how fp16 passes store between them, to measure ("fp16", "shared-exponent" or
+     * "mixed"), as fftgen's --intermediate */
     const int intermediate = fftgen_intermediate_parse(getenv("FFTGEN_INTERMEDIATE"));
     if (intermediate >= 0 && precision == FFTGEN_KERNEL_FP16) request.intermediate = (fftgen_intermediate)intermediate;
     if (flags & FFTGEN_FP16_INTERMEDIATES) request.intermediate = FFTGEN_INTERMEDIATE_FP16;

@@ -154,7 +154,10 @@ local function header(w, f, title, body)
   if f.precision == "fp16" and multi(f) then
     local between = {}
     for i = 1, #f.passes - 1 do
-      between[i] = string.format("%d-%d %s", i, i + 1, f.passes[i].shared_exponent_target and "shared-exponent" or "fp16")
+      local pass = f.passes[i]
+      between[i] = string.format("%d-%d %s", i, i + 1, pass.mixed_target_rows and
+        string.format("mixed (fp16 in pass %d's rows r with r / %d odd, else shared-exponent)", i + 1, pass.mixed_target_rows)
+        or pass.shared_exponent_target and "shared-exponent" or "fp16")
     end
     w:line(" * Between passes: %s%s", table.concat(between, ", "),
       shared_exponent(f) and " (store_shared_exponent below: about half fp16's rounding error)" or "")
@@ -348,6 +351,9 @@ local function pass_constants(p, target)
         add(side.name .. "_RUN_POINTS", side.run_points, "points per run of one transform")
         add(side.name .. "_RUN_STRIDE", side.run_stride, "elements between runs of one transform")
       end
+    end
+    if p.mixed_target_rows then
+      add("MIXED_ROWS", p.mixed_target_rows, "the next pass's rows per run of one format (__half2 in odd runs)")
     end
     if rows_side(p) then add("LOG_POINTS", code.log2(p.n), "log2(POINTS)") end
     if p.computed_pass_twiddles then

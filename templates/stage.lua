@@ -37,8 +37,15 @@ local function pad_offset(plan, index) return index + index // pad_every(plan) e
 
 -- Global memory holds the user's points (point_t), or, between the passes of an fp16 plan, the
 -- shared-exponent complexes of the same size (kernel.lua): the helpers that read and write each.
-local function loader(plan) return plan.shared_exponent_source and "load_shared_exponent" or "load_point" end
-local function storer(plan) return plan.shared_exponent_target and "store_shared_exponent" or "store_point" end
+-- (A mixed intermediate takes both, by row: tile_loader and emit_tiled_store.)
+local function loader(plan)
+  assert(not plan.mixed_source_rows, "a mixed intermediate is read by tile_loader")
+  return plan.shared_exponent_source and "load_shared_exponent" or "load_point"
+end
+local function storer(plan)
+  assert(not plan.mixed_target_rows, "a mixed intermediate is written by emit_tiled_store")
+  return plan.shared_exponent_target and "store_shared_exponent" or "store_point"
+end
 
 -- Whether the tile's column loads ask L2 for the 256 bytes around each point (load_point_asking_256), so
 -- the runs of the tiles beside come from L2: the planner's l2_fetch_256, on every column pass of a
@@ -52,6 +59,17 @@ function M.asks_l2_around_columns(plan)
 end
 local function column_loader(plan)
   return M.asks_l2_around_columns(plan) and "load_point_asking_256" or loader(plan)
+end
+
+-- A tile's load u reads row fft_thread + u * THREADS_PER_FFT of its transform: in a mixed intermediate
+-- (the planner's mixed_source_rows, THREADS_PER_FFT rows at a time), __half2 where u is odd.
+local function tile_loader(plan, u)
+  if plan.mixed_source_rows then
+    assert(plan.mixed_source_rows == plan.threads_per_fft and plan.shared_exponent_source and plan.tiled and
+      (plan.cluster or 1) == 1 and not M.pairs_column_loads(plan), "mixed intermediates are read by tiles of columns")
+    return (u % 2 == 1) and "load_point" or "load_shared_exponent"
+  end
+  return column_loader(plan)
 end
 
 -- The scale (1/N in a normalized inverse's last pass, else 1). Kernels of 16 points a thread or more
@@ -382,7 +400,7 @@ local function emit_staged_load(w, plan)
   for u = 0, plan.radix_max - 1 do
     local address, target, fft = tiled_side(plan, plan.in_layout, "src", u, rows(u))
     targets[u] = target
-    w:line("v[%d] = (%s < tile_ffts) ? " .. column_loader(plan) .. "(%s, 0) : %s;", u, fft, address, zero)
+    w:line("v[%d] = (%s < tile_ffts) ? " .. tile_loader(plan, u) .. "(%s, 0) : %s;", u, fft, address, zero)
   end
   if paired then w:close() end
   if register_side(plan, plan.in_layout) then -- v[u] is what the first stage reads
@@ -418,9 +436,9 @@ local function pass_twiddle(plan, tables, q)
   return string.format("%s(%s, %s, POST_TWIDDLE_BITS)", plan.post_twiddle_call, tables, q)
 end
 
--- The tiled store, with the twiddle of the strided pass (and the scale, scales_outputs). Copies of the same
--- transform share one test of the batch.
-local function emit_tiled_store(w, plan, sign)
+-- The tiled store, with the twiddle of the strided pass (and the scale, scales_outputs), through the
+-- helper `store`. Copies of the same transform share one test of the batch.
+local function emit_tiled_store_with(w, plan, sign, store)
   w:line("// coalesced copy of the tile's results to global memory%s",
     register_side(plan, plan.out_layout) and ", from the last stage's registers" or "")
   w:open("") -- its names stay apart from the stage's that may share the phase
@@ -493,17 +511,31 @@ local function emit_tiled_store(w, plan, sign)
     local value = on_registers and string.format("y[%d]", u) or string.format("smem[%s]", source)
     if plan.twiddle_n > 0 and plan.post_powers then
       define_pass_twiddle(e)
-      w:line(storer(plan) .. "(%s, 0, %s(%s, pass_tw%d));", address, mul, value, e)
+      w:line(store .. "(%s, 0, %s(%s, pass_tw%d));", address, mul, value, e)
     else
       if plan.twiddle_n > 0 then
         -- times exp(-+2*pi*i*c*j/TWIDDLE_N), one table product per point
         w:line("const int q%d = %s * (%s);", u, twiddle_column(plan), code.sum(outs.row, e * step))
         value = string.format("%s(%s, %s)", mul, value, pass_twiddle(plan, tables, "q" .. u))
       end
-      w:line(storer(plan) .. "(%s, 0, %s);", address, output(plan, value))
+      w:line(store .. "(%s, 0, %s);", address, output(plan, value))
     end
   end
   w:close()
+  w:close()
+end
+
+-- A mixed intermediate (the planner's mixed_target_rows): the tile's group is one row of the next pass,
+-- __half2 where row / MIXED_ROWS is odd, so the block takes one branch for all of its stores.
+local function emit_tiled_store(w, plan, sign)
+  if not plan.mixed_target_rows then return emit_tiled_store_with(w, plan, sign, storer(plan)) end
+  assert(plan.shared_exponent_target, "a mixed intermediate holds shared-exponent complexes too")
+  w:line("// the next pass reads __half2 in its rows r with r / MIXED_ROWS odd, else shared-exponent complexes;")
+  w:line("// the tile's group is one of those rows")
+  w:open("if ((tile_group / MIXED_ROWS) & 1)")
+  emit_tiled_store_with(w, plan, sign, "store_point")
+  w:reopen("else")
+  emit_tiled_store_with(w, plan, sign, "store_shared_exponent")
   w:close()
 end
 

@@ -145,7 +145,7 @@ static void bad_options(void **state)
     expect_rejected("--cluster takes 0, 1, 2, 4 or 8, got '3'", "65536", "--cluster", "3");
     expect_rejected("--cluster takes 0, 1, 2, 4 or 8, got '16'", "65536", "--cluster", "16");
     expect_rejected("got '-2'", "65536", "--cluster", "-2");
-    expect_rejected("--intermediate takes fp16, shared-exponent or default, got 'bf16'", "65536", "--intermediate",
+    expect_rejected("--intermediate takes fp16, shared-exponent, mixed or default, got 'bf16'", "65536", "--intermediate",
                     "bf16");
     expect_rejected("--intermediate applies to fp16 only (fp32 keeps fp32 between passes)", "65536", "--intermediate",
                     "fp16");
@@ -438,15 +438,25 @@ static void explain_prints_plan(void **state)
     assert_non_null(strstr(output, "256x256 2D fp16 FFT for sm_90, 2 passes"));
     assert_int_equal(run_fftgen("--n", "256x256", "--arch", "sm_80", "--explain", NULL), 0);
     assert_non_null(strstr(output, "256x256 2D fp32 FFT for sm_80, 2 passes"));
-    /* fp16 between passes: fp16 for two passes, the last intermediate of three as shared-exponent
-     * complexes, all of four; the request's choice shows in the command line */
+    /* fp16 between passes: fp16 for two passes; the last intermediate of three mixed where pass 3 reads
+     * tiles of columns, else as shared-exponent complexes; the last two of four as shared-exponent
+     * complexes; the request's choice shows in the command line */
     assert_int_equal(run_fftgen("--n", "65536", "--precision", "fp16", "--explain", NULL), 0);
     assert_non_null(strstr(output, "  between passes: 1-2 fp16\n"));
     assert_int_equal(run_fftgen("--n", "8388608", "--precision", "fp16", "--explain", NULL), 0);
     assert_non_null(strstr(output, "  between passes: 1-2 fp16, 2-3 shared-exponent complexes (shared-exponent: 32 bits"));
     assert_int_equal(run_fftgen("--n", "2x4x131072", "--precision", "fp16", "--explain", NULL), 0);
-    assert_non_null(strstr(output, "  between passes: 1-2 shared-exponent complexes, 2-3 shared-exponent complexes, 3-4"
-                                   " shared-exponent complexes ("));
+    assert_non_null(strstr(output, "  between passes: 1-2 fp16, 2-3 shared-exponent complexes, 3-4 shared-exponent"
+                                   " complexes ("));
+    assert_int_equal(run_fftgen("--n", "256x256x256", "--precision", "fp16", "--explain", NULL), 0);
+    assert_non_null(strstr(output, "  between passes: 1-2 fp16, 2-3 mixed (fp16 in pass 3's rows r with r / 16 odd,"
+                                   " else shared-exponent) (shared-exponent: 32 bits"));
+    assert_int_equal(run_fftgen("--n", "16x256x256", "--precision", "fp16", "--intermediate", "mixed", "--direction",
+                                "forward", NULL), 0);
+    assert_non_null(strstr(output, " * Between passes: 1-2 shared-exponent, 2-3 mixed (fp16 in pass 3's rows r with"
+                                   " r / 1 odd, else shared-exponent) (store_shared_exponent below"));
+    assert_non_null(strstr(output, "constexpr int MIXED_ROWS = 1;"));
+    assert_non_null(strstr(output, "fftgen --n 16x256x256 --intermediate mixed --precision fp16"));
     assert_int_equal(run_fftgen("--n", "8388608", "--precision", "fp16", "--intermediate", "fp16", "--direction",
                                 "forward", NULL), 0);
     assert_non_null(strstr(output, " * Between passes: 1-2 fp16, 2-3 fp16\n"));

@@ -34,10 +34,12 @@ static void test_name(const struct sim_kernel *k, char *name, size_t len)
 }
 
 /* A 2D or 3D shape: batch 1 and 3, both directions, the inverse scaled too; a strided one with
- * batch 1 and 5, where nothing outside the output layout may be written. */
+ * batch 1 and 5, where nothing outside the output layout may be written. fp16 on CUDA cores stays
+ * under the 4e-4 target whatever its passes store between them (fftgen_place_intermediates). */
 static void check_shape_kernel(const struct sim_kernel *k)
 {
-    const double bound = error_bound(k->precision);
+    const double bound =
+        k->precision == KERNEL_FP16 && !k->tensor_cores ? FP16_TARGET_ERROR : error_bound(k->precision);
     const struct fft_shape shape = shape_of(k);
     const struct strided_layout in = {k->istride, k->idist, {k->inembed[0], k->inembed[1], k->inembed[2]}};
     const struct strided_layout out = {k->ostride, k->odist, {k->onembed[0], k->onembed[1], k->onembed[2]}};

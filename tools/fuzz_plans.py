@@ -89,7 +89,7 @@ def options(rng, dims, points, precision, gpu):
     if not gpu and len(dims) == 1 and points > 4096 and rng.random() < .3:
         o.append(["--four-step", str(1 << rng.randint(1, points.bit_length() - 2))])
     if not gpu and precision == "fp16" and rng.random() < .3:
-        o.append(["--intermediate", rng.choice(["fp16", "shared-exponent"])])
+        o.append(["--intermediate", rng.choice(["fp16", "shared-exponent", "mixed"])])
     if not gpu and rng.random() < .2:
         o.append(["--arch", rng.choice(ARCHS)])
     if not gpu and rng.random() < .2:

@@ -91,8 +91,8 @@ typedef enum fftgen_precision {
     FFTGEN_FP32 = 0, /* float2 in memory, fp32 arithmetic */
     /* __half2 in memory, fp32 arithmetic, rounded on each store to global memory. Between passes
      * (sizes above one block), fp16 or shared-exponent complexes in the same 32 bits per point, which
-     * round about half as coarsely: the planner keeps the error under 3.8e-4 (inputs in [-1, 1]), see
-     * FFTGEN_FP16_INTERMEDIATES */
+     * round about half as coarsely, or half the points each way: the planner keeps the error under
+     * 3.9e-4 (inputs in [-1, 1]), see FFTGEN_FP16_INTERMEDIATES */
     FFTGEN_FP16 = 1,
     /* The split precisions: float2 in memory; the radix-16 stages run on tensor cores (sm_80 and
      * newer), each fp32 operand split into a scaled fp16 high and low part (papers/000, 001), the
@@ -122,8 +122,9 @@ enum {
     /* Ignore the wisdom and the shipped table: the planner's built-in rules only (CUDA cores). */
     FFTGEN_PLANNER_DEFAULTS = 1u << 3,
     /* FFTGEN_FP16 only: every intermediate between passes in fp16, speed before accuracy. Plans of
-     * three passes and more then measure 4.0e-4 instead of 3.6e-4 and run up to 8% faster (512^3
-     * on an H100); two passes keep fp16 anyway. Other precisions give FFTGEN_INVALID_FLAGS. */
+     * three passes and more then measure 4.0e-4 instead of 3.6e-4 to 3.8e-4 and run up to 8% faster
+     * (512^3 on an H100, before its last intermediate was mixed); two passes keep fp16 anyway. Other
+     * precisions give FFTGEN_INVALID_FLAGS. */
     FFTGEN_FP16_INTERMEDIATES = 1u << 4
 };
 
