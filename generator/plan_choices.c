@@ -622,11 +622,14 @@ static int row_digit_reads_back(long long row_stride, long long rows, const long
  * (fftgen_kernel_plan.mixed_target_rows): the reader loads tiles of columns, row
  * fft_thread + u * THREADS_PER_FFT into v[u]; each of the writer's tiles lies in one of its groups, and
  * its groups are the reader's rows (the same digit of the offsets, which each side's other digits leave
- * alone), so both kernels know each point's format without a test per point. */
+ * alone), so both kernels know each point's format without a test per point. Not beside passes on
+ * tensor cores, whose fp16 operands add error that fftgen_place_intermediates does not count (64^3 with
+ * tensor cores, H200: 4.07e-4 with shared-exponent complexes there, 4.27e-4 mixed). */
 int fftgen_can_mix_intermediate(const fftgen_kernel_plan *writer, const fftgen_kernel_plan *reader)
 {
     const fftgen_layout *out = &writer->out, *in = &reader->in;
-    if (!(writer->precision == FFTGEN_KERNEL_FP16 && writer->tiled && reader->tiled && writer->cluster < 2 &&
+    if (!(writer->precision == FFTGEN_KERNEL_FP16 && !writer->tensor_cores && !reader->tensor_cores &&
+          writer->tiled && reader->tiled && writer->cluster < 2 &&
           reader->cluster < 2 && writer->prefetch < 2 && reader->prefetch < 2 && writer->slice_rows == 0 &&
           reader->slice_rows == 0 && out->run_points == 0 && in->run_points == 0 && in->elem_stride > 1 &&
           reader->radix_max >= 2 && reader->threads == reader->ffts_per_block * reader->threads_per_fft &&

@@ -457,6 +457,9 @@ static void explain_prints_plan(void **state)
                                    " r / 1 odd, else shared-exponent) (store_shared_exponent below"));
     assert_non_null(strstr(output, "constexpr int MIXED_ROWS = 1;"));
     assert_non_null(strstr(output, "fftgen --n 16x256x256 --intermediate mixed --precision fp16"));
+    /* passes on tensor cores keep shared-exponent complexes beside them (more error than the model counts) */
+    assert_int_equal(run_fftgen("--n", "64x64x64", "--precision", "fp16", "--tensor-cores", "--explain", NULL), 0);
+    assert_non_null(strstr(output, "  between passes: 1-2 fp16, 2-3 shared-exponent complexes ("));
     assert_int_equal(run_fftgen("--n", "8388608", "--precision", "fp16", "--intermediate", "fp16", "--direction",
                                 "forward", NULL), 0);
     assert_non_null(strstr(output, " * Between passes: 1-2 fp16, 2-3 fp16\n"));
