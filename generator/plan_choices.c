@@ -653,7 +653,8 @@ int fftgen_can_mix_intermediate(const fftgen_kernel_plan *writer, const fftgen_k
  * ERROR_BUDGET (3.9e-4, under the 4e-4 target), since shared-exponent complexes cost about 20 more
  * instructions a point (256^3: 7.8% of the transform): two passes keep fp16 (3.5e-4); three mix their
  * last boundary (3.8e-4) where they can, else take shared-exponent complexes there (3.6e-4); four take
- * them at the last two, five at all. fp32 and the split precisions keep fp32 there. */
+ * them at the last two (3.8e-4), five at the last three and mixed or shared-exponent complexes at the
+ * first. fp32 and the split precisions keep fp32 there. */
 enum { /* variances, in units of 1e-10 */
     ONE_PASS_VARIANCE = 773, FP16_BOUNDARY = 431, SHARED_EXPONENT_BOUNDARY = 115,
     MIXED_BOUNDARY = (FP16_BOUNDARY + SHARED_EXPONENT_BOUNDARY) / 2, ERROR_BUDGET = 1521
@@ -670,19 +671,22 @@ static int boundary_variance(boundary_format format)
 void fftgen_place_intermediates(const fftgen_kernel_request *request, fftgen_transform_plan *plan)
 {
     const int boundaries = plan->pass_count - 1; /* boundary b lies between passes b and b + 1 */
-    boundary_format format[FFTGEN_MAX_PASSES] = {BOUNDARY_FP16};
-    int variance = ONE_PASS_VARIANCE + boundaries * FP16_BOUNDARY;
+    const int fp16 = request->precision == FFTGEN_KERNEL_FP16; /* the others keep fp32 there */
+    boundary_format format[FFTGEN_MAX_PASSES];
+    int can_mix[FFTGEN_MAX_PASSES];
     for (int b = 0; b < boundaries; ++b) {
-        const int can_mix = fftgen_can_mix_intermediate(&plan->pass[b], &plan->pass[b + 1]);
-        if (request->precision != FFTGEN_KERNEL_FP16) format[b] = BOUNDARY_FP16; /* fp32 storage: unused */
-        else if (request->intermediate == FFTGEN_INTERMEDIATE_SHARED_EXPONENT) format[b] = BOUNDARY_SHARED_EXPONENT;
-        else if (request->intermediate == FFTGEN_INTERMEDIATE_MIXED)
-            format[b] = can_mix ? BOUNDARY_MIXED : BOUNDARY_SHARED_EXPONENT;
-        else format[b] = BOUNDARY_FP16;
+        can_mix[b] = fftgen_can_mix_intermediate(&plan->pass[b], &plan->pass[b + 1]);
+        const boundary_format asked = request->intermediate == FFTGEN_INTERMEDIATE_SHARED_EXPONENT
+                                          ? BOUNDARY_SHARED_EXPONENT
+                                      : request->intermediate == FFTGEN_INTERMEDIATE_MIXED
+                                          ? (can_mix[b] ? BOUNDARY_MIXED : BOUNDARY_SHARED_EXPONENT)
+                                          : BOUNDARY_FP16; /* fp16, and the planner's starting point */
+        format[b] = fp16 ? asked : BOUNDARY_FP16;
     }
-    if (request->precision == FFTGEN_KERNEL_FP16 && request->intermediate == FFTGEN_INTERMEDIATE_DEFAULT)
+    int variance = ONE_PASS_VARIANCE + boundaries * FP16_BOUNDARY;
+    if (fp16 && request->intermediate == FFTGEN_INTERMEDIATE_DEFAULT)
         for (int b = boundaries - 1; b >= 0 && variance > ERROR_BUDGET; --b) {
-            if (fftgen_can_mix_intermediate(&plan->pass[b], &plan->pass[b + 1])) {
+            if (can_mix[b]) {
                 format[b] = BOUNDARY_MIXED;
                 variance += MIXED_BOUNDARY - FP16_BOUNDARY;
                 if (variance <= ERROR_BUDGET) break;
