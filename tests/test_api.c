@@ -871,8 +871,8 @@ static void pass_twiddles_computed_through_wisdom(void **state)
 }
 
 /* fp16 between passes: by default the last intermediate of three 1D passes as shared-exponent
- * complexes (their third pass reads rows, which cannot take a mixed one), under the 4e-4 target; FFTGEN_FP16_INTERMEDIATES keeps fp16 there (faster, less
- * accurate). Two passes keep fp16 either way. The planner's own plan of 2^23 (three passes): the
+ * complexes (their third pass reads rows, which cannot take a mixed one), under the 4e-4 target;
+ * FFTGEN_FP16_INTERMEDIATES keeps fp16 there (faster, less accurate). Two passes keep fp16 either way. The planner's own plan of 2^23 (three passes): the
  * shipped table's takes two on the H100 and the H200. */
 static void fp16_intermediates_trade_accuracy(void **state)
 {

@@ -35,7 +35,8 @@ static void test_name(const struct sim_kernel *k, char *name, size_t len)
 
 /* A 2D or 3D shape: batch 1 and 3, both directions, the inverse scaled too; a strided one with
  * batch 1 and 5, where nothing outside the output layout may be written. fp16 on CUDA cores stays
- * under the 4e-4 target whatever its passes store between them (fftgen_place_intermediates). */
+ * under the 4e-4 target, with the intermediates the planner places (fftgen_place_intermediates) and
+ * those the rows here ask for. */
 static void check_shape_kernel(const struct sim_kernel *k)
 {
     const double bound =
