@@ -231,12 +231,13 @@ static void compile_all_with_nvrtc(void **state)
                  fftgen_precision_name(l2_passes[i].precision));
     }
     /* copies ahead by the block's threads (cp.async): fused slices at 16 and 32 points a thread (the
-     * shipped choices for fp16 128x128 and 128^3 on sm_90), and the tiles of 1D sizes of two passes
-     * (sm_80 too); each holds the rolled copies of inputs off 16 bytes as well */
+     * shipped choices for fp16 128x128 and 128^3 on sm_90), a slice whose rows have more 16-byte pieces
+     * than its block has threads (2 x 1024 fp16: 256 pieces a row, 128 threads), and the tiles of 1D
+     * sizes of two passes (sm_80 too); each holds the rolled copies of inputs off 16 bytes as well */
     static const struct { int rank; long long n[3]; int radix, prefetch, arch; const char *tiles; }
         copied[] = {{2, {256, 64, 0}, 0, 4, 90, "0"},          {2, {128, 128, 0}, 32, 64, 90, "0"},
-                    {3, {128, 128, 128}, 32, 64, 90, "0,32"}, {1, {1 << 21, 0, 0}, 0, 4, 90, "8,0"},
-                    {1, {1 << 17, 0, 0}, 0, 2, 80, "4,0"}};
+                    {3, {128, 128, 128}, 32, 64, 90, "0,32"}, {3, {512, 2, 1024}, 0, 64, 90, "0"},
+                    {1, {1 << 21, 0, 0}, 0, 4, 90, "8,0"},    {1, {1 << 17, 0, 0}, 0, 2, 80, "4,0"}};
     for (size_t i = 0; i < sizeof copied / sizeof copied[0]; ++i) {
         assert_true(job_count < MAX_JOBS);
         struct job *job = &jobs[job_count++];
