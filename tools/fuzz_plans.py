@@ -7,6 +7,9 @@ instead of stopping at the first refusal. Every refusal along the way must be on
 status 2. Then, by default:
   - fftgen must write the CUDA file (exit 0): a plan the planner accepts and the templates cannot
     render is a bug;
+  - with --compile, nvcc must compile that file for the request's architecture (sm_90 unless it
+    names one): a file fftgen writes and the compiler refuses is a bug too, which neither the host
+    simulation nor a machine without a GPU would otherwise see;
   - where the transform is small enough (--max-points), its host simulation (`--target sim`) is
     compiled into a shared library and fftgen-sim-check runs it against FFTW double, batches 1 and 3,
     both directions, in the layout asked for (writes outside the output layout fail it).
@@ -20,7 +23,7 @@ other cases stay as they were): the planner's own plans, which options keep a re
 shape in one pass, one pass on a cluster).
 
 Usage: tools/fuzz_plans.py [--count N] [--seed S] [--jobs J] [--max-points P] [--render-only]
-                           [--gpu-cases FILE] [--plain P] [--build DIR] [--keep] [--verbose]
+                           [--compile] [--gpu-cases FILE] [--plain P] [--build DIR] [--keep] [--verbose]
 Prints each failure with the fftgen command that reproduces it; exit status 1 if any case failed.
 Slow sweeps stay here, not in the test suite (a few seconds a simulated case on one core)."""
 
@@ -190,6 +193,17 @@ def simulate(words, precision, dims, args, tools, where):
     return []
 
 
+def compile_cuda(words, tools, where):
+    """nvcc on the CUDA file fftgen wrote, for the request's architecture: failure messages."""
+    arch = flag_value(words, "--arch", "sm_90")
+    built = subprocess.run([tools["nvcc"], "-c", "-w", "-arch=" + arch, "-o", os.path.join(where, "k.o"),
+                            os.path.join(where, "k.cu")], capture_output=True, text=True)
+    if built.returncode != 0:
+        errors = [line for line in built.stderr.splitlines() if "error" in line] or built.stderr.splitlines()
+        return ["CUDA file does not compile (nvcc -arch=%s): %s" % (arch, " | ".join(errors[:3])[:400])]
+    return []
+
+
 WISDOM_VALUES = {"--radix": "radix", "--block-threads": "block-threads", "--prefetch": "prefetch",
                  "--l2-prefetch": "l2-prefetch", "--max-tile": "max-tile", "--cluster": "cluster", "--order": "order"}
 
@@ -236,6 +250,8 @@ def check_case(index, args, tools, scratch):
     cuda = run(tools["fftgen"], words, os.path.join(where, "k.cu"))
     if cuda.returncode != 0:
         failures.append("CUDA file: exit %d: %s" % (cuda.returncode, cuda.stderr.strip()[:400]))
+    elif args.compile:
+        failures += compile_cuda(words, tools, where)
     if not args.render_only and points <= args.max_points:
         failures += simulate(words, precision, dims, args, tools, where)
     if not args.keep:
@@ -253,6 +269,9 @@ def main():
                         help="simulate transforms of at most this many points (a power of two; default 65536)")
     parser.add_argument("--render-only", action="store_true",
                         help="write the CUDA files only (no simulation), sizes up to 2^27")
+    parser.add_argument("--compile", action="store_true",
+                        help="compile each CUDA file with nvcc (NVCC, else nvcc on the PATH or in "
+                             "/usr/local/cuda/bin) for its architecture")
     parser.add_argument("--gpu-cases", metavar="FILE",
                         help="write the cases for the GPU (one line of fftgen-fuzz-gpu arguments each, for "
                              "tools/fuzz-gpu.sh) instead of simulating them")
@@ -271,6 +290,12 @@ def main():
     for name in ("fftgen", "check"):
         if not os.access(tools[name], os.X_OK):
             sys.exit("fuzz_plans: no %s (build first: tools/build.sh)" % tools[name])
+    if args.compile:
+        tools["nvcc"] = os.environ.get("NVCC") or shutil.which("nvcc") or "/usr/local/cuda/bin/nvcc"
+        if not os.access(tools["nvcc"], os.X_OK):
+            sys.exit("fuzz_plans: --compile: no nvcc (set NVCC, or put the CUDA toolkit's bin on the PATH)")
+        if args.gpu_cases:
+            parser.error("--compile checks the CUDA files this machine writes; --gpu-cases writes none")
     scratch = tempfile.mkdtemp(prefix="fftgen-fuzz-")
     failed = done = 0
     with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
