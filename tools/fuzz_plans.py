@@ -291,11 +291,11 @@ def main():
         if not os.access(tools[name], os.X_OK):
             sys.exit("fuzz_plans: no %s (build first: tools/build.sh)" % tools[name])
     if args.compile:
+        if args.gpu_cases:
+            parser.error("--compile checks the CUDA files this machine writes; --gpu-cases writes none")
         tools["nvcc"] = os.environ.get("NVCC") or shutil.which("nvcc") or "/usr/local/cuda/bin/nvcc"
         if not os.access(tools["nvcc"], os.X_OK):
             sys.exit("fuzz_plans: --compile: no nvcc (set NVCC, or put the CUDA toolkit's bin on the PATH)")
-        if args.gpu_cases:
-            parser.error("--compile checks the CUDA files this machine writes; --gpu-cases writes none")
     scratch = tempfile.mkdtemp(prefix="fftgen-fuzz-")
     failed = done = 0
     with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
