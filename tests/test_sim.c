@@ -172,24 +172,38 @@ static void check_kernel(void **state)
     if (k->precision == KERNEL_FP16 && k->n > FP16_ONE_BLOCK_POINTS && !k->tensor_cores) check_fp16_intermediates(k);
 }
 
-/* test_sim [PATTERN]: only the tests whose names match (cmocka's filter, * as a wildcard). */
+/* test_sim [--part I/N] [PATTERN]: only the kernels I, I + N, I + 2N, .. (counted from 1), so that ctest
+ * can run the parts side by side, and of those only the tests whose names match PATTERN (cmocka's
+ * filter, * as a wildcard). */
 int main(int argc, char **argv)
 {
-    if (argc > 2) {
-        fprintf(stderr, "usage: test_sim [TEST-NAME-PATTERN]\n");
+    int part = 1, parts = 1, at = 1;
+    if (argc > 2 && strcmp(argv[1], "--part") == 0) {
+        char end = 0;
+        if (sscanf(argv[2], "%d/%d%c", &part, &parts, &end) != 2 || parts < 1 || part < 1 || part > parts) {
+            fprintf(stderr, "test_sim: --part takes I/N with 1 <= I <= N, not '%s'\n", argv[2]);
+            return 2;
+        }
+        at = 3;
+    }
+    if (argc > at + 1) {
+        fprintf(stderr, "usage: test_sim [--part I/N] [TEST-NAME-PATTERN]\n");
         return 2;
     }
-    if (argc == 2) cmocka_set_test_filter(argv[1]);
+    if (argc == at + 1) cmocka_set_test_filter(argv[at]);
     struct CMUnitTest *tests = calloc((size_t)sim_kernel_count, sizeof *tests);
     char (*names)[64] = calloc((size_t)sim_kernel_count, sizeof *names);
     if (tests == NULL || names == NULL) return 1;
-    for (int i = 0; i < sim_kernel_count; ++i) {
-        test_name(&sim_kernels[i], names[i], sizeof names[i]);
-        tests[i].name = names[i];
-        tests[i].test_func = check_kernel;
-        tests[i].initial_state = (void *)&sim_kernels[i];
+    size_t count = 0;
+    for (int i = part - 1; i < sim_kernel_count; i += parts, ++count) {
+        test_name(&sim_kernels[i], names[count], sizeof names[count]);
+        tests[count].name = names[count];
+        tests[count].test_func = check_kernel;
+        tests[count].initial_state = (void *)&sim_kernels[i];
     }
-    const int failed = _cmocka_run_group_tests("host_simulation", tests, (size_t)sim_kernel_count, NULL, NULL);
+    char group[64] = "host_simulation";
+    if (parts > 1) snprintf(group, sizeof group, "host_simulation, part %d of %d", part, parts);
+    const int failed = _cmocka_run_group_tests(group, tests, count, NULL, NULL);
     free(tests);
     free(names);
     return failed;
