@@ -178,10 +178,11 @@ static void check_kernel(void **state)
 int main(int argc, char **argv)
 {
     int part = 1, parts = 1, at = 1;
-    if (argc > 2 && strcmp(argv[1], "--part") == 0) {
+    if (argc > 1 && strcmp(argv[1], "--part") == 0) {
         char end = 0;
-        if (sscanf(argv[2], "%d/%d%c", &part, &parts, &end) != 2 || parts < 1 || part < 1 || part > parts) {
-            fprintf(stderr, "test_sim: --part takes I/N with 1 <= I <= N, not '%s'\n", argv[2]);
+        if (argc < 3 || sscanf(argv[2], "%d/%d%c", &part, &parts, &end) != 2 || parts < 1 || part < 1 ||
+            part > parts) {
+            fprintf(stderr, "test_sim: --part takes I/N with 1 <= I <= N, not '%s'\n", argc < 3 ? "" : argv[2]);
             return 2;
         }
         at = 3;
