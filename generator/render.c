@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "c_locale.h"
 #include "templates.h"
 
 void fftgen_default_name(const fftgen_transform_plan *plan, char *name, size_t len)
@@ -397,7 +398,13 @@ char *fftgen_render(const fftgen_render_request *request, char *why, size_t why_
     lua_pushcfunction(L, render_protected);
     lua_pushlightuserdata(L, (void *)request);
     char *text = NULL;
-    if (lua_pcall(L, 1, 1, 0) != LUA_OK) {
+    /* the templates format their float constants with string.format, and Lua reads its own numbers:
+     * both in the "C" locale, so that the text is the same in every program (and so is its hash) */
+    fftgen_c_locale scope;
+    fftgen_c_locale_begin(&scope);
+    const int status = lua_pcall(L, 1, 1, 0);
+    fftgen_c_locale_end(&scope);
+    if (status != LUA_OK) {
         const char *message = lua_tostring(L, -1);
         snprintf(why, why_len, "template error: %s", message ? message : "(no message)");
         /* one line: Lua's "error loading module" messages continue on a tab-indented line */

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "c_locale.h"
 #include "cache.h"
 #include "load_once.h"
 #include "output_file.h"
@@ -103,7 +104,10 @@ static int parse_shape(const char *text, fftgen_wisdom_entry *entry)
 static int parse_time(const char *text, double *ms)
 {
     char *end;
+    fftgen_c_locale scope; /* "0.41" as fftgen tune writes it, whatever the program's locale */
+    fftgen_c_locale_begin(&scope);
     *ms = strtod(text, &end);
+    fftgen_c_locale_end(&scope);
     return end != text && *end == '\0' && *ms >= 0 ? 0 : -1;
 }
 
@@ -585,8 +589,11 @@ static int append_entry(struct text_buffer *b, const fftgen_wisdom_entry *entry)
     char shape[64], choice[256], line[MAX_LINE];
     fftgen_shape_text(entry->rank, entry->shape, shape, sizeof shape);
     fftgen_choice_text(&entry->choice, choice, sizeof choice);
+    fftgen_c_locale scope; /* read back by parse_time */
+    fftgen_c_locale_begin(&scope);
     const int n = snprintf(line, sizeof line, "%s %s %s ms=%.4f default-ms=%.4f\n",
                            fftgen_precision_name(entry->precision), shape, choice, entry->ms, entry->default_ms);
+    fftgen_c_locale_end(&scope);
     return append(b, line, (size_t)n);
 }
 

@@ -2,7 +2,8 @@
 # Installs the Debian packages fftgen builds with, if any is missing. The CUDA 13 toolkit is
 # expected at /usr/local/cuda (it is not a Debian package).
 set -euo pipefail
-packages=(cmake make gcc g++ pkg-config liblua5.4-dev libcmocka-dev libfftw3-dev)
+# locales: the locale sources test_locale builds de_DE.UTF-8 from
+packages=(cmake make gcc g++ pkg-config liblua5.4-dev libcmocka-dev libfftw3-dev locales)
 missing=()
 for p in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
