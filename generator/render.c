@@ -368,6 +368,141 @@ static void push_plan(lua_State *L, const fftgen_render_request *request)
     lua_setfield(L, -2, "directions");
 }
 
+/* A growing text; `failed` once an allocation did. */
+struct identity_text {
+    char *data;
+    size_t length, capacity;
+    int failed;
+};
+
+static void add_text(struct identity_text *t, const char *data, size_t length)
+{
+    if (t->failed) return;
+    if (t->length + length + 1 > t->capacity) {
+        size_t capacity = t->capacity ? t->capacity : 4096;
+        while (capacity < t->length + length + 1) capacity *= 2;
+        char *grown = realloc(t->data, capacity);
+        if (grown == NULL) {
+            t->failed = 1;
+            return;
+        }
+        t->data = grown;
+        t->capacity = capacity;
+    }
+    memcpy(t->data + t->length, data, length);
+    t->length += length;
+    t->data[t->length] = '\0';
+}
+
+static void add_string(struct identity_text *t, const char *text)
+{
+    add_text(t, text, strlen(text));
+}
+
+static int compare_keys(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* Appends the value on top of the stack to `t`, and pops it: strings with their length, so that no
+ * string can pass for another's end, and tables as their keys (names or indices) in sorted order,
+ * so that the text does not depend on how Lua walks them. The plan table holds strings, integers,
+ * booleans and tables. */
+static void add_value(lua_State *L, struct identity_text *t, int depth)
+{
+    if (depth > 8) luaL_error(L, "plan table nested too deeply");
+    const int value = lua_gettop(L);
+    char number[32];
+    switch (lua_type(L, value)) {
+    case LUA_TSTRING: {
+        size_t length;
+        const char *text = lua_tolstring(L, value, &length);
+        snprintf(number, sizeof number, "s%zu:", length);
+        add_string(t, number);
+        add_text(t, text, length);
+        break;
+    }
+    case LUA_TNUMBER:
+        if (!lua_isinteger(L, value)) luaL_error(L, "plan table holds a fractional number");
+        snprintf(number, sizeof number, "i%lld", (long long)lua_tointeger(L, value));
+        add_string(t, number);
+        break;
+    case LUA_TBOOLEAN: add_string(t, lua_toboolean(L, value) ? "T" : "F"); break;
+    case LUA_TTABLE: {
+        /* the keys as text, "sNAME" or "iN" (never alike), kept alive in a table of their own */
+        int count = 0;
+        for (lua_pushnil(L); lua_next(L, value) != 0; lua_pop(L, 1)) ++count;
+        const char **keys = lua_newuserdatauv(L, (size_t)(count > 0 ? count : 1) * sizeof *keys, 0);
+        lua_createtable(L, count, 0);
+        const int key_texts = lua_gettop(L);
+        int at = 0;
+        for (lua_pushnil(L); lua_next(L, value) != 0; lua_pop(L, 1)) {
+            if (lua_type(L, -2) == LUA_TSTRING) lua_pushfstring(L, "s%s", lua_tostring(L, -2));
+            else lua_pushfstring(L, "i%I", (LUAI_UACINT)lua_tointeger(L, -2));
+            keys[at] = lua_tostring(L, -1);
+            lua_rawseti(L, key_texts, ++at);
+        }
+        qsort(keys, (size_t)count, sizeof *keys, compare_keys);
+        add_string(t, "{");
+        for (int k = 0; k < count; ++k) {
+            add_string(t, keys[k]);
+            add_string(t, "=");
+            if (keys[k][0] == 's') lua_pushstring(L, keys[k] + 1);
+            else lua_pushinteger(L, (lua_Integer)strtoll(keys[k] + 1, NULL, 10));
+            lua_gettable(L, value);
+            add_value(L, t, depth + 1);
+            add_string(t, ";");
+        }
+        add_string(t, "}");
+        break;
+    }
+    default: luaL_error(L, "plan table holds a %s", luaL_typename(L, value));
+    }
+    lua_settop(L, value - 1);
+}
+
+/* Runs inside lua_pcall, as render_protected does. */
+static int identity_protected(lua_State *L)
+{
+    const fftgen_render_request *request = lua_touserdata(L, 1);
+    struct identity_text *t = lua_touserdata(L, 2);
+    push_plan(L, request);
+    add_value(L, t, 0);
+    return 0;
+}
+
+char *fftgen_render_identity(const fftgen_render_request *request, char *why, size_t why_len)
+{
+    if (request->templates_dir != NULL) {
+        snprintf(why, why_len, "templates read from a folder have no identity");
+        return NULL;
+    }
+    lua_State *L = luaL_newstate();
+    if (L == NULL) {
+        snprintf(why, why_len, "out of memory starting Lua");
+        return NULL;
+    }
+    struct identity_text t = {NULL, 0, 0, 0};
+    /* fftgen's version names the embedded templates' release; the runtime adds their text's hash */
+    add_string(&t, "fftgen " FFTGEN_VERSION " render identity 1\n");
+    lua_pushcfunction(L, identity_protected);
+    lua_pushlightuserdata(L, (void *)request);
+    lua_pushlightuserdata(L, &t);
+    if (lua_pcall(L, 2, 0, 0) != LUA_OK) {
+        const char *message = lua_tostring(L, -1);
+        snprintf(why, why_len, "plan identity: %s", message ? message : "(no message)");
+        t.failed = 1;
+    } else if (t.failed) {
+        snprintf(why, why_len, "out of memory");
+    }
+    lua_close(L);
+    if (t.failed) {
+        free(t.data);
+        return NULL;
+    }
+    return t.data;
+}
+
 /* Runs inside lua_pcall so that a memory error while building the plan table is caught too. */
 static int render_protected(lua_State *L)
 {

@@ -24,6 +24,13 @@ typedef struct {
 /* Returns the source text (free() it), or NULL with a one-line reason in `why`. */
 char *fftgen_render(const fftgen_render_request *request, char *why, size_t why_len);
 
+/* What the rendered text is a function of, besides the embedded templates: the plan table the
+ * templates are given (its every field, the target, the name, the directions and fftgen's version),
+ * as text (free() it). Two requests with the same identity render the same text, so the runtime can
+ * find a kernel it compiled before without rendering it again. NULL with `why` for templates read from
+ * a folder (their text is not known here) or when out of memory. */
+char *fftgen_render_identity(const fftgen_render_request *request, char *why, size_t why_len);
+
 /* The default entry-point prefix, e.g. "fftgen_4096_fp32". */
 void fftgen_default_name(const fftgen_transform_plan *plan, char *name, size_t len);
 

@@ -14,6 +14,7 @@
 #include "output_file.h"
 #include "pack.h"
 #include "render.h"
+#include "templates.h"
 
 /* On-disk entry: a header, then the cubin. */
 #define ENTRY_MAGIC "FFTGENC"
@@ -142,40 +143,34 @@ static int write_entry(const char *path, const void *data, size_t size)
     return status;
 }
 
-fftgen_result fftgen_cache_get(const char *source, int arch, int allow_jit, fftgen_cubin *cubin, char *log,
-                               size_t log_len)
+/* The cubin of the source whose hash is given, for sm_<arch>: from a loaded kernel pack, from memory,
+ * from disk, or compiled from `source` with NVRTC. Without `source` (a render skipped) nothing is
+ * compiled, and a kernel found nowhere gives FFTGEN_JIT_DISABLED. Called with the lock held. */
+static fftgen_result get_locked(const fftgen_hash *source_hash, const char *source, int arch, int allow_jit,
+                                fftgen_cubin *cubin, char *log, size_t log_len)
 {
     if (log_len > 0) log[0] = '\0';
-    /* the source is hashed once; the pack and cache keys both derive from that */
-    fftgen_hash source_hash, key;
-    fftgen_hash_text(source, &source_hash);
-    fftgen_pack_load_defaults();
-    pthread_mutex_lock(&lock);
-    fftgen_result result = FFTGEN_SUCCESS;
+    fftgen_hash key;
     /* packs first: a program that plans only what its packs hold needs no NVRTC at all */
-    if (fftgen_pack_find_hashed(&source_hash, arch, cubin)) {
+    if (fftgen_pack_find_hashed(source_hash, arch, cubin)) {
         ++stats.pack_hits;
-        goto done;
+        return FFTGEN_SUCCESS;
     }
-    result = cache_key(&source_hash, arch, &key);
+    fftgen_result result = cache_key(source_hash, arch, &key);
     if (result != FFTGEN_SUCCESS) {
         /* no NVRTC, so no key for the disk cache either: with JIT forbidden, say that */
-        if (!allow_jit) result = FFTGEN_JIT_DISABLED;
-        goto done;
+        return allow_jit && source != NULL ? result : FFTGEN_JIT_DISABLED;
     }
     for (struct entry *e = entries; e != NULL; e = e->next)
         if (memcmp(&e->key, &key, sizeof key) == 0) {
             ++stats.memory_hits;
             cubin->data = e->data;
             cubin->size = e->size;
-            goto done;
+            return FFTGEN_SUCCESS;
         }
 
     struct entry *e = calloc(1, sizeof *e);
-    if (e == NULL) {
-        result = FFTGEN_OUT_OF_MEMORY;
-        goto done;
-    }
+    if (e == NULL) return FFTGEN_OUT_OF_MEMORY;
     e->key = key;
     char path[4200];
     const int have_disk = entry_path(&key, path, sizeof path) == 0;
@@ -184,17 +179,16 @@ fftgen_result fftgen_cache_get(const char *source, int arch, int allow_jit, fftg
         ++stats.disk_hits;
     } else {
         if (found < 0) ++stats.disk_rejects; /* never trusted: compiled again and replaced below */
-        if (!allow_jit) {
+        if (!allow_jit || source == NULL) {
             free(e);
-            result = FFTGEN_JIT_DISABLED;
-            goto done;
+            return FFTGEN_JIT_DISABLED;
         }
         char name[64];
         snprintf(name, sizeof name, "fftgen_sm_%d.cu", arch);
         result = fftgen_jit_compile(source, name, arch, &e->data, &e->size, log, log_len);
         if (result != FFTGEN_SUCCESS) {
             free(e);
-            goto done;
+            return result;
         }
         ++stats.compiles;
         /* a cache that cannot be written is not an error: the kernel is compiled again next time */
@@ -204,8 +198,134 @@ fftgen_result fftgen_cache_get(const char *source, int arch, int allow_jit, fftg
     entries = e;
     cubin->data = e->data;
     cubin->size = e->size;
-done:
+    return FFTGEN_SUCCESS;
+}
+
+fftgen_result fftgen_cache_get(const char *source, int arch, int allow_jit, fftgen_cubin *cubin, char *log,
+                               size_t log_len)
+{
+    /* the source is hashed once; the pack and cache keys both derive from that */
+    fftgen_hash source_hash;
+    fftgen_hash_text(source, &source_hash);
+    fftgen_pack_load_defaults();
+    pthread_mutex_lock(&lock);
+    const fftgen_result result = get_locked(&source_hash, source, arch, allow_jit, cubin, log, log_len);
     pthread_mutex_unlock(&lock);
+    return result;
+}
+
+/* The render index: which source a render request gave (its identity's hash -> the source's hash),
+ * so that a kernel seen before is found without rendering it again. In memory, and on disk beside
+ * the cubins as IDENTITY.source files: a header, the source's hash, a checksum. */
+#define INDEX_MAGIC "FFTGENI"
+enum { INDEX_FORMAT = 1, INDEX_BYTES = 40 };
+
+struct index_entry {
+    fftgen_hash identity, source;
+    struct index_entry *next;
+};
+static struct index_entry *index_entries;
+
+static pthread_once_t templates_hashed = PTHREAD_ONCE_INIT;
+static fftgen_hash templates_hash;
+
+/* The embedded templates' text: a rebuilt library with other templates renders other text. */
+static void hash_templates(void)
+{
+    fftgen_hash_init(&templates_hash);
+    for (size_t i = 0; i < fftgen_embedded_template_count; ++i) {
+        fftgen_hash_string(&templates_hash, fftgen_embedded_templates[i].module);
+        fftgen_hash_update(&templates_hash, fftgen_embedded_templates[i].text, fftgen_embedded_templates[i].length);
+    }
+}
+
+static int index_path(const fftgen_hash *identity, char *path, size_t len)
+{
+    char dir[4096], hex[33];
+    if (fftgen_cache_dir(dir, sizeof dir) != 0) return -1;
+    fftgen_hash_hex(identity, hex);
+    const int n = snprintf(path, len, "%s/%s.source", dir, hex);
+    return n > 0 && (size_t)n < len ? 0 : -1;
+}
+
+/* The source's hash of a request seen before, from memory or disk: 1, else 0 (none, or a damaged file,
+ * which the next render replaces). */
+static int index_find_locked(const fftgen_hash *identity, fftgen_hash *source)
+{
+    for (struct index_entry *e = index_entries; e != NULL; e = e->next)
+        if (memcmp(&e->identity, identity, sizeof *identity) == 0) {
+            *source = e->source;
+            return 1;
+        }
+    char path[4200];
+    if (index_path(identity, path, sizeof path) != 0) return 0;
+    FILE *f = fopen(path, "rb");
+    if (f == NULL) return 0;
+    unsigned char bytes[INDEX_BYTES + 1];
+    const size_t length = fread(bytes, 1, sizeof bytes, f);
+    fclose(f);
+    if (length != INDEX_BYTES || memcmp(bytes, INDEX_MAGIC, 8) != 0 || bytes[8] != INDEX_FORMAT ||
+        read_u64(bytes + 32) != fftgen_checksum(bytes + 16, 16))
+        return 0;
+    struct index_entry *e = malloc(sizeof *e);
+    if (e == NULL) return 0;
+    e->identity = *identity;
+    e->source.lane[0] = read_u64(bytes + 16);
+    e->source.lane[1] = read_u64(bytes + 24);
+    e->next = index_entries;
+    index_entries = e;
+    *source = e->source;
+    return 1;
+}
+
+static void index_put_locked(const fftgen_hash *identity, const fftgen_hash *source)
+{
+    struct index_entry *e = malloc(sizeof *e);
+    if (e == NULL) return; /* the request is rendered again next time */
+    e->identity = *identity;
+    e->source = *source;
+    e->next = index_entries;
+    index_entries = e;
+    char path[4200];
+    if (index_path(identity, path, sizeof path) != 0) return;
+    unsigned char bytes[INDEX_BYTES] = {0};
+    memcpy(bytes, INDEX_MAGIC, 8);
+    bytes[8] = INDEX_FORMAT;
+    write_u64(bytes + 16, source->lane[0]);
+    write_u64(bytes + 24, source->lane[1]);
+    write_u64(bytes + 32, fftgen_checksum(bytes + 16, 16));
+    char why[256];
+    (void)fftgen_write_file(path, (const char *)bytes, sizeof bytes, why, sizeof why); /* a cache, as above */
+}
+
+fftgen_result fftgen_cache_get_rendered(const fftgen_render_request *request, int arch, int allow_jit,
+                                        fftgen_cubin *cubin, char *why, size_t why_len)
+{
+    fftgen_pack_load_defaults();
+    pthread_once(&templates_hashed, hash_templates);
+    fftgen_hash identity_hash, source_hash;
+    char *identity = fftgen_render_identity(request, why, why_len);
+    const int indexed = identity != NULL; /* templates read from a folder are not */
+    if (indexed) {
+        fftgen_hash_init(&identity_hash);
+        fftgen_hash_hash(&identity_hash, &templates_hash);
+        fftgen_hash_string(&identity_hash, identity);
+        free(identity);
+        pthread_mutex_lock(&lock);
+        const int skipped = index_find_locked(&identity_hash, &source_hash) &&
+                            get_locked(&source_hash, NULL, arch, 0, cubin, why, why_len) == FFTGEN_SUCCESS;
+        stats.renders_skipped += skipped;
+        pthread_mutex_unlock(&lock);
+        if (skipped) return FFTGEN_SUCCESS;
+    }
+    char *source = fftgen_render(request, why, why_len);
+    if (source == NULL) return FFTGEN_GENERATOR_FAILED;
+    fftgen_hash_text(source, &source_hash);
+    pthread_mutex_lock(&lock);
+    const fftgen_result result = get_locked(&source_hash, source, arch, allow_jit, cubin, why, why_len);
+    if (result == FFTGEN_SUCCESS && indexed) index_put_locked(&identity_hash, &source_hash);
+    pthread_mutex_unlock(&lock);
+    free(source);
     return result;
 }
 
@@ -224,6 +344,11 @@ void fftgen_cache_reset_for_tests(void)
         free(entries->data);
         free(entries);
         entries = next;
+    }
+    while (index_entries != NULL) {
+        struct index_entry *next = index_entries->next;
+        free(index_entries);
+        index_entries = next;
     }
     memset(&stats, 0, sizeof stats);
     pthread_mutex_unlock(&lock);

@@ -279,16 +279,14 @@ static fftgen_result create_plan(fftgen_plan *plan, int rank, const long long *n
     }
 
     const fftgen_render_request render = {&p->transform, FFTGEN_TARGET_CUDA, FFTGEN_RENDER_BOTH, NULL, NULL};
-    char *source = fftgen_render(&render, why, sizeof why);
-    if (source == NULL) {
+    fftgen_cubin cubin;
+    result = fftgen_cache_get_rendered(&render, arch, !(flags & FFTGEN_NO_JIT), &cubin, why, sizeof why);
+    if (result == FFTGEN_GENERATOR_FAILED) {
         free(p);
         return fftgen_detail(FFTGEN_GENERATOR_FAILED, "%s", why);
     }
     char prefix[128];
     fftgen_default_name(&p->transform, prefix, sizeof prefix);
-    fftgen_cubin cubin;
-    result = fftgen_cache_get(source, arch, !(flags & FFTGEN_NO_JIT), &cubin, why, sizeof why);
-    free(source);
     if (result == FFTGEN_NVRTC_FAILED)
         fftgen_detail(result, "NVRTC failed to compile %s for sm_%d: %s", prefix, arch, why);
     else if (result == FFTGEN_JIT_DISABLED)

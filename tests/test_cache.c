@@ -1,6 +1,7 @@
 /* The kernel cache, without a GPU (NVRTC compiles for sm_90 anywhere): miss, memory hit, disk hit,
  * truncated and damaged entries (recompiled and replaced), an unwritable folder, the cache turned
- * off, two threads asking for the same kernel, JIT forbidden, NVRTC missing and NVRTC failing. */
+ * off, two threads asking for the same kernel, JIT forbidden, NVRTC missing and NVRTC failing; the
+ * render index (a request seen before skips the templates), its damage and its limits. */
 #define _POSIX_C_SOURCE 200809L
 #include <pthread.h>
 #include <setjmp.h>
@@ -238,6 +239,137 @@ static void nvrtc_failure_is_reported(void **state)
     assert_non_null(strstr(log, "undeclared"));
 }
 
+/* The render index: a plan's render request seen before finds its kernel without the templates. */
+static fftgen_transform_plan plan_of(int n)
+{
+    char why[256];
+    fftgen_transform_plan plan;
+    const fftgen_kernel_request request = {n, 0, FFTGEN_KERNEL_FP32, ARCH, 0, {{0}}, 0, FFTGEN_INTERMEDIATE_DEFAULT,
+                                           0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+    assert_int_equal(fftgen_plan_transform(&request, &plan, why, sizeof why), FFTGEN_PLAN_OK);
+    return plan;
+}
+
+static fftgen_result get_rendered(const fftgen_transform_plan *plan, int directions, const char *templates_dir,
+                                  fftgen_cubin *cubin)
+{
+    const fftgen_render_request request = {plan, FFTGEN_TARGET_CUDA, directions, NULL, templates_dir};
+    char why[1024];
+    return fftgen_cache_get_rendered(&request, ARCH, 1, cubin, why, sizeof why);
+}
+
+/* The render index's files in the cache folder: how many, and the path of one. */
+static int index_files(char *path, size_t len)
+{
+    char command[400];
+    snprintf(command, sizeof command, "ls '%s'/*.source 2>/dev/null", cache_dir);
+    FILE *listing = popen(command, "r");
+    assert_non_null(listing);
+    int count = 0;
+    char line[4200];
+    while (fgets(line, sizeof line, listing) != NULL) {
+        line[strcspn(line, "\n")] = '\0';
+        if (count++ == 0 && path != NULL) snprintf(path, len, "%s", line);
+    }
+    pclose(listing);
+    return count;
+}
+
+static void remove_index_files(void)
+{
+    char command[400];
+    snprintf(command, sizeof command, "rm -f '%s'/*.source", cache_dir);
+    assert_int_equal(system(command), 0);
+}
+
+static void render_index_skips_the_templates(void **state)
+{
+    (void)state;
+    remove_index_files();
+    fftgen_cache_reset_for_tests();
+    /* forward only: no pack holds it, so the cache is what serves it */
+    const fftgen_transform_plan plan = plan_of(8);
+    fftgen_cubin first, again;
+    assert_int_equal(get_rendered(&plan, FFTGEN_RENDER_FORWARD, NULL, &first), FFTGEN_SUCCESS);
+    assert_int_equal(stats_now().renders_skipped, 0);
+    assert_int_equal(index_files(NULL, 0), 1);
+    /* the same process: the index in memory */
+    assert_int_equal(get_rendered(&plan, FFTGEN_RENDER_FORWARD, NULL, &again), FFTGEN_SUCCESS);
+    assert_int_equal(stats_now().renders_skipped, 1);
+    assert_ptr_equal(first.data, again.data);
+    void *copy = malloc(first.size);
+    memcpy(copy, first.data, first.size);
+    const size_t size = first.size;
+    /* a new process: the index on disk, then the cubin on disk */
+    fftgen_cache_reset_for_tests();
+    assert_int_equal(get_rendered(&plan, FFTGEN_RENDER_FORWARD, NULL, &again), FFTGEN_SUCCESS);
+    assert_int_equal(stats_now().renders_skipped, 1);
+    assert_int_equal(stats_now().disk_hits, 1);
+    assert_int_equal(stats_now().compiles, 0);
+    assert_int_equal(again.size, size);
+    assert_memory_equal(again.data, copy, size);
+    free(copy);
+    /* another request (the inverse) is not taken for it */
+    fftgen_cubin inverse;
+    assert_int_equal(get_rendered(&plan, FFTGEN_RENDER_INVERSE, NULL, &inverse), FFTGEN_SUCCESS);
+    assert_int_equal(stats_now().renders_skipped, 1);
+    assert_int_equal(stats_now().compiles, 1);
+    assert_int_equal(index_files(NULL, 0), 2);
+    assert_true(inverse.size != again.size || memcmp(inverse.data, again.data, size) != 0);
+}
+
+static void render_index_damage_is_repaired(void **state)
+{
+    (void)state;
+    remove_index_files();
+    fftgen_cache_reset_for_tests();
+    const fftgen_transform_plan plan = plan_of(8);
+    fftgen_cubin cubin;
+    assert_int_equal(get_rendered(&plan, FFTGEN_RENDER_FORWARD, NULL, &cubin), FFTGEN_SUCCESS);
+    char path[4200];
+    assert_int_equal(index_files(path, sizeof path), 1);
+    /* a damaged hash: not trusted, rendered again and rewritten */
+    FILE *f = fopen(path, "r+b");
+    assert_non_null(f);
+    assert_int_equal(fseek(f, 20, SEEK_SET), 0);
+    assert_int_equal(fputc('x', f), 'x');
+    fclose(f);
+    fftgen_cache_reset_for_tests();
+    assert_int_equal(get_rendered(&plan, FFTGEN_RENDER_FORWARD, NULL, &cubin), FFTGEN_SUCCESS);
+    assert_int_equal(stats_now().renders_skipped, 0);
+    assert_int_equal(stats_now().disk_hits, 1);
+    fftgen_cache_reset_for_tests();
+    assert_int_equal(get_rendered(&plan, FFTGEN_RENDER_FORWARD, NULL, &cubin), FFTGEN_SUCCESS);
+    assert_int_equal(stats_now().renders_skipped, 1);
+    /* a truncated file likewise */
+    assert_int_equal(truncate(path, 20), 0);
+    fftgen_cache_reset_for_tests();
+    assert_int_equal(get_rendered(&plan, FFTGEN_RENDER_FORWARD, NULL, &cubin), FFTGEN_SUCCESS);
+    assert_int_equal(stats_now().renders_skipped, 0);
+    /* an index whose cubin is gone: rendered and compiled again */
+    char command[400];
+    snprintf(command, sizeof command, "rm -f '%s'/*.cubin", cache_dir);
+    assert_int_equal(system(command), 0);
+    fftgen_cache_reset_for_tests();
+    assert_int_equal(get_rendered(&plan, FFTGEN_RENDER_FORWARD, NULL, &cubin), FFTGEN_SUCCESS);
+    assert_int_equal(stats_now().renders_skipped, 0);
+    assert_int_equal(stats_now().compiles, 1);
+}
+
+/* Templates read from a folder may change under the program: never indexed. */
+static void render_index_leaves_template_folders_alone(void **state)
+{
+    (void)state;
+    remove_index_files();
+    fftgen_cache_reset_for_tests();
+    const fftgen_transform_plan plan = plan_of(8);
+    fftgen_cubin cubin;
+    for (int i = 0; i < 2; ++i)
+        assert_int_equal(get_rendered(&plan, FFTGEN_RENDER_FORWARD, FFTGEN_TEMPLATES_DIR, &cubin), FFTGEN_SUCCESS);
+    assert_int_equal(stats_now().renders_skipped, 0);
+    assert_int_equal(index_files(NULL, 0), 0);
+}
+
 int main(void)
 {
     snprintf(cache_dir, sizeof cache_dir, "/tmp/fftgen-test-cache-XXXXXX");
@@ -259,6 +391,9 @@ int main(void)
         cmocka_unit_test(two_threads_compile_once),
         cmocka_unit_test(jit_forbidden),
         cmocka_unit_test(nvrtc_failure_is_reported),
+        cmocka_unit_test(render_index_skips_the_templates),
+        cmocka_unit_test(render_index_damage_is_repaired),
+        cmocka_unit_test(render_index_leaves_template_folders_alone),
     };
     const int failed = cmocka_run_group_tests_name("cache", tests, NULL, NULL);
     free(source);
