@@ -5,7 +5,10 @@
  * File layout (little-endian): a 48-byte header ("FFTGENPK", format, entry count, fftgen version,
  * file size, checksum of everything after the header), one 256-byte descriptor per kernel (source
  * key, architecture, precision, size, passes, cubin offset, size and checksum, and a one-line
- * summary: directions, layout, radix chains and launch shapes), then the cubins. */
+ * summary: directions, layout, radix chains and launch shapes), then the cubins. A pack read from
+ * memory or a file is checked whole against the header's checksum (the cubins' own checksums are
+ * for tools that read one kernel); the embedded default pack, part of the library, only for its
+ * structure. */
 #ifndef FFTGEN_RUNTIME_PACK_H
 #define FFTGEN_RUNTIME_PACK_H
 
