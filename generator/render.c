@@ -9,6 +9,7 @@
 
 #include "c_locale.h"
 #include "templates.h"
+#include "text_buffer.h"
 
 void fftgen_default_name(const fftgen_transform_plan *plan, char *name, size_t len)
 {
@@ -368,30 +369,15 @@ static void push_plan(lua_State *L, const fftgen_render_request *request)
     lua_setfield(L, -2, "directions");
 }
 
-/* A growing text; `failed` once an allocation did. */
+/* The identity's text; `failed` once an allocation did. */
 struct identity_text {
-    char *data;
-    size_t length, capacity;
+    fftgen_text_buffer text;
     int failed;
 };
 
 static void add_text(struct identity_text *t, const char *data, size_t length)
 {
-    if (t->failed) return;
-    if (t->length + length + 1 > t->capacity) {
-        size_t capacity = t->capacity ? t->capacity : 4096;
-        while (capacity < t->length + length + 1) capacity *= 2;
-        char *grown = realloc(t->data, capacity);
-        if (grown == NULL) {
-            t->failed = 1;
-            return;
-        }
-        t->data = grown;
-        t->capacity = capacity;
-    }
-    memcpy(t->data + t->length, data, length);
-    t->length += length;
-    t->data[t->length] = '\0';
+    t->failed |= fftgen_text_append(&t->text, data, length) != 0;
 }
 
 static void add_string(struct identity_text *t, const char *text)
@@ -438,7 +424,8 @@ static void add_value(lua_State *L, struct identity_text *t, int depth)
         int at = 0;
         for (lua_pushnil(L); lua_next(L, value) != 0; lua_pop(L, 1)) {
             if (lua_type(L, -2) == LUA_TSTRING) lua_pushfstring(L, "s%s", lua_tostring(L, -2));
-            else lua_pushfstring(L, "i%I", (LUAI_UACINT)lua_tointeger(L, -2));
+            else if (lua_isinteger(L, -2)) lua_pushfstring(L, "i%I", (LUAI_UACINT)lua_tointeger(L, -2));
+            else luaL_error(L, "plan table has a %s key", luaL_typename(L, -2));
             keys[at] = lua_tostring(L, -1);
             lua_rawseti(L, key_texts, ++at);
         }
@@ -482,7 +469,7 @@ char *fftgen_render_identity(const fftgen_render_request *request, char *why, si
         snprintf(why, why_len, "out of memory starting Lua");
         return NULL;
     }
-    struct identity_text t = {NULL, 0, 0, 0};
+    struct identity_text t = {{NULL, 0, 0}, 0};
     /* fftgen's version names the embedded templates' release; the runtime adds their text's hash */
     add_string(&t, "fftgen " FFTGEN_VERSION " render identity 1\n");
     lua_pushcfunction(L, identity_protected);
@@ -497,10 +484,10 @@ char *fftgen_render_identity(const fftgen_render_request *request, char *why, si
     }
     lua_close(L);
     if (t.failed) {
-        free(t.data);
+        free(t.text.data);
         return NULL;
     }
-    return t.data;
+    return t.text.data;
 }
 
 /* Runs inside lua_pcall so that a memory error while building the plan table is caught too. */

@@ -280,12 +280,15 @@ static int index_find_locked(const fftgen_hash *identity, fftgen_hash *source)
 
 static void index_put_locked(const fftgen_hash *identity, const fftgen_hash *source)
 {
-    struct index_entry *e = malloc(sizeof *e);
-    if (e == NULL) return; /* the request is rendered again next time */
-    e->identity = *identity;
+    struct index_entry *e = index_entries;
+    while (e != NULL && memcmp(&e->identity, identity, sizeof *identity) != 0) e = e->next;
+    if (e == NULL && (e = malloc(sizeof *e)) != NULL) {
+        e->identity = *identity;
+        e->next = index_entries;
+        index_entries = e;
+    }
+    if (e == NULL) return; /* out of memory: the request is rendered again next time */
     e->source = *source;
-    e->next = index_entries;
-    index_entries = e;
     char path[4200];
     if (index_path(identity, path, sizeof path) != 0) return;
     unsigned char bytes[INDEX_BYTES] = {0};

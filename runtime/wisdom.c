@@ -13,6 +13,7 @@
 #include "cache.h"
 #include "load_once.h"
 #include "output_file.h"
+#include "text_buffer.h"
 
 /* The shipped table (runtime/tuned_choices.wisdom), linked in as read-only data. */
 extern const char fftgen_shipped_wisdom_data[];
@@ -562,29 +563,7 @@ void fftgen_choice_text(const fftgen_choice *choice, char *out, size_t len)
              block, prefetch, l2, masks);
 }
 
-/* Appends printf output to a growing buffer; -1 when out of memory. */
-struct text_buffer {
-    char *data;
-    size_t length, capacity;
-};
-
-static int append(struct text_buffer *b, const char *data, size_t length)
-{
-    if (b->length + length + 1 > b->capacity) {
-        size_t capacity = b->capacity ? b->capacity : 4096;
-        while (capacity < b->length + length + 1) capacity *= 2;
-        char *grown = realloc(b->data, capacity);
-        if (grown == NULL) return -1;
-        b->data = grown;
-        b->capacity = capacity;
-    }
-    memcpy(b->data + b->length, data, length);
-    b->length += length;
-    b->data[b->length] = '\0';
-    return 0;
-}
-
-static int append_entry(struct text_buffer *b, const fftgen_wisdom_entry *entry)
+static int append_entry(fftgen_text_buffer *b, const fftgen_wisdom_entry *entry)
 {
     char shape[64], choice[256], line[MAX_LINE];
     fftgen_shape_text(entry->rank, entry->shape, shape, sizeof shape);
@@ -594,19 +573,19 @@ static int append_entry(struct text_buffer *b, const fftgen_wisdom_entry *entry)
     const int n = snprintf(line, sizeof line, "%s %s %s ms=%.4f default-ms=%.4f\n",
                            fftgen_precision_name(entry->precision), shape, choice, entry->ms, entry->default_ms);
     fftgen_c_locale_end(&scope);
-    return append(b, line, (size_t)n);
+    return fftgen_text_append(b, line, (size_t)n);
 }
 
 fftgen_result fftgen_wisdom_write(const char *path, const fftgen_device_key *key, const fftgen_wisdom_entry *entries,
                                   int count, char *why, size_t why_len)
 {
-    struct text_buffer out = {0};
+    fftgen_text_buffer out = {0};
     char line[MAX_LINE];
     int failed = 0;
     static const char comment[] = "# Kernel choices measured by `fftgen tune`: one section per device, driver"
                                   " and fftgen version.\n";
     const int n = snprintf(line, sizeof line, "fftgen-wisdom %d\n%s", FFTGEN_WISDOM_FORMAT, comment);
-    failed |= append(&out, line, (size_t)n);
+    failed |= fftgen_text_append(&out, line, (size_t)n);
     /* the other devices' sections, as they were (a device or pipe such as /dev/stdout holds none, and
      * reading one could wait forever) */
     size_t size = 0;
@@ -628,7 +607,7 @@ fftgen_result fftgen_wisdom_write(const char *path, const fftgen_device_key *key
     }
     /* other devices' lines as they were; this device's entries for transforms not measured again,
      * which go into its new section */
-    struct text_buffer mine = {0};
+    fftgen_text_buffer mine = {0};
     int own = 0; /* inside this device's section */
     for (size_t at = 0; old != NULL && at < size;) {
         const char *newline = memchr(old + at, '\n', size - at);
@@ -641,11 +620,11 @@ fftgen_result fftgen_wisdom_write(const char *path, const fftgen_device_key *key
         for (int i = 0; i < count && kind == LINE_ENTRY; ++i) measured_again |= same_transform(&entry, &entries[i]);
         const int ours = length == sizeof comment - 2 && memcmp(old + at, comment, length) == 0; /* written above */
         if (!own && kind != LINE_HEADER && !ours) {
-            failed |= append(&out, old + at, length);
-            failed |= append(&out, "\n", 1);
+            failed |= fftgen_text_append(&out, old + at, length);
+            failed |= fftgen_text_append(&out, "\n", 1);
         } else if (own && kind == LINE_ENTRY && !measured_again) {
-            failed |= append(&mine, old + at, length);
-            failed |= append(&mine, "\n", 1);
+            failed |= fftgen_text_append(&mine, old + at, length);
+            failed |= fftgen_text_append(&mine, "\n", 1);
         }
         at += length + (newline != NULL);
     }
@@ -656,8 +635,8 @@ fftgen_result fftgen_wisdom_write(const char *path, const fftgen_device_key *key
         if (*c == '"' || *c == '\n' || *c == '#') *c = '\'';
     const int m = snprintf(line, sizeof line, "device \"%s\" sm_%d driver %s fftgen %s\n", device, key->arch,
                            key->driver, key->version);
-    failed |= append(&out, line, (size_t)m);
-    if (mine.length > 0) failed |= append(&out, mine.data, mine.length);
+    failed |= fftgen_text_append(&out, line, (size_t)m);
+    if (mine.length > 0) failed |= fftgen_text_append(&out, mine.data, mine.length);
     free(mine.data);
     for (int i = 0; i < count; ++i) failed |= append_entry(&out, &entries[i]);
     if (failed) {
