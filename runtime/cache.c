@@ -74,13 +74,19 @@ int fftgen_cache_dir(char *dir, size_t len)
     return stat(dir, &st) == 0 && S_ISDIR(st.st_mode) ? 0 : -1;
 }
 
-static int entry_path(const fftgen_hash *key, char *path, size_t len)
+/* DIR/KEY.EXTENSION in the cache folder: .cubin for kernels, .source for the render index. */
+static int cache_file_path(const fftgen_hash *key, const char *extension, char *path, size_t len)
 {
     char dir[4096], hex[33];
     if (fftgen_cache_dir(dir, sizeof dir) != 0) return -1;
     fftgen_hash_hex(key, hex);
-    const int n = snprintf(path, len, "%s/%s.cubin", dir, hex);
+    const int n = snprintf(path, len, "%s/%s.%s", dir, hex, extension);
     return n > 0 && (size_t)n < len ? 0 : -1;
+}
+
+static int entry_path(const fftgen_hash *key, char *path, size_t len)
+{
+    return cache_file_path(key, "cubin", path, len);
 }
 
 int fftgen_cache_entry_path(const char *source, int arch, char *path, size_t len)
@@ -241,11 +247,7 @@ static void hash_templates(void)
 
 static int index_path(const fftgen_hash *identity, char *path, size_t len)
 {
-    char dir[4096], hex[33];
-    if (fftgen_cache_dir(dir, sizeof dir) != 0) return -1;
-    fftgen_hash_hex(identity, hex);
-    const int n = snprintf(path, len, "%s/%s.source", dir, hex);
-    return n > 0 && (size_t)n < len ? 0 : -1;
+    return cache_file_path(identity, "source", path, len);
 }
 
 /* The source's hash of a request seen before, from memory or disk: 1, else 0 (none, or a damaged file,
