@@ -6,9 +6,9 @@
  * file size, checksum of everything after the header), one 256-byte descriptor per kernel (source
  * key, architecture, precision, size, passes, cubin offset, size and checksum, and a one-line
  * summary: directions, layout, radix chains and launch shapes), then the cubins. A pack read from
- * memory or a file is checked whole against the header's checksum (the cubins' own checksums are
- * for tools that read one kernel); the embedded default pack, part of the library, only for its
- * structure. */
+ * memory or a file is checked whole against the header's checksum, which covers every cubin (their
+ * own checksums are still written, in format 1, but nothing reads them); the embedded default pack,
+ * part of the library, only for its structure. */
 #ifndef FFTGEN_RUNTIME_PACK_H
 #define FFTGEN_RUNTIME_PACK_H
 
