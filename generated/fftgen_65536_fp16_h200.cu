@@ -14,7 +14,7 @@
  * Passes (four-step, no transposes; 65536 = 256 x 256):
  *   1. 256 FFTs of 256 points (radix 16 x 16) per transform: columns of stride 256, times exp(-2*pi*i*c*j/65536)
  *      each tile of 16 columns written as one block: point j of column c at j*16 + c mod 16
- *   2. 256 FFTs of 256 points (radix 16 x 16) per transform: rows, read in runs of 16 points from pass 1's blocks, written transposed
+ *   2. 256 FFTs of 256 points (radix 16 x 16) per transform: rows, read in runs of 16 points from pass 1's blocks (lanes along the runs), written transposed
  *
  * Entry points (D = forward or inverse):
  *   extern "C" __global__ void fftgen_65536_fp16_pass1_forward(const point_t* in, point_t* out, int batch, float scale);
@@ -37,8 +37,8 @@
  * Pass 1 launch shape: 256 threads per block, 16 transform(s) per block, so
  *   grid = ceil(transforms / 16) blocks; dynamic shared memory 34816 bytes per block.
  * Pass 2 launch shape: 256 threads per block, 16 transform(s) per block, so
- *   grid = ceil(transforms / 16) blocks; dynamic shared memory 34816 bytes per block.
- * Runs where a block may have 34816 bytes of shared memory (sm_75: 64 KB,
+ *   grid = ceil(transforms / 16) blocks; dynamic shared memory 34944 bytes per block.
+ * Runs where a block may have 34944 bytes of shared memory (sm_75: 64 KB,
  * sm_80: 163 KB, sm_86/89/120: 99 KB, sm_90: 227 KB).
  *
  * Build: nvcc -c -arch=sm_XY this_file.cu   (or compile it with NVRTC: under
@@ -96,6 +96,9 @@ __device__ __forceinline__ float2 twiddle_mul_conj(float2 a, float2 w) {
 
 // One pad element every 16 keeps strided shared-memory accesses off a single bank.
 __device__ __forceinline__ int padded(int i) { return i + (i >> 4); }
+// One more every 256 in the first exchange of a pass whose lanes read along its runs: its
+// first stage writes points 256 apart across lanes, which the pad every 16 puts on one bank.
+__device__ __forceinline__ int padded_wide(int i) { return i + (i >> 4) + (i >> 8); }
 
 // exp(-2*pi*i*q/N) as a product of table entries, one per group of `bits` bits of q: a
 // rounding more per table than one full table, and a file thousands of times smaller
@@ -1026,7 +1029,7 @@ namespace pass2 {
 [[maybe_unused]] constexpr int THREADS_PER_FFT = 16; // threads that share one transform
 [[maybe_unused]] constexpr int FFTS_PER_BLOCK = 16; // transforms per thread block
 [[maybe_unused]] constexpr int THREADS = 256; // threads per block
-[[maybe_unused]] constexpr int SHARED_BYTES = 34816; // dynamic shared memory per block
+[[maybe_unused]] constexpr int SHARED_BYTES = 34944; // dynamic shared memory per block
 [[maybe_unused]] constexpr int GROUP_SIZE = 256; // transforms per group, side by side
 [[maybe_unused]] constexpr int GROUP_COUNT = 1; // groups per transform of the file
 [[maybe_unused]] constexpr int IN_ELEM_STRIDE = 1; // elements between points of one transform
@@ -1040,8 +1043,8 @@ namespace pass2 {
 [[maybe_unused]] constexpr int OUT_GROUP_STRIDE = 0; // elements between groups
 [[maybe_unused]] constexpr int OUT_BATCH_STRIDE = 65536; // elements between transforms of the file
 [[maybe_unused]] constexpr int LOG_POINTS = 8; // log2(POINTS)
-// shared memory holds float2 with one pad element every 16: 4352 elements
-static_assert(SHARED_BYTES == 4352 * sizeof(float2), "shared memory size");
+// shared memory holds float2 with one pad element every 16, and one more every 256 in the first exchange: 4368 elements
+static_assert(SHARED_BYTES == 4368 * sizeof(float2), "shared memory size");
 
 // radix-16 stage on 256-point sub-transforms: [m-1][k] = exp(-2*pi*i*k*m/256), m = 1..15, k < 16
 __device__ const float2 pass2_twiddles_2[240] = {
@@ -1124,91 +1127,52 @@ fftgen_65536_fp16_pass2_forward(const point_t* in, point_t* out, int batch, floa
     // the tile's transforms that exist: fewer than FFTS_PER_BLOCK only in a last, partial tile
     const int tile_ffts = (int)(batch - first_fft < FFTS_PER_BLOCK ? batch - first_fft : FFTS_PER_BLOCK);
     {
-        // coalesced copy of the tile into shared memory: all loads first; transforms past the batch
-        // (in a last, partial tile) are neither read nor written
+        // the first stage's threads, lanes along the runs: point run_thread (and its butterfly's others)
+        // of transform run_fft, so that a warp reads whole runs
+        const int run_fft = (thread / IN_RUN_POINTS) % FFTS_PER_BLOCK;
+        const int run_thread = (thread / (IN_RUN_POINTS * FFTS_PER_BLOCK)) * IN_RUN_POINTS + thread % IN_RUN_POINTS;
+        // coalesced loads of the tile's rows in runs, straight into the first stage's registers; transforms
+        // past the batch (in a last, partial tile) are neither read nor written
         {
-            const int run = thread / (FFTS_PER_BLOCK * IN_RUN_POINTS);
-            const int run_offset = thread % (FFTS_PER_BLOCK * IN_RUN_POINTS);
-            const int row_fft = run_offset / IN_RUN_POINTS;
-            const point_t* src = in + in_tile + (size_t)run * IN_RUN_STRIDE + run_offset;
-            const int element = padded((run * IN_RUN_POINTS + run_offset % IN_RUN_POINTS) * FFTS_PER_BLOCK + row_fft);
-            v[0] = (row_fft < tile_ffts) ? load_point(src, 0) : make_float2(0.0f, 0.0f);
-            v[1] = (row_fft < tile_ffts) ? load_point(src + 1 * (size_t)IN_RUN_STRIDE, 0) : make_float2(0.0f, 0.0f);
-            v[2] = (row_fft < tile_ffts) ? load_point(src + 2 * (size_t)IN_RUN_STRIDE, 0) : make_float2(0.0f, 0.0f);
-            v[3] = (row_fft < tile_ffts) ? load_point(src + 3 * (size_t)IN_RUN_STRIDE, 0) : make_float2(0.0f, 0.0f);
-            v[4] = (row_fft < tile_ffts) ? load_point(src + 4 * (size_t)IN_RUN_STRIDE, 0) : make_float2(0.0f, 0.0f);
-            v[5] = (row_fft < tile_ffts) ? load_point(src + 5 * (size_t)IN_RUN_STRIDE, 0) : make_float2(0.0f, 0.0f);
-            v[6] = (row_fft < tile_ffts) ? load_point(src + 6 * (size_t)IN_RUN_STRIDE, 0) : make_float2(0.0f, 0.0f);
-            v[7] = (row_fft < tile_ffts) ? load_point(src + 7 * (size_t)IN_RUN_STRIDE, 0) : make_float2(0.0f, 0.0f);
-            v[8] = (row_fft < tile_ffts) ? load_point(src + 8 * (size_t)IN_RUN_STRIDE, 0) : make_float2(0.0f, 0.0f);
-            v[9] = (row_fft < tile_ffts) ? load_point(src + 9 * (size_t)IN_RUN_STRIDE, 0) : make_float2(0.0f, 0.0f);
-            v[10] = (row_fft < tile_ffts) ? load_point(src + 10 * (size_t)IN_RUN_STRIDE, 0) : make_float2(0.0f, 0.0f);
-            v[11] = (row_fft < tile_ffts) ? load_point(src + 11 * (size_t)IN_RUN_STRIDE, 0) : make_float2(0.0f, 0.0f);
-            v[12] = (row_fft < tile_ffts) ? load_point(src + 12 * (size_t)IN_RUN_STRIDE, 0) : make_float2(0.0f, 0.0f);
-            v[13] = (row_fft < tile_ffts) ? load_point(src + 13 * (size_t)IN_RUN_STRIDE, 0) : make_float2(0.0f, 0.0f);
-            v[14] = (row_fft < tile_ffts) ? load_point(src + 14 * (size_t)IN_RUN_STRIDE, 0) : make_float2(0.0f, 0.0f);
-            v[15] = (row_fft < tile_ffts) ? load_point(src + 15 * (size_t)IN_RUN_STRIDE, 0) : make_float2(0.0f, 0.0f);
-            smem[element] = v[0];
-            smem[element + 272] = v[1];
-            smem[element + 544] = v[2];
-            smem[element + 816] = v[3];
-            smem[element + 1088] = v[4];
-            smem[element + 1360] = v[5];
-            smem[element + 1632] = v[6];
-            smem[element + 1904] = v[7];
-            smem[element + 2176] = v[8];
-            smem[element + 2448] = v[9];
-            smem[element + 2720] = v[10];
-            smem[element + 2992] = v[11];
-            smem[element + 3264] = v[12];
-            smem[element + 3536] = v[13];
-            smem[element + 3808] = v[14];
-            smem[element + 4080] = v[15];
+            const point_t* src = in + in_tile + (size_t)run_fft * IN_FFT_STRIDE + (size_t)(run_thread / IN_RUN_POINTS) * IN_RUN_STRIDE + run_thread % IN_RUN_POINTS;
+            v[0] = (run_fft < tile_ffts) ? load_point(src, 0) : make_float2(0.0f, 0.0f);
+            v[1] = (run_fft < tile_ffts) ? load_point(src + 1 * (size_t)IN_RUN_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[2] = (run_fft < tile_ffts) ? load_point(src + 2 * (size_t)IN_RUN_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[3] = (run_fft < tile_ffts) ? load_point(src + 3 * (size_t)IN_RUN_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[4] = (run_fft < tile_ffts) ? load_point(src + 4 * (size_t)IN_RUN_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[5] = (run_fft < tile_ffts) ? load_point(src + 5 * (size_t)IN_RUN_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[6] = (run_fft < tile_ffts) ? load_point(src + 6 * (size_t)IN_RUN_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[7] = (run_fft < tile_ffts) ? load_point(src + 7 * (size_t)IN_RUN_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[8] = (run_fft < tile_ffts) ? load_point(src + 8 * (size_t)IN_RUN_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[9] = (run_fft < tile_ffts) ? load_point(src + 9 * (size_t)IN_RUN_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[10] = (run_fft < tile_ffts) ? load_point(src + 10 * (size_t)IN_RUN_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[11] = (run_fft < tile_ffts) ? load_point(src + 11 * (size_t)IN_RUN_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[12] = (run_fft < tile_ffts) ? load_point(src + 12 * (size_t)IN_RUN_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[13] = (run_fft < tile_ffts) ? load_point(src + 13 * (size_t)IN_RUN_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[14] = (run_fft < tile_ffts) ? load_point(src + 14 * (size_t)IN_RUN_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[15] = (run_fft < tile_ffts) ? load_point(src + 15 * (size_t)IN_RUN_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            if (scale != 1.0f) {
+                v[0] = scaled(v[0], scale);
+                v[1] = scaled(v[1], scale);
+                v[2] = scaled(v[2], scale);
+                v[3] = scaled(v[3], scale);
+                v[4] = scaled(v[4], scale);
+                v[5] = scaled(v[5], scale);
+                v[6] = scaled(v[6], scale);
+                v[7] = scaled(v[7], scale);
+                v[8] = scaled(v[8], scale);
+                v[9] = scaled(v[9], scale);
+                v[10] = scaled(v[10], scale);
+                v[11] = scaled(v[11], scale);
+                v[12] = scaled(v[12], scale);
+                v[13] = scaled(v[13], scale);
+                v[14] = scaled(v[14], scale);
+                v[15] = scaled(v[15], scale);
+            }
         }
-    }
-    __syncthreads();
-    {
         // stage 1 of 2: radix 16 on sub-transforms of 16 points
-        const int src = padded(fft_thread * FFTS_PER_BLOCK + fft_in_block);
-        v[0] = smem[src];
-        v[1] = smem[src + 272];
-        v[2] = smem[src + 544];
-        v[3] = smem[src + 816];
-        v[4] = smem[src + 1088];
-        v[5] = smem[src + 1360];
-        v[6] = smem[src + 1632];
-        v[7] = smem[src + 1904];
-        v[8] = smem[src + 2176];
-        v[9] = smem[src + 2448];
-        v[10] = smem[src + 2720];
-        v[11] = smem[src + 2992];
-        v[12] = smem[src + 3264];
-        v[13] = smem[src + 3536];
-        v[14] = smem[src + 3808];
-        v[15] = smem[src + 4080];
-        if (scale != 1.0f) {
-            v[0] = scaled(v[0], scale);
-            v[1] = scaled(v[1], scale);
-            v[2] = scaled(v[2], scale);
-            v[3] = scaled(v[3], scale);
-            v[4] = scaled(v[4], scale);
-            v[5] = scaled(v[5], scale);
-            v[6] = scaled(v[6], scale);
-            v[7] = scaled(v[7], scale);
-            v[8] = scaled(v[8], scale);
-            v[9] = scaled(v[9], scale);
-            v[10] = scaled(v[10], scale);
-            v[11] = scaled(v[11], scale);
-            v[12] = scaled(v[12], scale);
-            v[13] = scaled(v[13], scale);
-            v[14] = scaled(v[14], scale);
-            v[15] = scaled(v[15], scale);
-        }
-    }
-    __syncthreads();
-    {
         {
-            const int j = fft_thread;
+            const int j = run_thread;
             const float2 t1 = make_float2(v[0].x + v[8].x, v[0].y + v[8].y);
             const float2 t2 = make_float2(v[0].x - v[8].x, v[0].y - v[8].y);
             const float2 t3 = make_float2(v[4].x + v[12].x, v[4].y + v[12].y);
@@ -1290,7 +1254,7 @@ fftgen_65536_fp16_pass2_forward(const point_t* in, point_t* out, int batch, floa
             const float2 t79 = make_float2(t58.x + -4.142135680e-01f * t58.y, t58.y + 4.142135680e-01f * t58.x);
             const float2 t80 = make_float2(t29.x + -9.238795042e-01f * t79.x, t29.y + -9.238795042e-01f * t79.y);
             const float2 t81 = make_float2(t29.x - -9.238795042e-01f * t79.x, t29.y - -9.238795042e-01f * t79.y);
-            const int dst = padded((j * 16) * FFTS_PER_BLOCK + fft_in_block);
+            const int dst = padded_wide((j * 16) * FFTS_PER_BLOCK + run_fft);
             smem[dst] = t59;
             smem[dst + 17] = t62;
             smem[dst + 34] = t65;
@@ -1312,23 +1276,23 @@ fftgen_65536_fp16_pass2_forward(const point_t* in, point_t* out, int batch, floa
     __syncthreads();
     {
         // stage 2 of 2: radix 16 on sub-transforms of 256 points
-        const int src = padded(fft_thread * FFTS_PER_BLOCK + fft_in_block);
+        const int src = padded_wide(fft_thread * FFTS_PER_BLOCK + fft_in_block);
         v[0] = smem[src];
-        v[1] = smem[src + 272];
-        v[2] = smem[src + 544];
-        v[3] = smem[src + 816];
-        v[4] = smem[src + 1088];
-        v[5] = smem[src + 1360];
-        v[6] = smem[src + 1632];
-        v[7] = smem[src + 1904];
-        v[8] = smem[src + 2176];
-        v[9] = smem[src + 2448];
-        v[10] = smem[src + 2720];
-        v[11] = smem[src + 2992];
-        v[12] = smem[src + 3264];
-        v[13] = smem[src + 3536];
-        v[14] = smem[src + 3808];
-        v[15] = smem[src + 4080];
+        v[1] = smem[src + 273];
+        v[2] = smem[src + 546];
+        v[3] = smem[src + 819];
+        v[4] = smem[src + 1092];
+        v[5] = smem[src + 1365];
+        v[6] = smem[src + 1638];
+        v[7] = smem[src + 1911];
+        v[8] = smem[src + 2184];
+        v[9] = smem[src + 2457];
+        v[10] = smem[src + 2730];
+        v[11] = smem[src + 3003];
+        v[12] = smem[src + 3276];
+        v[13] = smem[src + 3549];
+        v[14] = smem[src + 3822];
+        v[15] = smem[src + 4095];
         float2 y[RADIX_MAX]; /* the outputs, in the order the tiled store copies them */
         {
             const int j = fft_thread;
@@ -1497,91 +1461,52 @@ fftgen_65536_fp16_pass2_inverse(const point_t* in, point_t* out, int batch, floa
     // the tile's transforms that exist: fewer than FFTS_PER_BLOCK only in a last, partial tile
     const int tile_ffts = (int)(batch - first_fft < FFTS_PER_BLOCK ? batch - first_fft : FFTS_PER_BLOCK);
     {
-        // coalesced copy of the tile into shared memory: all loads first; transforms past the batch
-        // (in a last, partial tile) are neither read nor written
+        // the first stage's threads, lanes along the runs: point run_thread (and its butterfly's others)
+        // of transform run_fft, so that a warp reads whole runs
+        const int run_fft = (thread / IN_RUN_POINTS) % FFTS_PER_BLOCK;
+        const int run_thread = (thread / (IN_RUN_POINTS * FFTS_PER_BLOCK)) * IN_RUN_POINTS + thread % IN_RUN_POINTS;
+        // coalesced loads of the tile's rows in runs, straight into the first stage's registers; transforms
+        // past the batch (in a last, partial tile) are neither read nor written
         {
-            const int run = thread / (FFTS_PER_BLOCK * IN_RUN_POINTS);
-            const int run_offset = thread % (FFTS_PER_BLOCK * IN_RUN_POINTS);
-            const int row_fft = run_offset / IN_RUN_POINTS;
-            const point_t* src = in + in_tile + (size_t)run * IN_RUN_STRIDE + run_offset;
-            const int element = padded((run * IN_RUN_POINTS + run_offset % IN_RUN_POINTS) * FFTS_PER_BLOCK + row_fft);
-            v[0] = (row_fft < tile_ffts) ? load_point(src, 0) : make_float2(0.0f, 0.0f);
-            v[1] = (row_fft < tile_ffts) ? load_point(src + 1 * (size_t)IN_RUN_STRIDE, 0) : make_float2(0.0f, 0.0f);
-            v[2] = (row_fft < tile_ffts) ? load_point(src + 2 * (size_t)IN_RUN_STRIDE, 0) : make_float2(0.0f, 0.0f);
-            v[3] = (row_fft < tile_ffts) ? load_point(src + 3 * (size_t)IN_RUN_STRIDE, 0) : make_float2(0.0f, 0.0f);
-            v[4] = (row_fft < tile_ffts) ? load_point(src + 4 * (size_t)IN_RUN_STRIDE, 0) : make_float2(0.0f, 0.0f);
-            v[5] = (row_fft < tile_ffts) ? load_point(src + 5 * (size_t)IN_RUN_STRIDE, 0) : make_float2(0.0f, 0.0f);
-            v[6] = (row_fft < tile_ffts) ? load_point(src + 6 * (size_t)IN_RUN_STRIDE, 0) : make_float2(0.0f, 0.0f);
-            v[7] = (row_fft < tile_ffts) ? load_point(src + 7 * (size_t)IN_RUN_STRIDE, 0) : make_float2(0.0f, 0.0f);
-            v[8] = (row_fft < tile_ffts) ? load_point(src + 8 * (size_t)IN_RUN_STRIDE, 0) : make_float2(0.0f, 0.0f);
-            v[9] = (row_fft < tile_ffts) ? load_point(src + 9 * (size_t)IN_RUN_STRIDE, 0) : make_float2(0.0f, 0.0f);
-            v[10] = (row_fft < tile_ffts) ? load_point(src + 10 * (size_t)IN_RUN_STRIDE, 0) : make_float2(0.0f, 0.0f);
-            v[11] = (row_fft < tile_ffts) ? load_point(src + 11 * (size_t)IN_RUN_STRIDE, 0) : make_float2(0.0f, 0.0f);
-            v[12] = (row_fft < tile_ffts) ? load_point(src + 12 * (size_t)IN_RUN_STRIDE, 0) : make_float2(0.0f, 0.0f);
-            v[13] = (row_fft < tile_ffts) ? load_point(src + 13 * (size_t)IN_RUN_STRIDE, 0) : make_float2(0.0f, 0.0f);
-            v[14] = (row_fft < tile_ffts) ? load_point(src + 14 * (size_t)IN_RUN_STRIDE, 0) : make_float2(0.0f, 0.0f);
-            v[15] = (row_fft < tile_ffts) ? load_point(src + 15 * (size_t)IN_RUN_STRIDE, 0) : make_float2(0.0f, 0.0f);
-            smem[element] = v[0];
-            smem[element + 272] = v[1];
-            smem[element + 544] = v[2];
-            smem[element + 816] = v[3];
-            smem[element + 1088] = v[4];
-            smem[element + 1360] = v[5];
-            smem[element + 1632] = v[6];
-            smem[element + 1904] = v[7];
-            smem[element + 2176] = v[8];
-            smem[element + 2448] = v[9];
-            smem[element + 2720] = v[10];
-            smem[element + 2992] = v[11];
-            smem[element + 3264] = v[12];
-            smem[element + 3536] = v[13];
-            smem[element + 3808] = v[14];
-            smem[element + 4080] = v[15];
+            const point_t* src = in + in_tile + (size_t)run_fft * IN_FFT_STRIDE + (size_t)(run_thread / IN_RUN_POINTS) * IN_RUN_STRIDE + run_thread % IN_RUN_POINTS;
+            v[0] = (run_fft < tile_ffts) ? load_point(src, 0) : make_float2(0.0f, 0.0f);
+            v[1] = (run_fft < tile_ffts) ? load_point(src + 1 * (size_t)IN_RUN_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[2] = (run_fft < tile_ffts) ? load_point(src + 2 * (size_t)IN_RUN_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[3] = (run_fft < tile_ffts) ? load_point(src + 3 * (size_t)IN_RUN_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[4] = (run_fft < tile_ffts) ? load_point(src + 4 * (size_t)IN_RUN_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[5] = (run_fft < tile_ffts) ? load_point(src + 5 * (size_t)IN_RUN_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[6] = (run_fft < tile_ffts) ? load_point(src + 6 * (size_t)IN_RUN_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[7] = (run_fft < tile_ffts) ? load_point(src + 7 * (size_t)IN_RUN_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[8] = (run_fft < tile_ffts) ? load_point(src + 8 * (size_t)IN_RUN_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[9] = (run_fft < tile_ffts) ? load_point(src + 9 * (size_t)IN_RUN_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[10] = (run_fft < tile_ffts) ? load_point(src + 10 * (size_t)IN_RUN_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[11] = (run_fft < tile_ffts) ? load_point(src + 11 * (size_t)IN_RUN_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[12] = (run_fft < tile_ffts) ? load_point(src + 12 * (size_t)IN_RUN_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[13] = (run_fft < tile_ffts) ? load_point(src + 13 * (size_t)IN_RUN_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[14] = (run_fft < tile_ffts) ? load_point(src + 14 * (size_t)IN_RUN_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            v[15] = (run_fft < tile_ffts) ? load_point(src + 15 * (size_t)IN_RUN_STRIDE, 0) : make_float2(0.0f, 0.0f);
+            if (scale != 1.0f) {
+                v[0] = scaled(v[0], scale);
+                v[1] = scaled(v[1], scale);
+                v[2] = scaled(v[2], scale);
+                v[3] = scaled(v[3], scale);
+                v[4] = scaled(v[4], scale);
+                v[5] = scaled(v[5], scale);
+                v[6] = scaled(v[6], scale);
+                v[7] = scaled(v[7], scale);
+                v[8] = scaled(v[8], scale);
+                v[9] = scaled(v[9], scale);
+                v[10] = scaled(v[10], scale);
+                v[11] = scaled(v[11], scale);
+                v[12] = scaled(v[12], scale);
+                v[13] = scaled(v[13], scale);
+                v[14] = scaled(v[14], scale);
+                v[15] = scaled(v[15], scale);
+            }
         }
-    }
-    __syncthreads();
-    {
         // stage 1 of 2: radix 16 on sub-transforms of 16 points
-        const int src = padded(fft_thread * FFTS_PER_BLOCK + fft_in_block);
-        v[0] = smem[src];
-        v[1] = smem[src + 272];
-        v[2] = smem[src + 544];
-        v[3] = smem[src + 816];
-        v[4] = smem[src + 1088];
-        v[5] = smem[src + 1360];
-        v[6] = smem[src + 1632];
-        v[7] = smem[src + 1904];
-        v[8] = smem[src + 2176];
-        v[9] = smem[src + 2448];
-        v[10] = smem[src + 2720];
-        v[11] = smem[src + 2992];
-        v[12] = smem[src + 3264];
-        v[13] = smem[src + 3536];
-        v[14] = smem[src + 3808];
-        v[15] = smem[src + 4080];
-        if (scale != 1.0f) {
-            v[0] = scaled(v[0], scale);
-            v[1] = scaled(v[1], scale);
-            v[2] = scaled(v[2], scale);
-            v[3] = scaled(v[3], scale);
-            v[4] = scaled(v[4], scale);
-            v[5] = scaled(v[5], scale);
-            v[6] = scaled(v[6], scale);
-            v[7] = scaled(v[7], scale);
-            v[8] = scaled(v[8], scale);
-            v[9] = scaled(v[9], scale);
-            v[10] = scaled(v[10], scale);
-            v[11] = scaled(v[11], scale);
-            v[12] = scaled(v[12], scale);
-            v[13] = scaled(v[13], scale);
-            v[14] = scaled(v[14], scale);
-            v[15] = scaled(v[15], scale);
-        }
-    }
-    __syncthreads();
-    {
         {
-            const int j = fft_thread;
+            const int j = run_thread;
             const float2 t1 = make_float2(v[0].x + v[8].x, v[0].y + v[8].y);
             const float2 t2 = make_float2(v[0].x - v[8].x, v[0].y - v[8].y);
             const float2 t3 = make_float2(v[4].x + v[12].x, v[4].y + v[12].y);
@@ -1663,7 +1588,7 @@ fftgen_65536_fp16_pass2_inverse(const point_t* in, point_t* out, int batch, floa
             const float2 t79 = make_float2(t58.x + 4.142135680e-01f * t58.y, t58.y + -4.142135680e-01f * t58.x);
             const float2 t80 = make_float2(t29.x + -9.238795042e-01f * t79.x, t29.y + -9.238795042e-01f * t79.y);
             const float2 t81 = make_float2(t29.x - -9.238795042e-01f * t79.x, t29.y - -9.238795042e-01f * t79.y);
-            const int dst = padded((j * 16) * FFTS_PER_BLOCK + fft_in_block);
+            const int dst = padded_wide((j * 16) * FFTS_PER_BLOCK + run_fft);
             smem[dst] = t59;
             smem[dst + 17] = t62;
             smem[dst + 34] = t65;
@@ -1685,23 +1610,23 @@ fftgen_65536_fp16_pass2_inverse(const point_t* in, point_t* out, int batch, floa
     __syncthreads();
     {
         // stage 2 of 2: radix 16 on sub-transforms of 256 points
-        const int src = padded(fft_thread * FFTS_PER_BLOCK + fft_in_block);
+        const int src = padded_wide(fft_thread * FFTS_PER_BLOCK + fft_in_block);
         v[0] = smem[src];
-        v[1] = smem[src + 272];
-        v[2] = smem[src + 544];
-        v[3] = smem[src + 816];
-        v[4] = smem[src + 1088];
-        v[5] = smem[src + 1360];
-        v[6] = smem[src + 1632];
-        v[7] = smem[src + 1904];
-        v[8] = smem[src + 2176];
-        v[9] = smem[src + 2448];
-        v[10] = smem[src + 2720];
-        v[11] = smem[src + 2992];
-        v[12] = smem[src + 3264];
-        v[13] = smem[src + 3536];
-        v[14] = smem[src + 3808];
-        v[15] = smem[src + 4080];
+        v[1] = smem[src + 273];
+        v[2] = smem[src + 546];
+        v[3] = smem[src + 819];
+        v[4] = smem[src + 1092];
+        v[5] = smem[src + 1365];
+        v[6] = smem[src + 1638];
+        v[7] = smem[src + 1911];
+        v[8] = smem[src + 2184];
+        v[9] = smem[src + 2457];
+        v[10] = smem[src + 2730];
+        v[11] = smem[src + 3003];
+        v[12] = smem[src + 3276];
+        v[13] = smem[src + 3549];
+        v[14] = smem[src + 3822];
+        v[15] = smem[src + 4095];
         float2 y[RADIX_MAX]; /* the outputs, in the order the tiled store copies them */
         {
             const int j = fft_thread;

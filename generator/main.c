@@ -295,7 +295,8 @@ static void explain_pass(const fftgen_kernel_plan *plan, const char *indent)
         const int staged = plan->staged_io;
         const char *from = s == 0 && (!staged || loads)
                                ? (plan->column_pairs ? "global memory (both columns of a lane pair's row in 8 bytes)"
-                                                     : "global memory")
+                                  : fftgen_reads_runs_across_lanes(plan) ? "global memory (lanes along the runs)"
+                                                                         : "global memory")
                                : "shared memory";
         const char *to = s == last && ((!staged && plan->cluster < 2) || stores) ? "global memory" : "shared memory";
         if (shuffle_tail && s == last - 1) to = "registers";

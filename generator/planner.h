@@ -475,6 +475,13 @@ int fftgen_shuffle_tail(const fftgen_kernel_plan *plan);
 int fftgen_loads_to_registers(const fftgen_kernel_plan *p);
 int fftgen_stores_from_registers(const fftgen_kernel_plan *p);
 
+/* Whether a tiled pass's loads, straight into registers, put the lanes along its runs: fp16 rows in runs
+ * of 16, tiles of 16, a first stage of radix 16. Thread i then takes point i % 16 (plus 16 times
+ * i / 256) of its run of transform (i / 16) % 16: a warp reads two whole runs, 128 contiguous bytes.
+ * The first stage's butterfly j (its points j + u * THREADS_PER_FFT) writes shared memory padded one
+ * element more every 256 (padded_wide) for the second stage, which takes the usual threads again. */
+int fftgen_reads_runs_across_lanes(const fftgen_kernel_plan *p);
+
 /* Whether a pass copies its columns through shared memory where it could load them straight into
  * registers (fftgen_kernel_request.column_register_passes): tiled, on CUDA cores, not column_registers
  * (short columns of 2D and 3D shapes, by default). */

@@ -256,6 +256,8 @@ static void push_pass(lua_State *L, const fftgen_kernel_plan *pass)
     lua_setfield(L, -2, "column_registers");
     lua_pushboolean(L, fftgen_loads_to_registers(pass));
     lua_setfield(L, -2, "loads_to_registers");
+    lua_pushboolean(L, fftgen_reads_runs_across_lanes(pass));
+    lua_setfield(L, -2, "runs_across_lanes");
     lua_pushboolean(L, fftgen_stores_from_registers(pass));
     lua_setfield(L, -2, "stores_from_registers");
     lua_pushboolean(L, fftgen_shuffle_tail(pass));

@@ -66,6 +66,10 @@ local function radix32(f) return any_pass(f, "radix_max", 32) end
 -- How the pass pads its shared memory (fftgen_smem_pad_every), for its comment: the planner sizes it
 -- for a pad every 16. `colon`: the form "every 16: N elements" of the comment that has nothing after it.
 local function pad_text(p, colon)
+  if p.runs_across_lanes then
+    return string.format(colon and "one pad element every 16, and one more every 256 in the first exchange: %d elements"
+      or "one pad element every 16, and one more every 256 in the first exchange (%d elements)", p.smem_points)
+  end
   if p.pad_every == 16 then
     return string.format(colon and "one pad element every 16: %d elements" or "one pad element every 16 (%d elements)",
       p.smem_points)
@@ -76,6 +80,8 @@ local function pad_text(p, colon)
 end
 -- Files with a pass that pads its shared memory every 32 points (padded32)
 local function sparse_pad(f) return any_pass(f, "pad_every", 32) end
+-- Files with a pass whose lanes read along its runs, and whose first exchange pads every 256 too
+local function wide_pad(f) return any_pass(f, "runs_across_lanes") end
 -- Files whose stages compute twiddles (fftgen_kernel_plan.computed_twiddles)
 local function computed_twiddles(f) return any_pass(f, "computed_twiddles") end
 -- Where a layout's transforms interleave (the distance shorter than one transform's span, which
@@ -252,8 +258,8 @@ local function header(w, f, title, body)
     for _, p in ipairs(f.passes) do
       local what
       if p.in_layout.run_points > 0 then
-        what = string.format("rows, read in runs of %d points from pass %d's blocks, written transposed",
-          p.in_layout.run_points, p.index - 1)
+        what = string.format("rows, read in runs of %d points from pass %d's blocks%s, written transposed",
+          p.in_layout.run_points, p.index - 1, p.runs_across_lanes and " (lanes along the runs)" or "")
       elseif p.in_layout.elem_stride == 1 then
         what = "rows, written transposed"
       else
@@ -654,6 +660,11 @@ local function cuda_helpers(w, f)
     w:line("// One every 32, where a pass's first stage writes points 32 * 8 (or 32 * 4, ..) apart: the pad")
     w:line("// every 16 would put them on one bank.")
     w:line("__device__ __forceinline__ int padded32(int i) { return i + (i >> 5); }")
+  end
+  if wide_pad(f) then
+    w:line("// One more every 256 in the first exchange of a pass whose lanes read along its runs: its")
+    w:line("// first stage writes points 256 apart across lanes, which the pad every 16 puts on one bank.")
+    w:line("__device__ __forceinline__ int padded_wide(int i) { return i + (i >> 4) + (i >> 8); }")
   end
   if radix32(f) then
     w:line("// Two neighbouring points in one 16-byte store; i is even.")
@@ -1439,6 +1450,7 @@ local function sim_helpers(w, f)
   end
   w:line("static inline int padded(int i) { return i + (i >> 4); }")
   if sparse_pad(f) then w:line("static inline int padded32(int i) { return i + (i >> 5); }") end
+  if wide_pad(f) then w:line("static inline int padded_wide(int i) { return i + (i >> 4) + (i >> 8); }") end
   if radix32(f) then
     w:line("static inline void store_pair(float2* s, int i, float2 a, float2 b) { s[i] = a; s[i + 1] = b; }")
   end

@@ -109,6 +109,17 @@ local function smem_index(plan, base_padded, base_expr, bound, c)
   return padded(plan, code.sum(base_expr, c))
 end
 
+-- The first exchange of a pass that reads its runs across lanes (plan.runs_across_lanes): one pad element
+-- every 16 and one more every 256 (padded_wide), so that the first stage's stores, 256 elements apart
+-- across lanes, fall on distinct banks. padded_wide(base + c) is padded_wide(base) + c + c/16 + c/256
+-- where base mod 16 never exceeds bound16, nor base mod 256 bound256, and neither sum carries.
+local function wide_index(base_padded, base_expr, bound16, bound256, c)
+  if bound16 + c % 16 < 16 and bound256 + c % 256 < 256 then
+    return code.sum(base_padded, c + c // 16 + c // 256)
+  end
+  return string.format("padded_wide(%s)", code.sum(base_expr, c))
+end
+
 -- Largest value of (slot + fft_thread) mod pad.
 local function read_bound(plan)
   return math.min(plan.threads_per_fft, pad_every(plan)) - 1
@@ -235,8 +246,10 @@ local function tiled_prelude(w, plan, layout, pointer, tile, row)
         layout.name, layout.name, layout.name, layout.name)
       return
     end
-    w:line("const point_t* src = %s + (size_t)fft_in_block * %s_FFT_STRIDE + (size_t)(fft_thread / %s_RUN_POINTS) * %s_RUN_STRIDE + fft_thread %% %s_RUN_POINTS;",
-      tile, layout.name, layout.name, layout.name, layout.name)
+    local fft, point = "fft_in_block", "fft_thread"
+    if plan.runs_across_lanes then fft, point = "run_fft", "run_thread" end
+    w:line("const point_t* src = %s + (size_t)%s * %s_FFT_STRIDE + (size_t)(%s / %s_RUN_POINTS) * %s_RUN_STRIDE + %s %% %s_RUN_POINTS;",
+      tile, fft, layout.name, point, layout.name, layout.name, point, layout.name)
     return
   end
   if layout.run_points > 0 then
@@ -298,7 +311,7 @@ local function tiled_side(plan, layout, pointer, u, rows)
     local step = (plan.prefetch or 0) > 1 and string.format("FFTS_PER_BLOCK * %s_RUN_POINTS", layout.name)
       or string.format("(size_t)%s_RUN_STRIDE", layout.name)
     local address = (runs == 0) and pointer or string.format("%s + %d * %s", pointer, runs, step)
-    return address, nil, "fft_in_block"
+    return address, nil, plan.runs_across_lanes and "run_fft" or "fft_in_block"
   end
   if layout.run_points > 0 then
     local runs = u * plan.threads // (plan.ffts_per_block * layout.run_points)
@@ -367,6 +380,13 @@ local function emit_staged_load(w, plan)
       w:line("smem[%s] = v[%d];", code.sum("dst", pad_offset(plan, c)), u)
     end
     return
+  end
+  if plan.runs_across_lanes then
+    -- phase-wide: the first stage's butterflies use them too
+    w:line("// the first stage's threads, lanes along the runs: point run_thread (and its butterfly's others)")
+    w:line("// of transform run_fft, so that a warp reads whole runs")
+    w:line("const int run_fft = (thread / IN_RUN_POINTS) %% FFTS_PER_BLOCK;")
+    w:line("const int run_thread = (thread / (IN_RUN_POINTS * FFTS_PER_BLOCK)) * IN_RUN_POINTS + thread %% IN_RUN_POINTS;")
   end
   if register_side(plan, plan.in_layout) then
     w:line("// coalesced loads of the tile's %s, straight into the first stage's registers; transforms",
@@ -554,7 +574,7 @@ local function emit_staged_store(w, plan, sign)
   end
 end
 
-local function emit_loads(w, plan, r, from_global, paired)
+local function emit_loads(w, plan, r, from_global, paired, wide)
   local per_thread = plan.radix_max // r
   local stride = plan.n // r
   if from_global then
@@ -591,11 +611,17 @@ local function emit_loads(w, plan, r, from_global, paired)
     if plan.transposed_smem then
       base, step, bound = j .. " * FFTS_PER_BLOCK + fft_in_block", plan.ffts_per_block, pad_every(plan) - 1
     end
-    w:line("const int src = %s;", padded(plan, base))
+    if wide then
+      assert(plan.transposed_smem, "the wide pad is a tiled pass's first exchange")
+      w:line("const int src = padded_wide(%s);", base)
+    else
+      w:line("const int src = %s;", padded(plan, base))
+    end
     for q = 0, per_thread - 1 do
       for m = 0, r - 1 do
         local c = (q * plan.threads_per_fft + m * stride) * step
-        w:line("v[%d] = smem[%s];", q * r + m, smem_index(plan, "src", base, bound, c))
+        local at = wide and wide_index("src", base, 15, 255, c) or smem_index(plan, "src", base, bound, c)
+        w:line("v[%d] = smem[%s];", q * r + m, at)
       end
     end
   end
@@ -711,7 +737,8 @@ local function emit_butterflies(w, plan, stage_index, r, ns, sign, to_global, to
     if paired then
       w:line("const int j = %s;", pair_butterfly(plan))
     elseif ns > 1 or not (to_registers or to_global) then
-      w:line("const int j = %s;", code.sum("fft_thread", q * plan.threads_per_fft))
+      local thread = (ns == 1 and plan.runs_across_lanes) and "run_thread" or "fft_thread"
+      w:line("const int j = %s;", code.sum(thread, q * plan.threads_per_fft))
     end
     local out_base
     if ns == 1 then
@@ -743,10 +770,20 @@ local function emit_butterflies(w, plan, stage_index, r, ns, sign, to_global, to
         base, step, bound = string.format("(%s) * FFTS_PER_BLOCK + fft_in_block", out_base), plan.ffts_per_block,
           transposed_write_bound(plan, ns, r)
       end
-      w:line("const int dst = %s;", padded(plan, base))
-      if pairs_stores(plan, r, ns) then
+      if ns == 1 and plan.runs_across_lanes then
+        -- (j * 16) * FFTS_PER_BLOCK is a multiple of 256: the base's offsets from it are below 16
+        assert(plan.transposed_smem and per_thread == 1 and r == 16 and plan.ffts_per_block == 16,
+          "runs across lanes: a first stage of radix 16 in tiles of 16")
+        base = string.format("(%s) * FFTS_PER_BLOCK + run_fft", out_base)
+        w:line("const int dst = padded_wide(%s);", base)
+        for m = 0, r - 1 do
+          w:line("smem[%s] = %s;", wide_index("dst", base, 15, 15, m * step), ys[m + 1])
+        end
+      elseif pairs_stores(plan, r, ns) then
+        w:line("const int dst = %s;", padded(plan, base))
         emit_paired_stores(w, plan, ys)
       else
+        w:line("const int dst = %s;", padded(plan, base))
         for m = 0, r - 1 do
           w:line("smem[%s] = %s;", smem_index(plan, "dst", base, bound, m * ns * step), ys[m + 1])
         end
@@ -1091,7 +1128,8 @@ function M.phases(plan, sign)
     if on_tensor_cores then
       tc16.emit_loads(w, plan)
     elseif not in_registers then
-      emit_loads(w, plan, r, from_global, paired)
+      -- the second stage of a pass whose first read its runs across lanes reads the wide pad
+      emit_loads(w, plan, r, from_global, paired, plan.runs_across_lanes and s == 2)
     end
     if first and scale_first_stage then emit_input_scale(w, plan) end
     -- every thread must read before any thread overwrites the shared buffer; the stage before a

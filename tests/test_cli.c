@@ -542,14 +542,17 @@ static void two_passes_write_tiles_as_blocks(void **state)
                                    "    stage 1:        radix 16, 64 butterflies per transform, sub-transforms of 16"
                                    " points, global memory -> shared memory\n"));
     assert_null(strstr(output, "coalesced cop")); /* both passes go between global memory and registers */
-    /* fp32 passes wait on DRAM and copy the runs through shared memory, as do fp16 tiles of 16 */
+    /* fp32 passes wait on DRAM and copy the runs through shared memory; fp16 tiles of 16 rows in runs of
+     * 16 load with the lanes along the runs */
     assert_int_equal(run_fftgen("--n", "1048576", "--explain", NULL), 0);
     assert_non_null(strstr(output, "(2 exchanges through fp32 shared memory, plus a coalesced copy in)\n"));
     assert_int_equal(run_fftgen("--n", "32768", "--precision", "fp16", "--explain", NULL), 0);
     assert_non_null(strstr(output, "rows (read in runs from the blocks of the pass before), written transposed\n"
                                    "    radix chain:    16 x 16 (2 stages)\n"
                                    "    stage 1:        radix 16, 16 butterflies per transform, sub-transforms of 16"
-                                   " points, shared memory -> shared memory\n"));
+                                   " points, global memory (lanes along the runs) -> shared memory\n"));
+    assert_int_equal(run_fftgen("--n", "32768", "--precision", "fp16", "--max-tile", "16,8", "--explain", NULL), 0);
+    assert_non_null(strstr(output, "sub-transforms of 16 points, global memory -> shared memory\n"));
     char path[300];
     snprintf(path, sizeof path, "%s/k1048576.cu", work_dir);
     assert_int_equal(run_fftgen("--n", "1048576", "--precision", "fp16", "--direction", "forward", "-o", path, NULL), 0);

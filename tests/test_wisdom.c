@@ -620,7 +620,46 @@ static void planner_pads_radix32_tiles_every_32(void **state)
         for (int p = 0; p < 2; ++p) {
             const fftgen_kernel_plan *pass = &plan.pass[p];
             const int points = pass->ffts_per_block * pass->n;
-            assert_int_equal(pass->smem_points, points + points / 16);
+            const int wide = fftgen_reads_runs_across_lanes(pass) ? points / 256 : 0; /* padded_wide */
+            assert_int_equal(pass->smem_points, points + points / 16 + wide);
+        }
+    }
+}
+
+/* fp16 rows in runs of 16, in tiles of 16 (pass 2 of 2^16 = 256 x 256), load with the lanes along the
+ * runs, and shared memory has room for the first exchange's extra pad every 256; tiles of 8, fp32,
+ * tensor cores and copies ahead keep the transform-fastest lanes */
+static void planner_reads_runs_across_lanes(void **state)
+{
+    (void)state;
+    char why[256];
+    const struct {
+        long long n;
+        fftgen_kernel_precision precision;
+        int tile2, tensor_cores, want; /* pass 2's tile cap (0: the planner's), bits of tensor-core passes */
+    } cases[] = {
+        {1 << 16, FFTGEN_KERNEL_FP16, 0, 0, 1}, /* 256 x 256, both in tiles of 16 */
+        {1 << 15, FFTGEN_KERNEL_FP16, 0, 0, 1}, /* 128 x 256 */
+        {1 << 16, FFTGEN_KERNEL_FP16, 8, 0, 0}, /* pass 2 in tiles of 8 */
+        {1 << 16, FFTGEN_KERNEL_FP16, 0, 2, 0}, /* pass 2 on tensor cores */
+        {1 << 17, FFTGEN_KERNEL_FP32, 0, 0, 0}, /* fp32 rows copy their runs through shared memory */
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
+        const fftgen_kernel_request request = {0, 0, cases[i].precision, 90, cases[i].tensor_cores,
+                                               {{0, cases[i].tile2}}, 1, FFTGEN_INTERMEDIATE_DEFAULT,
+                                               0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+        fftgen_transform_plan plan;
+        assert_int_equal(plan_dense(&request, 1, &cases[i].n, &plan, why, sizeof why), FFTGEN_PLAN_OK);
+        assert_int_equal(plan.pass_count, 2);
+        assert_false(fftgen_reads_runs_across_lanes(&plan.pass[0]));
+        const fftgen_kernel_plan *rows = &plan.pass[1];
+        assert_int_equal(fftgen_reads_runs_across_lanes(rows), cases[i].want);
+        if (cases[i].want) {
+            const int points = rows->ffts_per_block * rows->n;
+            assert_int_equal(rows->in.run_points, 16);
+            assert_true(fftgen_loads_to_registers(rows));
+            assert_int_equal(rows->smem_points, points + points / 16 + points / 256);
+            assert_int_equal(rows->shared_bytes, 8 * rows->smem_points);
         }
     }
 }
@@ -1266,6 +1305,7 @@ int main(void)
         cmocka_unit_test(planner_places_twiddle_powers),
         cmocka_unit_test(planner_places_radix32_passes),
         cmocka_unit_test(planner_pads_radix32_tiles_every_32),
+        cmocka_unit_test(planner_reads_runs_across_lanes),
         cmocka_unit_test(planner_places_column_registers),
         cmocka_unit_test(planner_widens_short_column_tiles),
         cmocka_unit_test(planner_splits_columns),
