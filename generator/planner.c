@@ -398,11 +398,11 @@ static fftgen_plan_status plan_tile(long long n, int radix, int tile, fftgen_ker
     p->staged_io = 1;
     p->ffts_per_block = tile;
     p->threads = p->threads_per_fft * tile;
+    const long long points = (long long)tile * n;
+    p->smem_points = (int)(points + points / 16); /* the most a pad takes: fftgen_smem_pad_every */
+    p->shared_bytes = 8 * p->smem_points;
     p->in = in;
     p->out = out;
-    /* the most the pads take: fftgen_smem_pad_every, and padded_wide's (where a layout has runs) */
-    p->smem_points = (int)padded_points(p, (long long)tile * n);
-    p->shared_bytes = 8 * p->smem_points;
     p->twiddle_n = twiddle_n;
     p->column_registers = 1;
     if (p->threads > FFTGEN_MAX_THREADS_PER_BLOCK || p->shared_bytes > fftgen_arch_shared_limit(arch))
@@ -542,7 +542,7 @@ static void write_tiles_as_blocks(long long n1, long long n2, fftgen_kernel_plan
     rows->in.fft_stride = tile;
     rows->in.run_points = tile;
     rows->in.run_stride = tile * n1;
-    /* room for padded_wide where the rows' lanes may read along the runs (and fit) */
+    /* room for padded_wide where the rows' lanes may read along the runs (and fit; else they do not) */
     const int wide = (int)padded_points(rows, (long long)rows->ffts_per_block * rows->n) - rows->smem_points;
     if (wide > 0 && rows->shared_bytes + 8 * wide <= fftgen_arch_shared_limit(rows->arch)) {
         rows->smem_points += wide;

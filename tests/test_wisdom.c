@@ -627,8 +627,8 @@ static void planner_pads_radix32_tiles_every_32(void **state)
 }
 
 /* fp16 rows in runs of 16, in tiles of 16 (pass 2 of 2^16 = 256 x 256), load with the lanes along the
- * runs, and shared memory has room for the first exchange's extra pad every 256; tiles of 8, fp32,
- * tensor cores and copies ahead keep the transform-fastest lanes */
+ * runs, and shared memory has room for the first exchange's extra pad every 256; tiles of 8, fp32 and
+ * tensor cores keep the transform-fastest lanes, and such rows take no copies ahead (--prefetch) */
 static void planner_reads_runs_across_lanes(void **state)
 {
     (void)state;
@@ -662,6 +662,13 @@ static void planner_reads_runs_across_lanes(void **state)
             assert_int_equal(rows->shared_bytes, 8 * rows->smem_points);
         }
     }
+    fftgen_kernel_request ahead = {0, 0, FFTGEN_KERNEL_FP16, 90, 0, {{0, 0}}, 1, FFTGEN_INTERMEDIATE_DEFAULT,
+                                   0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+    ahead.prefetch = 4;
+    fftgen_transform_plan plan;
+    const long long n = 1 << 16;
+    assert_int_equal(plan_dense(&ahead, 1, &n, &plan, why, sizeof why), FFTGEN_PLAN_BAD_RADIX);
+    assert_non_null(strstr(why, "prefetch 4"));
 }
 
 /* Tiled passes hold 32 points a thread where the choice names them (every tiled pass for
