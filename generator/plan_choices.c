@@ -240,7 +240,8 @@ static int prefetches_tiles(const fftgen_kernel_plan *pass, int arch)
     const fftgen_layout *in = &pass->in;
     /* (rows loaded with the lanes along their runs have no copy ahead: fftgen_reads_runs_across_lanes) */
     return pass->tiled && pass->precision == FFTGEN_KERNEL_FP16 && fftgen_loads_to_registers(pass) &&
-           !fftgen_reads_runs_across_lanes(pass) && in->run_points % 4 == 0 && in->fft_stride == in->run_points && in->run_stride % 4 == 0 &&
+           !fftgen_reads_runs_across_lanes(pass) && in->run_points % 4 == 0 && in->fft_stride == in->run_points &&
+           in->run_stride % 4 == 0 &&
            in->group_stride % 4 == 0 && in->batch_stride % 4 == 0 && pass->source == FFTGEN_BUFFER_WORK &&
            pass->cluster < 2 && !pass->tensor_cores &&
            pass->shared_bytes + tile_staging_bytes(pass) <= fftgen_arch_shared_limit(arch);
