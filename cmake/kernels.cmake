@@ -363,6 +363,15 @@ fftgen_add_sim(fftgen_262144_t32_cp_fp16 262144 fp16 ", 0, 0, 0, 0, 0" --max-til
 # pass 1's columns loaded with PTX's .L2::256B (--l2-fetch-256; the host simulation loads them plainly)
 fftgen_add_sim(fftgen_262144_l2f_fp16 262144 fp16 ", 0, 0, 0, 0, 0" --l2-fetch-256=1)
 fftgen_add_sim(fftgen_1048576_ct_fp16 1048576 fp16 ", 0, 0, 0, 0, 0" --computed-twiddles)
+# fp32 rows in runs loaded straight into the first stage's registers (--row-registers, a measured choice):
+# pass 2 of 2^19 (1024-point rows of three stages, tiles of 4), of 2^19 at radix 32, of 2^17 in tiles of 8
+# (512-point rows whose radix-2 tail runs by warp shuffles), and 64x512's rows after its columns
+fftgen_add_sim(fftgen_524288_rr_fp32 524288 fp32 ", 0, 0, 0, 0, 0" --row-registers)
+fftgen_add_sim(fftgen_524288_r32_rr_fp32 524288 fp32 ", 0, 0, 0, 0, 0" --radix32-passes=2 --row-registers=2)
+fftgen_add_sim(fftgen_131072_t8_rr_fp32 131072 fp32 ", 0, 0, 0, 0, 0" --max-tile 8 --row-registers)
+fftgen_shape_fields(64x512 0 0 points fields)
+fftgen_add_sim(fftgen_64x512_cf_t4_rr_fp32 ${points} fp32 ", 0, 0, 0, 0, 0${fields}" --n 64x512 --order columns-first
+               --max-tile 0,4 --row-registers)
 # the H100's shipped plan of fp16 2^22: pass 1 in tiles of 32, pass 2 reading its runs of 32 points and
 # prefetching 16 tiles a block, computed twiddles in both (the L2 prefetch of pass 1 is CUDA's only)
 fftgen_add_sim(fftgen_4194304_t32_0_pf16_ct_fp16 4194304 fp16 ", 0, 0, 0, 0, 0" --max-tile 32,0 --prefetch 16

@@ -108,6 +108,11 @@ static void usage(FILE *to)
             "                        half the load instructions (where the tile is whole and the buffer\n"
             "                        8-byte aligned; 4 bytes a point otherwise). Off by default\n"
             "                        (libfftgen chooses pass by pass from measurements)\n"
+            "  --row-registers[=P,..] fp32: the passes listed (every one that can without a list) that\n"
+            "                        read rows in runs from the pass before (in tiles of at most 8) load\n"
+            "                        them straight into the first stage's registers instead of copying\n"
+            "                        them through shared memory, as fp16 rows do. Off by default\n"
+            "                        (libfftgen chooses pass by pass from measurements)\n"
             "  --max-tile T[,T..]    strided passes read at most T transforms side by side (a power of\n"
             "                        two up to 256; 0: the planner's choice, the default: at most 16,\n"
             "                        more for columns so short that 16 make a block of under 128\n"
@@ -527,8 +532,8 @@ int main(int argc, char **argv)
            OPT_TEMPLATES, OPT_ISTRIDE, OPT_IDIST, OPT_OSTRIDE, OPT_ODIST, OPT_INEMBED, OPT_ONEMBED, OPT_TENSOR_CORES,
            OPT_TWIDDLE_POWERS, OPT_RADIX32_PASSES, OPT_COLUMN_REGISTERS, OPT_COMPUTED_TWIDDLES,
            OPT_MAX_TILE, OPT_CLUSTER, OPT_INTERMEDIATE, OPT_ORDER, OPT_BLOCK_THREADS, OPT_PREFETCH,
-           OPT_SPLIT_COLUMNS, OPT_COLUMN_PAIRS, OPT_L2_PREFETCH, OPT_L2_PREFETCH_PASSES, OPT_L2_FETCH_256,
-           OPT_FOUR_STEP };
+           OPT_SPLIT_COLUMNS, OPT_COLUMN_PAIRS, OPT_ROW_REGISTERS, OPT_L2_PREFETCH, OPT_L2_PREFETCH_PASSES,
+           OPT_L2_FETCH_256, OPT_FOUR_STEP };
     static const struct option options[] = {
         {"n", required_argument, 0, OPT_N},
         {"radix", required_argument, 0, OPT_RADIX},
@@ -557,6 +562,7 @@ int main(int argc, char **argv)
         {"column-registers", optional_argument, 0, OPT_COLUMN_REGISTERS},
         {"computed-twiddles", optional_argument, 0, OPT_COMPUTED_TWIDDLES},
         {"column-pairs", optional_argument, 0, OPT_COLUMN_PAIRS},
+        {"row-registers", optional_argument, 0, OPT_ROW_REGISTERS},
         {"max-tile", required_argument, 0, OPT_MAX_TILE},
         {"cluster", required_argument, 0, OPT_CLUSTER},
         {"intermediate", required_argument, 0, OPT_INTERMEDIATE},
@@ -570,7 +576,7 @@ int main(int argc, char **argv)
     if (argc > 1 && strcmp(argv[1], "pack") == 0) return fftgen_pack_command(argc - 1, argv + 1);
     if (argc > 1 && strcmp(argv[1], "tune") == 0) return run_tune(argv + 1);
     fftgen_kernel_request request = {0, 0, FFTGEN_KERNEL_FP32, FFTGEN_DEFAULT_ARCH, 0, {{0}}, 0,
-                                     FFTGEN_INTERMEDIATE_DEFAULT, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+                                     FFTGEN_INTERMEDIATE_DEFAULT, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
     int have_n = 0, explain_only = 0, directions = FFTGEN_RENDER_BOTH;
     const char *output = NULL, *name = NULL, *templates_dir = NULL;
     fftgen_target target = FFTGEN_TARGET_CUDA;
@@ -662,6 +668,9 @@ int main(int argc, char **argv)
             break;
         case OPT_COLUMN_PAIRS:
             request.column_pair_passes = parse_passes("column-pairs", optarg);
+            break;
+        case OPT_ROW_REGISTERS:
+            request.row_register_passes = parse_passes("row-registers", optarg);
             break;
         case OPT_L2_PREFETCH_PASSES:
             request.l2_prefetch_passes = parse_passes("l2-prefetch-passes", optarg);

@@ -522,6 +522,39 @@ fftgen_plan_status fftgen_place_column_pairs(const fftgen_kernel_request *reques
                            why_len);
 }
 
+/* fp32 rows in runs straight into registers in the passes the request names (fftgen_kernel_plan.row_registers).
+ * Measured with fftgen-kernel-ab (H200, 2^27 points, one process, median of 30 runs x 4 rounds; the H200's
+ * lines): 2^23 1.3748 -> 1.3366 ms, 2^24 1.5355 -> 1.4844, 2^21 and 2^22 -0.8% and -0.9%, but the radix-32
+ * passes of 2^19 +8.5% and 2^20 +0.7%; an H100 had measured fp32 2^17 slower (MAX_TILE_FOR_RUNS_IN_REGISTERS):
+ * a measured choice. */
+static void load_rows_to_registers(fftgen_kernel_plan *pass)
+{
+    pass->row_registers = 1;
+}
+
+static const char *why_no_row_registers(const fftgen_kernel_plan *pass)
+{
+    if (!pass->tiled || pass->in.run_points == 0 || pass->in.elem_stride != 1)
+        return "does not read rows in runs from the pass before";
+    if (pass->tensor_cores) return "runs on tensor cores, whose stages read shared memory";
+    return "reads its rows in tiles of more than 8, or in runs that its threads per transform do not divide";
+}
+
+fftgen_plan_status fftgen_place_row_registers(const fftgen_kernel_request *request, fftgen_transform_plan *plan,
+                                              char *why, size_t why_len)
+{
+    static const struct pass_choice row_registers = {
+        "row registers", fftgen_can_load_rows_to_registers, load_rows_to_registers, why_no_row_registers,
+        "this plan has no pass that reads fp32 rows in runs in tiles of at most 8 (rows after a pass of columns)"};
+    if (request->row_register_passes != 0 && request->precision != FFTGEN_KERNEL_FP32) {
+        snprintf(why, why_len, "row registers are an fp32 choice (fp16 rows in runs load straight into registers"
+                               " already)");
+        return FFTGEN_PLAN_BAD_RADIX;
+    }
+    return place_in_passes(request->row_register_passes, &row_registers, plan, &plan->row_register_passes, why,
+                           why_len);
+}
+
 /* Whether a tiled pass reads its tile's columns side by side straight from the user's points or fp16 /
  * fp32 intermediates: the loads that .L2::256B serves (fftgen_kernel_plan.l2_fetch_256). */
 static int loads_columns_side_by_side(const fftgen_kernel_plan *p)
@@ -578,6 +611,10 @@ void fftgen_keep_column_choices_that_fit(fftgen_transform_plan *plan)
         if (pass->column_pairs && !fftgen_can_pair_columns(pass)) {
             pass->column_pairs = 0;
             plan->column_pair_passes &= ~(1 << i);
+        }
+        if (pass->row_registers && !fftgen_can_load_rows_to_registers(pass)) {
+            pass->row_registers = 0;
+            plan->row_register_passes &= ~(1 << i);
         }
     }
 }

@@ -1,6 +1,6 @@
 /* Choices placed on a plan once the planner has split it into passes (plan_choices.c): tensor
  * cores, twiddles computed or from their powers, prefetch, radix-32 passes, column registers and
- * pairs, and the format between fp16 passes. Each applies what the request asks where a pass can
+ * pairs, row registers, and the format between fp16 passes. Each applies what the request asks where a pass can
  * take it; where a named pass cannot, it returns an error status and says why in `why`. Internal to
  * the planner (planner.c is their only caller). */
 #ifndef FFTGEN_PLAN_CHOICES_H
@@ -36,13 +36,17 @@ fftgen_plan_status fftgen_place_column_registers(const fftgen_kernel_request *re
                                                  char *why, size_t why_len);
 fftgen_plan_status fftgen_place_column_pairs(const fftgen_kernel_request *request, fftgen_transform_plan *plan,
                                              char *why, size_t why_len);
+/* fp32 rows in runs straight into registers instead of copied through shared memory. */
+fftgen_plan_status fftgen_place_row_registers(const fftgen_kernel_request *request, fftgen_transform_plan *plan,
+                                              char *why, size_t why_len);
 /* Column loads that ask L2 for the 256 bytes around each point: on clusters, and where the request names. */
 fftgen_plan_status fftgen_place_l2_fetch_256(const fftgen_kernel_request *request, fftgen_transform_plan *plan,
                                              char *why, size_t why_len);
 /* A 1D plan's passes after the user's strides reached them: the column-load choices that the dense plan
  * placed and that change no value are dropped where the strides no longer allow them: the 256-byte L2
  * fetch where the columns no longer lie side by side, the lane pairs where two neighbouring columns
- * no longer lie next to each other at even strides (fftgen_can_pair_columns). */
+ * no longer lie next to each other at even strides (fftgen_can_pair_columns), and fp32 rows' straight loads
+ * where a pass no longer reads rows in runs (fftgen_can_load_rows_to_registers). */
 void fftgen_keep_column_choices_that_fit(fftgen_transform_plan *plan);
 /* What a split-precision request needs before planning. */
 fftgen_plan_status fftgen_check_split(const fftgen_kernel_request *request, int rank, char *why, size_t why_len);

@@ -114,11 +114,12 @@ int fftgen_shuffle_tail(const fftgen_kernel_plan *p)
 /* Rows in runs (a four-step pass 2 reading pass 1's blocks): a warp's 32 threads take
  * 32 / FFTS_PER_BLOCK consecutive points of each of its transforms, so tiles of at most 8 read at
  * least 16 bytes of each run, and the rest of the tile's F*T contiguous points a warp later, from L1.
- * fp16 passes, bound by instructions and shared memory, gain the copy they skip; fp32 passes, bound
- * by DRAM, measured slower, and so did contiguous rows far apart (three-pass fp16, pass 3). H100, 2^27
- * points, fp16 ms before -> after: 2^19 0.875 -> 0.830, 2^20 0.962 -> 0.917, 2^21 1.047 -> 0.969,
- * 2^22 1.179 -> 1.095 (tiles of 8); 2^15 0.745 -> 0.764 (tiles of 16); fp32 2^17 1.456 -> 1.596;
- * contiguous rows, fp16 2^27 1.352 -> 1.437. */
+ * fp16 passes, bound by instructions and shared memory, gain the copy they skip; fp32 passes measured
+ * slower on an H100 and faster on an H200 in their 512- and 1024-thread passes, so for fp32 it is a
+ * choice (fftgen_kernel_plan.row_registers); contiguous rows far apart (three-pass fp16, pass 3)
+ * measured slower. H100, 2^27 points, fp16 ms before -> after: 2^19 0.875 -> 0.830, 2^20 0.962 ->
+ * 0.917, 2^21 1.047 -> 0.969, 2^22 1.179 -> 1.095 (tiles of 8); 2^15 0.745 -> 0.764 (tiles of 16);
+ * fp32 2^17 1.456 -> 1.596; contiguous rows, fp16 2^27 1.352 -> 1.437. */
 enum { MAX_TILE_FOR_RUNS_IN_REGISTERS = 8 };
 
 /* Runs of 16 in tiles of 16 (fp16 2^16 = 256 x 256, pass 2): transform-fastest, a warp would read 8 bytes
@@ -161,6 +162,19 @@ int fftgen_reads_runs_across_lanes(const fftgen_kernel_plan *p)
  * columns keep the copy. */
 enum { MAX_FP16_SLICE_COLUMN_FOR_DIRECT_STORES = 128, MIN_FP16_SLICE_ROW_THREADS_FOR_DIRECT_LOADS = 4 };
 
+/* Rows in runs that a warp can load straight into registers: see MAX_TILE_FOR_RUNS_IN_REGISTERS. */
+static int runs_fit_registers(const fftgen_kernel_plan *p)
+{
+    return p->in.elem_stride == 1 && p->in.run_points > 0 && p->ffts_per_block <= MAX_TILE_FOR_RUNS_IN_REGISTERS &&
+           p->threads_per_fft % p->in.run_points == 0;
+}
+
+int fftgen_can_load_rows_to_registers(const fftgen_kernel_plan *p)
+{
+    return p->precision == FFTGEN_KERNEL_FP32 && p->tiled && p->staged_io && p->column_registers &&
+           !p->tensor_cores && runs_fit_registers(p);
+}
+
 int fftgen_loads_to_registers(const fftgen_kernel_plan *p)
 {
     if (p->slice_rows > 0) { /* a fused slice's rows */
@@ -173,8 +187,7 @@ int fftgen_loads_to_registers(const fftgen_kernel_plan *p)
     if (!p->tiled || !p->staged_io || !p->column_registers) return 0;
     if (p->in.elem_stride != 1) return 1;
     if (fftgen_reads_runs_across_lanes(p)) return 1;
-    return p->precision == FFTGEN_KERNEL_FP16 && p->in.run_points > 0 &&
-           p->ffts_per_block <= MAX_TILE_FOR_RUNS_IN_REGISTERS && p->threads_per_fft % p->in.run_points == 0;
+    return (p->precision == FFTGEN_KERNEL_FP16 || p->row_registers) && runs_fit_registers(p);
 }
 
 int fftgen_copies_columns(const fftgen_kernel_plan *p)
@@ -784,6 +797,7 @@ fftgen_plan_status fftgen_plan_transform(const fftgen_kernel_request *asked, fft
     if (status == FFTGEN_PLAN_OK) status = fftgen_place_prefetch(request, plan, why, why_len);
     if (status == FFTGEN_PLAN_OK) fftgen_place_intermediates(request, plan);
     if (status == FFTGEN_PLAN_OK) status = fftgen_place_column_pairs(request, plan, why, why_len);
+    if (status == FFTGEN_PLAN_OK) status = fftgen_place_row_registers(request, plan, why, why_len);
     if (status == FFTGEN_PLAN_OK) status = fftgen_place_l2_fetch_256(request, plan, why, why_len);
     if (status == FFTGEN_PLAN_OK) status = fftgen_place_l2_prefetch(request, plan, why, why_len);
     plan->max_tile = request->max_tile;
@@ -801,7 +815,7 @@ long long fftgen_transform_limit(fftgen_kernel_precision precision, int arch)
     long long best = 0;
     for (long long n = 2; n <= (1LL << 30); n *= 2) {
         const fftgen_kernel_request request = {n, 0, precision, arch, 0, {{0}}, 0, FFTGEN_INTERMEDIATE_DEFAULT,
-                                               0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+                                               0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
         fftgen_transform_plan plan;
         if (plan_transform_quietly(&request, &plan) != FFTGEN_PLAN_OK) break;
         best = n;
@@ -886,6 +900,7 @@ fftgen_plan_status fftgen_plan_strided(const fftgen_kernel_request *asked, fftge
             if (status == FFTGEN_PLAN_OK) status = fftgen_place_column_registers(request, &p, why, why_len);
             if (status == FFTGEN_PLAN_OK) status = fftgen_place_twiddle_powers(request, &p, why, why_len);
             if (status == FFTGEN_PLAN_OK) status = fftgen_place_column_pairs(request, &p, why, why_len);
+            if (status == FFTGEN_PLAN_OK) status = fftgen_place_row_registers(request, &p, why, why_len);
             if (status == FFTGEN_PLAN_OK) status = fftgen_place_l2_fetch_256(request, &p, why, why_len);
             if (status == FFTGEN_PLAN_OK) {
                 route_through_work(&p);
@@ -1447,7 +1462,7 @@ fftgen_plan_status fftgen_plan_shape(const fftgen_kernel_request *asked, int ran
     const fftgen_kernel_request rows = {shape[rank - 1], slice_fits ? 0 : request->max_radix, request->precision,
                                         request->arch, request->tensor_cores, request->max_tile, 1,
                                         FFTGEN_INTERMEDIATE_DEFAULT, 0, 0, 0, request->radix32_passes, 0, 0, 0, 0, 0,
-                                        0, 0, 0, 0};
+                                        0, 0, 0, 0, 0};
     fftgen_transform_plan row_plan;
     int next = rank - 2, rows_take_radix = 0; /* the highest dimension still to transform */
     p.pass_count = 1;
@@ -1576,6 +1591,7 @@ fftgen_plan_status fftgen_plan_shape(const fftgen_kernel_request *asked, int ran
     if (status != FFTGEN_PLAN_OK) return status;
     fftgen_place_intermediates(request, &p);
     status = fftgen_place_column_pairs(request, &p, why, why_len);
+    if (status == FFTGEN_PLAN_OK) status = fftgen_place_row_registers(request, &p, why, why_len);
     if (status == FFTGEN_PLAN_OK) status = fftgen_place_l2_fetch_256(request, &p, why, why_len);
     if (status == FFTGEN_PLAN_OK) status = fftgen_place_l2_prefetch(request, &p, why, why_len);
     if (status != FFTGEN_PLAN_OK) return status;

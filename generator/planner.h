@@ -155,6 +155,11 @@ typedef struct {
     int four_step_columns; /* 1D sizes of two passes: the length n1 of pass 1's columns (n = n1 x n2, a
                              power of two), so that pass 2 transforms rows of n / n1 points; an error where
                              no two-pass plan takes it. 0: the planner's split (plan_two_passes) */
+    int row_register_passes; /* fp32, bit i: tiled pass i, reading rows in runs from the pass before, loads
+                             them straight into its first stage's registers (fftgen_kernel_plan.row_registers)
+                             instead of copying them through shared memory; FFTGEN_EVERY_PASS: every pass
+                             that can (fftgen_can_load_rows_to_registers). An error in other precisions and
+                             where a named pass cannot. 0: the copy */
 } fftgen_kernel_request;
 
 /* Where a pass finds its data: transform f is member c = f mod group_size of group
@@ -288,6 +293,12 @@ typedef struct {
      * 32, slower in others and on an H200, so a measured choice. The kernel keeps the 4-byte loads for
      * a partial tile and a buffer that is not 8-byte aligned. */
     int column_pairs;
+    /* fp32 rows in runs (a four-step pass 2, or rows after columns) loaded straight into the first stage's
+     * registers, as fp16 rows always are, instead of copied through shared memory: one exchange and one
+     * barrier fewer for the same DRAM traffic. Faster on an H200 in the 512- and 1024-thread passes of 2^21
+     * to 2^24, slower in the radix-32 passes of 2^19 and 2^20 (and, in fp16's first measurement, on an
+     * H100 at 2^17), so a measured choice (fftgen_can_load_rows_to_registers). */
+    int row_registers;
     /* > 0 (sm_90; a pass on CUDA cores that reads its input straight from global memory, not on a
      * cluster, not a fused slice and without `prefetch`): the block asks L2 for the input of the block
      * (tile) about this many bytes further on, holding no registers and waited on by nothing: one
@@ -351,6 +362,8 @@ typedef struct {
                                    the command line */
     int column_pair_passes;     /* the passes that load their columns in lane pairs
                                    (fftgen_kernel_request.column_pair_passes) */
+    int row_register_passes;    /* the passes that load fp32 rows in runs straight into registers
+                                   (fftgen_kernel_request.row_register_passes) */
     int l2_prefetch_kb;         /* the request's (0: the planner's), for the command line */
     int l2_prefetch_passes;     /* the passes that took the L2 prefetch because the request named them */
     int l2_fetch_256_passes;    /* the passes whose column loads ask L2 for 256 bytes because the request
@@ -466,9 +479,10 @@ int fftgen_shuffle_tail(const fftgen_kernel_plan *plan);
  * stages' registers, with no copy through shared memory. A tiled pass: thread i takes point
  * i / FFTS_PER_BLOCK + u * THREADS_PER_FFT of transform i % FFTS_PER_BLOCK, the point that the first
  * stage's butterfly reads into v[u] and the last stage's writes as output u. Columns (elem_stride
- * != 1) where the planner says so (column_registers); in fp16 also input rows in runs (pass 2 of a
- * four-step split, from pass 1's blocks), in tiles of at most 8 and where THREADS_PER_FFT is a whole
- * number of runs: a warp then reads at least 16 bytes of each transform's run. A fused slice (not on
+ * != 1) where the planner says so (column_registers); in fp16 (and fp32 where row_registers) also
+ * input rows in runs (pass 2 of a four-step split, from pass 1's blocks), in tiles of at most 8 and
+ * where THREADS_PER_FFT is a whole number of runs: a warp then reads at least 16 bytes of each
+ * transform's run. A fused slice (not on
  * a cluster): its rows load straight into the row stages' registers where rows that long would in an
  * untiled kernel (fp16: rows of 64 points and more), and its columns store straight from the last
  * column stage (fp16: columns of at most 128 points). */
@@ -486,6 +500,11 @@ int fftgen_reads_runs_across_lanes(const fftgen_kernel_plan *p);
  * registers (fftgen_kernel_request.column_register_passes): tiled, on CUDA cores, not column_registers
  * (short columns of 2D and 3D shapes, by default). */
 int fftgen_copies_columns(const fftgen_kernel_plan *p);
+
+/* Whether a pass can load its rows in runs straight into registers on request
+ * (fftgen_kernel_request.row_register_passes): fp32 rows read in runs from the pass before, on CUDA cores,
+ * in tiles of at most 8 whose THREADS_PER_FFT is a whole number of runs (as fp16 rows take by default). */
+int fftgen_can_load_rows_to_registers(const fftgen_kernel_plan *p);
 
 /* Whether a pass can load its columns in lane pairs (fftgen_kernel_plan.column_pairs): fp16 (not
  * shared-exponent) columns side by side, loaded straight into registers, in tiles of an even width

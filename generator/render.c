@@ -87,7 +87,8 @@ static void pass_mask_option(const char *flag, int mask, char *out, size_t len)
  * others do so without asking), " --radix32-passes=1,2" for those that hold 32 points a thread and
  * " --column-registers=2,3" for the passes whose short columns load straight into registers because
  * the request named them, " --computed-twiddles=1" for those that compute their stage twiddles and
- * " --column-pairs=1,2" for those that load their columns in lane pairs, " --l2-prefetch-passes=1" for
+ * " --column-pairs=1,2" for those that load their columns in lane pairs, " --row-registers=2" for those
+ * that load fp32 rows in runs straight into registers, " --l2-prefetch-passes=1" for
  * those that took the L2 prefetch and " --l2-fetch-256=2" for those that ask L2 for 256 bytes a point
  * because the request named them. */
 static void tiled_pass_options(const fftgen_transform_plan *plan, char *out, size_t len)
@@ -106,6 +107,7 @@ static void tiled_pass_options(const fftgen_transform_plan *plan, char *out, siz
                    {"column-registers", plan->column_register_passes},
                    {"computed-twiddles", plan->computed_twiddle_passes},
                    {"column-pairs", plan->column_pair_passes},
+                   {"row-registers", plan->row_register_passes},
                    {"l2-prefetch-passes", plan->l2_prefetch_passes},
                    {"l2-fetch-256", plan->l2_fetch_256_passes}};
     for (size_t k = 0; k < sizeof options / sizeof options[0]; ++k) {

@@ -22,19 +22,21 @@ extern const unsigned long long fftgen_shipped_wisdom_size;
 enum { MAX_LINE = 512 };
 
 /* The choices a line makes pass by pass, as lists of passes (KEY=1,3), in the order lines write them;
- * fp16_only: an error in other precisions. */
+ * only: the one precision they apply to (an error in the others), or ANY_PRECISION. */
+enum { ANY_PRECISION = -1 };
 static const struct {
     const char *key;
     size_t field; /* an int of fftgen_choice */
-    int fp16_only;
+    int only;     /* an fftgen_kernel_precision, or ANY_PRECISION */
 } PASS_WORDS[] = {
-    {"l2-prefetch-passes", offsetof(fftgen_choice, l2_prefetch_passes), 0},
-    {"twiddle-powers", offsetof(fftgen_choice, twiddle_powers), 1},
-    {"radix32-passes", offsetof(fftgen_choice, radix32_passes), 0},
-    {"column-registers", offsetof(fftgen_choice, column_register_passes), 0},
-    {"computed-twiddles", offsetof(fftgen_choice, computed_twiddle_passes), 1},
-    {"column-pairs", offsetof(fftgen_choice, column_pair_passes), 1},
-    {"l2-fetch-256", offsetof(fftgen_choice, l2_fetch_256_passes), 0},
+    {"l2-prefetch-passes", offsetof(fftgen_choice, l2_prefetch_passes), ANY_PRECISION},
+    {"twiddle-powers", offsetof(fftgen_choice, twiddle_powers), FFTGEN_KERNEL_FP16},
+    {"radix32-passes", offsetof(fftgen_choice, radix32_passes), ANY_PRECISION},
+    {"column-registers", offsetof(fftgen_choice, column_register_passes), ANY_PRECISION},
+    {"computed-twiddles", offsetof(fftgen_choice, computed_twiddle_passes), FFTGEN_KERNEL_FP16},
+    {"column-pairs", offsetof(fftgen_choice, column_pair_passes), FFTGEN_KERNEL_FP16},
+    {"row-registers", offsetof(fftgen_choice, row_register_passes), FFTGEN_KERNEL_FP32},
+    {"l2-fetch-256", offsetof(fftgen_choice, l2_fetch_256_passes), ANY_PRECISION},
 };
 enum { PASS_WORD_COUNT = sizeof PASS_WORDS / sizeof PASS_WORDS[0] };
 
@@ -188,7 +190,7 @@ static int parse_entry(char *line, fftgen_wisdom_entry *entry, char *why, size_t
             snprintf(why, why_len,
                      "unknown key '%s' (expected tensor-cores, max-tile, cluster, order, split-columns, radix,"
                      " block-threads, prefetch, l2-prefetch, l2-prefetch-passes, twiddle-powers, radix32-passes,"
-                     " column-registers, computed-twiddles, column-pairs, l2-fetch-256, ms, default-ms)",
+                     " column-registers, computed-twiddles, column-pairs, row-registers, l2-fetch-256, ms, default-ms)",
                      word);
             return -1;
         }
@@ -218,9 +220,10 @@ static int parse_entry(char *line, fftgen_wisdom_entry *entry, char *why, size_t
         return -1;
     }
     for (int k = 0; k < PASS_WORD_COUNT; ++k) {
-        if (PASS_WORDS[k].fp16_only && pass_word_value(&entry->choice, k) != 0 &&
-            entry->precision != FFTGEN_KERNEL_FP16) {
-            snprintf(why, why_len, "%s= applies to fp16 only", PASS_WORDS[k].key);
+        const int only = PASS_WORDS[k].only;
+        if (only != ANY_PRECISION && pass_word_value(&entry->choice, k) != 0 && (int)entry->precision != only) {
+            snprintf(why, why_len, "%s= applies to %s only", PASS_WORDS[k].key,
+                     fftgen_precision_name((fftgen_kernel_precision)only));
             return -1;
         }
     }
@@ -521,6 +524,7 @@ void fftgen_choice_apply(const fftgen_choice *choice, int rank, fftgen_kernel_re
         request->computed_twiddle_passes = choice->computed_twiddle_passes;
         request->column_pair_passes = choice->column_pair_passes;
     }
+    if (request->precision == FFTGEN_KERNEL_FP32) request->row_register_passes = choice->row_register_passes;
     request->max_tile = choice->max_tile;
     request->cluster = choice->cluster;
     request->columns_first = rank == 2 && choice->columns_first;

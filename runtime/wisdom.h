@@ -25,7 +25,9 @@
  * fftgen_kernel_request.l2_prefetch_passes); an optional twiddle-powers=P,.. (fp16: the tiled passes
  * that multiply their twiddles from powers of two,
  * fftgen_kernel_request.twiddle_powers); an optional column-pairs=P,.. (fp16: the passes that load their
- * columns in lane pairs, fftgen_kernel_request.column_pair_passes); an optional l2-fetch-256=P,.. (the
+ * columns in lane pairs, fftgen_kernel_request.column_pair_passes); an optional row-registers=P,.. (fp32:
+ * the passes that load rows in runs straight into registers, fftgen_kernel_request.row_register_passes);
+ * an optional l2-fetch-256=P,.. (the
  * passes whose column loads ask L2 for the 256 bytes around each point,
  * fftgen_kernel_request.l2_fetch_256_passes); the times are what tune measured,
  * for the reader). '#' starts
@@ -77,6 +79,8 @@ typedef struct {
                                the planner's */
     int l2_fetch_256_passes; /* sm_80: the passes whose column loads ask L2 for 256 bytes around each point
                                 (fftgen_kernel_request.l2_fetch_256_passes) */
+    int row_register_passes; /* fp32: the passes that load rows in runs straight into registers
+                                (fftgen_kernel_request.row_register_passes) */
 } fftgen_choice;
 
 /* The device a section was measured on. */

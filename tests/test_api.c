@@ -811,6 +811,35 @@ static void column_pairs_match_fftw(void **state)
     }
 }
 
+/* fp32 rows in runs loaded straight into registers (row-registers=P in wisdom): pass 2 of 2^22 (2048-point
+ * rows of three stages in tiles of 4, read from pass 1's blocks) and the rows of 64x4096 after its columns
+ * (order=columns-first, through the work area); both directions, out of place and in place, then from data
+ * one point off, against FFTW double. */
+static void row_registers_match_fftw(void **state)
+{
+    (void)state;
+    if (!have_gpu) skip();
+    const char *path = write_wisdom("fp32 4194304 tensor-cores=none max-tile=0 row-registers=2 ms=1 default-ms=1\n"
+                                    "fp32 64x4096 tensor-cores=none max-tile=0,4 order=columns-first row-registers=2"
+                                    " ms=1 default-ms=1\n");
+    assert_int_equal(fftgen_load_wisdom(path), FFTGEN_SUCCESS);
+    unlink(path);
+    const struct {
+        struct fft_shape shape;
+        int batch;
+    } cases[] = {{{1, {4194304, 0, 0}}, 1}, {{2, {64, 4096, 0}}, 3}};
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; ++c) {
+        const struct fft_shape shape = cases[c].shape;
+        fftgen_plan plan = dense_plan(shape, 0);
+        const fftgen_transform_plan *passes = fftgen_plan_layout(plan);
+        assert_int_equal(passes->pass_count, 2);
+        assert_false(passes->pass[0].row_registers);
+        assert_true(passes->pass[1].row_registers);
+        assert_int_equal(fftgen_destroy(plan), FFTGEN_SUCCESS);
+        check_both_ways(shape, 0, cases[c].batch, 260 + 6 * (unsigned)c, "row registers", 1);
+    }
+}
+
 /* Column loads that ask L2 for the 256 bytes around each point (l2-fetch-256=P in wisdom, PTX's
  * .L2::256B), a hint that changes no value: fp32 2^21's pass 1 (columns of the input) and fp16
  * 512x512's columns (in place on the output); both directions, out of place and in place, then from data
@@ -1523,6 +1552,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(rows_radix_through_wisdom),
         cmocka_unit_test(tiles_prefetch_through_wisdom),
         cmocka_unit_test(column_pairs_match_fftw),
+        cmocka_unit_test(row_registers_match_fftw),
         cmocka_unit_test(l2_fetch_256_matches_fftw),
         cmocka_unit_test(pass_twiddles_computed_through_wisdom),
         cmocka_unit_test(fp16_intermediates_trade_accuracy),

@@ -617,6 +617,40 @@ static void column_pairs_on_request(void **state)
     assert_non_null(strstr(output, "both columns of a lane pair's row in 8 bytes"));
 }
 
+/* --row-registers: fp32 rows in runs load straight into the first stage's registers in the passes listed;
+ * the file's command and its loads say so, none without the flag; errors name the pass or the precision. */
+static void row_registers_on_request(void **state)
+{
+    (void)state;
+    char path[300];
+    snprintf(path, sizeof path, "%s/rows.cu", work_dir);
+    const char *const straight = "coalesced loads of the tile's rows in runs, straight into the first stage's registers";
+    assert_int_equal(run_fftgen("--n", "4194304", "--row-registers", "--direction", "forward", "-o", path, NULL), 0);
+    const char *text = file_text(path);
+    assert_non_null(strstr(text, "fftgen --n 4194304 --row-registers=2 --precision fp32 --direction forward\n"));
+    assert_non_null(strstr(text, straight));
+    assert_int_equal(run_fftgen("--n", "4194304", "--direction", "forward", "-o", path, NULL), 0);
+    assert_null(strstr(file_text(path), straight));
+    unlink(path);
+    /* pass 2's first stage reads global memory; the rows after 64x4096's columns too */
+    assert_int_equal(run_fftgen("--n", "4194304", "--row-registers=2", "--explain", NULL), 0);
+    assert_non_null(strstr(output, "sub-transforms of 16 points, global memory -> shared memory\n"
+                                   "    stage 2:        radix 16, 128 butterflies per transform, sub-transforms of 256"));
+    assert_null(strstr(output, "coalesced copy in"));
+    assert_int_equal(run_fftgen("--n", "64x4096", "--order", "columns-first", "--max-tile", "0,4", "--row-registers",
+                                "--explain", NULL),
+                     0);
+    assert_null(strstr(output, "coalesced copy in"));
+    expect_rejected("row registers: this plan has no pass that reads fp32 rows in runs", "4096", "--row-registers",
+                    NULL);
+    assert_int_equal(run_fftgen("--n", "4194304", "--precision", "fp16", "--row-registers", "--explain", NULL), 2);
+    assert_non_null(strstr(output, "row registers are an fp32 choice"));
+    assert_int_equal(run_fftgen("--n", "4194304", "--row-registers=1", "--explain", NULL), 2);
+    assert_non_null(strstr(output, "row registers: pass 1 does not read rows in runs from the pass before"));
+    assert_int_equal(run_fftgen("--n", "4194304", "--row-registers=3", "--explain", NULL), 2);
+    assert_non_null(strstr(output, "row registers"));
+}
+
 /* A 3D shape whose slices all fit one block takes one pass: its slices, then the columns along
  * dimension 0 in the same shared memory; not where a request names a pass, nor fp16 volumes above
  * 4096 points at fewer than 16 points a thread, nor slices of 4 or 8 points along a long dimension 0
@@ -1473,6 +1507,7 @@ int main(void)
         cmocka_unit_test(explain_prints_plan),
         cmocka_unit_test(two_passes_write_tiles_as_blocks),
         cmocka_unit_test(column_pairs_on_request),
+        cmocka_unit_test(row_registers_on_request),
         cmocka_unit_test(l2_fetch_256_on_request),
         cmocka_unit_test(slices_skip_the_copies_where_faster),
         cmocka_unit_test(odd_powers_take_the_shorter_columns_first),

@@ -38,6 +38,7 @@ shipped_choices() {
                 if (kv[1] == "radix32-passes") flags = flags " --radix32-passes=" kv[2];
                 if (kv[1] == "computed-twiddles") flags = flags " --computed-twiddles=" kv[2];
                 if (kv[1] == "column-pairs") flags = flags " --column-pairs=" kv[2];
+                if (kv[1] == "row-registers") flags = flags " --row-registers=" kv[2];
                 if (kv[1] == "l2-fetch-256") flags = flags " --l2-fetch-256=" kv[2];
                 if (kv[1] == "cluster") flags = flags " --cluster " kv[2];
             }

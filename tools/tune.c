@@ -51,7 +51,9 @@ static void usage(FILE *to)
             "straight into registers instead of copying them through shared memory, every set of them;\n"
             "for fp16, the tiled passes that multiply their twiddles from powers of two, every set of\n"
             "them, then the passes that compute their twiddles, then those that load their columns a\n"
-            "lane pair at a time (8 bytes a row), every set of each; on sm_90, for 1D sizes of one\n"
+            "lane pair at a time (8 bytes a row), every set of each; for fp32, the passes that load\n"
+            "rows in runs straight into registers instead of copying them through shared memory, every\n"
+            "set of them; on sm_90, for 1D sizes of one\n"
             "kernel and the fused slices of 2D and 3D shapes, 2 to 64 transforms (slices) a block in\n"
             "turn, the next one's input copied into shared memory ahead\n"
             "(1D sizes of two passes: 2 to 64 tiles of the fp16 rows read in runs); on sm_90, for plans\n"
@@ -66,8 +68,9 @@ static void usage(FILE *to)
             "the wisdom file that libfftgen reads, keyed by the device, the driver and the\n"
             "fftgen version. A choice is saved only where it beats the planner's default by %.0f%% or more,\n"
             "and tensor cores, radix-32 passes, column registers, twiddle powers, computed twiddles,\n"
-            "column pairs, L2 prefetches or 256-byte L2 fetches are taken only where they beat the\n"
-            "fastest plan without them by %.0f%%; every candidate must match the default's output.\n"
+            "column pairs, row registers, L2 prefetches or 256-byte L2 fetches are taken only where\n"
+            "they beat the fastest plan without them by %.0f%%; every candidate must match the\n"
+            "default's output.\n"
             "Batched forward transforms, out of place, CUDA events, the median of many runs.\n"
             "\n"
             "  SHAPE...           1D sizes (powers of two) and 2D or 3D shapes such as 512x256; default 16\n"
@@ -116,8 +119,8 @@ static int same_passes(const fftgen_transform_plan *a, const fftgen_transform_pl
             x->cluster != y->cluster || x->dimension != y->dimension || x->source != y->source ||
             x->radix_max != y->radix_max || x->twiddle_powers != y->twiddle_powers ||
             x->computed_twiddles != y->computed_twiddles || x->prefetch != y->prefetch ||
-            x->column_pairs != y->column_pairs || x->l2_prefetch_bytes != y->l2_prefetch_bytes ||
-            x->l2_fetch_256 != y->l2_fetch_256)
+            x->column_pairs != y->column_pairs || x->row_registers != y->row_registers ||
+            x->l2_prefetch_bytes != y->l2_prefetch_bytes || x->l2_fetch_256 != y->l2_fetch_256)
             return 0;
     }
     return 1;
@@ -129,7 +132,8 @@ struct candidate_list {
     fftgen_transform_plan plans[MAX_CANDIDATES];
     int count;
     /* what the option rounds did not take, said after the transform's line: tensor cores, radix 32 on up
-     * to three plans, column registers, twiddle powers, computed twiddles, column pairs, L2 prefetch, the
+     * to three plans, column registers, twiddle powers, computed twiddles, column pairs, row registers, L2
+     * prefetch, the
      * 256-byte L2 fetch, for each structure whose fastest plan went through the rounds
      * (refine_other_structures) */
     char option_notes[16][384];
@@ -142,7 +146,7 @@ static fftgen_plan_status plan_choice(const struct transform *t, int arch, const
     const long long points = shape_arg_points(&t->shape);
     const fftgen_user_layout dense = {1, points, {0}};
     fftgen_kernel_request request = {points, 0, KERNEL_PRECISIONS[t->precision], arch, 0, {{0}}, 0,
-                                     FFTGEN_INTERMEDIATE_DEFAULT, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+                                     FFTGEN_INTERMEDIATE_DEFAULT, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
     fftgen_choice_apply(choice, t->shape.rank, &request);
     char why[256];
     return fftgen_plan_shape(&request, t->shape.rank, t->shape.n, dense, dense, plan, why, sizeof why);
@@ -169,7 +173,7 @@ static int add_candidate(const struct transform *t, int arch, fftgen_choice choi
 /* The choice of `tile` for every pass, with `cluster` and the passes' order. */
 static fftgen_choice tiles_choice(int tile, int cluster, int columns_first)
 {
-    fftgen_choice choice = {0, {{0}}, cluster, columns_first, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+    fftgen_choice choice = {0, {{0}}, cluster, columns_first, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
     for (int i = 0; i < FFTGEN_MAX_PASSES; ++i) choice.max_tile.pass[i] = tile;
     return choice;
 }
@@ -181,7 +185,7 @@ static int tensor_core_passes(const struct transform *t, int arch)
     const long long points = shape_arg_points(&t->shape);
     const fftgen_user_layout dense = {1, points, {0}};
     const fftgen_kernel_request every = {points, 0, FFTGEN_KERNEL_FP16, arch, FFTGEN_EVERY_PASS, {{0}}, 0,
-                                         FFTGEN_INTERMEDIATE_DEFAULT, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+                                         FFTGEN_INTERMEDIATE_DEFAULT, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
     fftgen_transform_plan plan;
     char why[256];
     int can = 0;
@@ -684,7 +688,8 @@ static int measure_radix32_passes(struct measurement *m, int arch, int runs, int
  * block sizes at every radix; (2D and 3D) the slices' radix; (fp16) the tensor-core pass masks; radix
  * 32 in the tiled passes where it saves an exchange; (2D and 3D) short columns straight into registers;
  * (fp16) the tiled passes that take twiddles from powers of two, then the passes that compute them, then
- * those that load their columns in lane pairs; the prefetches; the column passes that ask L2 for 256
+ * those that load their columns in lane pairs; (fp32) the passes that load rows in runs straight into
+ * registers; the prefetches; the column passes that ask L2 for 256
  * bytes a point. `can`: the passes that can take tensor cores. 0, or -1 when a measurement failed. */
 static int refine_fastest(struct measurement *m, int arch, int runs, int jobs, struct buffers *b,
                           struct candidate_list *list, int can)
@@ -720,6 +725,12 @@ static int refine_fastest(struct measurement *m, int arch, int runs, int jobs, s
         failed = measure_pass_sets(m, arch, runs, jobs, b, list, fastest(list),
                                    fastest_passes_that(list, fftgen_can_pair_columns),
                                    offsetof(fftgen_choice, column_pair_passes), "column pairs") != 0;
+    /* fp32: rows in runs straight into registers (an H200's 2^23 and 2^24 gained 2.8% and 3.3% in their
+     * 1024-thread passes, its radix-32 pass of 2^19 lost 8.5%, and an H100 had lost at 2^17) */
+    if (!failed && m->t->precision == FFTGEN_FP32)
+        failed = measure_pass_sets(m, arch, runs, jobs, b, list, fastest(list),
+                                   fastest_passes_that(list, fftgen_can_load_rows_to_registers),
+                                   offsetof(fftgen_choice, row_register_passes), "row registers") != 0;
     if (!failed) failed = refine_prefetch(m, arch, runs, jobs, b, list) != 0;
     if (!failed && arch >= 90 && list->plans[fastest(list)].pass_count > 1)
         failed = measure_l2_prefetch_passes(m, arch, runs, jobs, b, list) != 0;
