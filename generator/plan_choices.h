@@ -1,8 +1,8 @@
 /* Choices placed on a plan once the planner has split it into passes (plan_choices.c): tensor
  * cores, twiddles computed or from their powers, prefetch, radix-32 passes, column registers and
- * pairs, row registers, and the format between fp16 passes. Each applies what the request asks where a pass can
- * take it; where a named pass cannot, it returns an error status and says why in `why`. Internal to
- * the planner (planner.c is their only caller). */
+ * pairs, row registers, and the format between fp16 passes. Each applies what the request asks
+ * where a pass can take it; where a named pass cannot, it returns an error status and says why in
+ * `why`. Internal to the planner (planner.c is their only caller). */
 #ifndef FFTGEN_PLAN_CHOICES_H
 #define FFTGEN_PLAN_CHOICES_H
 

@@ -296,8 +296,8 @@ typedef struct {
     /* fp32 rows in runs (a four-step pass 2, or rows after columns) loaded straight into the first stage's
      * registers, as fp16 rows always are, instead of copied through shared memory: one exchange and one
      * barrier fewer for the same DRAM traffic. Faster on an H200 in the 512- and 1024-thread passes of 2^21
-     * to 2^24, slower in the radix-32 passes of 2^19 and 2^20 (and, in fp16's first measurement, on an
-     * H100 at 2^17), so a measured choice (fftgen_can_load_rows_to_registers). */
+     * to 2^24, slower in the radix-32 passes of 2^19 and 2^20 and on an H100 at 2^17, so a measured
+     * choice (fftgen_can_load_rows_to_registers). */
     int row_registers;
     /* > 0 (sm_90; a pass on CUDA cores that reads its input straight from global memory, not on a
      * cluster, not a fused slice and without `prefetch`): the block asks L2 for the input of the block

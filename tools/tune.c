@@ -133,8 +133,7 @@ struct candidate_list {
     int count;
     /* what the option rounds did not take, said after the transform's line: tensor cores, radix 32 on up
      * to three plans, column registers, twiddle powers, computed twiddles, column pairs, row registers, L2
-     * prefetch, the
-     * 256-byte L2 fetch, for each structure whose fastest plan went through the rounds
+     * prefetch, the 256-byte L2 fetch, for each structure whose fastest plan went through the rounds
      * (refine_other_structures) */
     char option_notes[16][384];
 };
@@ -689,8 +688,8 @@ static int measure_radix32_passes(struct measurement *m, int arch, int runs, int
  * 32 in the tiled passes where it saves an exchange; (2D and 3D) short columns straight into registers;
  * (fp16) the tiled passes that take twiddles from powers of two, then the passes that compute them, then
  * those that load their columns in lane pairs; (fp32) the passes that load rows in runs straight into
- * registers; the prefetches; the column passes that ask L2 for 256
- * bytes a point. `can`: the passes that can take tensor cores. 0, or -1 when a measurement failed. */
+ * registers; the prefetches; the column passes that ask L2 for 256 bytes a point. `can`: the passes that
+ * can take tensor cores. 0, or -1 when a measurement failed. */
 static int refine_fastest(struct measurement *m, int arch, int runs, int jobs, struct buffers *b,
                           struct candidate_list *list, int can)
 {
