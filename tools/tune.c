@@ -20,6 +20,8 @@
 #include "wisdom.h"
 
 enum { MAX_CANDIDATES = 192, MAX_TRANSFORMS = 128, WARMUP_RUNS = 3, CHECKED_POINTS = 1 << 20 };
+/* option rounds' near misses remembered for refine_near_misses, over all of a transform's rounds */
+enum { MAX_NEAR_MISSES = 32 };
 /* tiled passes of at most this many points try caps wider than 32 (refine_pass_tiles) */
 enum { SHORT_PASS_POINTS = 64 };
 /* A candidate must beat the planner's default by this much to be saved: below it, run-to-run noise. */
@@ -61,11 +63,12 @@ static void usage(FILE *to)
             "them at each, then, for 1D sizes of one kernel and the passes chosen, the L2 prefetch\n"
             "512 KB and 2 MB ahead or none against 1 MB; on sm_80 and newer, the passes off clusters\n"
             "that read columns side by side with loads that ask L2 for the 256 bytes around each point,\n"
-            "every set of them; and the choice in use now, from the wisdom file or the table shipped\n"
-            "with libfftgen); these rounds run on the fastest plan of the\n"
-            "first round and again on the fastest of up to two other structures (another pass count,\n"
-            "or clusters against none), whose options may gain more; and it saves the fastest in\n"
-            "the wisdom file that libfftgen reads, keyed by the device, the driver and the\n"
+            "every set of them; then the options that gained less than %.0f%% each, together, and the\n"
+            "tiles pass by pass again where the options changed the plan; and the choice in use now,\n"
+            "from the wisdom file or the table shipped with libfftgen); these rounds run on the fastest\n"
+            "plan of the first round and again on the fastest of up to two other structures (another\n"
+            "pass count, or clusters against none), whose options may gain more; and it saves the\n"
+            "fastest in the wisdom file that libfftgen reads, keyed by the device, the driver and the\n"
             "fftgen version. A choice is saved only where it beats the planner's default by %.0f%% or more,\n"
             "and tensor cores, radix-32 passes, column registers, twiddle powers, computed twiddles,\n"
             "column pairs, row registers, L2 prefetches or 256-byte L2 fetches are taken only where\n"
@@ -86,7 +89,7 @@ static void usage(FILE *to)
             "  -h, --help         this text\n"
             "\n"
             "Exit status: 0; 1 when there is no GPU or a measurement fails; 2 on bad arguments.\n",
-            100 * MIN_GAIN, 100 * MIN_OPTION_GAIN);
+            100 * MIN_OPTION_GAIN, 100 * MIN_GAIN, 100 * MIN_OPTION_GAIN);
 }
 
 struct transform {
@@ -136,6 +139,11 @@ struct candidate_list {
      * prefetch, the 256-byte L2 fetch, for each structure whose fastest plan went through the rounds
      * (refine_other_structures) */
     char option_notes[16][384];
+    /* the option rounds' near misses (refine_near_misses): each round's fastest candidate where it beat
+     * the plan before it by less than MIN_OPTION_GAIN, and the candidate its round varied */
+    int near_miss[MAX_NEAR_MISSES];
+    int near_miss_base[MAX_NEAR_MISSES];
+    int near_miss_count;
 };
 
 /* The plan libfftgen makes for `choice` (dense data, planned on the host: no kernel compiled). */
@@ -569,7 +577,7 @@ static char *next_note(struct candidate_list *list)
  * MIN_OPTION_GAIN; otherwise its candidates are held back and `name` says so. 0, or -1 when a
  * measurement failed. */
 static int measure_option(struct measurement *m, int runs, int jobs, struct buffers *b, struct candidate_list *list,
-                          int before, int first, size_t field, const char *name)
+                          int base, int before, int first, size_t field, const char *name)
 {
     if (list->count == first) return 0;
     if (measure(m, list, first, runs, jobs, b) != 0) return -1;
@@ -577,6 +585,10 @@ static int measure_option(struct measurement *m, int runs, int jobs, struct buff
     const float without = list->items[before].ms, with = list->items[best].ms;
     if (best >= first && with > without * (1 - MIN_OPTION_GAIN)) {
         for (int c = first; c < list->count; ++c) list->items[c].held_back = 1;
+        if (with < without && list->near_miss_count < MAX_NEAR_MISSES) {
+            list->near_miss[list->near_miss_count] = best;
+            list->near_miss_base[list->near_miss_count++] = base;
+        }
         char *note = next_note(list), passes[32];
         fftgen_pass_mask_text(*(const int *)((const char *)&list->items[best].choice + field), passes, sizeof passes);
         snprintf(note, sizeof list->option_notes[0], "%s in passes %s: %.4f ms against %.4f ms for the plan before"
@@ -592,7 +604,7 @@ static int measure_pass_sets(struct measurement *m, int arch, int runs, int jobs
 {
     const int before = fastest(list), first = list->count;
     add_pass_sets(m, arch, list, list->items[base].choice, passes, field);
-    return measure_option(m, runs, jobs, b, list, before, first, field, name);
+    return measure_option(m, runs, jobs, b, list, base, before, first, field, name);
 }
 
 /* The fastest plan's passes that satisfy `test`, as a mask: the passes an option round may name. */
@@ -621,7 +633,7 @@ static int measure_l2_prefetch_passes(struct measurement *m, int arch, int runs,
     add_pass_sets(m, arch, list, start, passes, field);
     start.l2_prefetch_kb = 2048;
     add_pass_sets(m, arch, list, start, passes, field);
-    return measure_option(m, runs, jobs, b, list, before, first, field, "L2 prefetch");
+    return measure_option(m, runs, jobs, b, list, before, before, first, field, "L2 prefetch");
 }
 
 /* Shared-memory exchanges of a pass: one between each two stages, but for a shuffle tail. */
@@ -683,17 +695,85 @@ static int measure_radix32_passes(struct measurement *m, int arch, int runs, int
     return 0;
 }
 
+/* Sets in `together` the choice fields in which `varied` differs from `base` (an option round's
+ * candidate and the plan it varied: the option and its values), where the planner still plans the
+ * result; 1 if it does. fftgen_choice is ints only, so it is compared int by int. */
+static int take_varied_fields(const struct transform *t, int arch, const fftgen_choice *base,
+                              const fftgen_choice *varied, fftgen_choice *together)
+{
+    _Static_assert(sizeof(fftgen_choice) % sizeof(int) == 0, "fftgen_choice holds ints only");
+    enum { INTS = sizeof(fftgen_choice) / sizeof(int) };
+    int from[INTS], to[INTS], with[INTS];
+    memcpy(from, base, sizeof from);
+    memcpy(to, varied, sizeof to);
+    memcpy(with, together, sizeof with);
+    for (int i = 0; i < INTS; ++i)
+        if (from[i] != to[i]) with[i] = to[i];
+    fftgen_choice next;
+    memcpy(&next, with, sizeof next);
+    fftgen_transform_plan plan;
+    if (plan_choice(t, arch, &next, &plan) != FFTGEN_PLAN_OK) return 0;
+    *together = next;
+    return 1;
+}
+
+/* The near misses of the option rounds since `from` (list->near_miss) together on the fastest plan so
+ * far, as one option that must beat it by MIN_OPTION_GAIN: each was faster than the plan it started
+ * from by less than that, and small gains add up. Then, where a round since the tiles changed the
+ * fastest plan (`after_tiles`: the fastest after the tile round), the tiles pass by pass again, on
+ * the options chosen. On an H200 (median of 20 runs) fp32 2^21 took three near misses together
+ * (radix 32 and the L2 prefetch in pass 1, pass 2's rows straight into registers: 1.1733 -> 1.1596 ms,
+ * the default 1.2066), and 2^22 pass 1 in tiles of 8 once its L2 prefetch was chosen (1.3020 ->
+ * 1.2907; the default 1.3303): without these rounds both kept their defaults (results/notes.md).
+ * 0, or -1 when a measurement failed. */
+static int refine_near_misses(struct measurement *m, int arch, int runs, int jobs, struct buffers *b,
+                              struct candidate_list *list, int from, int after_tiles)
+{
+    const int before = fastest(list), first = list->count;
+    fftgen_choice together = list->items[before].choice;
+    int taken = 0;
+    for (int i = from; i < list->near_miss_count; ++i)
+        taken += take_varied_fields(m->t, arch, &list->items[list->near_miss_base[i]].choice,
+                                    &list->items[list->near_miss[i]].choice, &together);
+    /* one near miss alone is measured already */
+    if (taken >= 2 && add_candidate(m->t, arch, together, list)) {
+        if (measure(m, list, first, runs, jobs, b) != 0) return -1;
+        const float without = list->items[before].ms, with = list->items[first].ms;
+        const int kept = with <= without * (1 - MIN_OPTION_GAIN);
+        if (!kept) list->items[first].held_back = 1;
+        char choice[256];
+        fftgen_choice_text(&together, choice, sizeof choice);
+        snprintf(next_note(list), sizeof list->option_notes[0], "the near misses together (%s): %.4f ms against"
+                 " %.4f ms for the plan before them: %s", choice, with, without,
+                 kept ? "taken" : "less than the option's gain, not taken");
+    }
+    const int options = fastest(list);
+    if (options == after_tiles) return 0;
+    if (refine_pass_tiles(m, arch, runs, jobs, b, list) != 0) return -1;
+    const int best = fastest(list);
+    if (best != options) {
+        char choice[256];
+        fftgen_choice_text(&list->items[best].choice, choice, sizeof choice);
+        snprintf(next_note(list), sizeof list->option_notes[0], "the tiles again on the options chosen: %s"
+                 " %.4f ms against %.4f ms", choice, list->items[best].ms, list->items[options].ms);
+    }
+    return 0;
+}
+
 /* The rounds after the first, on the fastest plan so far: tiles pass by pass; (1D sizes of one kernel)
  * block sizes at every radix; (2D and 3D) the slices' radix; (fp16) the tensor-core pass masks; radix
  * 32 in the tiled passes where it saves an exchange; (2D and 3D) short columns straight into registers;
  * (fp16) the tiled passes that take twiddles from powers of two, then the passes that compute them, then
  * those that load their columns in lane pairs; (fp32) the passes that load rows in runs straight into
- * registers; the prefetches; the column passes that ask L2 for 256 bytes a point. `can`: the passes that
+ * registers; the prefetches; the column passes that ask L2 for 256 bytes a point; the near misses of
+ * these rounds together, and the tiles again where the options changed the plan. `can`: the passes that
  * can take tensor cores. 0, or -1 when a measurement failed. */
 static int refine_fastest(struct measurement *m, int arch, int runs, int jobs, struct buffers *b,
                           struct candidate_list *list, int can)
 {
+    const int near_from = list->near_miss_count;
     int failed = refine_pass_tiles(m, arch, runs, jobs, b, list) != 0;
+    const int after_tiles = fastest(list);
     if (!failed && m->t->shape.rank == 1) failed = refine_block_threads(m, arch, runs, jobs, b, list) != 0;
     if (!failed && m->t->shape.rank > 1) failed = refine_slice_radix(m, arch, runs, jobs, b, list) != 0;
     if (!failed)
@@ -743,6 +823,7 @@ static int refine_fastest(struct measurement *m, int arch, int runs, int jobs, s
         failed = measure_pass_sets(m, arch, runs, jobs, b, list, fastest(list),
                                    fastest_passes_that(list, fftgen_can_fetch_l2_256),
                                    offsetof(fftgen_choice, l2_fetch_256_passes), "L2 fetch of 256 bytes") != 0;
+    if (!failed) failed = refine_near_misses(m, arch, runs, jobs, b, list, near_from, after_tiles) != 0;
     return failed ? -1 : 0;
 }
 
@@ -806,6 +887,7 @@ static int tune_one(const struct transform *t, const fftgen_device_key *key, lon
     static struct candidate_list list;
     const int arch = key->arch;
     list.count = 0;
+    list.near_miss_count = 0;
     const int slots = (int)(sizeof list.option_notes / sizeof list.option_notes[0]);
     for (int i = 0; i < slots; ++i) list.option_notes[i][0] = '\0';
     char shape[64];
