@@ -721,9 +721,9 @@ static int take_varied_fields(const struct transform *t, int arch, const fftgen_
  * far, as one option that must beat it by MIN_OPTION_GAIN: each was faster than the plan it started
  * from by less than that, and small gains add up. Then, where a round since the tiles changed the
  * fastest plan (`after_tiles`: the fastest after the tile round), the tiles pass by pass again, on
- * the options chosen. On an H200 (median of 20 runs) fp32 2^21 took three near misses together
- * (radix 32 and the L2 prefetch in pass 1, pass 2's rows straight into registers: 1.1733 -> 1.1596 ms,
- * the default 1.2066), and 2^22 pass 1 in tiles of 8 once its L2 prefetch was chosen (1.3020 ->
+ * the options chosen. On an H200 (median of 20 runs) fp32 2^21, on radix 32 in pass 1, took two near
+ * misses together (pass 1's L2 prefetch, 0.5% alone, and pass 2's rows straight into registers, 0.7%:
+ * 1.1733 -> 1.1596 ms, the default 1.2066), and 2^22 pass 1 in tiles of 8 once its L2 prefetch was chosen (1.3020 ->
  * 1.2907; the default 1.3303): without these rounds both kept their defaults (results/notes.md).
  * 0, or -1 when a measurement failed. */
 static int refine_near_misses(struct measurement *m, int arch, int runs, int jobs, struct buffers *b,
