@@ -723,9 +723,9 @@ static int take_varied_fields(const struct transform *t, int arch, const fftgen_
  * fastest plan (`after_tiles`: the fastest after the tile round), the tiles pass by pass again, on
  * the options chosen. On an H200 (median of 20 runs) fp32 2^21, on radix 32 in pass 1, took two near
  * misses together (pass 1's L2 prefetch, 0.5% alone, and pass 2's rows straight into registers, 0.7%:
- * 1.1733 -> 1.1596 ms, the default 1.2066), and 2^22 pass 1 in tiles of 8 once its L2 prefetch was chosen (1.3020 ->
- * 1.2907; the default 1.3303): without these rounds both kept their defaults (results/notes.md).
- * 0, or -1 when a measurement failed. */
+ * 1.1733 -> 1.1596 ms, the default 1.2066), and 2^22 pass 1 in tiles of 8 once its L2 prefetch was
+ * chosen (1.3020 -> 1.2907; the default 1.3303): without these rounds both kept their defaults
+ * (results/notes.md). 0, or -1 when a measurement failed. */
 static int refine_near_misses(struct measurement *m, int arch, int runs, int jobs, struct buffers *b,
                               struct candidate_list *list, int from, int after_tiles)
 {
@@ -743,9 +743,10 @@ static int refine_near_misses(struct measurement *m, int arch, int runs, int job
         if (!kept) list->items[first].held_back = 1;
         char choice[256];
         fftgen_choice_text(&together, choice, sizeof choice);
+        char verdict[64] = "taken";
+        if (!kept) snprintf(verdict, sizeof verdict, "less than %.0f%% faster, not taken", 100 * MIN_OPTION_GAIN);
         snprintf(next_note(list), sizeof list->option_notes[0], "the near misses together (%s): %.4f ms against"
-                 " %.4f ms for the plan before them: %s", choice, with, without,
-                 kept ? "taken" : "less than the option's gain, not taken");
+                 " %.4f ms for the plan before them: %s", choice, with, without, verdict);
     }
     const int options = fastest(list);
     if (options == after_tiles) return 0;
