@@ -74,7 +74,9 @@ static void usage(FILE *to)
             "column pairs, row registers, L2 prefetches or 256-byte L2 fetches are taken only where\n"
             "they beat the fastest plan without them by %.0f%%; every candidate must match the\n"
             "default's output.\n"
-            "Batched forward transforms, out of place, CUDA events, the median of many runs.\n"
+            "Batched forward transforms, out of place, CUDA events, the median of many runs. Each\n"
+            "transform's results go to stdout when it is done; while it is measured, a status line on\n"
+            "stderr, where stderr is a terminal, says which candidates it is compiling or timing.\n"
             "\n"
             "  SHAPE...           1D sizes (powers of two) and 2D or 3D shapes such as 512x256; default 16\n"
             "                     to 2^27 and the shapes 256x256, 512x256, 512x512, 1024x1024, 4096x4096,\n"
@@ -229,9 +231,22 @@ static void *build_worker(void *arg)
     }
 }
 
+/* show_progress's status line is on stderr now */
+static int status_on_screen;
+
+/* Erases the status line, before another line takes its place. */
+static void clear_progress(void)
+{
+    if (!status_on_screen) return;
+    fputs("\r\033[K", stderr);
+    fflush(stderr);
+    status_on_screen = 0;
+}
+
 static int cuda_ok(cudaError_t status, const char *what)
 {
     if (status == cudaSuccess) return 1;
+    clear_progress();
     fprintf(stderr, "fftgen tune: error: %s: %s\n", what, cudaGetErrorString(status));
     return 0;
 }
@@ -344,6 +359,14 @@ struct buffers {
     size_t bytes;
 };
 
+/* Where a transform stands, said on a status line while it is measured: a 3D shape takes minutes, and
+ * stdout says nothing of a transform until it is done. Only where stderr is a terminal, so that logs
+ * keep one line per result. */
+struct progress {
+    int live; /* stderr is a terminal */
+    int index, count;
+};
+
 /* One transform's measurement state: the inputs, and the default plan's output to agree with. */
 struct measurement {
     const struct transform *t;
@@ -351,7 +374,23 @@ struct measurement {
     long long batch;
     size_t values, checked;
     double *reference, *output;
+    const struct progress *progress;
 };
+
+/* The status line: what is being done to the transform now, and the fastest candidate so far. */
+static void show_progress(const struct measurement *m, const struct candidate_list *list, const char *doing)
+{
+    const struct progress *p = m->progress;
+    if (p == NULL || !p->live) return;
+    float best = INFINITY;
+    for (int c = 0; c < list->count; ++c)
+        if (list->items[c].ms < best) best = list->items[c].ms;
+    fprintf(stderr, "\r\033[K[%d/%d] %s %s: %s", p->index + 1, p->count, PRECISION_NAMES[m->t->precision], m->shape,
+            doing);
+    if (best < INFINITY) fprintf(stderr, ", fastest %.4f ms", best);
+    fflush(stderr);
+    status_on_screen = 1;
+}
 
 /* Plans (in parallel) and times candidates [first, list->count); the first candidate overall is the
  * planner's default, whose output the others must match. 0, or -1 when a measurement failed. */
@@ -364,13 +403,19 @@ static int measure(struct measurement *m, struct candidate_list *list, int first
     pthread_t threads[16];
     const int todo = list->count - first;
     const int workers = jobs < todo ? jobs : todo;
+    char doing[96];
+    snprintf(doing, sizeof doing, "compiling %d candidate%s (%d in all)", todo, todo == 1 ? "" : "s", list->count);
+    show_progress(m, list, doing);
     for (int w = 0; w < workers; ++w) pthread_create(&threads[w], NULL, build_worker, &queue);
     for (int w = 0; w < workers; ++w) pthread_join(threads[w], NULL);
     int failed = 0;
     for (int c = first; c < list->count && !failed; ++c) {
         struct candidate *k = &list->items[c];
         k->ms = INFINITY;
+        snprintf(doing, sizeof doing, "timing %d of %d (%d candidates)", c - first + 1, todo, list->count);
+        show_progress(m, list, doing);
         if (k->created != FFTGEN_SUCCESS) {
+            clear_progress();
             printf("  %-5s %-12s candidate %d could not be planned: %s\n", PRECISION_NAMES[t->precision], m->shape,
                    c, k->why);
             failed = c == 0;
@@ -383,6 +428,7 @@ static int measure(struct measurement *m, struct candidate_list *list, int first
         if (failed) break;
         k->disagreement = c == 0 ? 0 : relative_difference(m->output, m->reference, m->checked);
         if (!(k->disagreement <= (half ? FP16_AGREEMENT : FP32_AGREEMENT))) {
+            clear_progress();
             printf("  %-5s %-12s candidate %d disagrees with the default plan (%.2e): not used\n",
                    PRECISION_NAMES[t->precision], m->shape, c, k->disagreement);
             k->ms = INFINITY;
@@ -883,7 +929,7 @@ static int refine_other_structures(struct measurement *m, int arch, int runs, in
  * plan and on the fastest of other structures (refine_other_structures). Fills `entry` (the default
  * choice unless one is MIN_GAIN faster). -1 when a measurement failed. */
 static int tune_one(const struct transform *t, const fftgen_device_key *key, long long total, int runs, int jobs,
-                    struct buffers *b, fftgen_wisdom_entry *entry, int *measured)
+                    struct buffers *b, const struct progress *progress, fftgen_wisdom_entry *entry, int *measured)
 {
     static struct candidate_list list;
     const int arch = key->arch;
@@ -938,7 +984,7 @@ static int tune_one(const struct transform *t, const fftgen_device_key *key, lon
         return 0;
     }
     const long long points = shape_arg_points(&t->shape);
-    struct measurement m = {t, shape, total / points > 0 ? total / points : 1, 0, 0, NULL, NULL};
+    struct measurement m = {t, shape, total / points > 0 ? total / points : 1, 0, 0, NULL, NULL, progress};
     m.values = (size_t)(points * m.batch) * 2;
     m.checked = (size_t)(points * m.batch) < CHECKED_POINTS ? (size_t)(points * m.batch) : CHECKED_POINTS;
     m.reference = malloc(sizeof(double) * 2 * m.checked);
@@ -950,6 +996,7 @@ static int tune_one(const struct transform *t, const fftgen_device_key *key, lon
     if (!failed) failed = refine_other_structures(&m, arch, runs, jobs, b, &list, can) != 0;
     free(m.reference);
     free(m.output);
+    clear_progress();
     if (failed) {
         fprintf(stderr, "fftgen tune: error: %s %s: a measurement failed\n", PRECISION_NAMES[t->precision], shape);
         return -1;
@@ -1090,12 +1137,15 @@ int main(int argc, char **argv)
     printf("fftgen tune on %s (sm_%d, driver %s, fftgen %s): %d transforms, %lld points each, median of %d runs\n",
            key.device, arch, key.driver, key.version, count, total, runs);
     fftgen_wisdom_entry *entries = calloc((size_t)count, sizeof *entries);
+    const int live = isatty(fileno(stderr));
     int saved = 0, failures = 0;
     fftgen_result written = FFTGEN_SUCCESS;
     for (int i = 0; i < count && entries != NULL && written == FFTGEN_SUCCESS; ++i) {
         int measured = 0;
+        const struct progress progress = {live, i, count};
         printf("[%d/%d]", i + 1, count);
-        if (tune_one(&transforms[i], &key, total, runs, jobs, &b, &entries[saved], &measured) != 0) ++failures;
+        if (tune_one(&transforms[i], &key, total, runs, jobs, &b, &progress, &entries[saved], &measured) != 0)
+            ++failures;
         saved += measured;
         /* saved as it goes: an interrupted run keeps what it measured */
         if (measured) written = fftgen_wisdom_write(path, &key, entries, saved, why, sizeof why);
