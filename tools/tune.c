@@ -377,14 +377,16 @@ struct measurement {
     const struct progress *progress;
 };
 
-/* The status line: what is being done to the transform now, and the fastest candidate so far. */
-static void show_progress(const struct measurement *m, const struct candidate_list *list, const char *doing)
+/* The status line: what is being done to the transform now, and the fastest of the candidates timed
+ * so far, [0, timed), that a round has not held back. */
+static void show_progress(const struct measurement *m, const struct candidate_list *list, int timed,
+                          const char *doing)
 {
     const struct progress *p = m->progress;
     if (p == NULL || !p->live) return;
     float best = INFINITY;
-    for (int c = 0; c < list->count; ++c)
-        if (list->items[c].ms < best) best = list->items[c].ms;
+    for (int c = 0; c < timed; ++c)
+        if (!list->items[c].held_back && list->items[c].ms < best) best = list->items[c].ms;
     fprintf(stderr, "\r\033[K[%d/%d] %s %s: %s", p->index + 1, p->count, PRECISION_NAMES[m->t->precision], m->shape,
             doing);
     if (best < INFINITY) fprintf(stderr, ", fastest %.4f ms", best);
@@ -405,7 +407,7 @@ static int measure(struct measurement *m, struct candidate_list *list, int first
     const int workers = jobs < todo ? jobs : todo;
     char doing[96];
     snprintf(doing, sizeof doing, "compiling %d candidate%s (%d in all)", todo, todo == 1 ? "" : "s", list->count);
-    show_progress(m, list, doing);
+    show_progress(m, list, first, doing);
     for (int w = 0; w < workers; ++w) pthread_create(&threads[w], NULL, build_worker, &queue);
     for (int w = 0; w < workers; ++w) pthread_join(threads[w], NULL);
     int failed = 0;
@@ -413,7 +415,7 @@ static int measure(struct measurement *m, struct candidate_list *list, int first
         struct candidate *k = &list->items[c];
         k->ms = INFINITY;
         snprintf(doing, sizeof doing, "timing %d of %d (%d candidates)", c - first + 1, todo, list->count);
-        show_progress(m, list, doing);
+        show_progress(m, list, c, doing);
         if (k->created != FFTGEN_SUCCESS) {
             clear_progress();
             printf("  %-5s %-12s candidate %d could not be planned: %s\n", PRECISION_NAMES[t->precision], m->shape,
