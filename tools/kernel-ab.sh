@@ -4,7 +4,8 @@
 # is a few per cent, where runs on different machines differ by more than that.
 # Usage: tools/kernel-ab.sh OUTDIR NAME=TEMPLATE_DIR[@MINBLOCKS][%FFTGEN]... -- SPEC...
 #   NAME=DIR       a variant: the kernels fftgen writes with --templates DIR; @MINBLOCKS also asks ptxas
-#                  for that many blocks per SM (__launch_bounds__(THREADS, MINBLOCKS)); %FFTGEN writes
+#                  for that many blocks per SM (__launch_bounds__(THREADS, MINBLOCKS)) in every kernel,
+#                  in place of the register cap the templates ask for; %FFTGEN writes
 #                  them with that fftgen binary (another build's planner) instead of $FFTGEN
 #   SPEC           PRECISION:N[:FLAG=VALUE...], e.g. fp16:4096 or fp16:1024:--radix=32:--block-threads=64
 #                  (one-kernel sizes), or a 2D shape of one kernel (a fused slice), e.g. fp16:128x128;
@@ -21,7 +22,7 @@
 #   tools/kernel-ab.sh build-ab base=templates%/tmp/fftgen-base new=templates -- fp16:16384
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-[ $# -ge 4 ] || { sed -n '2,21p' "$0" >&2; exit 2; }
+[ $# -ge 4 ] || { sed -n '2,22p' "$0" >&2; exit 2; }
 out=$1; shift
 fftgen=${FFTGEN:-$root/build/fftgen}
 [ -x "$fftgen" ] || { echo "kernel-ab: no fftgen at $fftgen (build first)" >&2; exit 2; }
@@ -69,7 +70,7 @@ for spec in "$@"; do
         "$generator" --n "$n" --precision "$precision" --direction forward --templates "$dir" --name "$id" \
             ${flags//:/ } -o "$out/gen/$id.cu"
         if [ "$blocks" != 0 ]; then
-            sed -i "s/__launch_bounds__(THREADS)/__launch_bounds__(THREADS, $blocks)/" "$out/gen/$id.cu"
+            sed -i -E "s/__launch_bounds__\(THREADS(, [0-9]+)?\)/__launch_bounds__(THREADS, $blocks)/" "$out/gen/$id.cu"
         fi
         # rows: 1 (1D), the first dimension of a 2D shape, or 0 for a 3D one
         points=$((${n//x/*})) rows=1
