@@ -691,7 +691,9 @@ static int exchanges(const fftgen_kernel_plan *pass)
 }
 
 /* The tiled passes of candidate `base` that radix 32 gives fewer exchanges (1024 points: 32 x 32, one
- * instead of two), as a mask; the others would only hold twice the registers. */
+ * instead of two) or fewer stages (512 points: 32 x 16 in place of 16 x 16 x 2, whose radix-2 shuffle
+ * tail costs no exchange but about 5 instructions a point: fp16 2^18 on an H200, fftgen-kernel-ab,
+ * 0.6667 -> 0.6415 ms), as a mask; the others would only hold twice the registers. */
 static int radix32_passes_worth(const struct transform *t, int arch, const struct candidate_list *list, int base)
 {
     const fftgen_transform_plan *plan = &list->plans[base];
@@ -703,7 +705,8 @@ static int radix32_passes_worth(const struct transform *t, int arch, const struc
         wider.radix32_passes = chosen | 1 << i;
         fftgen_transform_plan wide;
         if (plan_choice(t, arch, &wider, &wide) == FFTGEN_PLAN_OK &&
-            exchanges(&wide.pass[i]) < exchanges(&plan->pass[i]))
+            (exchanges(&wide.pass[i]) < exchanges(&plan->pass[i]) ||
+             wide.pass[i].stage_count < plan->pass[i].stage_count))
             worth |= 1 << i;
     }
     return worth;
@@ -716,9 +719,9 @@ static int plain_in_order(const fftgen_choice *choice, int columns_first)
     return memcmp(choice, &plain, sizeof plain) == 0;
 }
 
-/* Radix 32 in the passes where it saves an exchange, on the fastest plan so far and, for 2D shapes, on
- * the other order's fastest plan and its planner's tiles (fp32 1024x1024 on an H200: the columns first
- * lost with radix 16 and won with radix 32, in the planner's tiles: 1.118 -> 1.083 ms against the rows
+/* Radix 32 in the passes where it saves an exchange or a stage, on the fastest plan so far and, for 2D
+ * shapes, on the other order's fastest plan and its planner's tiles (fp32 1024x1024 on an H200: the columns
+ * first lost with radix 16 and won with radix 32, in the planner's tiles: 1.118 -> 1.083 ms against the rows
  * first with radix 32, which tune had chosen from the columns first's fastest tiles). 0, or -1 when a
  * measurement failed. */
 static int measure_radix32_passes(struct measurement *m, int arch, int runs, int jobs, struct buffers *b,
@@ -809,14 +812,14 @@ static int refine_near_misses(struct measurement *m, int arch, int runs, int job
     return 0;
 }
 
-/* The rounds after the first, on the fastest plan so far: tiles pass by pass; (1D sizes of one kernel)
- * block sizes at every radix; (2D and 3D) the slices' radix; (fp16) the tensor-core pass masks; radix
- * 32 in the tiled passes where it saves an exchange; (2D and 3D) short columns straight into registers;
+/* The rounds after the first, on the fastest plan so far: tiles pass by pass; (1D sizes of one kernel) block
+ * sizes at every radix; (2D and 3D) the slices' radix; (fp16) the tensor-core pass masks; radix 32 in the
+ * tiled passes where it saves an exchange or a stage; (2D and 3D) short columns straight into registers;
  * (fp16) the tiled passes that take twiddles from powers of two, then the passes that compute them, then
  * those that load their columns in lane pairs; (fp32) the passes that load rows in runs straight into
- * registers; the prefetches; the column passes that ask L2 for 256 bytes a point; the near misses of
- * these rounds together, and the tiles again where the options changed the plan. `can`: the passes that
- * can take tensor cores. 0, or -1 when a measurement failed. */
+ * registers; the prefetches; the column passes that ask L2 for 256 bytes a point; the near misses of these
+ * rounds together, and the tiles again where the options changed the plan. `can`: the passes that can take
+ * tensor cores. 0, or -1 when a measurement failed. */
 static int refine_fastest(struct measurement *m, int arch, int runs, int jobs, struct buffers *b,
                           struct candidate_list *list, int can)
 {
