@@ -63,8 +63,9 @@ static void usage(FILE *to)
             "them at each, then, for 1D sizes of one kernel and the passes chosen, the L2 prefetch\n"
             "512 KB and 2 MB ahead or none against 1 MB; on sm_80 and newer, the passes off clusters\n"
             "that read columns side by side with loads that ask L2 for the 256 bytes around each point,\n"
-            "every set of them; then the options that gained less than %.0f%% each, together, and the\n"
-            "tiles pass by pass again where the options changed the plan; and the choice in use now,\n"
+            "every set of them; then the options that gained less than %.0f%% each, together, the\n"
+            "tiles pass by pass again where the options changed the plan, and radix 32 again where they\n"
+            "changed it after radix 32's round; and the choice in use now,\n"
             "from the wisdom file or the table shipped with libfftgen); these rounds run on the fastest\n"
             "plan of the first round and again on the fastest of up to two other structures (another\n"
             "pass count, or clusters against none), whose options may gain more; and it saves the\n"
@@ -597,16 +598,16 @@ static int refine_l2_prefetch(struct measurement *m, int arch, int runs, int job
                           sizeof kb / sizeof kb[0]);
 }
 
-/* Every non-empty subset of `passes` (a pass mask) as the choice field at `field` (a pass mask too:
- * offsetof(fftgen_choice, ...)) of `start`, added to the candidates; the planner drops what does not
- * plan and what repeats a plan. */
+/* Every non-empty subset of `passes` (a pass mask), with the passes `kept` besides, as the choice field
+ * at `field` (a pass mask too: offsetof(fftgen_choice, ...)) of `start`, added to the candidates; the
+ * planner drops what does not plan and what repeats a plan. */
 static void add_pass_sets(const struct measurement *m, int arch, struct candidate_list *list, fftgen_choice start,
-                          int passes, size_t field)
+                          int passes, int kept, size_t field)
 {
     for (int mask = 1; mask <= passes; ++mask) {
         if ((mask & ~passes) != 0) continue;
         fftgen_choice set = start;
-        *(int *)((char *)&set + field) = mask;
+        *(int *)((char *)&set + field) = kept | mask;
         add_candidate(m->t, arch, set, list);
     }
 }
@@ -645,14 +646,22 @@ static int measure_option(struct measurement *m, int runs, int jobs, struct buff
     return 0;
 }
 
-/* Every non-empty subset of `passes` as the choice field at `field` of candidate `base`, measured as
- * one option (measure_option). 0, or -1 when a measurement failed. */
+/* Every non-empty subset of `passes`, with the passes `kept` besides, as the choice field at `field` of
+ * candidate `base`, measured as one option (measure_option). 0, or -1 when a measurement failed. */
+static int measure_pass_sets_keeping(struct measurement *m, int arch, int runs, int jobs, struct buffers *b,
+                                     struct candidate_list *list, int base, int passes, int kept, size_t field,
+                                     const char *name)
+{
+    const int before = fastest(list), first = list->count;
+    add_pass_sets(m, arch, list, list->items[base].choice, passes, kept, field);
+    return measure_option(m, runs, jobs, b, list, base, before, first, field, name);
+}
+
+/* The same with no passes kept: every set of `passes` replaces the base's. */
 static int measure_pass_sets(struct measurement *m, int arch, int runs, int jobs, struct buffers *b,
                              struct candidate_list *list, int base, int passes, size_t field, const char *name)
 {
-    const int before = fastest(list), first = list->count;
-    add_pass_sets(m, arch, list, list->items[base].choice, passes, field);
-    return measure_option(m, runs, jobs, b, list, base, before, first, field, name);
+    return measure_pass_sets_keeping(m, arch, runs, jobs, b, list, base, passes, 0, field, name);
 }
 
 /* The fastest plan's passes that satisfy `test`, as a mask: the passes an option round may name. */
@@ -678,9 +687,9 @@ static int measure_l2_prefetch_passes(struct measurement *m, int arch, int runs,
     const size_t field = offsetof(fftgen_choice, l2_prefetch_passes);
     const int passes = fastest_passes_that(list, fftgen_can_l2_prefetch);
     fftgen_choice start = list->items[before].choice;
-    add_pass_sets(m, arch, list, start, passes, field);
+    add_pass_sets(m, arch, list, start, passes, 0, field);
     start.l2_prefetch_kb = 2048;
-    add_pass_sets(m, arch, list, start, passes, field);
+    add_pass_sets(m, arch, list, start, passes, 0, field);
     return measure_option(m, runs, jobs, b, list, before, before, first, field, "L2 prefetch");
 }
 
@@ -712,6 +721,19 @@ static int radix32_passes_worth(const struct transform *t, int arch, const struc
     return worth;
 }
 
+/* Every set of the passes of candidate `base` that radix 32 is worth (radix32_passes_worth), added to
+ * the passes the base holds at radix 32 already, as one option. (The sets used to replace those: an
+ * H200's fp16 2^19, whose plan had pass 2 at radix 32, was tried with pass 1 alone at radix 32, never
+ * with both; fftgen-bench, three rounds: 0.6628-0.6716 ms for the plan, 0.6522-0.6563 for pass 1 alone,
+ * 0.6266-0.6283 for both.) 0, or -1 when a measurement failed. */
+static int measure_radix32_sets(struct measurement *m, int arch, int runs, int jobs, struct buffers *b,
+                                struct candidate_list *list, int base, const char *name)
+{
+    return measure_pass_sets_keeping(m, arch, runs, jobs, b, list, base, radix32_passes_worth(m->t, arch, list, base),
+                                     list->items[base].choice.radix32_passes, offsetof(fftgen_choice, radix32_passes),
+                                     name);
+}
+
 /* Whether a candidate is the planner's own plan in the given order: no tile caps, cluster or options. */
 static int plain_in_order(const fftgen_choice *choice, int columns_first)
 {
@@ -736,11 +758,9 @@ static int measure_radix32_passes(struct measurement *m, int arch, int runs, int
         if (plain_in_order(&k->choice, other_order)) bases[2] = c;
     }
     if (bases[2] == bases[1]) bases[2] = -1;
-    const size_t field = offsetof(fftgen_choice, radix32_passes);
     for (int i = 0; i < 3; ++i) {
         if (bases[i] < 0) continue;
-        if (measure_pass_sets(m, arch, runs, jobs, b, list, bases[i], radix32_passes_worth(m->t, arch, list, bases[i]),
-                              field, i == 0 ? "radix 32" : "radix 32 (the other order)") != 0)
+        if (measure_radix32_sets(m, arch, runs, jobs, b, list, bases[i], i == 0 ? "radix 32" : "radix 32 (the other order)") != 0)
             return -1;
     }
     return 0;
@@ -818,7 +838,8 @@ static int refine_near_misses(struct measurement *m, int arch, int runs, int job
  * (fp16) the tiled passes that take twiddles from powers of two, then the passes that compute them, then
  * those that load their columns in lane pairs; (fp32) the passes that load rows in runs straight into
  * registers; the prefetches; the column passes that ask L2 for 256 bytes a point; the near misses of these
- * rounds together, and the tiles again where the options changed the plan. `can`: the passes that can take
+ * rounds together, the tiles again where the options changed the plan, and radix 32 again where they
+ * changed it after radix 32's round. `can`: the passes that can take
  * tensor cores. 0, or -1 when a measurement failed. */
 static int refine_fastest(struct measurement *m, int arch, int runs, int jobs, struct buffers *b,
                           struct candidate_list *list, int can)
@@ -832,6 +853,7 @@ static int refine_fastest(struct measurement *m, int arch, int runs, int jobs, s
         failed = measure_pass_sets(m, arch, runs, jobs, b, list, fastest(list), can,
                                    offsetof(fftgen_choice, tensor_cores), "tensor cores") != 0;
     if (!failed) failed = measure_radix32_passes(m, arch, runs, jobs, b, list) != 0;
+    const int after_radix32 = fastest(list);
     /* 2D and 3D: the passes that copy their columns through shared memory may load them straight into
      * registers instead: an H200 gained (fp16 256^3 0.983 -> 0.915 ms), an H100 lost (1.194 -> 1.262) */
     if (!failed && m->t->shape.rank > 1)
@@ -876,6 +898,10 @@ static int refine_fastest(struct measurement *m, int arch, int runs, int jobs, s
                                    fastest_passes_that(list, fftgen_can_fetch_l2_256),
                                    offsetof(fftgen_choice, l2_fetch_256_passes), "L2 fetch of 256 bytes") != 0;
     if (!failed) failed = refine_near_misses(m, arch, runs, jobs, b, list, near_from, after_tiles) != 0;
+    /* radix 32 again where the rounds after it changed the plan: a radix-32 pass pays for its registers
+     * differently once its twiddles are computed or from powers */
+    if (!failed && fastest(list) != after_radix32)
+        failed = measure_radix32_sets(m, arch, runs, jobs, b, list, fastest(list), "radix 32 on the options chosen") != 0;
     return failed ? -1 : 0;
 }
 
