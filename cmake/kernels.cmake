@@ -388,6 +388,11 @@ fftgen_add_sim(fftgen_262144_ct_fp16 262144 fp16 ", 0, 0, 0, 0, 0" --computed-tw
 fftgen_add_sim(fftgen_262144_r32_tp2_ct1_fp16 262144 fp16 ", 0, 0, 0, 0, 0" --radix32-passes=1,2 --twiddle-powers=2
                --computed-twiddles=1)
 fftgen_add_sim(fftgen_262144_t0_16_r32_fp32 262144 fp32 ", 0, 0, 0, 0, 0" --max-tile 0,16 --radix32-passes=1,2)
+# and of 2^19: both passes at radix 32 (a 512-point pass 32 x 16, a 1024-point pass 32 x 32), in fp16 with
+# the twiddles of both computed (the L2 prefetch of pass 2 is CUDA's only)
+fftgen_add_sim(fftgen_524288_r32_tp_ct_fp16 524288 fp16 ", 0, 0, 0, 0, 0" --radix32-passes=1,2 --twiddle-powers=1,2
+               --computed-twiddles=1,2)
+fftgen_add_sim(fftgen_524288_r32_fp32 524288 fp32 ", 0, 0, 0, 0, 0" --radix32-passes=1,2)
 # fp16 between passes: the planner keeps fp16 for two passes and stores the last intermediate of three 1D
 # passes as shared-exponent complexes (above); every intermediate as fp16, and every one shared-exponent
 fftgen_add_sim(fftgen_2097152_i16_fp16 2097152 fp16 ", 0, 0, 0, 0, 0" --intermediate fp16)
@@ -498,9 +503,12 @@ foreach(case "fp16;4096x64;_t64_tp3;--max-tile;0,64,0;--twiddle-powers=3" "fp32;
                  --split-columns ${extra})
 endforeach()
 # a 2D shape's rows (one kernel, no slice fits a block) at the radix asked for (fftgen tune measures
-# radix=32 for them): 8192-point rows at 32 points a thread, then the 8-point columns
+# radix=32 for them; the H200's fp32 8192x8192 takes it): 8192-point rows at 32 points a thread, then the
+# 8-point columns
 fftgen_shape_fields(8x8192 0 0 points fields)
-fftgen_add_sim(fftgen_8x8192_r32_fp16 ${points} fp16 ", 0, 0, 0, 0, 0${fields}" --n 8x8192 --radix 32)
+foreach(p fp16 fp32)
+  fftgen_add_sim(fftgen_8x8192_r32_${p} ${points} ${p} ", 0, 0, 0, 0, 0${fields}" --n 8x8192 --radix 32)
+endforeach()
 # fp16 with tensor cores in tiled passes, chosen pass by pass (--tensor-cores=P: what libfftgen's
 # measured choices can ask for): two passes, one of two, a strided layout, a 2D shape whose columns
 # alone use them, and a 3D shape.
