@@ -14,6 +14,9 @@
 # and bank conflicts, and the bytes read from and written to DRAM (against what the kernel's own
 # reads and writes need: a pass that reads more than its input fetches sectors twice), one kernel
 # after another ($OUT/stalls-PRECISION-SHAPE.txt).
+# tools/gpu-profile.sh --lines SPEC...: instead, which SASS lines the waits fall on (ncu's stall
+# sampling, summed by reason and by opcode, and the lines with the most samples: tools/ncu_lines.py),
+# from $OUT/lines-PRECISION-SHAPE.ncu-rep and its source page $OUT/lines-PRECISION-SHAPE.csv.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 out=${OUT:-$root/.gpu/logs}
@@ -25,9 +28,12 @@ if [ -z "$ncu" ]; then
     echo "gpu-profile: Nsight Compute (ncu) was not found on this machine" >&2
     exit 1
 fi
-stalls=0
-if [ "${1:-}" = --stalls ]; then stalls=1; shift; fi
-[ $# -gt 0 ] || { echo "usage: tools/gpu-profile.sh [--stalls] PRECISION:SHAPE[:ENV=VALUE...]..." >&2; exit 2; }
+stalls=0 lines=0
+case ${1:-} in
+    --stalls) stalls=1; shift;;
+    --lines) lines=1; shift;;
+esac
+[ $# -gt 0 ] || { echo "usage: tools/gpu-profile.sh [--stalls | --lines] PRECISION:SHAPE[:ENV=VALUE...]..." >&2; exit 2; }
 stall_metrics=gpu__time_duration.sum,smsp__inst_executed.sum,dram__bytes_read.sum,dram__bytes_write.sum
 for reason in barrier long_scoreboard short_scoreboard mio_throttle lg_throttle math_pipe_throttle wait not_selected \
               selected dispatch_stall membar sleeping no_instruction drain branch_resolving tex_throttle imc_miss misc; do
@@ -49,6 +55,17 @@ for spec in "$@"; do
     bench_args=(--runs 3 --precision "$precision")
     if [ "$precision" = tc16 ]; then bench_args=(--runs 3 --tensor-cores); fi
     log="$out/profile-$precision-$shape${env_list:+-${env_list//[=,:]/-}}.txt"
+    if [ $lines = 1 ]; then
+        report="$out/lines-$precision-$shape${env_list:+-${env_list//[=,:]/-}}"
+        env "${env_args[@]}" "$ncu" --clock-control none --kernel-name regex:fftgen --launch-count 5 \
+            --section WarpStateStats --section SourceCounters --import-source no -f -o "$report" \
+            "$root/.gpu/fftgen-bench" "${bench_args[@]}" "$shape" > "$report.log" 2>&1 &&
+            "$ncu" --import "$report.ncu-rep" --page source --csv --print-source sass > "$report.csv" 2>> "$report.log" ||
+            { echo "gpu-profile: ncu failed on $spec (see $report.log)"; status=1; continue; }
+        echo "== $spec"
+        python3 "$root/tools/ncu_lines.py" "$report.csv" || status=1
+        continue
+    fi
     if [ $stalls = 1 ]; then
         log="$out/stalls-$precision-$shape${env_list:+-${env_list//[=,:]/-}}.txt"
         env "${env_args[@]}" "$ncu" --clock-control none --kernel-name regex:fftgen --launch-count 5 \
