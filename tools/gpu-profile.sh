@@ -54,9 +54,11 @@ for spec in "$@"; do
     [ -n "${env_list:-}" ] && IFS=: read -r -a env_args <<< "$env_list"
     bench_args=(--runs 3 --precision "$precision")
     if [ "$precision" = tc16 ]; then bench_args=(--runs 3 --tensor-cores); fi
-    log="$out/profile-$precision-$shape${env_list:+-${env_list//[=,:]/-}}.txt"
+    # the files' names: the spec with its settings' = , : as dashes
+    named="$precision-$shape${env_list:+-${env_list//[=,:]/-}}"
+    log="$out/profile-$named.txt"
     if [ $lines = 1 ]; then
-        report="$out/lines-$precision-$shape${env_list:+-${env_list//[=,:]/-}}"
+        report="$out/lines-$named"
         env "${env_args[@]}" "$ncu" --clock-control none --kernel-name regex:fftgen --launch-count 5 \
             --section WarpStateStats --section SourceCounters --import-source no -f -o "$report" \
             "$root/.gpu/fftgen-bench" "${bench_args[@]}" "$shape" > "$report.log" 2>&1 &&
@@ -67,7 +69,7 @@ for spec in "$@"; do
         continue
     fi
     if [ $stalls = 1 ]; then
-        log="$out/stalls-$precision-$shape${env_list:+-${env_list//[=,:]/-}}.txt"
+        log="$out/stalls-$named.txt"
         env "${env_args[@]}" "$ncu" --clock-control none --kernel-name regex:fftgen --launch-count 5 \
             --metrics "$stall_metrics" "$root/.gpu/fftgen-bench" "${bench_args[@]}" "$shape" > "$log" 2>&1 ||
             { echo "gpu-profile: ncu failed on $spec (see $log)"; status=1; }
