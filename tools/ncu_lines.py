@@ -41,7 +41,7 @@ def kernels(rows):
         found.append((name, block))
     result, previous = [], None
     for kernel, block in found:
-        if not block or SAMPLES not in block[0]:
+        if not block or SAMPLES not in block[0] or "Source" not in block[0]:
             continue
         # ncu's CSV source page printed each result twice in a row on the H200 machine: counted once
         if (kernel, block) == previous:
@@ -50,13 +50,20 @@ def kernels(rows):
         header = block[0]
         data = [r for r in block[1:] if len(r) == len(header)]
         # a kernel profiled more than once (a plan's pass in every run ncu caught): its samples summed
-        same = [k for k, entry in enumerate(result) if entry[0] == kernel and entry[1] == header and
-                [r[header.index("Source")] for r in entry[2]] == [r[header.index("Source")] for r in data]]
-        if same:
-            result[same[0]] = (kernel, header, add_samples(header, result[same[0]][2], data), result[same[0]][3] + 1)
-        else:
+        match = next((k for k, (name, head, rows, _) in enumerate(result)
+                      if name == kernel and head == header and source_lines(head, rows) == source_lines(header, data)),
+                     None)
+        if match is None:
             result.append((kernel, header, data, 1))
+        else:
+            rows, launches = result[match][2], result[match][3]
+            result[match] = (kernel, header, add_samples(header, rows, data), launches + 1)
     return result
+
+
+def source_lines(header, data):
+    source = header.index("Source")
+    return [r[source] for r in data]
 
 
 def add_samples(header, rows, more):
