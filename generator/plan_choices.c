@@ -92,8 +92,10 @@ static fftgen_plan_status check_passes_exist(int mask, const fftgen_transform_pl
                                              char *why, size_t why_len)
 {
     if (mask == FFTGEN_EVERY_PASS || mask >> plan->pass_count == 0) return FFTGEN_PLAN_OK;
-    snprintf(why, why_len, "%s: pass %d named, but the plan has %d pass%s", option, plan->pass_count + 1,
-             plan->pass_count, plan->pass_count > 1 ? "es" : "");
+    int highest = plan->pass_count; /* the last pass named, which the plan lacks */
+    while (mask >> highest != 0) ++highest;
+    snprintf(why, why_len, "%s: pass %d named, but the plan has %d pass%s", option, highest, plan->pass_count,
+             plan->pass_count > 1 ? "es" : "");
     return FFTGEN_PLAN_BAD_RADIX;
 }
 
