@@ -362,6 +362,19 @@ fftgen_add_sim(fftgen_262144_t32_fp16 262144 fp16 ", 0, 0, 0, 0, 0" --max-tile 3
 fftgen_add_sim(fftgen_262144_t32_cp_fp16 262144 fp16 ", 0, 0, 0, 0, 0" --max-tile 32 --column-pairs)
 # pass 1's columns loaded with PTX's .L2::256B (--l2-fetch-256; the host simulation loads them plainly)
 fftgen_add_sim(fftgen_262144_l2f_fp16 262144 fp16 ", 0, 0, 0, 0, 0" --l2-fetch-256=1)
+# column tiles copied ahead by the TMA (--tma-columns; the host simulation copies each tile as the boxes
+# would, and the kernel's threads do for an input off 16 bytes): pass 1 of fp16 2^18 and of fp32 2^17 in
+# tiles of 4, 65536x4's first four-step pass of its columns, and 4096x64 (fp32) with its columns split, whose
+# second column pass reads the first's blocks (its tensor map takes the rows before the groups)
+fftgen_add_sim(fftgen_262144_tma_fp16 262144 fp16 ", 0, 0, 0, 0, 0" --tma-columns=1)
+fftgen_add_sim(fftgen_131072_t4_tma_fp32 131072 fp32 ", 0, 0, 0, 0, 0" --max-tile 4 --tma-columns)
+foreach(case "65536x4;fp16;" "4096x64;fp32;--split-columns")
+  list(GET case 0 shape)
+  list(GET case 1 p)
+  list(SUBLIST case 2 -1 extra)
+  fftgen_shape_fields(${shape} 0 0 points fields)
+  fftgen_add_sim(fftgen_${shape}_tma_${p} ${points} ${p} ", 0, 0, 0, 0, 0${fields}" --n ${shape} --tma-columns ${extra})
+endforeach()
 fftgen_add_sim(fftgen_1048576_ct_fp16 1048576 fp16 ", 0, 0, 0, 0, 0" --computed-twiddles)
 # fp32 rows in runs loaded straight into the first stage's registers (--row-registers, a measured choice):
 # pass 2 of 2^19 (1024-point rows of three stages, tiles of 4), of 2^19 at radix 32, of 2^17 in tiles of 8

@@ -69,6 +69,14 @@ static void usage(FILE *to)
             "                        and the tiles beside find their runs there. Column passes on\n"
             "                        clusters always do; off elsewhere by default (libfftgen chooses\n"
             "                        pass by pass from measurements)\n"
+            "  --tma-columns[=P,..]  sm_90: the passes listed (every one that can without a list) that\n"
+            "                        load columns side by side straight into registers run their tiles\n"
+            "                        in turn, as many blocks an SM as fit, and one thread has the tensor\n"
+            "                        memory accelerator copy the next tile into shared memory while the\n"
+            "                        block computes the current one (tiles of whole 16-byte rows; not\n"
+            "                        with the L2 prefetch, --l2-fetch-256 or --column-pairs on the same\n"
+            "                        pass). Off by default (libfftgen chooses pass by pass from\n"
+            "                        measurements)\n"
             "  --precision P         fp32 (float2 storage) or fp16 (__half2 storage, fp32 arithmetic);\n"
             "                        default fp32. Or a split precision: float2 storage, the radix-16\n"
             "                        stages on tensor cores with each fp32 operand (data and DFT matrix)\n"
@@ -299,7 +307,8 @@ static void explain_pass(const fftgen_kernel_plan *plan, const char *indent)
         span *= plan->radices[s];
         const int staged = plan->staged_io;
         const char *from = s == 0 && (!staged || loads)
-                               ? (plan->column_pairs ? "global memory (both columns of a lane pair's row in 8 bytes)"
+                               ? (plan->tma_columns ? "the staging buffer (the tile, copied by the TMA)"
+                                  : plan->column_pairs ? "global memory (both columns of a lane pair's row in 8 bytes)"
                                   : fftgen_reads_runs_across_lanes(plan) ? "global memory (lanes along the runs)"
                                                                          : "global memory")
                                : "shared memory";
@@ -375,6 +384,10 @@ static void explain_pass(const fftgen_kernel_plan *plan, const char *indent)
     if (plan->l2_fetch_256)
         printf("%sL2 fetch:       the column loads ask L2 for the 256 bytes around each point (.L2::256B, sm_80)\n",
                indent);
+    if (plan->tma_columns)
+        printf("%sTMA columns:    tiles in turn, as many blocks an SM as fit; the next tile copied by the tensor memory"
+               " accelerator into a %d-byte staging buffer while the block computes the current one (sm_90)\n",
+               indent, plan->ffts_per_block * plan->n * (plan->precision == FFTGEN_KERNEL_FP16 ? 4 : 8));
 }
 
 static void explain_shape(const fftgen_transform_plan *plan)
@@ -533,7 +546,7 @@ int main(int argc, char **argv)
            OPT_TWIDDLE_POWERS, OPT_RADIX32_PASSES, OPT_COLUMN_REGISTERS, OPT_COMPUTED_TWIDDLES,
            OPT_MAX_TILE, OPT_CLUSTER, OPT_INTERMEDIATE, OPT_ORDER, OPT_BLOCK_THREADS, OPT_PREFETCH,
            OPT_SPLIT_COLUMNS, OPT_COLUMN_PAIRS, OPT_ROW_REGISTERS, OPT_L2_PREFETCH, OPT_L2_PREFETCH_PASSES,
-           OPT_L2_FETCH_256, OPT_FOUR_STEP };
+           OPT_L2_FETCH_256, OPT_FOUR_STEP, OPT_TMA_COLUMNS };
     static const struct option options[] = {
         {"n", required_argument, 0, OPT_N},
         {"radix", required_argument, 0, OPT_RADIX},
@@ -542,6 +555,7 @@ int main(int argc, char **argv)
         {"l2-prefetch", required_argument, 0, OPT_L2_PREFETCH},
         {"l2-prefetch-passes", optional_argument, 0, OPT_L2_PREFETCH_PASSES},
         {"l2-fetch-256", optional_argument, 0, OPT_L2_FETCH_256},
+        {"tma-columns", optional_argument, 0, OPT_TMA_COLUMNS},
         {"precision", required_argument, 0, OPT_PRECISION},
         {"direction", required_argument, 0, OPT_DIRECTION},
         {"arch", required_argument, 0, OPT_ARCH},
@@ -576,7 +590,7 @@ int main(int argc, char **argv)
     if (argc > 1 && strcmp(argv[1], "pack") == 0) return fftgen_pack_command(argc - 1, argv + 1);
     if (argc > 1 && strcmp(argv[1], "tune") == 0) return run_tune(argv + 1);
     fftgen_kernel_request request = {0, 0, FFTGEN_KERNEL_FP32, FFTGEN_DEFAULT_ARCH, 0, {{0}}, 0,
-                                     FFTGEN_INTERMEDIATE_DEFAULT, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+                                     FFTGEN_INTERMEDIATE_DEFAULT, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
     int have_n = 0, explain_only = 0, directions = FFTGEN_RENDER_BOTH;
     const char *output = NULL, *name = NULL, *templates_dir = NULL;
     fftgen_target target = FFTGEN_TARGET_CUDA;
@@ -677,6 +691,9 @@ int main(int argc, char **argv)
             break;
         case OPT_L2_FETCH_256:
             request.l2_fetch_256_passes = parse_passes("l2-fetch-256", optarg);
+            break;
+        case OPT_TMA_COLUMNS:
+            request.tma_column_passes = parse_passes("tma-columns", optarg);
             break;
         case OPT_MAX_TILE:
             if (fftgen_tile_caps_parse(optarg, &request.max_tile) != 0)

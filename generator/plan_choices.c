@@ -604,6 +604,105 @@ fftgen_plan_status fftgen_place_l2_fetch_256(const fftgen_kernel_request *reques
                            why_len);
 }
 
+/* Bytes of a TMA column pass's tile in its staging buffer (fftgen_kernel_plan.tma_columns). */
+static long long tma_tile_bytes(const fftgen_kernel_plan *p)
+{
+    return (long long)p->ffts_per_block * p->n * point_bytes(p);
+}
+
+/* The staging buffer's offset: the exchanges' area rounded up to the 128 bytes a TMA box lands on. */
+static int tma_staging_offset(const fftgen_kernel_plan *p)
+{
+    return (p->shared_bytes + 127) / 128 * 128;
+}
+
+/* Whether a pass's input is a tensor the TMA can map: a group's columns side by side, then groups and
+ * rows in the order of their strides (rows first where a pass before wrote its tiles as blocks), then
+ * batch entries, each dimension nested in the next, every stride whole 16-byte pieces; and a tile within
+ * one group, a whole number of 16-byte pieces wide. (A box cannot start off 16 bytes either: for an
+ * input that is only point-aligned the kernel's threads copy the tiles themselves.) */
+static int tma_maps_input(const fftgen_kernel_plan *p)
+{
+    const long long bytes = point_bytes(p);
+    const fftgen_layout *in = &p->in;
+    const int rows_first = fftgen_tma_rows_first(p);
+    const long long inner_stride = rows_first ? in->elem_stride : in->group_stride;
+    const long long inner_count = rows_first ? p->n : in->group_count;
+    const long long outer_stride = rows_first ? in->group_stride : in->elem_stride;
+    const long long outer_count = rows_first ? in->group_count : p->n;
+    return p->ffts_per_block * bytes % 16 == 0 && in->group_size % p->ffts_per_block == 0 &&
+           inner_stride >= in->group_size && outer_stride >= inner_count * inner_stride &&
+           in->batch_stride >= outer_count * outer_stride && in->elem_stride * bytes % 16 == 0 &&
+           in->group_stride * bytes % 16 == 0 && in->batch_stride * bytes % 16 == 0;
+}
+
+int fftgen_tma_rows_first(const fftgen_kernel_plan *p)
+{
+    return p->in.elem_stride < p->in.group_stride;
+}
+
+int fftgen_can_copy_columns_by_tma(const fftgen_kernel_plan *p)
+{
+    return p->arch >= 90 && loads_columns_side_by_side(p) && fftgen_loads_to_registers(p) && p->cluster < 2 &&
+           !p->tensor_cores && !p->column_pairs && p->prefetch <= 1 && tma_maps_input(p) &&
+           tma_staging_offset(p) + tma_tile_bytes(p) + 16 <= fftgen_arch_shared_limit(p->arch);
+}
+
+static void copy_columns_by_tma(fftgen_kernel_plan *pass)
+{
+    /* the tile comes whole, ahead, and the map asks L2 for 256 bytes a row: nothing more to ask L2 for */
+    pass->l2_prefetch_bytes = 0;
+    pass->l2_fetch_256 = 0;
+    pass->tma_columns = 1;
+    pass->tma_staging_offset = tma_staging_offset(pass);
+    pass->shared_bytes = (int)(pass->tma_staging_offset + tma_tile_bytes(pass) + 16); /* the mbarrier: 8 */
+}
+
+static const char *why_no_tma_columns(const fftgen_kernel_plan *pass)
+{
+    if (pass->arch < 90) return "needs sm_90 or newer (the tensor memory accelerator)";
+    if (!loads_columns_side_by_side(pass)) return "does not read columns side by side";
+    if (pass->cluster > 1) return "runs on a thread-block cluster";
+    if (pass->tensor_cores) return "runs on tensor cores";
+    if (!fftgen_loads_to_registers(pass)) return "copies its columns through shared memory";
+    if (pass->column_pairs) return "loads its columns in lane pairs";
+    if (pass->prefetch > 1) return "copies its tiles ahead with its threads";
+    if (tma_staging_offset(pass) + tma_tile_bytes(pass) + 16 > fftgen_arch_shared_limit(pass->arch))
+        return "has no room for a tile in shared memory beside its exchanges";
+    return "reads tiles that are not whole 16-byte pieces wide, or a layout whose strides are not, or whose"
+           " dimensions overlap";
+}
+
+/* Column tiles through the TMA in the passes the request names. Runs after every other choice on the
+ * passes: a pass that takes it drops its L2 prefetch and 256-byte L2 fetch (the TMA's map asks L2 for 256
+ * bytes a row, and the tile comes ahead anyway), so that tune can try it on the plan it has chosen. */
+fftgen_plan_status fftgen_place_tma_columns(const fftgen_kernel_request *request, fftgen_transform_plan *plan,
+                                            char *why, size_t why_len)
+{
+    static const struct pass_choice tma_columns = {
+        "TMA columns", fftgen_can_copy_columns_by_tma, copy_columns_by_tma, why_no_tma_columns,
+        "this plan has no pass on sm_90 that loads columns side by side straight into registers, off clusters,"
+        " in tiles of whole 16-byte rows that fit beside the exchanges in shared memory"};
+    const fftgen_plan_status status =
+        place_in_passes(request->tma_column_passes, &tma_columns, plan, &plan->tma_column_passes, why, why_len);
+    plan->l2_prefetch_passes &= ~plan->tma_column_passes;
+    plan->l2_fetch_256_passes &= ~plan->tma_column_passes;
+    return status;
+}
+
+int fftgen_l2_prefetch_kb_kept(const fftgen_kernel_request *request, const fftgen_transform_plan *plan)
+{
+    const int taken = request->l2_prefetch_passes != 0 && plan->l2_prefetch_passes == 0 && plan->tma_column_passes != 0;
+    return taken ? 0 : request->l2_prefetch_kb;
+}
+
+long long fftgen_tma_pass_blocks(const fftgen_kernel_plan *pass, long long ffts, int sms, int resident)
+{
+    const long long tiles = (ffts + pass->ffts_per_block - 1) / pass->ffts_per_block;
+    const long long fill = (long long)sms * (resident > 0 ? resident : 1);
+    return tiles < fill ? tiles : fill;
+}
+
 void fftgen_keep_column_choices_that_fit(fftgen_transform_plan *plan)
 {
     for (int i = 0; i < plan->pass_count; ++i) {
@@ -621,6 +720,16 @@ void fftgen_keep_column_choices_that_fit(fftgen_transform_plan *plan)
         if (pass->row_registers && !fftgen_can_load_rows_to_registers(pass)) {
             pass->row_registers = 0;
             plan->row_register_passes &= ~(1 << i);
+        }
+        if (pass->tma_columns) {
+            /* judged as the pass it would be without the staging buffer */
+            fftgen_kernel_plan plain = *pass;
+            plain.tma_columns = 0;
+            plain.shared_bytes = pass->tma_staging_offset; /* at least the exchanges' bytes */
+            if (!fftgen_can_copy_columns_by_tma(&plain)) {
+                pass->tma_columns = 0;
+                plan->tma_column_passes &= ~(1 << i);
+            }
         }
     }
 }

@@ -800,11 +800,12 @@ fftgen_plan_status fftgen_plan_transform(const fftgen_kernel_request *asked, fft
     if (status == FFTGEN_PLAN_OK) status = fftgen_place_row_registers(request, plan, why, why_len);
     if (status == FFTGEN_PLAN_OK) status = fftgen_place_l2_fetch_256(request, plan, why, why_len);
     if (status == FFTGEN_PLAN_OK) status = fftgen_place_l2_prefetch(request, plan, why, why_len);
+    if (status == FFTGEN_PLAN_OK) status = fftgen_place_tma_columns(request, plan, why, why_len);
     plan->max_tile = request->max_tile;
     plan->cluster = request->cluster;
     plan->block_threads = request->block_threads;
     plan->prefetch = request->prefetch;
-    plan->l2_prefetch_kb = request->l2_prefetch_kb;
+    plan->l2_prefetch_kb = fftgen_l2_prefetch_kb_kept(request, plan);
     plan->four_step_columns = request->four_step_columns;
     return status;
 }
@@ -815,7 +816,7 @@ long long fftgen_transform_limit(fftgen_kernel_precision precision, int arch)
     long long best = 0;
     for (long long n = 2; n <= (1LL << 30); n *= 2) {
         const fftgen_kernel_request request = {n, 0, precision, arch, 0, {{0}}, 0, FFTGEN_INTERMEDIATE_DEFAULT,
-                                               0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+                                               0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
         fftgen_transform_plan plan;
         if (plan_transform_quietly(&request, &plan) != FFTGEN_PLAN_OK) break;
         best = n;
@@ -876,7 +877,7 @@ fftgen_plan_status fftgen_plan_strided(const fftgen_kernel_request *asked, fftge
     if (status == FFTGEN_PLAN_OK && !contiguous && plan->pass_count > 1 && normal.radix32_passes != 0)
         status = fftgen_plan_transform(request, plan, why, why_len);
     plan->cluster = asked->cluster;
-    plan->l2_prefetch_kb = asked->l2_prefetch_kb;
+    plan->l2_prefetch_kb = fftgen_l2_prefetch_kb_kept(asked, plan);
     if (status != FFTGEN_PLAN_OK || contiguous) return status;
     if (in.stride < 1 || in.dist < 1 || out.stride < 1 || out.dist < 1) {
         snprintf(why, why_len, "strides and distances must be >= 1");
@@ -902,6 +903,7 @@ fftgen_plan_status fftgen_plan_strided(const fftgen_kernel_request *asked, fftge
             if (status == FFTGEN_PLAN_OK) status = fftgen_place_column_pairs(request, &p, why, why_len);
             if (status == FFTGEN_PLAN_OK) status = fftgen_place_row_registers(request, &p, why, why_len);
             if (status == FFTGEN_PLAN_OK) status = fftgen_place_l2_fetch_256(request, &p, why, why_len);
+            if (status == FFTGEN_PLAN_OK) status = fftgen_place_tma_columns(request, &p, why, why_len);
             if (status == FFTGEN_PLAN_OK) {
                 route_through_work(&p);
                 p.max_tile = request->max_tile;
@@ -1275,7 +1277,8 @@ static int asks_nothing_of_passes(const fftgen_kernel_request *r)
            r->prefetch <= 1 && r->twiddle_powers == 0 && r->radix32_passes == 0 && r->column_register_passes == 0 &&
            r->computed_twiddle_passes == 0 && r->column_pair_passes == 0 &&
            (r->l2_prefetch_passes == 0 || r->l2_prefetch_passes == 1 || r->l2_prefetch_passes == FFTGEN_EVERY_PASS) &&
-           r->l2_fetch_256_passes == 0 && r->intermediate == FFTGEN_INTERMEDIATE_DEFAULT;
+           r->l2_fetch_256_passes == 0 && r->tma_column_passes == 0 &&
+           r->intermediate == FFTGEN_INTERMEDIATE_DEFAULT;
 }
 
 /* A fused slice of fewer than SLICE_BLOCK_THREADS threads (4x4 has 4, 16x16 16, 32x32 64) runs several
@@ -1462,7 +1465,7 @@ fftgen_plan_status fftgen_plan_shape(const fftgen_kernel_request *asked, int ran
     const fftgen_kernel_request rows = {shape[rank - 1], slice_fits ? 0 : request->max_radix, request->precision,
                                         request->arch, request->tensor_cores, request->max_tile, 1,
                                         FFTGEN_INTERMEDIATE_DEFAULT, 0, 0, 0, request->radix32_passes, 0, 0, 0, 0, 0,
-                                        0, 0, 0, 0, 0};
+                                        0, 0, 0, 0, 0, 0};
     fftgen_transform_plan row_plan;
     int next = rank - 2, rows_take_radix = 0; /* the highest dimension still to transform */
     p.pass_count = 1;
@@ -1594,10 +1597,11 @@ fftgen_plan_status fftgen_plan_shape(const fftgen_kernel_request *asked, int ran
     if (status == FFTGEN_PLAN_OK) status = fftgen_place_row_registers(request, &p, why, why_len);
     if (status == FFTGEN_PLAN_OK) status = fftgen_place_l2_fetch_256(request, &p, why, why_len);
     if (status == FFTGEN_PLAN_OK) status = fftgen_place_l2_prefetch(request, &p, why, why_len);
+    if (status == FFTGEN_PLAN_OK) status = fftgen_place_tma_columns(request, &p, why, why_len);
     if (status != FFTGEN_PLAN_OK) return status;
     group_small_slices(&p.pass[0]);
     p.max_tile = request->max_tile;
-    p.l2_prefetch_kb = request->l2_prefetch_kb;
+    p.l2_prefetch_kb = fftgen_l2_prefetch_kb_kept(request, &p);
     p.cluster = request->cluster;
     p.prefetch = request->prefetch;
     p.split_columns = request->split_columns;

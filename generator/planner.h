@@ -160,6 +160,12 @@ typedef struct {
                              instead of copying them through shared memory; FFTGEN_EVERY_PASS: every pass
                              that can (fftgen_can_load_rows_to_registers). An error in other precisions and
                              where a named pass cannot. 0: the copy */
+    int tma_column_passes; /* sm_90, bit i: tiled pass i, which loads columns side by side straight into
+                             registers, runs its tiles in turn and has the tensor memory accelerator copy
+                             the next tile into shared memory while it computes the current one
+                             (fftgen_kernel_plan.tma_columns); FFTGEN_EVERY_PASS: every pass that can
+                             (fftgen_can_copy_columns_by_tma). An error where a named pass cannot. 0: the
+                             loads */
 } fftgen_kernel_request;
 
 /* Where a pass finds its data: transform f is member c = f mod group_size of group
@@ -318,6 +324,18 @@ typedef struct {
      * faster in some plans and slower in others (H100 up to -2.1%, H200 from -3.4% to +2.6%;
      * results/kernel-ab.txt), and a pass that asks L2 for its tiles ahead gains nothing more. */
     int l2_fetch_256;
+    /* sm_90: the tile's columns come through the tensor memory accelerator (TMA). The launch gives each
+     * SM as many blocks as fit, each runs tiles blockIdx.x, + gridDim.x, .. in turn, and one thread asks
+     * for the next tile (cp.async.bulk.tensor, boxes of up to 256 rows of the tile's width, from a tensor
+     * map the launch encodes for the input) while the block computes the current one; the first stage
+     * reads the tile from that staging buffer, row by row, and an mbarrier says when it has landed.
+     * One instruction a box, where a copy ahead by the threads (cp.async) or a bulk copy a row cost as
+     * many as the loads and measured slower; H200, fp16 2^22 and 2^23 (fftgen-kernel-ab): 0.8251 ->
+     * 0.7369 ms and 0.9057 -> 0.7839 ms. A measured choice (fftgen_can_copy_columns_by_tma). */
+    int tma_columns;
+    int tma_staging_offset; /* with tma_columns: the staging buffer's byte offset in shared memory (the
+                               exchanges' area rounded up to the 128 bytes a box lands on); the mbarrier
+                               follows the tile */
 } fftgen_kernel_plan;
 
 #define FFTGEN_EVERY_PASS ((1 << FFTGEN_MAX_PASSES) - 1) /* a request's pass mask: all of them */
@@ -369,6 +387,8 @@ typedef struct {
     int l2_fetch_256_passes;    /* the passes whose column loads ask L2 for 256 bytes because the request
                                    named them (fftgen_kernel_request.l2_fetch_256_passes) */
     int four_step_columns;      /* the request's (0: the planner's split), for the command line */
+    int tma_column_passes;      /* the passes whose column tiles come through the TMA
+                                   (fftgen_kernel_request.tma_column_passes) */
 } fftgen_transform_plan;
 
 typedef enum {
@@ -524,5 +544,19 @@ int fftgen_can_l2_prefetch(const fftgen_kernel_plan *p);
  * where the request names it: sm_80, a tiled pass reading columns side by side (not shared-exponent
  * complexes, not in lane pairs), off clusters, whose column passes ask already. */
 int fftgen_can_fetch_l2_256(const fftgen_kernel_plan *p);
+
+/* Whether a pass can have its column tiles copied ahead by the TMA (fftgen_kernel_plan.tma_columns):
+ * sm_90, a tiled pass on CUDA cores, off clusters, loading fp16 or fp32 columns side by side straight into
+ * registers (not in lane pairs, with no other copy or L2 request ahead), a tile a whole number of 16-byte
+ * pieces wide within one group, strides of whole 16-byte pieces, and room for the tile in shared memory. */
+int fftgen_can_copy_columns_by_tma(const fftgen_kernel_plan *p);
+
+/* Whether a TMA column pass's tensor map takes the rows before the groups (their stride is the smaller:
+ * the tiles of a pass before written as blocks), else the groups before the rows. */
+int fftgen_tma_rows_first(const fftgen_kernel_plan *p);
+
+/* The blocks a TMA column pass (fftgen_kernel_plan.tma_columns) launches: `resident` blocks an SM on
+ * each of `sms` SMs (as many as fit, from the occupancy API), but no more than it has tiles. */
+long long fftgen_tma_pass_blocks(const fftgen_kernel_plan *pass, long long ffts, int sms, int resident);
 
 #endif

@@ -89,8 +89,8 @@ static void pass_mask_option(const char *flag, int mask, char *out, size_t len)
  * the request named them, " --computed-twiddles=1" for those that compute their stage twiddles and
  * " --column-pairs=1,2" for those that load their columns in lane pairs, " --row-registers=2" for those
  * that load fp32 rows in runs straight into registers, " --l2-prefetch-passes=1" for
- * those that took the L2 prefetch and " --l2-fetch-256=2" for those that ask L2 for 256 bytes a point
- * because the request named them. */
+ * those that took the L2 prefetch, " --l2-fetch-256=2" for those that ask L2 for 256 bytes a point
+ * because the request named them and " --tma-columns=1" for those whose column tiles come through the TMA. */
 static void tiled_pass_options(const fftgen_transform_plan *plan, char *out, size_t len)
 {
     int powers = 0, radix32 = 0;
@@ -109,7 +109,8 @@ static void tiled_pass_options(const fftgen_transform_plan *plan, char *out, siz
                    {"column-pairs", plan->column_pair_passes},
                    {"row-registers", plan->row_register_passes},
                    {"l2-prefetch-passes", plan->l2_prefetch_passes},
-                   {"l2-fetch-256", plan->l2_fetch_256_passes}};
+                   {"l2-fetch-256", plan->l2_fetch_256_passes},
+                   {"tma-columns", plan->tma_column_passes}};
     for (size_t k = 0; k < sizeof options / sizeof options[0]; ++k) {
         const size_t at = strlen(out);
         pass_mask_option(options[k].flag, options[k].passes, out + at, len - at);
@@ -298,6 +299,11 @@ static void push_pass(lua_State *L, const fftgen_kernel_plan *pass)
     lua_setfield(L, -2, "column_pairs");
     lua_pushboolean(L, pass->l2_fetch_256);
     lua_setfield(L, -2, "l2_fetch_256");
+    lua_pushboolean(L, pass->tma_columns);
+    lua_setfield(L, -2, "tma_columns");
+    set_int(L, "tma_staging_offset", pass->tma_staging_offset);
+    lua_pushboolean(L, pass->tma_columns && fftgen_tma_rows_first(pass));
+    lua_setfield(L, -2, "tma_rows_first");
 }
 
 /* The embeds as strings, index 1 (dimension 0, never used) holding the shape's size. */

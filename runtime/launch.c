@@ -140,9 +140,10 @@ cudaError_t fftgen_module_unload(fftgen_module *module)
 }
 
 fftgen_result fftgen_module_launch(cudaKernel_t kernel, unsigned grid, unsigned threads, unsigned shared_bytes,
-                                   cudaStream_t stream, const void *in, void *out, int batch, float scale)
+                                   cudaStream_t stream, const void *in, void *out, int batch, float scale,
+                                   const void *map)
 {
-    void *args[] = {(void *)&in, (void *)&out, (void *)&batch, (void *)&scale};
+    void *args[] = {(void *)&in, (void *)&out, (void *)&batch, (void *)&scale, (void *)map};
     const dim3 grid_dim = {grid, 1, 1}, block_dim = {threads, 1, 1};
     /* a cudaKernel_t stands in for the function pointer of a kernel compiled into the program */
     const cudaError_t status = cudaLaunchKernel((const void *)kernel, grid_dim, block_dim, args, shared_bytes, stream);
@@ -152,5 +153,13 @@ fftgen_result fftgen_module_launch(cudaKernel_t kernel, unsigned grid, unsigned 
                  threads, shared_bytes);
         return fftgen_cuda_failed(call, status);
     }
+    return FFTGEN_SUCCESS;
+}
+
+fftgen_result fftgen_kernel_blocks_per_sm(cudaKernel_t kernel, int threads, int shared_bytes, int *blocks)
+{
+    const cudaError_t status =
+        cudaOccupancyMaxActiveBlocksPerMultiprocessor(blocks, (const void *)kernel, threads, (size_t)shared_bytes);
+    if (status != cudaSuccess) return fftgen_cuda_failed("cudaOccupancyMaxActiveBlocksPerMultiprocessor", status);
     return FFTGEN_SUCCESS;
 }

@@ -38,8 +38,13 @@ fftgen_result fftgen_module_load(const fftgen_cubin *cubin, int count, const cha
 
 cudaError_t fftgen_module_unload(fftgen_module *module); /* the library's unload status */
 
-/* Queues kernel(in, out, batch, scale) on `stream`. */
+/* Queues kernel(in, out, batch, scale) on `stream`, or kernel(in, out, batch, scale, *map) where `map`
+ * is not NULL (a TMA column pass's tensor map, 128 bytes, fftgen_tensor_map). */
 fftgen_result fftgen_module_launch(cudaKernel_t kernel, unsigned grid, unsigned threads, unsigned shared_bytes,
-                                   cudaStream_t stream, const void *in, void *out, int batch, float scale);
+                                   cudaStream_t stream, const void *in, void *out, int batch, float scale,
+                                   const void *map);
+
+/* The blocks of `kernel` (with `threads` and `shared_bytes` each) that fit on one SM at once. */
+fftgen_result fftgen_kernel_blocks_per_sm(cudaKernel_t kernel, int threads, int shared_bytes, int *blocks);
 
 #endif

@@ -14,6 +14,7 @@
 #include "plan_choice.h"
 #include "planner.h"
 #include "render.h"
+#include "tensor_map.h"
 #include "wisdom.h"
 
 /* Marks a live plan, so that a destroyed one is (usually) caught instead of used. */
@@ -37,6 +38,23 @@ struct fftgen_plan_s {
     size_t in_bytes, out_bytes;     /* the layouts' spans, from a buffer's pointer on */
     const void *checked_in, *checked_out; /* the last pointers that passed fftgen_check_buffer */
 };
+
+/* A TMA column pass (fftgen_kernel_plan.tma_columns) launches as many blocks as fit on the SMs at once,
+ * as its loaded kernel's registers and shared memory allow, each taking tiles in turn. */
+static fftgen_result size_tma_grids(struct fftgen_plan_s *p, int device)
+{
+    for (int i = 0; i < p->transform.pass_count; ++i) {
+        const fftgen_kernel_plan *pass = &p->transform.pass[i];
+        if (!pass->tma_columns) continue;
+        int sms = 0, resident = 0;
+        fftgen_result result = fftgen_device_sm_count(device, &sms);
+        if (result == FFTGEN_SUCCESS)
+            result = fftgen_kernel_blocks_per_sm(p->module.kernel[2 * i], pass->threads, pass->shared_bytes, &resident);
+        if (result != FFTGEN_SUCCESS) return result;
+        p->grid[i] = (unsigned)fftgen_tma_pass_blocks(pass, p->ffts[i], sms, resident);
+    }
+    return FFTGEN_SUCCESS;
+}
 
 static int is_power_of_two(long long n)
 {
@@ -119,8 +137,8 @@ static fftgen_kernel_request planner_request(long long points, int rank, const l
                                             const fftgen_choice *forced, const fftgen_tile_caps *tile_override)
 {
     fftgen_kernel_request request = {points, 0, precision, arch, 0, {{0}}, 0, FFTGEN_INTERMEDIATE_DEFAULT,
-                                     0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
-    fftgen_choice choice = {0, {{0}}, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+                                     0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+    fftgen_choice choice = {0, {{0}}, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
     if (forced != NULL) {
         choice = *forced;
     } else if (!(flags & FFTGEN_PLANNER_DEFAULTS)) {
@@ -247,7 +265,7 @@ static fftgen_result create_plan(fftgen_plan *plan, int rank, const long long *n
         const int order = order_override(rank);
         const fftgen_kernel_request plain = {points, 0, kernel_precision, arch,
                                              tensor_cores ? FFTGEN_EVERY_PASS : 0, tile_override, 0,
-                                             request.intermediate, order > 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+                                             request.intermediate, order > 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
         planned = fftgen_plan_shape(&plain, rank, n, in, out, &p->transform, why, sizeof why);
     }
     if (planned != FFTGEN_PLAN_OK) {
@@ -306,6 +324,8 @@ static fftgen_result create_plan(fftgen_plan *plan, int rank, const long long *n
                 shared[2 * i + d] = p->transform.pass[i].shared_bytes;
             }
         result = fftgen_module_load(&cubin, 2 * passes, name_list, shared, device, &p->module);
+        if (result == FFTGEN_SUCCESS && (result = size_tma_grids(p, device)) != FFTGEN_SUCCESS)
+            (void)fftgen_module_unload(&p->module); /* the failure above is the one reported */
     }
     if (result == FFTGEN_SUCCESS && fftgen_plan_needs_work(&p->transform)) {
         /* 1D passes (and long 2D/3D rows and columns, and 2D shapes with the columns first) go through a
@@ -474,10 +494,15 @@ static fftgen_result execute(fftgen_plan plan, const void *in, void *out, fftgen
         void *const targets[] = {NULL, out, plan->work_area}; /* no pass writes the input */
         const void *src = sources[pass->source];
         void *dst = targets[pass->target];
+        fftgen_tensor_map map;
+        if (pass->tma_columns) {
+            const fftgen_result encoded = fftgen_encode_column_tiles(pass, src, plan->ffts[i], &map);
+            if (encoded != FFTGEN_SUCCESS) return encoded;
+        }
         const fftgen_result result =
             fftgen_module_launch(plan->module.kernel[2 * i + inverse], plan->grid[i], (unsigned)pass->threads,
                                  (unsigned)pass->shared_bytes, plan->stream, src, dst, (int)plan->ffts[i],
-                                 i == passes - 1 ? scale : 1.0f);
+                                 i == passes - 1 ? scale : 1.0f, pass->tma_columns ? &map : NULL);
         if (result != FFTGEN_SUCCESS) return result;
     }
     return FFTGEN_SUCCESS;

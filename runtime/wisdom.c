@@ -37,6 +37,7 @@ static const struct {
     {"column-pairs", offsetof(fftgen_choice, column_pair_passes), FFTGEN_KERNEL_FP16},
     {"row-registers", offsetof(fftgen_choice, row_register_passes), FFTGEN_KERNEL_FP32},
     {"l2-fetch-256", offsetof(fftgen_choice, l2_fetch_256_passes), ANY_PRECISION},
+    {"tma-columns", offsetof(fftgen_choice, tma_column_passes), ANY_PRECISION},
 };
 enum { PASS_WORD_COUNT = sizeof PASS_WORDS / sizeof PASS_WORDS[0] };
 
@@ -190,7 +191,8 @@ static int parse_entry(char *line, fftgen_wisdom_entry *entry, char *why, size_t
             snprintf(why, why_len,
                      "unknown key '%s' (expected tensor-cores, max-tile, cluster, order, split-columns, radix,"
                      " block-threads, prefetch, l2-prefetch, l2-prefetch-passes, twiddle-powers, radix32-passes,"
-                     " column-registers, computed-twiddles, column-pairs, row-registers, l2-fetch-256, ms, default-ms)",
+                     " column-registers, computed-twiddles, column-pairs, row-registers, l2-fetch-256, tma-columns, ms,"
+                     " default-ms)",
                      word);
             return -1;
         }
@@ -537,6 +539,7 @@ void fftgen_choice_apply(const fftgen_choice *choice, int rank, fftgen_kernel_re
     request->l2_prefetch_kb = choice->l2_prefetch_kb;
     request->l2_prefetch_passes = choice->l2_prefetch_passes;
     request->l2_fetch_256_passes = choice->l2_fetch_256_passes;
+    request->tma_column_passes = choice->tma_column_passes;
 }
 
 void fftgen_choice_text(const fftgen_choice *choice, char *out, size_t len)

@@ -29,7 +29,9 @@
  * the passes that load rows in runs straight into registers, fftgen_kernel_request.row_register_passes);
  * an optional l2-fetch-256=P,.. (the
  * passes whose column loads ask L2 for the 256 bytes around each point,
- * fftgen_kernel_request.l2_fetch_256_passes); the times are what tune measured,
+ * fftgen_kernel_request.l2_fetch_256_passes); an optional tma-columns=P,.. (sm_90: the passes whose
+ * column tiles the TMA copies ahead, fftgen_kernel_request.tma_column_passes); the times are what tune
+ * measured,
  * for the reader). '#' starts
  * a comment; blank lines are skipped.
  *
@@ -81,6 +83,8 @@ typedef struct {
                                 (fftgen_kernel_request.l2_fetch_256_passes) */
     int row_register_passes; /* fp32: the passes that load rows in runs straight into registers
                                 (fftgen_kernel_request.row_register_passes) */
+    int tma_column_passes; /* sm_90: the passes whose column tiles the TMA copies ahead
+                              (fftgen_kernel_request.tma_column_passes) */
 } fftgen_choice;
 
 /* The device a section was measured on. */

@@ -107,6 +107,8 @@ local function any_prefetch(f) return any_pass_that(f, prefetching) end
 local function bulk_copies(p) return prefetching(p) and not fused(p) and not p.tiled end
 local function slice_copies(p) return prefetching(p) and fused(p) end
 local function tile_copies(p) return prefetching(p) and p.tiled end
+-- a tiled pass whose column tiles the tensor memory accelerator copies ahead (fftgen_kernel_plan.tma_columns)
+local function tma_columns(p) return p.tma_columns end
 local function l2_prefetching(p) return p.l2_prefetch_bytes > 0 end
 local function storage_type(f) return (f.precision == "fp16") and "__half2" or "float2" end
 
@@ -329,8 +331,12 @@ local function pass_constants(p, target)
       add("DEPTH_ROUNDS", p.depth_rounds, "columns along dimension 0 a thread transforms in turn")
     end
   end
-  if uses_shared(p) and (target == "sim" or prefetching(p)) then
+  if uses_shared(p) and (target == "sim" or prefetching(p) or tma_columns(p)) then
     add("SMEM_POINTS", p.smem_points, "float2 in shared memory, with padding")
+  end
+  if tma_columns(p) then
+    add("STAGING_OFFSET", p.tma_staging_offset, "bytes of shared memory before the staging buffer (the exchanges', to 128)")
+    add("TMA_BOX_ROWS", math.min(p.n, 256), "rows of the tile's columns in one TMA box (at most 256)")
   end
   if tile_copies(p) then
     add("PREFETCH_TILES", p.prefetch, "tiles a block runs in turn, each one's input copied in ahead (fewer where a block per SM needs)")
@@ -419,7 +425,7 @@ local function prologue(w, p, target)
       tile_indices(w, "block * FFTS_PER_BLOCK")
     end
     -- (a tile copied ahead is read from its staging buffer instead)
-    if not tile_copies(p) then
+    if not tile_copies(p) and not tma_columns(p) then
       w:line("const size_t in_tile = (size_t)(entry * IN_BATCH_STRIDE + tile_group * IN_GROUP_STRIDE + member * IN_FFT_STRIDE);")
     end
     w:line("const size_t out_tile = (size_t)(entry * OUT_BATCH_STRIDE + tile_group * OUT_GROUP_STRIDE + member * OUT_FFT_STRIDE);")
@@ -700,7 +706,7 @@ local function cuda_helpers(w, f)
     w:close()
   end
   if tensor_cores(f) then tc16.helpers(w, "cuda", "__device__ const float2", f.split) end
-  if any_prefetch(f) or any_cluster(f) then
+  if any_prefetch(f) or any_cluster(f) or any_pass_that(f, tma_columns) then
     w:line("")
     w:line("// The 32-bit shared-memory address of `p`, for the PTX of clusters and bulk copies (sm_90).")
     w:open("__device__ __forceinline__ unsigned shared_address(const void* p)")
@@ -722,6 +728,23 @@ local function cuda_helpers(w, f)
     w:line("#else")
     w:line("(void)begin; (void)end;")
     w:line("#endif")
+    w:close()
+  end
+  if any_pass_that(f, tma_columns) then
+    -- (never in a file with bulk copies, which are one-kernel sizes': that section has these helpers too)
+    w:line("")
+    w:line("// A tensor map (the driver's CUtensorMap: 128 opaque bytes, 64-byte aligned), which a TMA column")
+    w:line("// pass's launch encodes for its input and passes by value.")
+    w:line("struct alignas(64) tensor_map { unsigned long long opaque[16]; };")
+    w:line("// The TMA's copies of a tile land in shared memory, and the block waits on an mbarrier whose phase")
+    w:line("// completes when all their bytes have arrived.")
+    w:open("__device__ __forceinline__ void init_fetch_barrier(unsigned long long* fetched)")
+    w:line("asm volatile(\"mbarrier.init.shared::cta.b64 [%%0], 1;\" :: \"r\"(shared_address(fetched)) : \"memory\");")
+    w:line("asm volatile(\"fence.mbarrier_init.release.cluster;\" ::: \"memory\");")
+    w:close()
+    w:open("__device__ __forceinline__ void wait_fetched(unsigned long long* fetched, unsigned parity)")
+    w:line("asm volatile(\"{\\n .reg .pred done;\\n WAIT_%%=:\\n mbarrier.try_wait.parity.shared::cta.b64 done, [%%0], %%1;\\n\"")
+    w:line("             \" @!done bra WAIT_%%=;\\n}\" :: \"r\"(shared_address(fetched)), \"r\"(parity) : \"memory\");")
     w:close()
   end
   if any_pass_that(f, bulk_copies) then
@@ -927,7 +950,8 @@ local function cuda_kernel(w, f, p, direction)
   else
     w:line("extern \"C\" __global__ void %s__launch_bounds__(THREADS)", cluster)
   end
-  w:open("%s(const point_t* in, point_t* out, int batch, float scale)", kernel_name(f, p, direction))
+  w:open("%s(const point_t* in, point_t* out, int batch, float scale%s)", kernel_name(f, p, direction),
+    tma_columns(p) and ", const __grid_constant__ tensor_map input_map" or "")
   if grouped_slices(p) then
     w:line("extern __shared__ float2 block_smem[];")
     w:line("// the block's slices side by side: each on SLICE_THREADS threads and its own shared memory")
@@ -936,7 +960,9 @@ local function cuda_kernel(w, f, p, direction)
     if p.volume_depth > 0 then w:line("const int block_thread = threadIdx.x; // for the columns along dimension 0") end
     slice_smem(w, p)
   else
-    if uses_shared(p) then w:line("extern __shared__ float2 smem[];") end
+    if uses_shared(p) then
+      w:line("extern __shared__ %sfloat2 smem[];", tma_columns(p) and "__align__(128) " or "")
+    end
     w:line("const int thread = threadIdx.x;")
   end
   local function fetch_slice(parts, part)
@@ -976,6 +1002,28 @@ local function cuda_kernel(w, f, p, direction)
     w:open("for (long long block = blockIdx.x; block < batch; block += gridDim.x)")
     w:line("wait_fetched(&fetched, parity);")
     w:line("parity ^= 1u;")
+  elseif tma_columns(p) then
+    w:line("// the next tile's columns, copied by the TMA while the block computes the current one")
+    w:line("point_t* staging = reinterpret_cast<point_t*>(reinterpret_cast<char*>(smem) + STAGING_OFFSET);")
+    w:line("// its phase completes when a tile has landed")
+    w:line("unsigned long long* fetched = reinterpret_cast<unsigned long long*>(staging + FFTS_PER_BLOCK * POINTS);")
+    w:line("const bool by_tma = ((size_t)in & 15u) == 0; // else the threads copy each tile (copy_tile)")
+    w:line("const long long tiles = ((long long)batch + FFTS_PER_BLOCK - 1) / FFTS_PER_BLOCK;")
+    w:line("unsigned parity = 0;")
+    w:line("// the grid has at most `tiles` blocks: each takes tiles blockIdx.x, + gridDim.x, ..")
+    w:open("if (thread == 0)")
+    w:line("init_fetch_barrier(fetched);")
+    w:line("if (by_tma && blockIdx.x < tiles) fetch_tile_boxes(staging, &input_map, blockIdx.x, fetched);")
+    w:close()
+    w:line("__syncthreads(); // the barrier is set up before any thread waits on it")
+    w:open("for (long long block = blockIdx.x; block < tiles; block += gridDim.x)")
+    w:open("if (by_tma)")
+    w:line("wait_fetched(fetched, parity);")
+    w:line("parity ^= 1u;")
+    w:reopen("else")
+    w:line("copy_tile(staging, in, block, batch, thread);")
+    w:line("__syncthreads();")
+    w:close()
   else
     w:line("const long long block = blockIdx.x;")
   end
@@ -1001,7 +1049,7 @@ local function cuda_kernel(w, f, p, direction)
   -- the next copy may overwrite the staged input once every thread has read it (phase 1): after the
   -- block's first barrier
   local fetch_at, last_barrier
-  if prefetching(p) then
+  if prefetching(p) or tma_columns(p) then
     for i = 2, #phases do
       if sync(i) == "block" then
         fetch_at = fetch_at or i
@@ -1025,7 +1073,11 @@ local function cuda_kernel(w, f, p, direction)
     elseif sync(i) == "warp" then
       w:line("__syncwarp(); // the transform's threads are lanes of one warp")
     end
-    if i == fetch_at and tile_copies(p) then
+    if i == fetch_at and tma_columns(p) then
+      w:open("if (thread == 0 && by_tma && block + gridDim.x < tiles)")
+      w:line("fetch_tile_boxes(staging, &input_map, block + gridDim.x, fetched);")
+      w:close()
+    elseif i == fetch_at and tile_copies(p) then
       w:open("if (block + gridDim.x < tiles)")
       w:line("fetch_tile(staging, in, block + gridDim.x, batch, thread);")
       w:close()
@@ -1068,8 +1120,9 @@ local function cuda_kernel(w, f, p, direction)
     end
     return false
   end
-  if prefetching(p) then
-    -- (a slice's or a tile's next turn starts at a barrier anyway, where its copies have landed)
+  if prefetching(p) or tma_columns(p) then
+    -- (a slice's or a tile's next turn starts at a barrier anyway, where its copies have landed; a TMA
+    -- tile's at its mbarrier, which only says that the copy has)
     if reads_after_last_barrier() and not slice_copies(p) and not tile_copies(p) then
       w:line("__syncthreads(); // the next transform's first stage overwrites the shared memory read last")
     end
@@ -1165,6 +1218,41 @@ local function cuda_pass(w, f, p)
     w:line("// shared memory holds float2 with %s, then the staging", pad_text(p))
     w:line("// buffer: one transform's input and the 16 bytes a bulk copy may start early")
     w:line("static_assert(SHARED_BYTES == SMEM_POINTS * sizeof(float2) + POINTS * sizeof(point_t) + 16, \"shared memory size\");")
+  elseif tma_columns(p) then
+    w:line("// shared memory holds float2 with %s, then, from byte", pad_text(p))
+    w:line("// STAGING_OFFSET, the staging buffer (row j of the tile's columns at staging + j * FFTS_PER_BLOCK)")
+    w:line("// and the mbarrier")
+    w:line("static_assert(SHARED_BYTES == STAGING_OFFSET + FFTS_PER_BLOCK * POINTS * sizeof(point_t) + 16, \"shared memory size\");")
+    w:line("static_assert(STAGING_OFFSET %% 128 == 0 && STAGING_OFFSET >= SMEM_POINTS * (int)sizeof(float2), \"a box lands on 128 bytes\");")
+    w:line("")
+    w:line("// Tile `tile` asked of the TMA by one thread: POINTS / TMA_BOX_ROWS boxes of TMA_BOX_ROWS rows of the")
+    w:line("// tile's width, from the input's tensor map (dimensions: a group's columns, %s, batch", p.tma_rows_first and "rows, groups" or "groups, rows")
+    w:line("// entries). The mbarrier's phase completes when all of them have landed; a last, partial tile's")
+    w:line("// columns past the batch come too (or zeros past the tensor) and are never read.")
+    w:open("__device__ __forceinline__ void fetch_tile_boxes(point_t* staging, const tensor_map* map, long long tile, unsigned long long* fetched)")
+    tile_indices(w, "tile * FFTS_PER_BLOCK")
+    w:line("// the block's earlier reads of `staging` (generic proxy) come before the copies' writes (async proxy)")
+    w:line("asm volatile(\"fence.proxy.async.shared::cta;\" ::: \"memory\");")
+    w:line("asm volatile(\"mbarrier.arrive.expect_tx.shared::cta.b64 _, [%%0], %%1;\" :: \"r\"(shared_address(fetched)),")
+    w:line("             \"r\"((unsigned)(FFTS_PER_BLOCK * POINTS * sizeof(point_t))) : \"memory\");")
+    w:line("#pragma unroll")
+    w:open("for (int box = 0; box < POINTS / TMA_BOX_ROWS; ++box)")
+    w:line("asm volatile(\"cp.async.bulk.tensor.4d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%%0], [%%1, {%%2, %%3, %%4, %%5}], [%%6];\"")
+    w:line("             :: \"r\"(shared_address(staging + box * TMA_BOX_ROWS * FFTS_PER_BLOCK)), \"l\"(map),")
+    w:line("                \"r\"((int)member), %s, \"r\"((int)entry),", p.tma_rows_first
+      and "\"r\"(box * TMA_BOX_ROWS), \"r\"((int)tile_group)" or "\"r\"((int)tile_group), \"r\"(box * TMA_BOX_ROWS)")
+    w:line("                \"r\"(shared_address(fetched)) : \"memory\");")
+    w:close()
+    w:close()
+    w:line("// The same tile copied by the block's threads, point by point: for an input that is not 16-byte")
+    w:line("// aligned, where the TMA cannot start a box (the launch encodes no map then).")
+    w:open("__device__ __forceinline__ void copy_tile(point_t* staging, const point_t* in, long long tile, int batch, int thread)")
+    tile_input(w, "tile * FFTS_PER_BLOCK")
+    w:open("for (int i = thread; i < FFTS_PER_BLOCK * POINTS; i += THREADS)")
+    w:line("const int row = i / FFTS_PER_BLOCK, fft = i %% FFTS_PER_BLOCK;")
+    w:line("if (fft < tile_ffts) staging[i] = from[(size_t)row * IN_ELEM_STRIDE + (size_t)fft * IN_FFT_STRIDE];")
+    w:close()
+    w:close()
   elseif uses_shared(p) then
     w:line("// shared memory holds float2 with %s", pad_text(p, true))
     w:line("static_assert(SHARED_BYTES == %d * sizeof(float2), \"shared memory size\");", p.smem_points)
@@ -1195,6 +1283,37 @@ local function cuda_launch_pass(w, f, p, direction, src, dst, count, scale)
   w:line("    cudaFuncAttributeMaxDynamicSharedMemorySize, %s::SHARED_BYTES);", ns)
   w:line("if (status != cudaSuccess) return status;")
   w:close()
+  if tma_columns(p) then
+    w:line("// the input's tensor map, for the TMA's boxes; an input off 16 bytes is copied by the threads instead")
+    w:line("%s::tensor_map input_map = {};", f.name)
+    w:open("if (((size_t)%s & 15u) == 0)", src)
+    w:line("const long long entries = (ffts + %s::GROUP_SIZE * %s::GROUP_COUNT - 1) / (%s::GROUP_SIZE * %s::GROUP_COUNT);", ns, ns, ns, ns)
+    w:line("const cudaError_t status = encode_column_tiles(&input_map, %s, sizeof(%s::point_t), %s::GROUP_SIZE, %s::GROUP_COUNT,", src, f.name, ns, ns)
+    w:line("    %s::IN_GROUP_STRIDE, %s::POINTS, %s::IN_ELEM_STRIDE, entries, %s::IN_BATCH_STRIDE, %s::FFTS_PER_BLOCK, %s::TMA_BOX_ROWS,",
+      ns, ns, ns, ns, ns, ns)
+    w:line("    %s); // %s", p.tma_rows_first and "true" or "false",
+      p.tma_rows_first and "the rows before the groups: a pass before wrote its tiles as blocks" or "the groups before the rows")
+    w:line("if (status != cudaSuccess) return status;")
+    w:close()
+    w:line("// as many blocks as fit on the SMs at once, each taking tiles in turn")
+    w:line("int device = 0, sms = 0, resident = 0;")
+    w:open("")
+    w:line("cudaError_t status = cudaGetDevice(&device);")
+    w:line("if (status == cudaSuccess) status = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);")
+    w:line("if (status == cudaSuccess)")
+    w:line("    status = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&resident, %s, %s::THREADS, %s::SHARED_BYTES);", kernel, ns, ns)
+    w:line("if (status != cudaSuccess) return status;")
+    w:close()
+    w:line("const long long tiles = (ffts + %s::FFTS_PER_BLOCK - 1) / %s::FFTS_PER_BLOCK;", ns, ns)
+    w:line("const long long fill = (long long)sms * (resident > 0 ? resident : 1);")
+    w:line("const unsigned blocks = (unsigned)(tiles < fill ? tiles : fill);")
+    w:line("%s<<<blocks, %s::THREADS, %s::SHARED_BYTES, stream>>>(%s, %s, (int)ffts, %s, input_map);", kernel, ns, ns, src,
+      dst, scale)
+    w:line("const cudaError_t status = cudaGetLastError();")
+    w:line("if (status != cudaSuccess) return status;")
+    w:close()
+    return
+  end
   if prefetching(p) then
     w:line("// %s a block, but a block on every SM where the batch has enough",
       tile_copies(p) and "PREFETCH_TILES tiles" or "PREFETCH_FFTS transforms")
@@ -1257,8 +1376,8 @@ local function render_cuda(f)
   for _, d in ipairs(f.directions) do
     for _, p in ipairs(f.passes) do
       body[#body + 1] = string.format(
-        "  extern \"C\" __global__ void %s(const point_t* in, point_t* out, int batch, float scale);",
-        kernel_name(f, p, d))
+        "  extern \"C\" __global__ void %s(const point_t* in, point_t* out, int batch, float scale%s);",
+        kernel_name(f, p, d), tma_columns(p) and ",\n      const __grid_constant__ tensor_map input_map" or "")
     end
     if through_work(f) then
       body[#body + 1] = string.format("  extern \"C\" cudaError_t %s_%s_launch(const %s* in, %s* out, int batch,",
@@ -1314,6 +1433,15 @@ local function render_cuda(f)
       body[#body + 1] = string.format("  grid = %d * transforms blocks, and the kernel's `batch` is that block count;",
         p.cluster)
       body[#body + 1] = string.format("  dynamic shared memory %d bytes per block.", p.shared_bytes)
+    elseif tma_columns(p) then
+      body[#body + 1] = string.format("%s: %d threads per block, %d transform(s) per tile, tiles in turn:", label,
+        p.threads, p.ffts_per_block)
+      body[#body + 1] = "  grid = as many blocks as fit on the SMs at once (the occupancy API), at most one per tile;"
+      body[#body + 1] = string.format("  dynamic shared memory %d bytes per block, %d of them from byte %d the staging", p.shared_bytes,
+        p.ffts_per_block * p.n * p.point_bytes, p.tma_staging_offset)
+      body[#body + 1] = "  buffer that the tensor memory accelerator copies the next tile to (sm_90) while the block"
+      body[#body + 1] = "  computes the current one, from `input_map`, a tensor map of the input that the launch"
+      body[#body + 1] = "  function encodes (cuTensorMapEncodeTiled, through the runtime's driver entry points)."
     elseif tile_copies(p) then
       body[#body + 1] = string.format("%s: %d threads per block, %d transform(s) per tile, up to %d tiles per block", label,
         p.threads, p.ffts_per_block, p.prefetch)
@@ -1358,7 +1486,7 @@ local function render_cuda(f)
   if any_cluster(f) then
     tail = { string.format("Runs on sm_90 and newer (thread-block clusters), with %d bytes of shared", most),
       "memory per block." }
-  elseif any_pass_that(f, bulk_copies) then
+  elseif any_pass_that(f, bulk_copies) or any_pass_that(f, tma_columns) then
     tail = { string.format("Runs on sm_90 and newer (bulk copies), with %d bytes of shared memory per", most),
       "block." }
   elseif any_prefetch(f) then
@@ -1376,6 +1504,11 @@ local function render_cuda(f)
   w:line("#ifndef __CUDACC_RTC__")
   w:line("#include <cuda_runtime.h>")
   if f.precision == "fp16" then w:line("#include <cuda_fp16.h>") end
+  if any_pass_that(f, tma_columns) then
+    w:line("#include <cuda.h> // CUtensorMap")
+    w:line("#include <cudaTypedefs.h> // PFN_cuTensorMapEncodeTiled")
+    w:line("#include <string.h>")
+  end
   w:line("#endif")
   w:line("")
   w:line("namespace %s {", f.name)
@@ -1401,6 +1534,41 @@ local function render_cuda(f)
     w:line("extern \"C\" size_t %s_work_bytes(int batch)", f.name)
     w:open("")
     w:line("return batch > 0 ? (size_t)batch * %d * sizeof(%s::point_t) : 0;", f.n, f.name)
+    w:close()
+    w:line("")
+  end
+  if any_pass_that(f, tma_columns) then
+    local map = f.name .. "::tensor_map"
+    w:line("// The tensor map of a TMA column pass's input (fftgen_kernel_plan.tma_columns): `in` 16-byte aligned,")
+    w:line("// points of `point_bytes` in dimensions a group's columns, groups, rows and batch entries (rows before")
+    w:line("// groups where `rows_first`), copied in boxes of `width` columns by `box_rows` rows. The driver's")
+    w:line("// cuTensorMapEncodeTiled comes through the runtime, so that nothing links the driver library.")
+    w:line("static cudaError_t encode_column_tiles(%s* map, const void* in, size_t point_bytes, long long group_size,", map)
+    w:line("    long long group_count, long long group_stride, long long rows, long long elem_stride, long long entries,")
+    w:line("    long long batch_stride, unsigned width, unsigned box_rows, bool rows_first)")
+    w:open("")
+    w:line("PFN_cuTensorMapEncodeTiled_v12000 encode = nullptr;")
+    w:line("cudaDriverEntryPointQueryResult found = cudaDriverEntryPointSymbolNotFound;")
+    w:line("const cudaError_t status = cudaGetDriverEntryPointByVersion(\"cuTensorMapEncodeTiled\", reinterpret_cast<void**>(&encode),")
+    w:line("    12000, cudaEnableDefault, &found);")
+    w:line("if (status != cudaSuccess) return status;")
+    w:line("if (found != cudaDriverEntryPointSuccess || encode == nullptr) return cudaErrorNotSupported;")
+    w:line("const cuuint64_t groups[2] = {(cuuint64_t)group_count, group_stride * point_bytes};")
+    w:line("const cuuint64_t points[2] = {(cuuint64_t)rows, elem_stride * point_bytes};")
+    w:line("const cuuint64_t* middle = rows_first ? points : groups;")
+    w:line("const cuuint64_t* outer = rows_first ? groups : points;")
+    w:line("const cuuint64_t dims[4] = {(cuuint64_t)group_size, middle[0], outer[0], (cuuint64_t)entries};")
+    w:line("const cuuint64_t strides[3] = {middle[1], outer[1], batch_stride * point_bytes};")
+    w:line("const cuuint32_t box[4] = {width, rows_first ? box_rows : 1u, rows_first ? 1u : box_rows, 1}, steps[4] = {1, 1, 1, 1};")
+    w:line("CUtensorMap encoded;")
+    w:line("// L2 fetches the 256 bytes around each row of a box: the tiles beside read the rest soon after")
+    w:line("if (encode(&encoded, point_bytes == 4 ? CU_TENSOR_MAP_DATA_TYPE_UINT32 : CU_TENSOR_MAP_DATA_TYPE_UINT64, 4,")
+    w:line("           const_cast<void*>(in), dims, strides, box, steps, CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_NONE,")
+    w:line("           CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE) != CUDA_SUCCESS)")
+    w:line("    return cudaErrorInvalidValue;")
+    w:line("static_assert(sizeof encoded == sizeof *map, \"a tensor map is 128 bytes\");")
+    w:line("memcpy(map, &encoded, sizeof encoded);")
+    w:line("return cudaSuccess;")
     w:close()
     w:line("")
   end
@@ -1521,7 +1689,10 @@ local function sim_function(w, f, p, direction, name, qualifier)
     w:line("float2* smem = malloc(sizeof(float2)); /* unused: this kernel needs no shared memory */")
   end
   w:line("float2 (*registers)[RADIX_MAX] = malloc(sizeof(float2) * RADIX_MAX * THREADS);")
-  if prefetching(p) then
+  if tma_columns(p) then
+    w:line("/* the CUDA kernel's staging buffer, which the TMA (or copy_tile) fills before each tile */")
+    w:line("point_t* staging = calloc((size_t)FFTS_PER_BLOCK * POINTS, sizeof(point_t));")
+  elseif prefetching(p) then
     w:line("/* the CUDA kernel's staging buffer, which copies fill before each transform; its copies may")
     w:line(" * start up to 12 bytes early (staged_skew), these are exact */")
     w:line("point_t* staging = malloc(sizeof(point_t) * %s);",
@@ -1534,12 +1705,12 @@ local function sim_function(w, f, p, direction, name, qualifier)
     w:line("void* fragments = malloc(1); /* unused: no tensor-core stages */")
   end
   local shared = clustered(p) and "smem_blocks" or (grouped_slices(p) and "block_smem" or "smem")
-  local staged = prefetching(p) and " || staging == NULL" or ""
+  local staged = (prefetching(p) or tma_columns(p)) and " || staging == NULL" or ""
   w:open("if (%s == NULL || registers == NULL || fragments == NULL%s)", shared, staged)
   w:line("free(%s);", shared)
   w:line("free(registers);")
   w:line("free(fragments);")
-  if prefetching(p) then w:line("free(staging);") end
+  if prefetching(p) or tma_columns(p) then w:line("free(staging);") end
   w:line("return -1;")
   w:close()
   w:line("const long long blocks = ((long long)batch + FFTS_PER_BLOCK - 1) / FFTS_PER_BLOCK%s;",
@@ -1572,7 +1743,15 @@ local function sim_function(w, f, p, direction, name, qualifier)
   else
     w:open("for (long long block = 0; block < blocks; ++block)")
   end
-  if tile_copies(p) then
+  if tma_columns(p) then
+    w:open("") -- the TMA's boxes (fetch_tile_boxes), or the threads' copy_tile: the same points
+    tile_input(w, "block * FFTS_PER_BLOCK")
+    w:open("for (int i = 0; i < FFTS_PER_BLOCK * POINTS; ++i)")
+    w:line("const int row = i / FFTS_PER_BLOCK, fft = i %% FFTS_PER_BLOCK;")
+    w:line("if (fft < tile_ffts) staging[i] = from[(size_t)row * IN_ELEM_STRIDE + (size_t)fft * IN_FFT_STRIDE];")
+    w:close()
+    w:close()
+  elseif tile_copies(p) then
     w:open("") -- the threads' copies (fetch_tile)
     tile_input(w, "block * FFTS_PER_BLOCK")
     w:line("/* the runs of every transform in turn, where fetch_tile copies them */")
@@ -1634,7 +1813,7 @@ local function sim_function(w, f, p, direction, name, qualifier)
   w:line("free(%s);", shared)
   w:line("free(registers);")
   w:line("free(fragments);")
-  if prefetching(p) then w:line("free(staging);") end
+  if prefetching(p) or tma_columns(p) then w:line("free(staging);") end
   w:line("return 0;")
   w:close()
 end

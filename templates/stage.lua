@@ -291,6 +291,11 @@ local function tiled_prelude(w, plan, layout, pointer, tile, row)
     end
     return
   end
+  if pointer == "src" and plan.tma_columns then
+    -- the tile, staged by the TMA (or copy_tile) row by row: point j of column c at staging + j * FFTS_PER_BLOCK + c
+    w:line("const point_t* src = staging + fft_in_block + %s * FFTS_PER_BLOCK;", row or "fft_thread")
+    return
+  end
   w:line("%spoint_t* %s = %s + (size_t)fft_in_block * %s_FFT_STRIDE + (size_t)%s * %s_ELEM_STRIDE;", const,
     pointer, tile, layout.name, row or "fft_thread", layout.name)
   if not register_side(plan, layout) then w:line("const int element = %s;", padded(plan, "thread")) end
@@ -335,6 +340,9 @@ local function tiled_side(plan, layout, pointer, u, rows)
   -- thread i handles transform i % FFTS_PER_BLOCK, point i / FFTS_PER_BLOCK: side by side when the
   -- transforms are (fft_stride 1), so a warp's accesses form runs of FFTS_PER_BLOCK elements
   rows = rows or c // plan.ffts_per_block
+  if pointer == "src" and plan.tma_columns then
+    return string.format("%s + %d * FFTS_PER_BLOCK", pointer, rows), code.sum("element", pad_offset(plan, c)), "fft_in_block"
+  end
   return string.format("%s + %d * %s_ELEM_STRIDE", pointer, rows, layout.name),
     code.sum("element", pad_offset(plan, c)), "fft_in_block"
 end

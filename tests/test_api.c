@@ -867,6 +867,41 @@ static void l2_fetch_256_matches_fftw(void **state)
     }
 }
 
+/* Column tiles through the TMA (tma-columns=P in wisdom, sm_90): pass 1 of fp16 2^17 (tiles of 16, partly
+ * empty turns in a batch of 3) and of fp32 2^17 in tiles of 4, the first column pass of fp16 65536x4, and
+ * both column passes of fp32 4096x64 with its columns split (the second reads the first's blocks: a map
+ * with the rows before the groups); both directions, out of place and in place, then from data one point
+ * off 16 bytes (the threads copy the tiles there), against FFTW double. */
+static void tma_columns_match_fftw(void **state)
+{
+    (void)state;
+    if (!have_gpu) skip();
+    if (device_major() < 9) skip(); /* the tensor memory accelerator */
+    const char *path = write_wisdom("fp16 131072 tensor-cores=none max-tile=0 tma-columns=1 ms=1 default-ms=1\n"
+                                    "fp32 131072 tensor-cores=none max-tile=4 tma-columns=1 ms=1 default-ms=1\n"
+                                    "fp16 65536x4 tensor-cores=none max-tile=0 tma-columns=2 ms=1 default-ms=1\n"
+                                    "fp32 4096x64 tensor-cores=none max-tile=0 split-columns=1 tma-columns=2,3 ms=1"
+                                    " default-ms=1\n");
+    assert_int_equal(fftgen_load_wisdom(path), FFTGEN_SUCCESS);
+    unlink(path);
+    const struct {
+        struct fft_shape shape;
+        int fp16, batch, passes; /* passes: a mask of the passes that take the TMA */
+    } cases[] = {{{1, {131072, 0, 0}}, 1, 3, 1},
+                 {{1, {131072, 0, 0}}, 0, 2, 1},
+                 {{2, {65536, 4, 0}}, 1, 3, 2},
+                 {{2, {4096, 64, 0}}, 0, 3, 6}};
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; ++c) {
+        const struct fft_shape shape = cases[c].shape;
+        fftgen_plan plan = dense_plan(shape, cases[c].fp16);
+        const fftgen_transform_plan *passes = fftgen_plan_layout(plan);
+        for (int i = 0; i < passes->pass_count; ++i)
+            assert_int_equal(passes->pass[i].tma_columns, cases[c].passes >> i & 1);
+        assert_int_equal(fftgen_destroy(plan), FFTGEN_SUCCESS);
+        check_both_ways(shape, cases[c].fp16, cases[c].batch, 300 + 6 * (unsigned)c, "TMA columns", 1);
+    }
+}
+
 /* fp16 four-step passes that compute their stage twiddles compute their pass twiddles too (base and
  * ratio with __sincosf, no tables): 2^18, whose pass 1 ends in a radix-2 tail by warp shuffles, 2^23
  * in three passes, whose passes 1 and 2 take the twiddles of 2^23 and of its rows' 2^16, and 2^27 (the
@@ -1554,6 +1589,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(column_pairs_match_fftw),
         cmocka_unit_test(row_registers_match_fftw),
         cmocka_unit_test(l2_fetch_256_matches_fftw),
+        cmocka_unit_test(tma_columns_match_fftw),
         cmocka_unit_test(pass_twiddles_computed_through_wisdom),
         cmocka_unit_test(fp16_intermediates_trade_accuracy),
         cmocka_unit_test(strided_shapes_match_fftw),

@@ -1222,6 +1222,53 @@ static void l2_fetch_256_on_request(void **state)
     expect_rejected("--l2-fetch-256=x: expected pass numbers", "2097152", "--l2-fetch-256=x", NULL);
 }
 
+/* --tma-columns: the passes listed take their column tiles through the TMA (tiles in turn, a tensor map the
+ * launch encodes); --explain and the file's command say so; a pass that takes it drops its L2 requests,
+ * and the command then names none; errors name the pass that cannot or the plan that has none. */
+static void tma_columns_on_request(void **state)
+{
+    (void)state;
+    char path[300];
+    snprintf(path, sizeof path, "%s/tma.cu", work_dir);
+    assert_int_equal(run_fftgen("--n", "262144", "--precision", "fp16", "--tma-columns", "--direction", "forward", "-o",
+                                path, NULL),
+                     0);
+    const char *text = file_text(path);
+    assert_non_null(strstr(text, "fftgen --n 262144 --tma-columns=1 --precision fp16 --direction forward\n"));
+    assert_non_null(strstr(text, "cp.async.bulk.tensor.4d.shared::cluster.global.tile.mbarrier::complete_tx::bytes"));
+    assert_non_null(strstr(text, "const __grid_constant__ tensor_map input_map"));
+    assert_non_null(strstr(text, "copy_tile(staging, in, block, batch, thread);")); /* an input off 16 bytes */
+    assert_non_null(strstr(text, "cudaOccupancyMaxActiveBlocksPerMultiprocessor"));
+    assert_int_equal(run_fftgen("--n", "262144", "--precision", "fp16", "--tma-columns=1", "--explain", NULL), 0);
+    assert_non_null(strstr(output, "TMA columns:    tiles in turn"));
+    assert_non_null(strstr(output, "the staging buffer (the tile, copied by the TMA) -> shared memory"));
+    assert_int_equal(run_fftgen("--n", "4194304", "--precision", "fp16", "--max-tile", "4,0", "--l2-prefetch", "2048",
+                                "--l2-prefetch-passes=1", "--tma-columns=1", "--direction", "forward", "-o", path, NULL),
+                     0);
+    text = file_text(path);
+    assert_non_null(strstr(text, "fftgen --n 4194304 --max-tile 4,0 --tma-columns=1 --precision fp16 --direction forward\n"));
+    assert_null(strstr(text, "prefetch_tile_to_l2"));
+    unlink(path);
+    static const char *const refused[][9] = {
+        {"262144", "--tma-columns=2", NULL, "TMA columns: pass 2 does not read columns side by side"},
+        {"262144", "--arch", "sm_80", "--tma-columns=1", NULL, "pass 1 needs sm_90 or newer"},
+        {"4096", "--tma-columns", NULL, "TMA columns: this plan has no pass on sm_90 that loads columns side by side"},
+        {"262144", "--precision", "fp16", "--column-pairs=1", "--tma-columns=1", NULL, "pass 1 loads its columns in lane pairs"},
+        {"4194304", "--max-tile", "32,0", "--tma-columns=1", NULL, "pass 1 has no room for a tile in shared memory"},
+        {"262144", "--tma-columns=4", NULL, "TMA columns: pass 4 named, but the plan has 2 passes"},
+    };
+    for (size_t i = 0; i < sizeof refused / sizeof refused[0]; ++i) {
+        const char *const *a = refused[i];
+        int n = 0;
+        while (a[n] != NULL) ++n;
+        assert_int_equal(run_fftgen("--n", a[0], "--explain", n > 1 ? a[1] : NULL, n > 2 ? a[2] : NULL,
+                                    n > 3 ? a[3] : NULL, n > 4 ? a[4] : NULL, n > 5 ? a[5] : NULL, NULL),
+                         2);
+        assert_non_null(strstr(output, a[n + 1]));
+    }
+    expect_rejected("--tma-columns=x: expected pass numbers", "262144", "--tma-columns=x", NULL);
+}
+
 /* sm_90: several transforms a block, the next one's input bulk-copied ahead, where asked and where the
  * kernel can take it */
 static void prefetches_on_request(void **state)
@@ -1510,6 +1557,7 @@ int main(void)
         cmocka_unit_test(column_pairs_on_request),
         cmocka_unit_test(row_registers_on_request),
         cmocka_unit_test(l2_fetch_256_on_request),
+        cmocka_unit_test(tma_columns_on_request),
         cmocka_unit_test(slices_skip_the_copies_where_faster),
         cmocka_unit_test(odd_powers_take_the_shorter_columns_first),
         cmocka_unit_test(small_fp16_sizes_take_their_measured_radix),

@@ -33,7 +33,7 @@ static char *render_choice(long long n, int radix, int computed, int prefetch, f
     char why[256];
     fftgen_transform_plan plan;
     const fftgen_kernel_request request = {n, radix, precision, arch, tensor_cores, {{0}}, 0,
-                                           FFTGEN_INTERMEDIATE_DEFAULT, 0, 0, 0, 0, 0, computed, prefetch, 0, 0, 0, 0, 0, 0, 0};
+                                           FFTGEN_INTERMEDIATE_DEFAULT, 0, 0, 0, 0, 0, computed, prefetch, 0, 0, 0, 0, 0, 0, 0, 0};
     if (fftgen_plan_transform(&request, &plan, why, sizeof why) != FFTGEN_PLAN_OK) return NULL;
     const fftgen_render_request r = {&plan, FFTGEN_TARGET_CUDA, FFTGEN_RENDER_BOTH, NULL, NULL};
     return fftgen_render(&r, why, sizeof why);
@@ -110,7 +110,7 @@ static void default_pack_serves_every_shipped_choice(void **state)
             for (int p = 0; p < 2; ++p) {
                 const fftgen_kernel_precision precision = p ? FFTGEN_KERNEL_FP16 : FFTGEN_KERNEL_FP32;
                 fftgen_kernel_request request = {n, 0, precision, 90, 0, {{0}}, 0, FFTGEN_INTERMEDIATE_DEFAULT,
-                                                 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+                                                 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
                 fftgen_choice choice;
                 if (fftgen_wisdom_find(&keys[d], precision, 1, &n, &choice)) {
                     fftgen_choice_apply(&choice, 1, &request);

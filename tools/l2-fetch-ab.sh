@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The 256-byte L2 fetch against the shipped table's lines, through the library: fftgen-bench (median of
+# A pass option (the 256-byte L2 fetch, the TMA's column tiles) against the shipped table's lines, through
+# the library: fftgen-bench (median of
 # 30 runs a shape) with each wisdom variant that tools/l2_fetch_ab.py prepared, in turn, round after
 # round, so that the GPU's drift falls on all of them alike. On the GPU machine, from the repository
 # root, with the bench in .gpu/ (tools/gpu-bundle.sh):

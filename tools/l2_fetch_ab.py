@@ -1,13 +1,17 @@
 #!/usr/bin/env python3
-"""The 256-byte L2 fetch (l2-fetch-256) against the shipped table, through fftgen-bench.
+"""A pass option (the 256-byte L2 fetch, l2-fetch-256, or the TMA's column tiles, tma-columns) against the
+shipped table, through fftgen-bench.
 
-  l2_fetch_ab.py prepare DIR      on this machine (needs build/fftgen): for each GPU section of
+  l2_fetch_ab.py prepare DIR [OPTION]
+                                  on this machine (needs build/fftgen): for each GPU section of
                                   runtime/tuned_choices.wisdom (the H100's lines serve the H200 where
-                                  its section has none), the lines whose column passes can ask L2 for
-                                  256 bytes (fftgen --l2-fetch-256) and take no L2 prefetch, as wisdom
-                                  variants: v1 every such pass, v2, v3.. each alone where there are
-                                  several; A the lines without it (a line's own l2-fetch-256 left
-                                  out); DIR/SECTION.shapes lists the shapes by precision
+                                  its section has none), the lines with passes that can take OPTION
+                                  (default l2-fetch-256: column passes that ask L2 for 256 bytes,
+                                  fftgen --l2-fetch-256, and take no L2 prefetch; tma-columns: column
+                                  passes whose tiles the TMA copies, which then drop their own L2
+                                  requests), as wisdom variants: v1 every such pass, v2, v3.. each alone
+                                  where there are several; A the lines without it (a line's own OPTION
+                                  left out); DIR/SECTION.shapes lists the shapes by precision
   l2_fetch_ab.py summary AB.TXT   the medians of tools/l2-fetch-ab.sh's rounds: the table's line (A)
                                   against each variant, and v1's change round by round
 
@@ -71,28 +75,30 @@ def passes_text(mask):
     return ",".join(str(i + 1) for i in range(8) if mask >> i & 1)
 
 
-def eligible(precision, shape, words, scratch):
-    """The passes that take --l2-fetch-256 without a list, as the generated file's command names them."""
+def eligible(precision, shape, words, scratch, option):
+    """The passes that take --OPTION without a list, as the generated file's command names them."""
     run = subprocess.run([FFTGEN, "--n", shape, "--precision", precision] + flags(words) +
-                         ["--l2-fetch-256", "-o", scratch], capture_output=True, text=True)
+                         ["--" + option, "-o", scratch], capture_output=True, text=True)
     if run.returncode != 0:
         return 0
     with open(scratch) as f:
-        found = re.search(r"--l2-fetch-256=([0-9,]+)", f.read(1000))
+        found = re.search(r"--%s=([0-9,]+)" % option, f.read(1000))
     return mask_of(found.group(1)) if found else 0
 
 
-def prepare(out):
+def prepare(out, option="l2-fetch-256"):
     os.makedirs(out, exist_ok=True)
     scratch = os.path.join(out, "scratch.cu")
-    for name, lines in sections().items():
+    for name, lines in sections((option + "=",)).items():
         tag = re.sub(r"[^a-z0-9]+", "-", name.lower().replace("nvidia ", "")).strip("-")
         rows = []
         for (precision, shape), words in lines.items():
             if precision not in ("fp16", "fp32"):
                 continue
             prefetched = mask_of(next((w.split("=")[1] for w in words if w.startswith("l2-prefetch-passes=")), ""))
-            mask = eligible(precision, shape, words, scratch) & ~prefetched
+            mask = eligible(precision, shape, words, scratch, option)
+            if option == "l2-fetch-256":  # a pass that asks L2 for its tiles ahead gains nothing more
+                mask &= ~prefetched
             if mask:
                 singles = [1 << i for i in range(8) if mask >> i & 1]
                 rows.append((precision, shape, words, [mask] + (singles if len(singles) > 1 else [])))
@@ -102,8 +108,8 @@ def prepare(out):
             with open(os.path.join(out, "%s-v%d.wisdom" % (tag, v + 1)), "w") as f:
                 for precision, shape, words, variants in rows:
                     if v < len(variants):
-                        f.write("%s %s %s l2-fetch-256=%s\n" % (precision, shape, " ".join(words),
-                                                                passes_text(variants[v])))
+                        f.write("%s %s %s %s=%s\n" % (precision, shape, " ".join(words), option,
+                                                      passes_text(variants[v])))
         with open(os.path.join(out, tag + ".shapes"), "w") as f:
             for precision in ("fp16", "fp32"):
                 f.write(" ".join([precision] + [r[1] for r in rows if r[0] == precision]) + "\n")
@@ -135,8 +141,8 @@ def summary(path):
 
 
 if __name__ == "__main__":
-    if len(sys.argv) == 3 and sys.argv[1] == "prepare":
-        prepare(sys.argv[2])
+    if len(sys.argv) in (3, 4) and sys.argv[1] == "prepare" and sys.argv[3:] in ([], ["l2-fetch-256"], ["tma-columns"]):
+        prepare(*sys.argv[2:])
     elif len(sys.argv) == 3 and sys.argv[1] == "summary":
         summary(sys.argv[2])
     else:

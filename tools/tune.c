@@ -64,7 +64,9 @@ static void usage(FILE *to)
             "them at each, then, for 1D sizes of one kernel and the passes chosen, the L2 prefetch\n"
             "512 KB and 2 MB ahead or none against 1 MB; on sm_80 and newer, the passes off clusters\n"
             "that read columns side by side with loads that ask L2 for the 256 bytes around each point,\n"
-            "every set of them; then the options that gained less than %.0f%% each, together, the\n"
+            "every set of them; on sm_90, the passes that take their column tiles in turn through the\n"
+            "tensor memory accelerator, every set of them; then the options that gained less than %.0f%%\n"
+            "each, together, the\n"
             "tiles pass by pass again where the options changed the plan, and radix 32 again where they\n"
             "changed it after radix 32's round; and the choice in use now,\n"
             "from the wisdom file or the table shipped with libfftgen); these rounds run on the fastest\n"
@@ -73,7 +75,8 @@ static void usage(FILE *to)
             "fastest in the wisdom file that libfftgen reads, keyed by the device, the driver and the\n"
             "fftgen version. A choice is saved only where it beats the planner's default by %.0f%% or more,\n"
             "and tensor cores, radix-32 passes, column registers, twiddle powers, computed twiddles,\n"
-            "column pairs, row registers, L2 prefetches or 256-byte L2 fetches are taken only where\n"
+            "column pairs, row registers, L2 prefetches, 256-byte L2 fetches or TMA columns are taken\n"
+            "only where\n"
             "they beat the fastest plan without them by %.0f%%; every candidate must match the\n"
             "default's output.\n"
             "Batched forward transforms, out of place, CUDA events, the median of many runs. Each\n"
@@ -127,7 +130,8 @@ static int same_passes(const fftgen_transform_plan *a, const fftgen_transform_pl
             x->radix_max != y->radix_max || x->twiddle_powers != y->twiddle_powers ||
             x->computed_twiddles != y->computed_twiddles || x->prefetch != y->prefetch ||
             x->column_pairs != y->column_pairs || x->row_registers != y->row_registers ||
-            x->l2_prefetch_bytes != y->l2_prefetch_bytes || x->l2_fetch_256 != y->l2_fetch_256)
+            x->l2_prefetch_bytes != y->l2_prefetch_bytes || x->l2_fetch_256 != y->l2_fetch_256 ||
+            x->tma_columns != y->tma_columns)
             return 0;
     }
     return 1;
@@ -157,7 +161,7 @@ static fftgen_plan_status plan_choice(const struct transform *t, int arch, const
     const long long points = shape_arg_points(&t->shape);
     const fftgen_user_layout dense = {1, points, {0}};
     fftgen_kernel_request request = {points, 0, KERNEL_PRECISIONS[t->precision], arch, 0, {{0}}, 0,
-                                     FFTGEN_INTERMEDIATE_DEFAULT, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+                                     FFTGEN_INTERMEDIATE_DEFAULT, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
     fftgen_choice_apply(choice, t->shape.rank, &request);
     char why[256];
     return fftgen_plan_shape(&request, t->shape.rank, t->shape.n, dense, dense, plan, why, sizeof why);
@@ -184,7 +188,7 @@ static int add_candidate(const struct transform *t, int arch, fftgen_choice choi
 /* The choice of `tile` for every pass, with `cluster` and the passes' order. */
 static fftgen_choice tiles_choice(int tile, int cluster, int columns_first)
 {
-    fftgen_choice choice = {0, {{0}}, cluster, columns_first, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+    fftgen_choice choice = {0, {{0}}, cluster, columns_first, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
     for (int i = 0; i < FFTGEN_MAX_PASSES; ++i) choice.max_tile.pass[i] = tile;
     return choice;
 }
@@ -196,7 +200,7 @@ static int tensor_core_passes(const struct transform *t, int arch)
     const long long points = shape_arg_points(&t->shape);
     const fftgen_user_layout dense = {1, points, {0}};
     const fftgen_kernel_request every = {points, 0, FFTGEN_KERNEL_FP16, arch, FFTGEN_EVERY_PASS, {{0}}, 0,
-                                         FFTGEN_INTERMEDIATE_DEFAULT, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+                                         FFTGEN_INTERMEDIATE_DEFAULT, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
     fftgen_transform_plan plan;
     char why[256];
     int can = 0;
@@ -898,6 +902,12 @@ static int refine_fastest(struct measurement *m, int arch, int runs, int jobs, s
         failed = measure_pass_sets(m, arch, runs, jobs, b, list, fastest(list),
                                    fastest_passes_that(list, fftgen_can_fetch_l2_256),
                                    offsetof(fftgen_choice, l2_fetch_256_passes), "L2 fetch of 256 bytes") != 0;
+    /* then the column tiles through the TMA, which replace a pass's L2 requests (an H200's fp16 2^22 and 2^23
+     * gained 11% and 13% with it in their pass 1, fftgen-kernel-ab) */
+    if (!failed && arch >= 90)
+        failed = measure_pass_sets(m, arch, runs, jobs, b, list, fastest(list),
+                                   fastest_passes_that(list, fftgen_can_copy_columns_by_tma),
+                                   offsetof(fftgen_choice, tma_column_passes), "TMA columns") != 0;
     if (!failed) failed = refine_near_misses(m, arch, runs, jobs, b, list, near_from, after_tiles) != 0;
     /* radix 32 again where the rounds after it changed the plan: a radix-32 pass pays for its registers
      * differently once its twiddles are computed or from powers */

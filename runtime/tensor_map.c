@@ -1,0 +1,54 @@
+#include "tensor_map.h"
+
+#include <cuda.h>
+#include <cudaTypedefs.h>
+#include <cuda_runtime_api.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "error_detail.h"
+#include "launch.h"
+
+fftgen_result fftgen_encode_column_tiles(const fftgen_kernel_plan *pass, const void *in, long long ffts,
+                                         fftgen_tensor_map *map)
+{
+    memset(map, 0, sizeof *map);
+    if ((uintptr_t)in % 16 != 0) return FFTGEN_SUCCESS;
+    PFN_cuTensorMapEncodeTiled_v12000 encode = NULL;
+    enum cudaDriverEntryPointQueryResult found = cudaDriverEntryPointSymbolNotFound;
+    const cudaError_t status = cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", (void **)&encode, 12000,
+                                                                cudaEnableDefault, &found);
+    if (status != cudaSuccess) return fftgen_cuda_failed("cudaGetDriverEntryPointByVersion(cuTensorMapEncodeTiled)", status);
+    if (found != cudaDriverEntryPointSuccess || encode == NULL)
+        return fftgen_detail(FFTGEN_CUDA_ERROR, "the driver has no cuTensorMapEncodeTiled (CUDA 12.0 or newer)");
+    const fftgen_layout *l = &pass->in;
+    const cuuint64_t bytes = pass->precision == FFTGEN_KERNEL_FP16 ? 4 : 8;
+    const long long per_entry = l->group_size * l->group_count;
+    /* the groups and the rows in the order of their strides (fftgen_tma_rows_first), as the kernel's boxes
+     * name them */
+    const int rows_first = fftgen_tma_rows_first(pass);
+    const cuuint64_t groups[2] = {(cuuint64_t)l->group_count, (cuuint64_t)l->group_stride * bytes};
+    const cuuint64_t rows[2] = {(cuuint64_t)pass->n, (cuuint64_t)l->elem_stride * bytes};
+    const cuuint64_t *middle = rows_first ? rows : groups, *outer = rows_first ? groups : rows;
+    const cuuint64_t dims[4] = {(cuuint64_t)l->group_size, middle[0], outer[0], (cuuint64_t)((ffts + per_entry - 1) / per_entry)};
+    const cuuint64_t strides[3] = {middle[1], outer[1], (cuuint64_t)l->batch_stride * bytes};
+    const cuuint32_t box_rows = (cuuint32_t)(pass->n < 256 ? pass->n : 256);
+    const cuuint32_t box[4] = {(cuuint32_t)pass->ffts_per_block, rows_first ? box_rows : 1, rows_first ? 1 : box_rows, 1};
+    const cuuint32_t steps[4] = {1, 1, 1, 1};
+    CUtensorMap encoded;
+    /* L2 fetches the 256 bytes around each row of a box: the tiles beside read the rest soon after */
+    const CUresult result =
+        encode(&encoded, bytes == 4 ? CU_TENSOR_MAP_DATA_TYPE_UINT32 : CU_TENSOR_MAP_DATA_TYPE_UINT64, 4, (void *)in,
+               dims, strides, box, steps, CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_NONE,
+               CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+    if (result != CUDA_SUCCESS)
+        return fftgen_detail(FFTGEN_CUDA_ERROR,
+                             "cuTensorMapEncodeTiled for a TMA column pass's input %p returned %d (dimensions %llu x %llu x %llu x"
+                             " %llu, strides %llu, %llu, %llu bytes)",
+                             in, (int)result, (unsigned long long)dims[0], (unsigned long long)dims[1],
+                             (unsigned long long)dims[2], (unsigned long long)dims[3], (unsigned long long)strides[0],
+                             (unsigned long long)strides[1], (unsigned long long)strides[2]);
+    _Static_assert(sizeof encoded == sizeof *map, "a tensor map is 128 bytes");
+    memcpy(map, &encoded, sizeof encoded);
+    return FFTGEN_SUCCESS;
+}
