@@ -367,6 +367,9 @@ fftgen_add_sim(fftgen_262144_l2f_fp16 262144 fp16 ", 0, 0, 0, 0, 0" --l2-fetch-2
 # tiles of 4, 65536x4's first four-step pass of its columns, and 4096x64 (fp32) with its columns split, whose
 # second column pass reads the first's blocks (its tensor map takes the rows before the groups)
 fftgen_add_sim(fftgen_262144_tma_fp16 262144 fp16 ", 0, 0, 0, 0, 0" --tma-columns=1)
+# and pass 1 of three (2^23 in tiles of 16): all its columns side by side in one group, whose stride the
+# tensor map takes from their span
+fftgen_add_sim(fftgen_8388608_t16_16_8_tma_fp16 8388608 fp16 ", 0, 0, 0, 0, 0" --max-tile 16,16,8 --tma-columns=1)
 fftgen_add_sim(fftgen_131072_t4_tma_fp32 131072 fp32 ", 0, 0, 0, 0, 0" --max-tile 4 --tma-columns)
 foreach(case "65536x4;fp16;" "4096x64;fp32;--split-columns")
   list(GET case 0 shape)

@@ -155,6 +155,7 @@ namespace pass1 {
 [[maybe_unused]] constexpr int SMEM_POINTS = 8704; // float2 in shared memory, with padding
 [[maybe_unused]] constexpr int STAGING_OFFSET = 69632; // bytes of shared memory before the staging buffer (the exchanges', to 128)
 [[maybe_unused]] constexpr int TMA_BOX_ROWS = 256; // rows of the tile's columns in one TMA box (at most 256)
+[[maybe_unused]] constexpr int TMA_GROUP_STRIDE = 8; // elements between groups in the tensor map (a group's columns where there is one)
 [[maybe_unused]] constexpr int GROUP_SIZE = 8; // transforms per group, side by side
 [[maybe_unused]] constexpr int GROUP_COUNT = 128; // groups per transform of the file
 [[maybe_unused]] constexpr int IN_ELEM_STRIDE = 1024; // elements between points of one transform
@@ -3266,7 +3267,7 @@ extern "C" cudaError_t fftgen_1048576_fp16_forward_launch(const __half2* in, __h
         if (((size_t)src & 15u) == 0) {
             const long long entries = (ffts + fftgen_1048576_fp16::pass1::GROUP_SIZE * fftgen_1048576_fp16::pass1::GROUP_COUNT - 1) / (fftgen_1048576_fp16::pass1::GROUP_SIZE * fftgen_1048576_fp16::pass1::GROUP_COUNT);
             const cudaError_t status = encode_column_tiles(&input_map, src, sizeof(fftgen_1048576_fp16::point_t), fftgen_1048576_fp16::pass1::GROUP_SIZE, fftgen_1048576_fp16::pass1::GROUP_COUNT,
-                fftgen_1048576_fp16::pass1::IN_GROUP_STRIDE, fftgen_1048576_fp16::pass1::POINTS, fftgen_1048576_fp16::pass1::IN_ELEM_STRIDE, entries, fftgen_1048576_fp16::pass1::IN_BATCH_STRIDE, fftgen_1048576_fp16::pass1::FFTS_PER_BLOCK, fftgen_1048576_fp16::pass1::TMA_BOX_ROWS,
+                fftgen_1048576_fp16::pass1::TMA_GROUP_STRIDE, fftgen_1048576_fp16::pass1::POINTS, fftgen_1048576_fp16::pass1::IN_ELEM_STRIDE, entries, fftgen_1048576_fp16::pass1::IN_BATCH_STRIDE, fftgen_1048576_fp16::pass1::FFTS_PER_BLOCK, fftgen_1048576_fp16::pass1::TMA_BOX_ROWS,
                 false); // the groups before the rows
             if (status != cudaSuccess) return status;
         }
@@ -3321,7 +3322,7 @@ extern "C" cudaError_t fftgen_1048576_fp16_inverse_launch(const __half2* in, __h
         if (((size_t)src & 15u) == 0) {
             const long long entries = (ffts + fftgen_1048576_fp16::pass1::GROUP_SIZE * fftgen_1048576_fp16::pass1::GROUP_COUNT - 1) / (fftgen_1048576_fp16::pass1::GROUP_SIZE * fftgen_1048576_fp16::pass1::GROUP_COUNT);
             const cudaError_t status = encode_column_tiles(&input_map, src, sizeof(fftgen_1048576_fp16::point_t), fftgen_1048576_fp16::pass1::GROUP_SIZE, fftgen_1048576_fp16::pass1::GROUP_COUNT,
-                fftgen_1048576_fp16::pass1::IN_GROUP_STRIDE, fftgen_1048576_fp16::pass1::POINTS, fftgen_1048576_fp16::pass1::IN_ELEM_STRIDE, entries, fftgen_1048576_fp16::pass1::IN_BATCH_STRIDE, fftgen_1048576_fp16::pass1::FFTS_PER_BLOCK, fftgen_1048576_fp16::pass1::TMA_BOX_ROWS,
+                fftgen_1048576_fp16::pass1::TMA_GROUP_STRIDE, fftgen_1048576_fp16::pass1::POINTS, fftgen_1048576_fp16::pass1::IN_ELEM_STRIDE, entries, fftgen_1048576_fp16::pass1::IN_BATCH_STRIDE, fftgen_1048576_fp16::pass1::FFTS_PER_BLOCK, fftgen_1048576_fp16::pass1::TMA_BOX_ROWS,
                 false); // the groups before the rows
             if (status != cudaSuccess) return status;
         }

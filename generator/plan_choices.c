@@ -626,19 +626,27 @@ static int tma_maps_input(const fftgen_kernel_plan *p)
     const long long bytes = point_bytes(p);
     const fftgen_layout *in = &p->in;
     const int rows_first = fftgen_tma_rows_first(p);
-    const long long inner_stride = rows_first ? in->elem_stride : in->group_stride;
+    const long long group_stride = fftgen_tma_group_stride(p);
+    const long long inner_stride = rows_first ? in->elem_stride : group_stride;
     const long long inner_count = rows_first ? p->n : in->group_count;
-    const long long outer_stride = rows_first ? in->group_stride : in->elem_stride;
+    const long long outer_stride = rows_first ? group_stride : in->elem_stride;
     const long long outer_count = rows_first ? in->group_count : p->n;
     return p->ffts_per_block * bytes % 16 == 0 && in->group_size % p->ffts_per_block == 0 &&
            inner_stride >= in->group_size && outer_stride >= inner_count * inner_stride &&
            in->batch_stride >= outer_count * outer_stride && in->elem_stride * bytes % 16 == 0 &&
-           in->group_stride * bytes % 16 == 0 && in->batch_stride * bytes % 16 == 0;
+           group_stride * bytes % 16 == 0 && in->batch_stride * bytes % 16 == 0;
+}
+
+long long fftgen_tma_group_stride(const fftgen_kernel_plan *p)
+{
+    /* one group (a pass of three whose columns are all side by side) has no stride of its own: its
+     * columns' span stands in, nested in the rows */
+    return p->in.group_count == 1 ? p->in.group_size : p->in.group_stride;
 }
 
 int fftgen_tma_rows_first(const fftgen_kernel_plan *p)
 {
-    return p->in.elem_stride < p->in.group_stride;
+    return p->in.elem_stride < fftgen_tma_group_stride(p);
 }
 
 int fftgen_can_copy_columns_by_tma(const fftgen_kernel_plan *p)

@@ -551,6 +551,10 @@ int fftgen_can_fetch_l2_256(const fftgen_kernel_plan *p);
  * pieces wide within one group, strides of whole 16-byte pieces, and room for the tile in shared memory. */
 int fftgen_can_copy_columns_by_tma(const fftgen_kernel_plan *p);
 
+/* The stride between a TMA column pass's groups in its tensor map: the layout's, or a group's columns
+ * where there is one group (whose stride the layout leaves 0). */
+long long fftgen_tma_group_stride(const fftgen_kernel_plan *p);
+
 /* Whether a TMA column pass's tensor map takes the rows before the groups (their stride is the smaller:
  * the tiles of a pass before written as blocks), else the groups before the rows. */
 int fftgen_tma_rows_first(const fftgen_kernel_plan *p);

@@ -302,6 +302,7 @@ static void push_pass(lua_State *L, const fftgen_kernel_plan *pass)
     lua_pushboolean(L, pass->tma_columns);
     lua_setfield(L, -2, "tma_columns");
     set_int(L, "tma_staging_offset", pass->tma_staging_offset);
+    set_int(L, "tma_group_stride", pass->tma_columns ? fftgen_tma_group_stride(pass) : 0);
     lua_pushboolean(L, pass->tma_columns && fftgen_tma_rows_first(pass));
     lua_setfield(L, -2, "tma_rows_first");
 }

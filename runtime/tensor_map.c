@@ -27,7 +27,7 @@ fftgen_result fftgen_encode_column_tiles(const fftgen_kernel_plan *pass, const v
     /* the groups and the rows in the order of their strides (fftgen_tma_rows_first), as the kernel's boxes
      * name them */
     const int rows_first = fftgen_tma_rows_first(pass);
-    const cuuint64_t groups[2] = {(cuuint64_t)l->group_count, (cuuint64_t)l->group_stride * bytes};
+    const cuuint64_t groups[2] = {(cuuint64_t)l->group_count, (cuuint64_t)fftgen_tma_group_stride(pass) * bytes};
     const cuuint64_t rows[2] = {(cuuint64_t)pass->n, (cuuint64_t)l->elem_stride * bytes};
     const cuuint64_t *middle = rows_first ? rows : groups, *outer = rows_first ? groups : rows;
     const cuuint64_t dims[4] = {(cuuint64_t)l->group_size, middle[0], outer[0], (cuuint64_t)((ffts + per_entry - 1) / per_entry)};

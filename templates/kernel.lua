@@ -337,6 +337,7 @@ local function pass_constants(p, target)
   if tma_columns(p) then
     add("STAGING_OFFSET", p.tma_staging_offset, "bytes of shared memory before the staging buffer (the exchanges', to 128)")
     add("TMA_BOX_ROWS", math.min(p.n, 256), "rows of the tile's columns in one TMA box (at most 256)")
+    add("TMA_GROUP_STRIDE", p.tma_group_stride, "elements between groups in the tensor map (a group's columns where there is one)")
   end
   if tile_copies(p) then
     add("PREFETCH_TILES", p.prefetch, "tiles a block runs in turn, each one's input copied in ahead (fewer where a block per SM needs)")
@@ -610,6 +611,21 @@ local function cuda_load_asking_256(w, f)
   w:close()
 end
 
+-- The mbarrier a block's bulk copies (one-kernel sizes) or TMA boxes (column tiles) complete: its setup,
+-- and the wait for a phase.
+local function fetch_barrier(w)
+  w:open("__device__ __forceinline__ void init_fetch_barrier(unsigned long long* fetched)")
+  w:line("asm volatile(\"mbarrier.init.shared::cta.b64 [%%0], 1;\" :: \"r\"(shared_address(fetched)) : \"memory\");")
+  w:line("asm volatile(\"fence.mbarrier_init.release.cluster;\" ::: \"memory\");")
+  w:close()
+end
+local function wait_for_fetch(w)
+  w:open("__device__ __forceinline__ void wait_fetched(unsigned long long* fetched, unsigned parity)")
+  w:line("asm volatile(\"{\\n .reg .pred done;\\n WAIT_%%=:\\n mbarrier.try_wait.parity.shared::cta.b64 done, [%%0], %%1;\\n\"")
+  w:line("             \" @!done bra WAIT_%%=;\\n}\" :: \"r\"(shared_address(fetched)), \"r\"(parity) : \"memory\");")
+  w:close()
+end
+
 local function cuda_helpers(w, f)
   if f.precision == "fp16" then
     w:line("// Bit-compatible with __half2; converted with PTX so that no header is needed under NVRTC.")
@@ -738,23 +754,14 @@ local function cuda_helpers(w, f)
     w:line("struct alignas(64) tensor_map { unsigned long long opaque[16]; };")
     w:line("// The TMA's copies of a tile land in shared memory, and the block waits on an mbarrier whose phase")
     w:line("// completes when all their bytes have arrived.")
-    w:open("__device__ __forceinline__ void init_fetch_barrier(unsigned long long* fetched)")
-    w:line("asm volatile(\"mbarrier.init.shared::cta.b64 [%%0], 1;\" :: \"r\"(shared_address(fetched)) : \"memory\");")
-    w:line("asm volatile(\"fence.mbarrier_init.release.cluster;\" ::: \"memory\");")
-    w:close()
-    w:open("__device__ __forceinline__ void wait_fetched(unsigned long long* fetched, unsigned parity)")
-    w:line("asm volatile(\"{\\n .reg .pred done;\\n WAIT_%%=:\\n mbarrier.try_wait.parity.shared::cta.b64 done, [%%0], %%1;\\n\"")
-    w:line("             \" @!done bra WAIT_%%=;\\n}\" :: \"r\"(shared_address(fetched)), \"r\"(parity) : \"memory\");")
-    w:close()
+    fetch_barrier(w)
+    wait_for_fetch(w)
   end
   if any_pass_that(f, bulk_copies) then
     w:line("")
     w:line("// Bulk copies (sm_90): one thread copies a transform's input into shared memory with the TMA,")
     w:line("// and the block waits on an mbarrier whose phase completes when all its bytes have arrived.")
-    w:open("__device__ __forceinline__ void init_fetch_barrier(unsigned long long* fetched)")
-    w:line("asm volatile(\"mbarrier.init.shared::cta.b64 [%%0], 1;\" :: \"r\"(shared_address(fetched)) : \"memory\");")
-    w:line("asm volatile(\"fence.mbarrier_init.release.cluster;\" ::: \"memory\");")
-    w:close()
+    fetch_barrier(w)
     w:line("// `bytes` (a multiple of 16) from `start` (point-aligned) into `staging`, laid out from the 16-byte")
     w:line("// boundary at or below `start`: the transform's first point lands at staging + skew, skew = (start")
     w:line("// mod 16) / sizeof(point_t). The bulk copy takes the whole 16-byte pieces within the transform, and")
@@ -777,10 +784,7 @@ local function cuda_helpers(w, f)
     w:line("                \"r\"(shared_address(fetched)) : \"memory\");")
     w:close()
     w:close()
-    w:open("__device__ __forceinline__ void wait_fetched(unsigned long long* fetched, unsigned parity)")
-    w:line("asm volatile(\"{\\n .reg .pred done;\\n WAIT_%%=:\\n mbarrier.try_wait.parity.shared::cta.b64 done, [%%0], %%1;\\n\"")
-    w:line("             \" @!done bra WAIT_%%=;\\n}\" :: \"r\"(shared_address(fetched)), \"r\"(parity) : \"memory\");")
-    w:close()
+    wait_for_fetch(w)
   end
   if any_pass_that(f, slice_copies) then
     w:line("")
@@ -1289,7 +1293,7 @@ local function cuda_launch_pass(w, f, p, direction, src, dst, count, scale)
     w:open("if (((size_t)%s & 15u) == 0)", src)
     w:line("const long long entries = (ffts + %s::GROUP_SIZE * %s::GROUP_COUNT - 1) / (%s::GROUP_SIZE * %s::GROUP_COUNT);", ns, ns, ns, ns)
     w:line("const cudaError_t status = encode_column_tiles(&input_map, %s, sizeof(%s::point_t), %s::GROUP_SIZE, %s::GROUP_COUNT,", src, f.name, ns, ns)
-    w:line("    %s::IN_GROUP_STRIDE, %s::POINTS, %s::IN_ELEM_STRIDE, entries, %s::IN_BATCH_STRIDE, %s::FFTS_PER_BLOCK, %s::TMA_BOX_ROWS,",
+    w:line("    %s::TMA_GROUP_STRIDE, %s::POINTS, %s::IN_ELEM_STRIDE, entries, %s::IN_BATCH_STRIDE, %s::FFTS_PER_BLOCK, %s::TMA_BOX_ROWS,",
       ns, ns, ns, ns, ns, ns)
     w:line("    %s); // %s", p.tma_rows_first and "true" or "false",
       p.tma_rows_first and "the rows before the groups: a pass before wrote its tiles as blocks" or "the groups before the rows")

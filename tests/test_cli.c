@@ -1171,6 +1171,21 @@ static void cluster_columns_ask_l2_for_256_bytes(void **state)
     unlink(path);
 }
 
+/* Each refusal: fftgen --n SIZE --explain with up to five more arguments (NULL after the last), then the
+ * text its message must hold; each must exit 2. */
+static void expect_refusals(const char *const (*refused)[9], size_t count)
+{
+    for (size_t i = 0; i < count; ++i) {
+        const char *const *a = refused[i];
+        int n = 0;
+        while (a[n] != NULL) ++n;
+        assert_int_equal(run_fftgen("--n", a[0], "--explain", n > 1 ? a[1] : NULL, n > 2 ? a[2] : NULL,
+                                    n > 3 ? a[3] : NULL, n > 4 ? a[4] : NULL, n > 5 ? a[5] : NULL, NULL),
+                         2);
+        assert_non_null(strstr(output, a[n + 1]));
+    }
+}
+
 /* --l2-fetch-256: the column passes listed load with .L2::256B off clusters too; --explain and the file's
  * command say so; errors name the pass that cannot (rows, a cluster's columns, lane pairs) or the plan
  * that has none. */
@@ -1210,15 +1225,7 @@ static void l2_fetch_256_on_request(void **state)
         {"4096", "--l2-fetch-256", NULL, "L2 fetch of 256 bytes: this plan has no pass off clusters"},
         {"2097152", "--arch", "sm_75", "--l2-fetch-256=1", NULL, "pass 1 needs sm_80 or newer"},
     };
-    for (size_t i = 0; i < sizeof refused / sizeof refused[0]; ++i) {
-        const char *const *a = refused[i];
-        int n = 0;
-        while (a[n] != NULL) ++n;
-        assert_int_equal(run_fftgen("--n", a[0], "--explain", n > 1 ? a[1] : NULL, n > 2 ? a[2] : NULL,
-                                    n > 3 ? a[3] : NULL, n > 4 ? a[4] : NULL, n > 5 ? a[5] : NULL, NULL),
-                         2);
-        assert_non_null(strstr(output, a[n + 1]));
-    }
+    expect_refusals(refused, sizeof refused / sizeof refused[0]);
     expect_rejected("--l2-fetch-256=x: expected pass numbers", "2097152", "--l2-fetch-256=x", NULL);
 }
 
@@ -1249,6 +1256,11 @@ static void tma_columns_on_request(void **state)
     assert_non_null(strstr(text, "fftgen --n 4194304 --max-tile 4,0 --tma-columns=1 --precision fp16 --direction forward\n"));
     assert_null(strstr(text, "prefetch_tile_to_l2"));
     unlink(path);
+    /* pass 1 of three: its columns all side by side in one group */
+    assert_int_equal(run_fftgen("--n", "8388608", "--precision", "fp16", "--max-tile", "16,16,8", "--tma-columns=1",
+                                "--explain", NULL),
+                     0);
+    assert_non_null(strstr(output, "TMA columns:    tiles in turn"));
     static const char *const refused[][9] = {
         {"262144", "--tma-columns=2", NULL, "TMA columns: pass 2 does not read columns side by side"},
         {"262144", "--arch", "sm_80", "--tma-columns=1", NULL, "pass 1 needs sm_90 or newer"},
@@ -1257,15 +1269,7 @@ static void tma_columns_on_request(void **state)
         {"4194304", "--max-tile", "32,0", "--tma-columns=1", NULL, "pass 1 has no room for a tile in shared memory"},
         {"262144", "--tma-columns=4", NULL, "TMA columns: pass 4 named, but the plan has 2 passes"},
     };
-    for (size_t i = 0; i < sizeof refused / sizeof refused[0]; ++i) {
-        const char *const *a = refused[i];
-        int n = 0;
-        while (a[n] != NULL) ++n;
-        assert_int_equal(run_fftgen("--n", a[0], "--explain", n > 1 ? a[1] : NULL, n > 2 ? a[2] : NULL,
-                                    n > 3 ? a[3] : NULL, n > 4 ? a[4] : NULL, n > 5 ? a[5] : NULL, NULL),
-                         2);
-        assert_non_null(strstr(output, a[n + 1]));
-    }
+    expect_refusals(refused, sizeof refused / sizeof refused[0]);
     expect_rejected("--tma-columns=x: expected pass numbers", "262144", "--tma-columns=x", NULL);
 }
 
