@@ -3,24 +3,36 @@
 #include <cuda.h>
 #include <cudaTypedefs.h>
 #include <cuda_runtime_api.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <string.h>
 
 #include "error_detail.h"
 #include "launch.h"
 
+/* The driver's encoder, looked up once per process (every execution of a TMA pass encodes a map). */
+static pthread_once_t lookup_once = PTHREAD_ONCE_INIT;
+static PFN_cuTensorMapEncodeTiled_v12000 encoder;
+static cudaError_t lookup_status;
+static enum cudaDriverEntryPointQueryResult lookup_found = cudaDriverEntryPointSymbolNotFound;
+
+static void look_up_encoder(void)
+{
+    lookup_status = cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", (void **)&encoder, 12000,
+                                                     cudaEnableDefault, &lookup_found);
+}
+
 fftgen_result fftgen_encode_column_tiles(const fftgen_kernel_plan *pass, const void *in, long long ffts,
                                          fftgen_tensor_map *map)
 {
     memset(map, 0, sizeof *map);
     if ((uintptr_t)in % 16 != 0) return FFTGEN_SUCCESS;
-    PFN_cuTensorMapEncodeTiled_v12000 encode = NULL;
-    enum cudaDriverEntryPointQueryResult found = cudaDriverEntryPointSymbolNotFound;
-    const cudaError_t status = cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", (void **)&encode, 12000,
-                                                                cudaEnableDefault, &found);
-    if (status != cudaSuccess) return fftgen_cuda_failed("cudaGetDriverEntryPointByVersion(cuTensorMapEncodeTiled)", status);
-    if (found != cudaDriverEntryPointSuccess || encode == NULL)
+    pthread_once(&lookup_once, look_up_encoder);
+    if (lookup_status != cudaSuccess)
+        return fftgen_cuda_failed("cudaGetDriverEntryPointByVersion(cuTensorMapEncodeTiled)", lookup_status);
+    if (lookup_found != cudaDriverEntryPointSuccess || encoder == NULL)
         return fftgen_detail(FFTGEN_CUDA_ERROR, "the driver has no cuTensorMapEncodeTiled (CUDA 12.0 or newer)");
+    const PFN_cuTensorMapEncodeTiled_v12000 encode = encoder;
     const fftgen_layout *l = &pass->in;
     const cuuint64_t bytes = pass->precision == FFTGEN_KERNEL_FP16 ? 4 : 8;
     const long long per_entry = l->group_size * l->group_count;
