@@ -730,12 +730,14 @@ void fftgen_keep_column_choices_that_fit(fftgen_transform_plan *plan)
             plan->row_register_passes &= ~(1 << i);
         }
         if (pass->tma_columns) {
-            /* judged as the pass it would be without the staging buffer */
+            /* judged as the pass it would be without the staging buffer; dropped, it is that pass again
+             * (a pass copying nothing ahead holds its exchanges only: the kernel asserts so) */
             fftgen_kernel_plan plain = *pass;
             plain.tma_columns = 0;
-            plain.shared_bytes = pass->tma_staging_offset; /* at least the exchanges' bytes */
+            plain.tma_staging_offset = 0;
+            plain.shared_bytes = 8 * pass->smem_points;
             if (!fftgen_can_copy_columns_by_tma(&plain)) {
-                pass->tma_columns = 0;
+                *pass = plain;
                 plan->tma_column_passes &= ~(1 << i);
             }
         }

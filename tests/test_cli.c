@@ -1256,6 +1256,16 @@ static void tma_columns_on_request(void **state)
     assert_non_null(strstr(text, "fftgen --n 4194304 --max-tile 4,0 --tma-columns=1 --precision fp16 --direction forward\n"));
     assert_null(strstr(text, "prefetch_tile_to_l2"));
     unlink(path);
+    /* a strided input: pass 1's columns no longer side by side, so it loads them as before, and the file
+     * holds no staging buffer (its shared-memory size is the exchanges' again) */
+    assert_int_equal(run_fftgen("--n", "65536", "--precision", "fp16", "--tma-columns=1", "--istride", "3", "--idist",
+                                "196610", "-o", path, NULL),
+                     0);
+    text = file_text(path);
+    assert_null(strstr(text, "fetch_tile_boxes"));
+    assert_non_null(strstr(text, "static_assert(SHARED_BYTES == 4352 * sizeof(float2)"));
+    assert_non_null(strstr(text, "[[maybe_unused]] constexpr int SHARED_BYTES = 34816;"));
+    unlink(path);
     /* pass 1 of three: its columns all side by side in one group */
     assert_int_equal(run_fftgen("--n", "8388608", "--precision", "fp16", "--max-tile", "16,16,8", "--tma-columns=1",
                                 "--explain", NULL),

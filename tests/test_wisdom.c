@@ -1286,6 +1286,7 @@ static void planner_follows_tma_columns(void **state)
     assert_int_equal(fftgen_plan_shape(&request, 1, line, strided, dense, &plan, why, sizeof why), FFTGEN_PLAN_OK);
     assert_false(plan.pass[0].tma_columns);
     assert_int_equal(plan.tma_column_passes, 0);
+    assert_int_equal(plan.pass[0].shared_bytes, 8 * plan.pass[0].smem_points); /* no staging buffer left */
 }
 
 static void planner_follows_an_order(void **state)
