@@ -138,8 +138,8 @@ static void usage(FILE *to)
             "                        points, the second over rows of N/N1, instead of the planner's\n"
             "                        split (the widest narrower tile, the most even among equals; three\n"
             "                        passes where none fits); a power of two. An error for sizes of one\n"
-            "                        kernel or where the passes do not fit. For measuring: on an H200\n"
-            "                        the planner's split was the fastest or within 1.4%% (results/notes.md)\n"
+            "                        kernel or where the passes do not fit. Off by default (libfftgen\n"
+            "                        chooses from measurements)\n"
             "  --order O             dense 2D shapes: rows-first (the default: the rows, then the columns\n"
             "                        in place) or columns-first (the columns in tiles, each tile written\n"
             "                        as one block into a work area as large as the data, then the rows\n"
@@ -722,7 +722,7 @@ int main(int argc, char **argv)
             break;
         case OPT_FOUR_STEP: {
             const long long n1 = parse_integer("--four-step", optarg);
-            if (n1 < 2 || n1 > (1LL << 29) || (n1 & (n1 - 1)) != 0)
+            if (!fftgen_four_step_supported(n1))
                 fail(EXIT_USAGE, "--four-step takes a power of two from 2 to 2^29, got '%s'", optarg);
             request.four_step_columns = (int)n1;
             break;

@@ -217,6 +217,11 @@ int fftgen_block_threads_supported(long long threads)
     return threads >= 32 && threads <= FFTGEN_MAX_THREADS_PER_BLOCK && (threads & (threads - 1)) == 0;
 }
 
+int fftgen_four_step_supported(long long n1)
+{
+    return n1 >= 2 && n1 <= (1LL << 29) && (n1 & (n1 - 1)) == 0;
+}
+
 int fftgen_prefetch_supported(long long transforms)
 {
     return transforms >= 2 && transforms <= FFTGEN_MAX_PREFETCH && (transforms & (transforms - 1)) == 0;

@@ -403,6 +403,8 @@ typedef enum {
 
 /* Whether `threads` can be a request's block_threads: a power of two from 32 to 1024. */
 int fftgen_block_threads_supported(long long threads);
+/* Whether `n1` can be a request's four_step_columns: a power of two from 2 to 2^29. */
+int fftgen_four_step_supported(long long n1);
 /* Whether `transforms` can be a request's prefetch: a power of two from 2 to FFTGEN_MAX_PREFETCH. */
 int fftgen_prefetch_supported(long long transforms);
 /* Whether `kb` can be a request's l2_prefetch_kb: FFTGEN_L2_PREFETCH_OFF, 0 (the planner's), or 1 to

@@ -138,7 +138,7 @@ static fftgen_kernel_request planner_request(long long points, int rank, const l
 {
     fftgen_kernel_request request = {points, 0, precision, arch, 0, {{0}}, 0, FFTGEN_INTERMEDIATE_DEFAULT,
                                      0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
-    fftgen_choice choice = {0, {{0}}, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+    fftgen_choice choice = {0, {{0}}, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
     if (forced != NULL) {
         choice = *forced;
     } else if (!(flags & FFTGEN_PLANNER_DEFAULTS)) {

@@ -183,6 +183,8 @@ static int parse_entry(char *line, fftgen_wisdom_entry *entry, char *why, size_t
         } else if (strcmp(word, "l2-prefetch") == 0) {
             entry->choice.l2_prefetch_kb = fftgen_l2_prefetch_parse(value);
             bad = entry->choice.l2_prefetch_kb == 0;
+        } else if (strcmp(word, "four-step") == 0) {
+            bad = parse_supported(value, fftgen_four_step_supported, &entry->choice.four_step_columns);
         } else if (strcmp(word, "ms") == 0) {
             bad = parse_time(value, &entry->ms);
         } else if (strcmp(word, "default-ms") == 0) {
@@ -191,8 +193,8 @@ static int parse_entry(char *line, fftgen_wisdom_entry *entry, char *why, size_t
             snprintf(why, why_len,
                      "unknown key '%s' (expected tensor-cores, max-tile, cluster, order, split-columns, radix,"
                      " block-threads, prefetch, l2-prefetch, l2-prefetch-passes, twiddle-powers, radix32-passes,"
-                     " column-registers, computed-twiddles, column-pairs, row-registers, l2-fetch-256, tma-columns, ms,"
-                     " default-ms)",
+                     " column-registers, computed-twiddles, column-pairs, row-registers, l2-fetch-256, tma-columns,"
+                     " four-step, ms, default-ms)",
                      word);
             return -1;
         }
@@ -211,6 +213,11 @@ static int parse_entry(char *line, fftgen_wisdom_entry *entry, char *why, size_t
     }
     if (entry->choice.split_columns && entry->rank == 1) {
         snprintf(why, why_len, "split-columns=1 applies to 2D and 3D shapes only");
+        return -1;
+    }
+    const int four_step = entry->choice.four_step_columns;
+    if (four_step != 0 && (entry->rank != 1 || four_step >= entry->shape[0])) {
+        snprintf(why, why_len, "four-step= applies to 1D sizes only, with columns shorter than the size");
         return -1;
     }
     if (entry->choice.block_threads != 0 && entry->rank != 1) {
@@ -540,6 +547,7 @@ void fftgen_choice_apply(const fftgen_choice *choice, int rank, fftgen_kernel_re
     request->l2_prefetch_passes = choice->l2_prefetch_passes;
     request->l2_fetch_256_passes = choice->l2_fetch_256_passes;
     request->tma_column_passes = choice->tma_column_passes;
+    request->four_step_columns = rank == 1 ? choice->four_step_columns : 0;
 }
 
 void fftgen_choice_text(const fftgen_choice *choice, char *out, size_t len)
@@ -550,10 +558,12 @@ void fftgen_choice_text(const fftgen_choice *choice, char *out, size_t len)
     fftgen_tile_caps_text(&choice->max_tile, tiles, sizeof tiles);
     char cluster[16] = "";
     if (choice->cluster != 0) snprintf(cluster, sizeof cluster, " cluster=%d", choice->cluster);
-    char order[32] = "", split[24] = "", radix[16] = "", block[32] = "", prefetch[24] = "", l2[32] = "",
-         masks[256] = "";
+    char order[32] = "", split[24] = "", four_step[32] = "", radix[16] = "", block[32] = "", prefetch[24] = "",
+         l2[32] = "", masks[256] = "";
     if (choice->columns_first) snprintf(order, sizeof order, " order=%s", fftgen_order_name(1));
     if (choice->split_columns) snprintf(split, sizeof split, " split-columns=1");
+    if (choice->four_step_columns != 0)
+        snprintf(four_step, sizeof four_step, " four-step=%d", choice->four_step_columns);
     if (choice->max_radix != 0) snprintf(radix, sizeof radix, " radix=%d", choice->max_radix);
     if (choice->block_threads != 0) snprintf(block, sizeof block, " block-threads=%d", choice->block_threads);
     if (choice->prefetch != 0) snprintf(prefetch, sizeof prefetch, " prefetch=%d", choice->prefetch);
@@ -566,8 +576,8 @@ void fftgen_choice_text(const fftgen_choice *choice, char *out, size_t len)
         const size_t at = strlen(masks);
         if (mask != 0) snprintf(masks + at, sizeof masks - at, " %s=%s", PASS_WORDS[k].key, list);
     }
-    snprintf(out, len, "tensor-cores=%s max-tile=%s%s%s%s%s%s%s%s%s", passes, tiles, cluster, order, split, radix,
-             block, prefetch, l2, masks);
+    snprintf(out, len, "tensor-cores=%s max-tile=%s%s%s%s%s%s%s%s%s%s", passes, tiles, cluster, order, split,
+             four_step, radix, block, prefetch, l2, masks);
 }
 
 static int append_entry(fftgen_text_buffer *b, const fftgen_wisdom_entry *entry)

@@ -30,8 +30,9 @@
  * an optional l2-fetch-256=P,.. (the
  * passes whose column loads ask L2 for the 256 bytes around each point,
  * fftgen_kernel_request.l2_fetch_256_passes); an optional tma-columns=P,.. (sm_90: the passes whose
- * column tiles the TMA copies ahead, fftgen_kernel_request.tma_column_passes); the times are what tune
- * measured,
+ * column tiles the TMA copies ahead, fftgen_kernel_request.tma_column_passes); an optional four-step=N1
+ * (1D sizes of two passes: pass 1's columns of N1 points instead of the planner's split,
+ * fftgen_kernel_request.four_step_columns); the times are what tune measured,
  * for the reader). '#' starts
  * a comment; blank lines are skipped.
  *
@@ -85,6 +86,8 @@ typedef struct {
                                 (fftgen_kernel_request.row_register_passes) */
     int tma_column_passes; /* sm_90: the passes whose column tiles the TMA copies ahead
                               (fftgen_kernel_request.tma_column_passes) */
+    int four_step_columns; /* 1D sizes of two passes: the length of pass 1's columns
+                              (fftgen_kernel_request.four_step_columns); 0: the planner's split */
 } fftgen_choice;
 
 /* The device a section was measured on. */

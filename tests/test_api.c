@@ -902,6 +902,37 @@ static void tma_columns_match_fftw(void **state)
     }
 }
 
+/* Splits other than the planner's through wisdom lines (four-step=N1): fp16 2^19 as 1024 x 512, its
+ * longer columns in tiles of 8 through the TMA (also one point off 16 bytes, where the block's threads
+ * copy the tiles), and fp32 2^15 as 64 x 512 off clusters; both directions, out of place and in place,
+ * against FFTW double. */
+static void four_step_splits_through_wisdom(void **state)
+{
+    (void)state;
+    if (!have_gpu) skip();
+    const int tma = device_major() >= 9;
+    const char *path = write_wisdom(tma ? "fp16 524288 tensor-cores=none max-tile=8,0 four-step=1024 tma-columns=1"
+                                          " ms=1 default-ms=1\n"
+                                          "fp32 32768 tensor-cores=none max-tile=0 four-step=64 ms=1 default-ms=1\n"
+                                        : "fp16 524288 tensor-cores=none max-tile=8,0 four-step=1024 ms=1 default-ms=1\n"
+                                          "fp32 32768 tensor-cores=none max-tile=0 four-step=64 ms=1 default-ms=1\n");
+    assert_int_equal(fftgen_load_wisdom(path), FFTGEN_SUCCESS);
+    unlink(path);
+    const struct {
+        struct fft_shape shape;
+        int fp16, batch, columns;
+    } cases[] = {{{1, {524288, 0, 0}}, 1, 2, 1024}, {{1, {32768, 0, 0}}, 0, 3, 64}};
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; ++c) {
+        fftgen_plan plan = dense_plan(cases[c].shape, cases[c].fp16);
+        const fftgen_transform_plan *passes = fftgen_plan_layout(plan);
+        assert_int_equal(passes->pass_count, 2);
+        assert_int_equal(passes->pass[0].n, cases[c].columns);
+        assert_int_equal(passes->pass[0].tma_columns, tma && cases[c].fp16);
+        assert_int_equal(fftgen_destroy(plan), FFTGEN_SUCCESS);
+        check_both_ways(cases[c].shape, cases[c].fp16, cases[c].batch, 320 + 6 * (unsigned)c, "four-step split", 1);
+    }
+}
+
 /* fp16 four-step passes that compute their stage twiddles compute their pass twiddles too (base and
  * ratio with __sincosf, no tables): 2^18, whose pass 1 ends in a radix-2 tail by warp shuffles, 2^23
  * in three passes, whose passes 1 and 2 take the twiddles of 2^23 and of its rows' 2^16, and 2^27 (the
@@ -1590,6 +1621,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(row_registers_match_fftw),
         cmocka_unit_test(l2_fetch_256_matches_fftw),
         cmocka_unit_test(tma_columns_match_fftw),
+        cmocka_unit_test(four_step_splits_through_wisdom),
         cmocka_unit_test(pass_twiddles_computed_through_wisdom),
         cmocka_unit_test(fp16_intermediates_trade_accuracy),
         cmocka_unit_test(strided_shapes_match_fftw),

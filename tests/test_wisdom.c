@@ -231,6 +231,14 @@ static void damaged_files_are_refused_whole(void **state)
          "line 3: bad value '0' for row-registers"},
         {"fftgen-wisdom 1\ndevice \"X\" sm_90 driver 1 fftgen 0.1.0\nfp16 4194304 tensor-cores=none max-tile=0 row-registers=2\n",
          "line 3: row-registers= applies to fp32 only"},
+        {"fftgen-wisdom 1\ndevice \"X\" sm_90 driver 1 fftgen 0.1.0\nfp16 524288 tensor-cores=none max-tile=0 four-step=1000\n",
+         "line 3: bad value '1000' for four-step"},
+        {"fftgen-wisdom 1\ndevice \"X\" sm_90 driver 1 fftgen 0.1.0\nfp16 524288 tensor-cores=none max-tile=0 four-step=1\n",
+         "line 3: bad value '1' for four-step"},
+        {"fftgen-wisdom 1\ndevice \"X\" sm_90 driver 1 fftgen 0.1.0\nfp16 512x1024 tensor-cores=none max-tile=0 four-step=512\n",
+         "line 3: four-step= applies to 1D sizes only, with columns shorter than the size"},
+        {"fftgen-wisdom 1\ndevice \"X\" sm_90 driver 1 fftgen 0.1.0\nfp16 65536 tensor-cores=none max-tile=0 four-step=65536\n",
+         "line 3: four-step= applies to 1D sizes only"},
         {"fftgen-wisdom 1\nfftgen-wisdom 1\n", "line 2: a second 'fftgen-wisdom' line"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
@@ -293,21 +301,22 @@ static void writing_keeps_what_it_does_not_replace(void **state)
     close(fd);
     /* measure 65536 fp16 again on the H100, and 4096 fp16 for the first time */
     const fftgen_wisdom_entry entries[] = {
-        {FFTGEN_KERNEL_FP16, 1, {65536}, {0, caps_of("4"), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}, 0.45, 0.6},
-        {FFTGEN_KERNEL_FP16, 1, {4096}, {1, caps_of("0"), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}, 0.2, 0.3},
-        {FFTGEN_KERNEL_FP16, 1, {1LL << 26}, {0, caps_of("16,8,8,8"), 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}, 1.2, 1.3},
-        {FFTGEN_KERNEL_FP32, 1, {32768}, {0, caps_of("0"), 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}, 1.1, 1.2},
-        {FFTGEN_KERNEL_FP16, 1, {2048}, {0, caps_of("0"), 0, 0, 32, 0, 64, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0}, 0.29, 0.31},
-        {FFTGEN_KERNEL_FP32, 2, {1024, 1024}, {0, caps_of("0"), 0, 1, 0, 0, 0, 3, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}, 1.08, 1.13},
-        {FFTGEN_KERNEL_FP16, 2, {256, 128}, {0, caps_of("0"), 0, 0, 0, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0}, 0.5, 0.55},
-        {FFTGEN_KERNEL_FP16, 1, {16384}, {0, caps_of("0"), 0, 0, 32, 0, 0, 0, 0, 1, 8, 0, 0, 0, 0, 0, 0, 0}, 0.37, 0.44},
-        {FFTGEN_KERNEL_FP16, 2, {4096, 4096}, {0, caps_of("0,64,0"), 0, 0, 0, 4, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0}, 0.91, 1.05},
-        {FFTGEN_KERNEL_FP16, 1, {1LL << 27}, {0, caps_of("16,16,8"), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 3, 0, 0, 0, 0, 0}, 1.33, 1.54},
-        {FFTGEN_KERNEL_FP16, 1, {8192}, {0, caps_of("0"), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2048, 0, 0, 0, 0}, 0.38, 0.39},
-        {FFTGEN_KERNEL_FP32, 1, {16}, {0, caps_of("0"), 0, 0, 8, 0, 32, 0, 0, 0, 0, 0, 0, FFTGEN_L2_PREFETCH_OFF, 0, 0, 0, 0}, 0.5, 0.52},
-        {FFTGEN_KERNEL_FP16, 2, {512, 512}, {0, caps_of("0"), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2048, 3, 0, 0, 0}, 0.59, 0.6},
-        {FFTGEN_KERNEL_FP32, 1, {1LL << 21}, {0, caps_of("0"), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2048, 2, 1, 0, 0}, 1.5, 1.55},
-        {FFTGEN_KERNEL_FP32, 1, {1LL << 24}, {0, caps_of("0"), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0}, 1.48, 1.53},
+        {FFTGEN_KERNEL_FP16, 1, {65536}, {0, caps_of("4"), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}, 0.45, 0.6},
+        {FFTGEN_KERNEL_FP16, 1, {4096}, {1, caps_of("0"), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}, 0.2, 0.3},
+        {FFTGEN_KERNEL_FP16, 1, {1LL << 26}, {0, caps_of("16,8,8,8"), 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}, 1.2, 1.3},
+        {FFTGEN_KERNEL_FP32, 1, {32768}, {0, caps_of("0"), 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}, 1.1, 1.2},
+        {FFTGEN_KERNEL_FP16, 1, {2048}, {0, caps_of("0"), 0, 0, 32, 0, 64, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0}, 0.29, 0.31},
+        {FFTGEN_KERNEL_FP32, 2, {1024, 1024}, {0, caps_of("0"), 0, 1, 0, 0, 0, 3, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}, 1.08, 1.13},
+        {FFTGEN_KERNEL_FP16, 2, {256, 128}, {0, caps_of("0"), 0, 0, 0, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}, 0.5, 0.55},
+        {FFTGEN_KERNEL_FP16, 1, {16384}, {0, caps_of("0"), 0, 0, 32, 0, 0, 0, 0, 1, 8, 0, 0, 0, 0, 0, 0, 0, 0}, 0.37, 0.44},
+        {FFTGEN_KERNEL_FP16, 2, {4096, 4096}, {0, caps_of("0,64,0"), 0, 0, 0, 4, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0}, 0.91, 1.05},
+        {FFTGEN_KERNEL_FP16, 1, {1LL << 27}, {0, caps_of("16,16,8"), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 3, 0, 0, 0, 0, 0, 0}, 1.33, 1.54},
+        {FFTGEN_KERNEL_FP16, 1, {8192}, {0, caps_of("0"), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2048, 0, 0, 0, 0, 0}, 0.38, 0.39},
+        {FFTGEN_KERNEL_FP32, 1, {16}, {0, caps_of("0"), 0, 0, 8, 0, 32, 0, 0, 0, 0, 0, 0, FFTGEN_L2_PREFETCH_OFF, 0, 0, 0, 0, 0}, 0.5, 0.52},
+        {FFTGEN_KERNEL_FP16, 2, {512, 512}, {0, caps_of("0"), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2048, 3, 0, 0, 0, 0}, 0.59, 0.6},
+        {FFTGEN_KERNEL_FP32, 1, {1LL << 21}, {0, caps_of("0"), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2048, 2, 1, 0, 0, 0}, 1.5, 1.55},
+        {FFTGEN_KERNEL_FP32, 1, {1LL << 24}, {0, caps_of("0"), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0, 0}, 1.48, 1.53},
+        {FFTGEN_KERNEL_FP16, 1, {524288}, {0, caps_of("8,0"), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1024}, 0.6, 0.62},
     };
     const int count = (int)(sizeof entries / sizeof entries[0]);
     assert_int_equal(fftgen_wisdom_write(path, &H100, entries, count, why, sizeof why), FFTGEN_SUCCESS);
@@ -333,6 +342,7 @@ static void writing_keeps_what_it_does_not_replace(void **state)
     assert_non_null(strstr(text, "fp32 2097152 tensor-cores=none max-tile=0 l2-prefetch=2048 l2-prefetch-passes=2"
                                   " l2-fetch-256=1 ms=1.5000"));
     assert_non_null(strstr(text, "fp32 16777216 tensor-cores=none max-tile=0 row-registers=2 ms=1.4800"));
+    assert_non_null(strstr(text, "fp16 524288 tensor-cores=none max-tile=8,0 four-step=1024 tma-columns=1 ms=0.6000"));
     assert_null(strstr(text, "fp16 65536 tensor-cores=2 max-tile=8"));      /* replaced */
     assert_non_null(strstr(text, "fp32 512x256 tensor-cores=none max-tile=4")); /* kept */
     assert_non_null(strstr(text, "device \"NVIDIA H200\""));
@@ -355,6 +365,9 @@ static void writing_keeps_what_it_does_not_replace(void **state)
     assert_int_equal(choice.cluster, 0); /* no cluster= word: the planner's default */
     assert_true(find(&H100, FFTGEN_KERNEL_FP32, 1, 32768, 0, &choice));
     assert_int_equal(choice.cluster, 2);
+    assert_int_equal(choice.four_step_columns, 0); /* no four-step= word: the planner's split */
+    assert_true(find(&H100, FFTGEN_KERNEL_FP16, 1, 524288, 0, &choice));
+    assert_int_equal(choice.four_step_columns, 1024);
     assert_true(find(&H100, FFTGEN_KERNEL_FP16, 1, 2048, 0, &choice));
     assert_int_equal(choice.max_radix, 32);
     assert_int_equal(choice.block_threads, 64);
@@ -1289,6 +1302,40 @@ static void planner_follows_tma_columns(void **state)
     assert_int_equal(plan.pass[0].shared_bytes, 8 * plan.pass[0].smem_points); /* no staging buffer left */
 }
 
+/* four-step=N1 from wisdom reaches the planner: pass 1 takes columns of N1 points instead of the planner's
+ * split (fp16 2^19: 1024 x 512, not 512 x 1024), written back in the line's words; a 2D shape's request
+ * never takes it. */
+static void planner_follows_a_four_step_split(void **state)
+{
+    (void)state;
+    char why[256], text[200];
+    const fftgen_device_key x = {"X", 90, "1", "0.1.0"};
+    const char wisdom[] = "fftgen-wisdom 1\ndevice \"X\" sm_90 driver 1 fftgen 0.1.0\n"
+                          "fp16 524288 tensor-cores=none max-tile=8,0 four-step=1024 tma-columns=1\n";
+    assert_int_equal(add(wisdom, 0, why, sizeof why), FFTGEN_SUCCESS);
+    fftgen_choice choice;
+    assert_true(find(&x, FFTGEN_KERNEL_FP16, 1, 1 << 19, 0, &choice));
+    assert_int_equal(choice.four_step_columns, 1024);
+    fftgen_choice_text(&choice, text, sizeof text);
+    assert_string_equal(text, "tensor-cores=none max-tile=8,0 four-step=1024 tma-columns=1");
+    fftgen_kernel_request request = {1 << 19, 0, FFTGEN_KERNEL_FP16, 90, 0, {{0}}, 0, FFTGEN_INTERMEDIATE_DEFAULT,
+                                     0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+    fftgen_transform_plan plan;
+    assert_int_equal(fftgen_plan_transform(&request, &plan, why, sizeof why), FFTGEN_PLAN_OK);
+    assert_int_equal(plan.pass[0].n, 512); /* the planner's own split */
+    fftgen_choice_apply(&choice, 1, &request);
+    assert_int_equal(request.four_step_columns, 1024);
+    assert_int_equal(fftgen_plan_transform(&request, &plan, why, sizeof why), FFTGEN_PLAN_OK);
+    assert_int_equal(plan.pass_count, 2);
+    assert_int_equal(plan.pass[0].n, 1024);
+    assert_int_equal(plan.pass[1].n, 512);
+    assert_int_equal(plan.pass[0].ffts_per_block, 8);
+    assert_true(plan.pass[0].tma_columns);
+    fftgen_kernel_request square = {0};
+    fftgen_choice_apply(&choice, 2, &square);
+    assert_int_equal(square.four_step_columns, 0);
+}
+
 static void planner_follows_an_order(void **state)
 {
     (void)state;
@@ -1373,6 +1420,7 @@ int main(void)
         cmocka_unit_test_teardown(planner_follows_an_order, teardown),
         cmocka_unit_test_teardown(planner_follows_an_l2_fetch, teardown),
         cmocka_unit_test_teardown(planner_follows_tma_columns, teardown),
+        cmocka_unit_test_teardown(planner_follows_a_four_step_split, teardown),
     };
     return cmocka_run_group_tests_name("wisdom", tests, NULL, NULL);
 }

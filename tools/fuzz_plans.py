@@ -89,7 +89,7 @@ def options(rng, dims, points, precision, gpu):
         o.append(["--order", rng.choice(["rows-first", "columns-first"])])
     if len(dims) > 1 and rng.random() < .2:
         o.append(["--split-columns"])
-    if not gpu and len(dims) == 1 and points > 4096 and rng.random() < .3:
+    if len(dims) == 1 and points > 4096 and rng.random() < .3:  # a wisdom line's four-step=N1 too
         o.append(["--four-step", str(1 << rng.randint(1, points.bit_length() - 2))])
     if not gpu and precision == "fp16" and rng.random() < .3:
         o.append(["--intermediate", rng.choice(["fp16", "shared-exponent", "mixed"])])
@@ -205,7 +205,8 @@ def compile_cuda(words, tools, where):
 
 
 WISDOM_VALUES = {"--radix": "radix", "--block-threads": "block-threads", "--prefetch": "prefetch",
-                 "--l2-prefetch": "l2-prefetch", "--max-tile": "max-tile", "--cluster": "cluster", "--order": "order"}
+                 "--l2-prefetch": "l2-prefetch", "--max-tile": "max-tile", "--cluster": "cluster", "--order": "order",
+                 "--four-step": "four-step"}
 
 
 def gpu_case(words, precision, dims, points, rng):

@@ -28,7 +28,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TABLE = os.path.join(ROOT, "runtime", "tuned_choices.wisdom")
 FFTGEN = os.environ.get("FFTGEN", os.path.join(ROOT, "build", "fftgen"))
 # wisdom words that are fftgen flags with a separate value; pass lists are --word=P,..
-VALUE_FLAGS = {"max-tile", "radix", "block-threads", "prefetch", "l2-prefetch", "cluster", "order"}
+VALUE_FLAGS = {"max-tile", "radix", "block-threads", "prefetch", "l2-prefetch", "cluster", "order", "four-step"}
 
 
 def sections(dropped=("l2-fetch-256=",)):

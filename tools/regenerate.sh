@@ -42,6 +42,7 @@ shipped_choices() {
                 if (kv[1] == "l2-fetch-256") flags = flags " --l2-fetch-256=" kv[2];
                 if (kv[1] == "tma-columns") flags = flags " --tma-columns=" kv[2];
                 if (kv[1] == "cluster") flags = flags " --cluster " kv[2];
+                if (kv[1] == "four-step") flags = flags " --four-step " kv[2];
             }
             if (flags != "" && !((arch flags) in seen)) { seen[arch flags] = 1; print device " --arch " arch flags }
         }' "$root/runtime/tuned_choices.wisdom"

@@ -46,6 +46,7 @@ static void usage(FILE *to)
             "2D and 3D shapes, the columns in two four-step passes of shorter columns each; for 2D\n"
             "shapes, the columns first through a work area against the rows first; for 1D sizes of one\n"
             "kernel, radix 4, 8, 16 and 32, then blocks of 32 to 1024 threads at each of those radices;\n"
+            "for 1D sizes of two passes, pass 1's columns twice and half as long as the planner's split;\n"
             "for 2D and 3D shapes, 32 points a thread against 16 in the fused slice (on sm_90 also with\n"
             "32 slices a block prefetched), else in rows of one kernel; radix 32 in the tiled passes\n"
             "where it saves a shared-memory exchange or a stage, every set of them beside the passes at\n"
@@ -71,7 +72,8 @@ static void usage(FILE *to)
             "changed it after radix 32's round; and the choice in use now,\n"
             "from the wisdom file or the table shipped with libfftgen); these rounds run on the fastest\n"
             "plan of the first round and again on the fastest of up to two other structures (another\n"
-            "pass count, or clusters against none), whose options may gain more; and it saves the\n"
+            "pass count, clusters against none, or another split), whose options may gain more; and it\n"
+            "saves the\n"
             "fastest in the wisdom file that libfftgen reads, keyed by the device, the driver and the\n"
             "fftgen version. A choice is saved only where it beats the planner's default by %.0f%% or more,\n"
             "and tensor cores, radix-32 passes, column registers, twiddle powers, computed twiddles,\n"
@@ -188,7 +190,7 @@ static int add_candidate(const struct transform *t, int arch, fftgen_choice choi
 /* The choice of `tile` for every pass, with `cluster` and the passes' order. */
 static fftgen_choice tiles_choice(int tile, int cluster, int columns_first)
 {
-    fftgen_choice choice = {0, {{0}}, cluster, columns_first, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+    fftgen_choice choice = {0, {{0}}, cluster, columns_first, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
     for (int i = 0; i < FFTGEN_MAX_PASSES; ++i) choice.max_tile.pass[i] = tile;
     return choice;
 }
@@ -916,12 +918,16 @@ static int refine_fastest(struct measurement *m, int arch, int runs, int jobs, s
     return failed ? -1 : 0;
 }
 
-/* A plan's structure, as the rounds start from it: its pass count, and whether a pass runs on clusters. */
+/* A plan's structure, as the rounds start from it: its pass count, whether a pass runs on clusters, and
+ * (1D sizes of two passes) the length of pass 1's columns, as STRUCTURE_SPLIT times it plus
+ * 2 * passes + clustered. */
+enum { STRUCTURE_SPLIT = 64 };
 static int structure_of(const fftgen_transform_plan *plan)
 {
     int clustered = 0;
     for (int i = 0; i < plan->pass_count; ++i) clustered |= plan->pass[i].cluster > 1;
-    return 2 * plan->pass_count + clustered;
+    const int split = plan->rank == 1 && plan->pass_count == 2 ? plan->pass[0].n : 0;
+    return STRUCTURE_SPLIT * split + 2 * plan->pass_count + clustered;
 }
 
 /* The fastest plans of up to MAX_OTHER_STRUCTURES other structures (structure_of) than the fastest so far,
@@ -960,8 +966,11 @@ static int refine_other_structures(struct measurement *m, int arch, int runs, in
         if (status != 0) return status;
         char choice[256];
         fftgen_choice_text(&list->items[best].choice, choice, sizeof choice);
-        snprintf(next_note(list), sizeof list->option_notes[0], "fastest of %d passes%s after the rounds: %s"
-                 " %.4f ms", done[d] / 2, done[d] % 2 ? " on clusters" : "", choice, list->items[best].ms);
+        const int passes = done[d] % STRUCTURE_SPLIT / 2, split = done[d] / STRUCTURE_SPLIT;
+        char columns[48] = "";
+        if (split != 0) snprintf(columns, sizeof columns, " (columns of %d points first)", split);
+        snprintf(next_note(list), sizeof list->option_notes[0], "fastest of %d passes%s%s after the rounds: %s"
+                 " %.4f ms", passes, done[d] % 2 ? " on clusters" : "", columns, choice, list->items[best].ms);
     }
     return 0;
 }
@@ -1004,6 +1013,22 @@ static int tune_one(const struct transform *t, const fftgen_device_key *key, lon
         fftgen_choice split = tiles_choice(0, 0, 0);
         split.split_columns = 1;
         add_candidate(t, arch, split, &list);
+    }
+    /* 1D sizes of two passes off clusters: pass 1's columns twice and half as long as the planner's split
+     * (the default's), in the default's tiles and in tiles of 8 and 4. The planner's even split measured
+     * fastest before the TMA's column tiles; with them, fp16 2^19 ran 3.5% faster as 1024 x 512 than as
+     * 512 x 1024 (H200, fftgen-kernel-ab) */
+    const fftgen_transform_plan *planned = list.count > 0 ? &list.plans[0] : NULL;
+    if (t->shape.rank == 1 && planned != NULL && planned->pass_count == 2 && structure_of(planned) % 2 == 0) {
+        static const int split_tiles[] = {0, 8, 4};
+        for (int longer = 0; longer < 2; ++longer) {
+            const int n1 = longer ? 2 * planned->pass[0].n : planned->pass[0].n / 2;
+            for (size_t k = 0; k < sizeof split_tiles / sizeof split_tiles[0]; ++k) {
+                fftgen_choice split = tiles_choice(split_tiles[k], 0, 0);
+                split.four_step_columns = n1;
+                add_candidate(t, arch, split, &list);
+            }
+        }
     }
     /* 1D sizes of one kernel: every radix from 4 up (radix 32: fewer stages and exchanges, about 90
      * registers a thread; radix 8 and 4: more threads a transform, which read and write straight from
