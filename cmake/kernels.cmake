@@ -485,6 +485,11 @@ fftgen_add_sim(fftgen_4096x16_c2_r32_fp16 65536 fp16 ", 0, 0, 0, 0, 0, 2, {4096,
 # 1D splits other than the planner's (--four-step N1): short columns then long rows, and the reverse
 fftgen_add_sim(fftgen_32768_fs64_fp32 32768 fp32 ", 0, 0, 0, 0, 0" --four-step 64)
 fftgen_add_sim(fftgen_65536_fs1024_fp16 65536 fp16 ", 0, 0, 0, 0, 0" --four-step 1024)
+# and the H200's fp16 2^19 (1024 x 512, the longer columns in tiles of 8 through the TMA) and 2^17 (512 x 256)
+fftgen_add_sim(fftgen_524288_fs1024_tma_fp16 524288 fp16 ", 0, 0, 0, 0, 0" --four-step 1024 --max-tile 8,0
+               --tma-columns=1 --twiddle-powers=1,2 --radix32-passes=1,2 --computed-twiddles=1,2)
+fftgen_add_sim(fftgen_131072_fs512_t8_fp16 131072 fp16 ", 0, 0, 0, 0, 0" --four-step 512 --max-tile 8
+               --twiddle-powers=1,2 --radix32-passes=1 --computed-twiddles=1,2)
 foreach(shape 64x512 8x32x64)
   fftgen_shape_fields(${shape} 0 0 points fields)
   fftgen_add_sim(fftgen_${shape}_split ${points} split ", 0, 0, 0, 0, 0${fields}" --n ${shape})
