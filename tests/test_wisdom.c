@@ -1218,24 +1218,40 @@ static void planner_gives_rows_a_radix(void **state)
     assert_non_null(strstr(why, "radix 2 does not fit the 64x64 slices in one block"));
 }
 
+/* The choice a 1D wisdom line makes on device X, once it reads back as the line's own words; and the
+ * planner's request for sm_90 with it applied. */
+static fftgen_choice choice_of_line(fftgen_kernel_precision precision, long long n, const char *words)
+{
+    char wisdom[512], why[256], text[256];
+    snprintf(wisdom, sizeof wisdom, "fftgen-wisdom 1\ndevice \"X\" sm_90 driver 1 fftgen 0.1.0\n%s %lld %s\n",
+             fftgen_precision_name(precision), n, words);
+    assert_int_equal(add(wisdom, 0, why, sizeof why), FFTGEN_SUCCESS);
+    const fftgen_device_key x = {"X", 90, "1", "0.1.0"};
+    fftgen_choice choice;
+    assert_true(find(&x, precision, 1, n, 0, &choice));
+    fftgen_choice_text(&choice, text, sizeof text);
+    assert_string_equal(text, words);
+    return choice;
+}
+
+static fftgen_kernel_request request_with(fftgen_kernel_precision precision, long long n, const fftgen_choice *choice)
+{
+    fftgen_kernel_request request = {n, 0, precision, 90, 0, {{0}}, 0, FFTGEN_INTERMEDIATE_DEFAULT,
+                                     0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+    if (choice != NULL) fftgen_choice_apply(choice, 1, &request);
+    return request;
+}
+
 /* l2-fetch-256=P from wisdom reaches the planner: the named column passes ask L2 for 256 bytes a point,
  * the columns on clusters always do, and the others do not. */
 static void planner_follows_an_l2_fetch(void **state)
 {
     (void)state;
-    char why[256], text[160];
-    const fftgen_device_key x = {"X", 90, "1", "0.1.0"};
-    const char wisdom[] = "fftgen-wisdom 1\ndevice \"X\" sm_90 driver 1 fftgen 0.1.0\n"
-                          "fp32 2097152 tensor-cores=none max-tile=0 l2-fetch-256=1\n";
-    assert_int_equal(add(wisdom, 0, why, sizeof why), FFTGEN_SUCCESS);
-    fftgen_choice choice;
-    assert_true(find(&x, FFTGEN_KERNEL_FP32, 1, 1 << 21, 0, &choice));
+    char why[256];
+    const fftgen_choice choice =
+        choice_of_line(FFTGEN_KERNEL_FP32, 1 << 21, "tensor-cores=none max-tile=0 l2-fetch-256=1");
     assert_int_equal(choice.l2_fetch_256_passes, 1);
-    fftgen_choice_text(&choice, text, sizeof text);
-    assert_string_equal(text, "tensor-cores=none max-tile=0 l2-fetch-256=1");
-    fftgen_kernel_request request = {1 << 21, 0, FFTGEN_KERNEL_FP32, 90, 0, {{0}}, 0, FFTGEN_INTERMEDIATE_DEFAULT,
-                                     0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
-    fftgen_choice_apply(&choice, 1, &request);
+    fftgen_kernel_request request = request_with(FFTGEN_KERNEL_FP32, 1 << 21, &choice);
     const long long line[1] = {1 << 21};
     const fftgen_user_layout dense = {1, 1 << 21, {0}};
     fftgen_transform_plan plan;
@@ -1263,20 +1279,11 @@ static void planner_follows_an_l2_fetch(void **state)
 static void planner_follows_tma_columns(void **state)
 {
     (void)state;
-    char why[256], text[200];
-    const fftgen_device_key x = {"X", 90, "1", "0.1.0"};
-    const char wisdom[] = "fftgen-wisdom 1\ndevice \"X\" sm_90 driver 1 fftgen 0.1.0\n"
-                          "fp16 4194304 tensor-cores=none max-tile=4,0 l2-prefetch=2048 l2-prefetch-passes=1"
-                          " tma-columns=1\n";
-    assert_int_equal(add(wisdom, 0, why, sizeof why), FFTGEN_SUCCESS);
-    fftgen_choice choice;
-    assert_true(find(&x, FFTGEN_KERNEL_FP16, 1, 1 << 22, 0, &choice));
+    char why[256];
+    const fftgen_choice choice = choice_of_line(
+        FFTGEN_KERNEL_FP16, 1 << 22, "tensor-cores=none max-tile=4,0 l2-prefetch=2048 l2-prefetch-passes=1 tma-columns=1");
     assert_int_equal(choice.tma_column_passes, 1);
-    fftgen_choice_text(&choice, text, sizeof text);
-    assert_string_equal(text, "tensor-cores=none max-tile=4,0 l2-prefetch=2048 l2-prefetch-passes=1 tma-columns=1");
-    fftgen_kernel_request request = {1 << 22, 0, FFTGEN_KERNEL_FP16, 90, 0, {{0}}, 0, FFTGEN_INTERMEDIATE_DEFAULT,
-                                     0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
-    fftgen_choice_apply(&choice, 1, &request);
+    fftgen_kernel_request request = request_with(FFTGEN_KERNEL_FP16, 1 << 22, &choice);
     const long long line[1] = {1 << 22};
     const fftgen_user_layout dense = {1, 1 << 22, {0}};
     fftgen_transform_plan plan;
@@ -1308,22 +1315,15 @@ static void planner_follows_tma_columns(void **state)
 static void planner_follows_a_four_step_split(void **state)
 {
     (void)state;
-    char why[256], text[200];
-    const fftgen_device_key x = {"X", 90, "1", "0.1.0"};
-    const char wisdom[] = "fftgen-wisdom 1\ndevice \"X\" sm_90 driver 1 fftgen 0.1.0\n"
-                          "fp16 524288 tensor-cores=none max-tile=8,0 four-step=1024 tma-columns=1\n";
-    assert_int_equal(add(wisdom, 0, why, sizeof why), FFTGEN_SUCCESS);
-    fftgen_choice choice;
-    assert_true(find(&x, FFTGEN_KERNEL_FP16, 1, 1 << 19, 0, &choice));
+    char why[256];
+    const fftgen_choice choice =
+        choice_of_line(FFTGEN_KERNEL_FP16, 1 << 19, "tensor-cores=none max-tile=8,0 four-step=1024 tma-columns=1");
     assert_int_equal(choice.four_step_columns, 1024);
-    fftgen_choice_text(&choice, text, sizeof text);
-    assert_string_equal(text, "tensor-cores=none max-tile=8,0 four-step=1024 tma-columns=1");
-    fftgen_kernel_request request = {1 << 19, 0, FFTGEN_KERNEL_FP16, 90, 0, {{0}}, 0, FFTGEN_INTERMEDIATE_DEFAULT,
-                                     0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+    fftgen_kernel_request request = request_with(FFTGEN_KERNEL_FP16, 1 << 19, NULL);
     fftgen_transform_plan plan;
     assert_int_equal(fftgen_plan_transform(&request, &plan, why, sizeof why), FFTGEN_PLAN_OK);
     assert_int_equal(plan.pass[0].n, 512); /* the planner's own split */
-    fftgen_choice_apply(&choice, 1, &request);
+    request = request_with(FFTGEN_KERNEL_FP16, 1 << 19, &choice);
     assert_int_equal(request.four_step_columns, 1024);
     assert_int_equal(fftgen_plan_transform(&request, &plan, why, sizeof why), FFTGEN_PLAN_OK);
     assert_int_equal(plan.pass_count, 2);
