@@ -66,7 +66,8 @@ static void usage(FILE *to)
             "512 KB and 2 MB ahead or none against 1 MB; on sm_80 and newer, the passes off clusters\n"
             "that read columns side by side with loads that ask L2 for the 256 bytes around each point,\n"
             "every set of them; on sm_90, the passes that take their column tiles in turn through the\n"
-            "tensor memory accelerator, every set of them; then the options that gained less than %.0f%%\n"
+            "tensor memory accelerator, every set of them, in the plan's tiles and twice as wide; then the\n"
+            "options that gained less than %.0f%%\n"
             "each, together, the\n"
             "tiles pass by pass again where the options changed the plan, and radix 32 again where they\n"
             "changed it after radix 32's round; and the choice in use now,\n"
@@ -773,6 +774,26 @@ static int measure_radix32_passes(struct measurement *m, int arch, int runs, int
     return 0;
 }
 
+/* The column tiles through the TMA: every set of the passes that can take them, on the fastest plan and on
+ * it with those passes' tiles twice as wide, as one option: the TMA copies a wider tile ahead as cheaply,
+ * and the tiles round ran without it. An H200's fp16 2^19 as 1024 x 512 ran 0.6876 ms after the rounds in
+ * tiles of 4, and 0.5962 ms through the TMA in tiles of 8 (fftgen-bench). 0, or -1 when a measurement
+ * failed. */
+static int measure_tma_columns(struct measurement *m, int arch, int runs, int jobs, struct buffers *b,
+                               struct candidate_list *list)
+{
+    const int before = fastest(list), first = list->count;
+    const size_t field = offsetof(fftgen_choice, tma_column_passes);
+    const int passes = fastest_passes_that(list, fftgen_can_copy_columns_by_tma);
+    fftgen_choice start = list->items[before].choice;
+    add_pass_sets(m, arch, list, start, passes, 0, field);
+    const fftgen_transform_plan *plan = &list->plans[before];
+    for (int i = 0; i < plan->pass_count; ++i)
+        if (passes >> i & 1) start.max_tile.pass[i] = 2 * plan->pass[i].ffts_per_block;
+    add_pass_sets(m, arch, list, start, passes, 0, field);
+    return measure_option(m, runs, jobs, b, list, before, before, first, field, "TMA columns");
+}
+
 /* Sets in `together` the choice fields in which `varied` differs from `base` (an option round's
  * candidate and the plan it varied: the option and its values), where the planner still plans the
  * result; 1 if it does. fftgen_choice is ints only, so it is compared int by int. */
@@ -906,10 +927,7 @@ static int refine_fastest(struct measurement *m, int arch, int runs, int jobs, s
                                    offsetof(fftgen_choice, l2_fetch_256_passes), "L2 fetch of 256 bytes") != 0;
     /* then the column tiles through the TMA, which replace a pass's L2 requests (an H200's fp16 2^22 and 2^23
      * gained 11% and 13% with it in their pass 1, fftgen-kernel-ab) */
-    if (!failed && arch >= 90)
-        failed = measure_pass_sets(m, arch, runs, jobs, b, list, fastest(list),
-                                   fastest_passes_that(list, fftgen_can_copy_columns_by_tma),
-                                   offsetof(fftgen_choice, tma_column_passes), "TMA columns") != 0;
+    if (!failed && arch >= 90) failed = measure_tma_columns(m, arch, runs, jobs, b, list) != 0;
     if (!failed) failed = refine_near_misses(m, arch, runs, jobs, b, list, near_from, after_tiles) != 0;
     /* radix 32 again where the rounds after it changed the plan: a radix-32 pass pays for its registers
      * differently once its twiddles are computed or from powers */
