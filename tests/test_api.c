@@ -911,11 +911,12 @@ static void four_step_splits_through_wisdom(void **state)
     (void)state;
     if (!have_gpu) skip();
     const int tma = device_major() >= 9;
-    const char *path = write_wisdom(tma ? "fp16 524288 tensor-cores=none max-tile=8,0 four-step=1024 tma-columns=1"
-                                          " ms=1 default-ms=1\n"
-                                          "fp32 32768 tensor-cores=none max-tile=0 four-step=64 ms=1 default-ms=1\n"
-                                        : "fp16 524288 tensor-cores=none max-tile=8,0 four-step=1024 ms=1 default-ms=1\n"
-                                          "fp32 32768 tensor-cores=none max-tile=0 four-step=64 ms=1 default-ms=1\n");
+    char lines[256];
+    snprintf(lines, sizeof lines,
+             "fp16 524288 tensor-cores=none max-tile=8,0 four-step=1024%s ms=1 default-ms=1\n"
+             "fp32 32768 tensor-cores=none max-tile=0 four-step=64 ms=1 default-ms=1\n",
+             tma ? " tma-columns=1" : "");
+    const char *path = write_wisdom(lines);
     assert_int_equal(fftgen_load_wisdom(path), FFTGEN_SUCCESS);
     unlink(path);
     const struct {
