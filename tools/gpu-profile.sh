@@ -54,8 +54,8 @@ for spec in "$@"; do
     [ -n "${env_list:-}" ] && IFS=: read -r -a env_args <<< "$env_list"
     bench_args=(--runs 3 --precision "$precision")
     if [ "$precision" = tc16 ]; then bench_args=(--runs 3 --tensor-cores); fi
-    # the files' names: the spec with its settings' = , : as dashes
-    named="$precision-$shape${env_list:+-${env_list//[=,:]/-}}"
+    # the files' names: the spec with its settings' = , : / as dashes (a wisdom file's path has slashes)
+    named="$precision-$shape${env_list:+-${env_list//[=,:\/]/-}}"
     log="$out/profile-$named.txt"
     if [ $lines = 1 ]; then
         report="$out/lines-$named"
