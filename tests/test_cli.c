@@ -268,6 +268,8 @@ static void bench_checks_its_counts(void **state)
         {"--warmup", "", "--warmup must be a whole number from 0"},
         {"--batch", "1e6", "--batch must be a whole number from 1"},
         {"--points", "1", "--points must be a whole number from 2"},
+        {"--back-to-back", "0", "--back-to-back must be a whole number from 1"},
+        {"--back-to-back", "20000", "--back-to-back must be a whole number from 1"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; ++i) {
         const int status = run_bench(bad[i][0], bad[i][1], "4096", NULL);
@@ -278,6 +280,7 @@ static void bench_checks_its_counts(void **state)
     }
     assert_int_equal(run_bench("--help", NULL), 0);
     assert_non_null(strstr(output, "--warmup W"));
+    assert_non_null(strstr(output, "--back-to-back K"));
 }
 
 static void explain_prints_plan(void **state)

@@ -43,6 +43,9 @@ static void usage(FILE *to)
             "  --runs R           timed runs per transform (default 50)\n"
             "  --warmup W         untimed runs of each before them (default 5). Under a sanitizer or a\n"
             "                     profiler, --warmup 0 --runs 1 runs each kernel twice: checked, then timed\n"
+            "  --back-to-back K   each timed run is K calls in a row between the events, and the times\n"
+            "                     are per call (default 1): the GPU stays busy, as in an application\n"
+            "                     that runs many transforms, and may reach its power limit\n"
             "  --tensor-cores     fftgen plans with FFTGEN_TENSOR_CORES (radix-16 stages on tensor cores;\n"
             "                     fp16 only, so it implies --precision fp16; 1D sizes 16 to 16384)\n"
             "  --json FILE        also write the results, with the device, driver and versions\n"
@@ -71,14 +74,15 @@ struct row {
 };
 
 static void write_json(const char *path, const char *device, int driver, int runtime, const struct row *rows,
-                       int count, int tensor_cores)
+                       int count, int tensor_cores, int back_to_back)
 {
     FILE *f = fopen(path, "w");
     if (f == NULL) {
         perror(path);
         return;
     }
-    fprintf(f, "{\n  \"tensor_cores\": %s,\n", tensor_cores ? "true" : "false");
+    fprintf(f, "{\n  \"tensor_cores\": %s,\n  \"back_to_back\": %d,\n", tensor_cores ? "true" : "false",
+            back_to_back);
     /* "precision" of a row: fftgen's; cuFFT ran fp16 for fp16 rows and fp32 for all others */
     fprintf(f, "  \"device\": \"%s\",\n  \"driver\": %d,\n  \"cuda_runtime\": %d,\n  \"fftgen\": \"%s\",\n", device,
             driver, runtime, fftgen_version());
@@ -136,7 +140,7 @@ int main(int argc, char **argv)
 {
     long long total = 1LL << 27, fixed_batch = 0;
     struct shape_arg sizes[64];
-    int runs = 50, warmup = 5, want[PRECISIONS] = {1, 1, 0, 0}, inverse = 0, count = 0;
+    int runs = 50, warmup = 5, back_to_back = 1, want[PRECISIONS] = {1, 1, 0, 0}, inverse = 0, count = 0;
     unsigned plan_flags = 0;
     const char *json = NULL;
     for (int i = 1; i < argc; ++i) {
@@ -159,6 +163,10 @@ int main(int argc, char **argv)
             const long long value = count_arg_parse("fftgen-bench", a, argv[++i], 0, 100000);
             if (value < 0) return 2;
             warmup = (int)value;
+        } else if (!strcmp(a, "--back-to-back") && has_value) {
+            const long long value = count_arg_parse("fftgen-bench", a, argv[++i], 1, 10000);
+            if (value < 0) return 2;
+            back_to_back = (int)value;
         } else if (!strcmp(a, "--json") && has_value) {
             json = argv[++i];
         } else if (!strcmp(a, "--precision") && has_value) {
@@ -200,12 +208,17 @@ int main(int argc, char **argv)
         fprintf(stderr, "fftgen-bench: no CUDA device: nothing to measure\n");
         return 1;
     }
-    if (fixed_batch)
-        printf("device: %s, driver %d, CUDA runtime %d, fftgen %s; batch %lld, median of %d runs\n", device, driver,
-               runtime, fftgen_version(), fixed_batch, runs);
+    char timing[96];
+    if (back_to_back > 1)
+        snprintf(timing, sizeof timing, "median of %d runs of %d calls back to back (per call)", runs, back_to_back);
     else
-        printf("device: %s, driver %d, CUDA runtime %d, fftgen %s; %lld points per size, median of %d runs\n",
-               device, driver, runtime, fftgen_version(), total, runs);
+        snprintf(timing, sizeof timing, "median of %d runs", runs);
+    if (fixed_batch)
+        printf("device: %s, driver %d, CUDA runtime %d, fftgen %s; batch %lld, %s\n", device, driver, runtime,
+               fftgen_version(), fixed_batch, timing);
+    else
+        printf("device: %s, driver %d, CUDA runtime %d, fftgen %s; %lld points per size, %s\n", device, driver,
+               runtime, fftgen_version(), total, timing);
     print_compare_header();
     struct row *rows = calloc((size_t)count * PRECISIONS, sizeof *rows);
     if (rows == NULL) return 1;
@@ -221,6 +234,7 @@ int main(int argc, char **argv)
             /* the same inputs for every precision of a shape */
             row->config = (struct compare_config){.n = (int)points, .fp16 = fp16, .batch = (int)batch,
                                                   .inverse = inverse, .warmup = warmup, .runs = runs,
+                                                  .back_to_back = back_to_back,
                                                   .seed = 1000u + (unsigned)(s * 2 + fp16), .rank = sizes[s].rank,
                                                   .label = PRECISION_NAMES[p]};
             for (int d = 0; d < sizes[s].rank; ++d) row->config.shape[d] = (int)sizes[s].n[d];
@@ -261,7 +275,8 @@ int main(int argc, char **argv)
         }
     fprintf(stderr, "\r%60s\r", "");
     release_compare_buffers();
-    if (json != NULL) write_json(json, device, driver, runtime, rows, done, (plan_flags & FFTGEN_TENSOR_CORES) != 0);
+    if (json != NULL) write_json(json, device, driver, runtime, rows, done, (plan_flags & FFTGEN_TENSOR_CORES) != 0,
+                                  back_to_back);
     free(rows);
     return failures ? 1 : 0;
 }

@@ -120,15 +120,17 @@ fail:
     return -1;
 }
 
-// One call of `run` between two events, its time in *ms.
+// `calls` calls of `run` in a row between two events, the time per call in *ms.
 template <typename F>
-int timed_call(F run, cudaEvent_t start, cudaEvent_t stop, float *ms)
+int timed_call(F run, int calls, cudaEvent_t start, cudaEvent_t stop, float *ms)
 {
     CUDA_CHECK(cudaEventRecord(start));
-    if (run() != 0) goto fail;
+    for (int i = 0; i < calls; ++i)
+        if (run() != 0) goto fail;
     CUDA_CHECK(cudaEventRecord(stop));
     CUDA_CHECK(cudaEventSynchronize(stop));
     CUDA_CHECK(cudaEventElapsedTime(ms, start, stop));
+    *ms /= (float)calls;
     return 0;
 fail:
     return -1;
@@ -145,7 +147,10 @@ void summarize(std::vector<float> &ms, timing *t)
 // Times the calls (each returns 0 on success) with events around each one: `warmup` untimed rounds,
 // then `runs` timed rounds of one call of each, in turns, so that all of them see the same state of
 // the GPU (its clocks, what L2 holds) rather than one taking a better stretch of the run than another.
-int time_in_turns(const std::vector<std::function<int()>> &calls, int warmup, int runs, std::vector<timing> *t)
+// With back_to_back > 1 each timed round runs that many calls of one in a row between the events and
+// takes the time per call: the GPU stays busy, as in an application that runs many transforms.
+int time_in_turns(const std::vector<std::function<int()>> &calls, int warmup, int runs, int back_to_back,
+                  std::vector<timing> *t)
 {
     std::vector<std::vector<float>> ms(calls.size(), std::vector<float>(runs));
     cudaEvent_t start = nullptr, stop = nullptr;
@@ -156,7 +161,7 @@ int time_in_turns(const std::vector<std::function<int()>> &calls, int warmup, in
             if (call() != 0) goto fail;
     for (int i = 0; i < runs; ++i)
         for (size_t k = 0; k < calls.size(); ++k)
-            if (timed_call(calls[k], start, stop, &ms[k][i]) != 0) goto fail;
+            if (timed_call(calls[k], back_to_back > 1 ? back_to_back : 1, start, stop, &ms[k][i]) != 0) goto fail;
     t->resize(calls.size());
     for (size_t k = 0; k < calls.size(); ++k) summarize(ms[k], &(*t)[k]);
     cudaEventDestroy(start);
@@ -262,7 +267,7 @@ extern "C" int compare_with_cufft(const struct compare_config *c, fftgen_launch_
                                       ? 0
                                       : -1;
                        }},
-                      c->warmup, c->runs, &t) != 0)
+                      c->warmup, c->runs, c->back_to_back, &t) != 0)
         goto fail;
     r->fftgen_ms = t[0].median;
     r->fftgen_ms_min = t[0].min;

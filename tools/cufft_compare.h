@@ -21,6 +21,7 @@ struct compare_config {
     int inverse;   /* 0 forward, 1 inverse */
     int warmup;
     int runs;
+    int back_to_back; /* calls in a row between the events of a timed run (0 or 1: one); the time per call */
     unsigned long long seed;
     int rank;      /* 2 or 3: a shape, row-major; 0 or 1: 1D of n points */
     int shape[3];
