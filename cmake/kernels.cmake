@@ -111,8 +111,9 @@ endforeach()
 
 # Radix-32 chains as CUDA too (sm_80 and up, for their registers), so that tests/test_gpu.c checks
 # them on the GPU beside the default radix-16 kernels of the same sizes; in fp16 also with computed
-# twiddles (the shipped table's choice for an H200). "precision:variant" (ct: computed twiddles).
-foreach(n 8192 16384)
+# twiddles (the shipped table's choice for an H200; 2048: a shuffle tail). "precision:variant" (ct:
+# computed twiddles).
+foreach(n 2048 8192 16384)
   foreach(variant fp32: fp16: fp16:ct)
     string(REPLACE ":" ";" parts "${variant};")
     list(GET parts 0 p)
@@ -249,6 +250,12 @@ fftgen_add_sim(fftgen_1048576_r32_fp16 1048576 fp16 ", 0, 0, 0, 0, 0" --radix32-
 fftgen_add_sim(fftgen_1048576_r32_tp_fp16 1048576 fp16 ", 0, 0, 0, 0, 0" --radix32-passes --twiddle-powers)
 fftgen_add_sim(fftgen_1048576_r32_fp32 1048576 fp32 ", 0, 0, 0, 0, 0" --radix32-passes)
 fftgen_add_sim(fftgen_524288_r32_2_fp32 524288 fp32 ", 0, 0, 0, 0, 0" --radix32-passes=2)
+# 2048-point passes at radix 32 (32 x 32 x 2): fp32 rows read in runs (two exchanges), and with computed
+# twiddles a shuffle tail: fp16 rows, and columns written as blocks in tiles of 4 (lane pairs f, f ^ 4)
+fftgen_add_sim(fftgen_2097152_r32_2_fp32 2097152 fp32 ", 0, 0, 0, 0, 0" --radix32-passes=2)
+fftgen_add_sim(fftgen_2097152_r32_ct_fp16 2097152 fp16 ", 0, 0, 0, 0, 0" --radix32-passes --computed-twiddles)
+fftgen_add_sim(fftgen_2097152_c2048_t4_r32_ct_fp16 2097152 fp16 ", 0, 0, 0, 0, 0" --four-step 2048 --max-tile 4,0
+               --radix32-passes --computed-twiddles)
 # (fp32 1024x64 would run on a cluster's slices: c1 asks for none; cf: the columns first)
 foreach(case fp16:1024x64:2 fp32:1024x64:2:c1 fp32:1024x512:1,2:cf fp16:1024x512:1,2:cf)
   string(REPLACE ":" ";" case ${case})
@@ -284,8 +291,9 @@ foreach(case "fp16;256x128;" "fp16;32x32x8;--twiddle-powers=2" "fp32;128x16x16;"
   fftgen_add_sim(fftgen_${shape}_cr_${p} ${points} ${p} ", 0, 0, 0, 0, 0${fields}" --n ${shape} --column-registers
                  ${extra})
 endforeach()
-# computed twiddles (fftgen tune chooses them pass by pass): radix 32 with a radix-16 and a radix-2 last
-# stage, radix 16 with a shuffle tail (which keeps its table), and both passes of a four-step split
+# computed twiddles (fftgen tune chooses them pass by pass): radix 32 with a radix-16 last stage and with
+# a shuffle tail (2048: 32 x 32 x 2, its twiddles computed too), radix 16 with a shuffle tail (which keeps
+# its table), and both passes of a four-step split
 fftgen_add_sim(fftgen_16384_r32_ct_fp16 16384 fp16 ", 32, 0, 0, 0, 0" --radix 32 --computed-twiddles)
 fftgen_add_sim(fftgen_2048_r32_ct_fp16 2048 fp16 ", 32, 0, 0, 0, 0" --radix 32 --block-threads 32
                --computed-twiddles)

@@ -319,15 +319,20 @@ static void explain_pass(const fftgen_kernel_plan *plan, const char *indent)
             to = "global memory";
         }
         const int tensor_cores = plan->tensor_cores && plan->radices[s] == 16;
-        /* the first stage has no twiddles, a shuffle tail's radix 2 loads its one */
+        /* the first stage has no twiddles; a shuffle tail after radix 16 loads its one, after radix 32
+         * (only where the pass computes them) takes its first from __sincosf and the others as
+         * products with constants */
         const int powers = plan->twiddle_powers && s > 0 && plan->radices[s] >= 4 && !tensor_cores;
-        const int computed = plan->computed_twiddles && s > 0 && !(shuffle_tail && s == last);
+        const int tail = shuffle_tail && s == last;
+        const int computed = plan->computed_twiddles && s > 0 && !(tail && plan->radix_max == 16);
+        const int computed_tail = computed && tail;
         const int butterflies = points / plan->radices[s];
         printf("%sstage %d:        radix %d, %d butterfl%s per transform, sub-transforms of %d points,"
                " %s -> %s%s%s\n", indent, s + 1, plan->radices[s], butterflies, butterflies == 1 ? "y" : "ies", span,
                from, to, tensor_cores ? ", on tensor cores (mma.sync m16n8k16)" : "",
-               computed ? (plan->radices[s] >= 4 ? ", twiddles computed (__sincosf, then squares)"
-                                                 : ", twiddles computed (__sincosf)")
+               computed_tail ? ", twiddles computed (__sincosf for the first, then products with constants)"
+               : computed    ? (plan->radices[s] >= 4 ? ", twiddles computed (__sincosf, then squares)"
+                                                      : ", twiddles computed (__sincosf)")
                : powers ? ", twiddles from their powers of two"
                         : "");
     }

@@ -173,8 +173,8 @@ end
 -- then copy u takes point thread + u * THREADS mod POINTS of transform u * THREADS / POINTS.
 local function rows_split(plan) return plan.threads <= plan.n end
 
--- The shuffle tail (plan.shuffle_tail): the radix-16 stage before the radix-2 tail gives lanes l and
--- l ^ 16 of a warp its butterflies k and k + THREADS_PER_FFT/2, whose outputs m form the tail's pairs:
+-- The shuffle tail (plan.shuffle_tail): the radix-16 (or -32) stage before the radix-2 tail gives lanes l
+-- and l ^ 16 of a warp its butterflies k and k + THREADS_PER_FFT/2, whose outputs m form the tail's pairs:
 -- point k + m*ns and point k + m*ns + POINTS/2 of the tail's input.
 -- Lane bit 16 is fft_thread bit 16 in an untiled pass, and bit 16 / FFTS_PER_BLOCK in a tiled one
 -- (threads transform-fastest). That bit of fft_thread picks k or k + THREADS_PER_FFT/2; the bits
@@ -194,17 +194,25 @@ local function pair_upper(plan)
   return string.format("(fft_thread & %d)", pair_bit(plan))
 end
 
+-- Whether the shuffle tail computes its twiddles (after radix 32, in passes that compute theirs; a
+-- radix-16 tail reads its table: emit_shuffle_tail says why).
+function M.computes_tail_twiddles(plan)
+  return plan.shuffle_tail and plan.computed_twiddles and plan.radix_max == 32 or false
+end
+
 local function pair_butterfly(plan)
   return string.format("%s + (%s ? %d : 0)", pair_k(plan), pair_upper(plan), plan.threads_per_fft // 2)
 end
 
 -- Output u of a tiled store is point row + step * exponent(u) of its transform, and the pass twiddle's
 -- power `exponent(u)` of exp(-+2*pi*i*c*step/TWIDDLE_N) times the one of `row`. After a shuffle tail,
--- outputs u and u + 8 of a lane are its tail butterfly u's, POINTS/2 = 16 steps apart.
+-- outputs u and u + RADIX_MAX/2 of a lane are its tail butterfly u's, POINTS/2 = RADIX_MAX steps apart.
 local function tiled_outputs(plan)
   if plan.shuffle_tail then
     assert(register_side(plan, plan.out_layout), "the shuffle tail of a tiled pass stores columns from registers")
-    return { row = "first", step = plan.threads_per_fft // 2, exponent = function(u) return u % 8 + 16 * (u // 8) end }
+    local half, r = plan.radix_max // 2, plan.radix_max
+    return { row = "first", step = plan.threads_per_fft // 2,
+             exponent = function(u) return u % half + r * (u // half) end }
   end
   return { row = "fft_thread", step = plan.threads_per_fft, exponent = function(u) return u end }
 end
@@ -586,7 +594,7 @@ local function emit_loads(w, plan, r, from_global, paired, wide)
   local per_thread = plan.radix_max // r
   local stride = plan.n // r
   if from_global then
-    assert(not paired, "the shuffle tail's radix-16 stage reads shared memory")
+    assert(not paired, "the stage before the shuffle tail reads shared memory")
     -- a cluster's block transforms every CLUSTER-th point, from its rank on
     local spacing = plan.cluster or 1
     if spacing > 1 then
@@ -856,35 +864,56 @@ local function emit_merged_butterflies(w, plan, stage_index, r, ns, sign)
   end
 end
 
--- The radix-2 tail in registers, after the paired radix-16 stage: lane l (l & 16 clear) keeps
--- outputs m = 0..7 of its butterfly k and takes outputs 0..7 of butterfly k + THREADS_PER_FFT/2 from
--- lane l ^ 16, which keeps and takes m = 8..15 the other way. Pair m of k is tail butterfly
--- k + m*ns, with inputs at k + m*ns and k + m*ns + POINTS/2 and its outputs there.
+-- The radix-2 tail in registers, after the paired radix-R stage (R = RADIX_MAX, 16 or 32): lane l
+-- (l & 16 clear) keeps outputs m = 0..R/2-1 of its butterfly k and takes the same outputs of butterfly
+-- k + THREADS_PER_FFT/2 from lane l ^ 16, which keeps and takes m = R/2..R-1 the other way. Pair m of
+-- k is tail butterfly k + m*ns, with inputs at k + m*ns and k + m*ns + POINTS/2 and its outputs there.
 -- lane_xor16(mine, theirs) is the shuffle; its second argument names the partner's register for
 -- the host simulation, which runs this as a phase of its own. to_registers (a tiled pass): the
--- outputs go to y[] for the tiled store, tail butterfly i's to y[i] and y[i + 8].
+-- outputs go to y[] for the tiled store, tail butterfly i's to y[i] and y[i + R/2].
+-- After radix 32 (which the planner gives a tail only where the pass computes its twiddles) the
+-- lane's first twiddle comes from __sincosf and each other as the first times a constant,
+-- exp(-2*pi*i*i*pair_ns/POINTS), so no table is read: its loads, late in the kernel and behind the
+-- shared memory that pushes L1 out, had made the radix-32 tail slower than a third exchange (H200,
+-- fftgen-kernel-ab, fp16 2^21 with its 2048-point rows at radix 32, the exchange against the tail:
+-- 0.6685 -> 0.6800 ms with the table in one run, 0.6970 -> 0.6611 computed in another). The radix-16
+-- tails keep their table: computed, fp16 512^3's line ran 1.8% slower in fftgen-bench (0.9436-0.9497
+-- -> 0.9619-0.9664 ms), though 8192 and 2^18 at radix 16 gained in fftgen-kernel-ab (0.4100 -> 0.3952,
+-- 0.6925 -> 0.6511).
 local function emit_shuffle_tail(w, plan, stage_index, ns, sign, to_registers)
   local half = plan.n // 2
   assert(ns == half, "the shuffle tail is the last stage")
   local pair_ns = plan.threads_per_fft // 2 -- the previous stage's sub-transform length
+  local kept = plan.radix_max // 2 -- the outputs each lane keeps of its own butterfly
   local mul = (sign < 0) and "twiddle_mul" or "twiddle_mul_conj"
   w:line("const bool upper = %s != 0;", pair_upper(plan))
-  w:line("const int first = %s + (upper ? %d : 0);", pair_k(plan), 8 * pair_ns)
-  w:line("const float2* tw = %stwiddles_%d + first;", plan.prefix, stage_index)
+  w:line("const int first = %s + (upper ? %d : 0);", pair_k(plan), kept * pair_ns)
+  local computed = M.computes_tail_twiddles(plan)
+  if computed then
+    w:line("const float2 tail_w0 = computed_twiddle(first, %d);", plan.n)
+  else
+    w:line("const float2* tw = %stwiddles_%d + first;", plan.prefix, stage_index)
+  end
   if to_registers then
     w:line("float2 y[RADIX_MAX]; /* the outputs, in the order the tiled store copies them */")
   else
     w:line("point_t* dst = out + fft_base + first;")
   end
-  for i = 0, 7 do
+  for i = 0, kept - 1 do
     w:open("")
-    w:line("const float2 other = lane_xor16(upper ? v[%d] : v[%d], upper ? %d : %d);", i, i + 8, i + 8, i)
+    w:line("const float2 other = lane_xor16(upper ? v[%d] : v[%d], upper ? %d : %d);", i, i + kept, i + kept, i)
     w:line("const float2 a = upper ? other : v[%d];", i)
-    w:line("const float2 b = %s(upper ? v[%d] : other, load_twiddle(tw, %d));", mul, i + 8, i * pair_ns)
+    local twiddle = string.format("load_twiddle(tw, %d)", i * pair_ns)
+    if computed then
+      local angle = -2 * math.pi * i * pair_ns / plan.n
+      twiddle = (i == 0) and "tail_w0" or string.format("twiddle_mul(tail_w0, make_float2(%s, %s))",
+        code.float(math.cos(angle)), code.float(math.sin(angle)))
+    end
+    w:line("const float2 b = %s(upper ? v[%d] : other, %s);", mul, i + kept, twiddle)
     local ys = radix.dft(w, { "a", "b" }, sign)
     if to_registers then
       w:line("y[%d] = %s;", i, ys[1])
-      w:line("y[%d] = %s;", i + 8, ys[2])
+      w:line("y[%d] = %s;", i + kept, ys[2])
     else
       w:open("if (active)")
       w:line(storer(plan) .. "(dst, %d, %s);", i * pair_ns, output(plan, ys[1]))
@@ -1256,8 +1285,9 @@ function M.twiddle_tables(plan)
   local tables = {}
   local ns = 1
   for s, r in ipairs(plan.radices) do
-    -- computed twiddles need no table, but for a shuffle tail's loads
-    local loads = not plan.computed_twiddles or (plan.shuffle_tail and s == #plan.radices)
+    -- computed twiddles need no table, but for a radix-16 shuffle tail's loads
+    local loads = not plan.computed_twiddles or
+      (plan.shuffle_tail and s == #plan.radices and not M.computes_tail_twiddles(plan))
     if ns > 1 and loads then tables[#tables + 1] = { name = plan.prefix .. "twiddles_" .. s, ns = ns, r = r } end
     ns = ns * r
   end
