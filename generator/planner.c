@@ -99,14 +99,14 @@ int fftgen_smem_pad_every(const fftgen_kernel_plan *p)
 int fftgen_shuffle_tail(const fftgen_kernel_plan *p)
 {
     const int last = p->stage_count - 1;
+    if (last < 1) return 0;
     /* after radix 16 (512, 8192 points) or 32 (2048), one butterfly a thread. The radix-32 stage's tail is
      * slower than a third exchange where its twiddles come from a table (fp32; H200, fftgen-kernel-ab: fp32
      * 2^22's rows 1.2947 -> 1.3126 ms, the 2048-point kernel 0.5111 -> 0.5215) or its tile through the TMA
      * (fp16 2^22's columns 0.7312 -> 0.8708), and faster in fp16 rows that compute them (fp16 2^21 with
      * its rows at radix 32 0.6970 -> 0.6611) */
-    const int paired_radix = p->radices[last - (last >= 1)];
     const int tail_radix_ok = p->radix_max == 16 || (p->radix_max == 32 && p->computed_twiddles && !p->tma_columns);
-    if (last < 1 || p->radices[last] != 2 || paired_radix != p->radix_max || !tail_radix_ok || p->tensor_cores ||
+    if (p->radices[last] != 2 || p->radices[last - 1] != p->radix_max || !tail_radix_ok || p->tensor_cores ||
         p->slice_rows != 0 || p->cluster > 1)
         return 0;
     if (!p->tiled) return p->threads_per_fft % 32 == 0 && !p->staged_io;
