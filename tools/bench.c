@@ -1,9 +1,11 @@
 /* fftgen-bench: fftgen against cuFFT, in one process, on the same device buffers.
  * See usage() below. */
+#define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "count_arg.h"
 #include "cufft_compare.h"
@@ -28,7 +30,8 @@ static void usage(FILE *to)
             "(fftgen, cuFFT, a device-to-device copy of the same bytes), their medians and spreads.\n"
             "Each row gives the time, GB/s, the %% of that row's copy bandwidth,\n"
             "the speed-up over cuFFT and both relative L2 errors against cuFFT Z2Z (double) on the\n"
-            "unrounded inputs.\n"
+            "unrounded inputs. Where stderr is a terminal, a status line there says which transform\n"
+            "is being measured.\n"
             "\n"
             "  SHAPE...           1D sizes (powers of two) and 2D or 3D shapes such as 512x256 or\n"
             "                     64x64x64; default 16 to 2^27, then the 2D shapes 256x256, 512x256,\n"
@@ -222,6 +225,9 @@ int main(int argc, char **argv)
     print_compare_header();
     struct row *rows = calloc((size_t)count * PRECISIONS, sizeof *rows);
     if (rows == NULL) return 1;
+    /* a status line only where it is seen: a log gets the rows alone */
+    const int live = isatty(fileno(stderr));
+    const char *after_status = live ? "\n" : "";
     int done = 0, failures = 0, jobs = 0;
     for (int p = 0; p < PRECISIONS; ++p) jobs += count * want[p];
     for (int s = 0; s < count; ++s)
@@ -240,9 +246,10 @@ int main(int argc, char **argv)
             for (int d = 0; d < sizes[s].rank; ++d) row->config.shape[d] = (int)sizes[s].n[d];
             char shape[48];
             compare_shape_text(&row->config, shape, sizeof shape);
-            fprintf(stderr, "\r[%d/%d] %s %s...", done + failures + 1, jobs, shape, PRECISION_NAMES[p]);
+            if (live) fprintf(stderr, "\r[%d/%d] %s %s...", done + failures + 1, jobs, shape, PRECISION_NAMES[p]);
             if ((double)points * (double)batch > 2147483647.0) {
-                fprintf(stderr, "\nfftgen-bench: %s: batch %lld makes more than 2^31 points\n", shape, batch);
+                fprintf(stderr, "%sfftgen-bench: %s: batch %lld makes more than 2^31 points\n", after_status, shape,
+                        batch);
                 ++failures;
                 continue;
             }
@@ -250,8 +257,8 @@ int main(int argc, char **argv)
                                                            NULL, 1, points, (fftgen_precision)p, batch,
                                                            plan_flags);
             if (planned != FFTGEN_SUCCESS) {
-                fprintf(stderr, "\nfftgen-bench: planning %s: %s (%s)\n", shape, fftgen_result_string(planned),
-                        fftgen_last_error());
+                fprintf(stderr, "%sfftgen-bench: planning %s: %s (%s)\n", after_status, shape,
+                        fftgen_result_string(planned), fftgen_last_error());
                 ++failures;
                 continue;
             }
@@ -262,7 +269,7 @@ int main(int argc, char **argv)
                 ++failures;
                 continue;
             }
-            fprintf(stderr, "\r%60s\r", "");
+            if (live) fprintf(stderr, "\r%60s\r", "");
             print_compare_row(&row->config, &row->result);
             fflush(stdout);
             const double bound = fp16 ? FP16_BOUND : FP32_BOUND;
@@ -273,7 +280,7 @@ int main(int argc, char **argv)
             }
             ++done;
         }
-    fprintf(stderr, "\r%60s\r", "");
+    if (live) fprintf(stderr, "\r%60s\r", "");
     release_compare_buffers();
     if (json != NULL) write_json(json, device, driver, runtime, rows, done, (plan_flags & FFTGEN_TENSOR_CORES) != 0,
                                   back_to_back);
