@@ -31,6 +31,8 @@ struct job {
 
 static struct job jobs[MAX_ENTRIES];
 static int job_count, next_job, jobs_done;
+/* progress: a status line on a terminal; in a log, a line at each tenth of the jobs */
+static int live_progress;
 static pthread_mutex_t queue = PTHREAD_MUTEX_INITIALIZER;
 
 static void pack_usage(FILE *to)
@@ -173,7 +175,10 @@ static void *worker(void *unused)
         job->entry.cubin_size = size;
         pthread_mutex_lock(&queue);
         ++jobs_done;
-        fprintf(stderr, "\r[%d/%d] %s for sm_%d          ", jobs_done, job_count, job->name, job->entry.arch);
+        if (live_progress)
+            fprintf(stderr, "\r[%d/%d] %s for sm_%d          ", jobs_done, job_count, job->name, job->entry.arch);
+        else if (jobs_done * 10 / job_count != (jobs_done - 1) * 10 / job_count)
+            fprintf(stderr, "fftgen pack: %d of %d kernels compiled\n", jobs_done, job_count);
         pthread_mutex_unlock(&queue);
     }
 }
@@ -347,9 +352,12 @@ int fftgen_pack_command(int argc, char **argv)
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     const int workers = cores < 1 ? 1 : cores > 16 ? 16 : (int)cores;
     pthread_t threads[16];
-    for (int t = 0; t < workers; ++t) pthread_create(&threads[t], NULL, worker, NULL);
-    for (int t = 0; t < workers; ++t) pthread_join(threads[t], NULL);
-    fprintf(stderr, "\r%70s\r", "");
+    live_progress = isatty(fileno(stderr));
+    int started = 0;
+    while (started < workers && pthread_create(&threads[started], NULL, worker, NULL) == 0) ++started;
+    if (started == 0) worker(NULL); /* no thread to be had: compile them here, one at a time */
+    for (int t = 0; t < started; ++t) pthread_join(threads[t], NULL);
+    if (live_progress) fprintf(stderr, "\r%70s\r", "");
     int failed = 0;
     fftgen_pack_entry *entries = calloc((size_t)job_count, sizeof *entries);
     for (int i = 0; i < job_count; ++i) {
