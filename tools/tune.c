@@ -409,8 +409,10 @@ static int measure(struct measurement *m, struct candidate_list *list, int first
     char doing[96];
     snprintf(doing, sizeof doing, "compiling %d candidate%s (%d in all)", todo, todo == 1 ? "" : "s", list->count);
     show_progress(m, list, first, doing);
-    for (int w = 0; w < workers; ++w) pthread_create(&threads[w], NULL, build_worker, &queue);
-    for (int w = 0; w < workers; ++w) pthread_join(threads[w], NULL);
+    int started = 0;
+    while (started < workers && pthread_create(&threads[started], NULL, build_worker, &queue) == 0) ++started;
+    if (started == 0) build_worker(&queue); /* no thread to be had: plan them here, one at a time */
+    for (int w = 0; w < started; ++w) pthread_join(threads[w], NULL);
     int failed = 0;
     for (int c = first; c < list->count && !failed; ++c) {
         struct candidate *k = &list->items[c];
