@@ -324,8 +324,8 @@ static void explain_pass(const fftgen_kernel_plan *plan, const char *indent)
          * products with constants */
         const int powers = plan->twiddle_powers && s > 0 && plan->radices[s] >= 4 && !tensor_cores;
         const int tail = shuffle_tail && s == last;
-        const int computed = plan->computed_twiddles && s > 0 && !(tail && plan->radix_max == 16);
-        const int computed_tail = computed && tail;
+        const int computed_tail = tail && fftgen_shuffle_tail_computes_twiddles(plan);
+        const int computed = computed_tail || (plan->computed_twiddles && s > 0 && !tail);
         const int butterflies = points / plan->radices[s];
         printf("%sstage %d:        radix %d, %d butterfl%s per transform, sub-transforms of %d points,"
                " %s -> %s%s%s\n", indent, s + 1, plan->radices[s], butterflies, butterflies == 1 ? "y" : "ies", span,

@@ -118,6 +118,12 @@ int fftgen_shuffle_tail(const fftgen_kernel_plan *p)
     return last >= 2 && p->ffts_per_block <= 16 && p->column_registers && p->out.elem_stride != 1;
 }
 
+int fftgen_shuffle_tail_computes_twiddles(const fftgen_kernel_plan *p)
+{
+    /* radix-16 tails keep their table: computed, fp16 512^3's line ran 1.8% slower (templates/stage.lua) */
+    return fftgen_shuffle_tail(p) && p->computed_twiddles && p->radix_max == 32;
+}
+
 /* Rows in runs (a four-step pass 2 reading pass 1's blocks): a warp's 32 threads take
  * 32 / FFTS_PER_BLOCK consecutive points of each of its transforms, so tiles of at most 8 read at
  * least 16 bytes of each run, and the rest of the tile's F*T contiguous points a warp later, from L1.

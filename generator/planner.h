@@ -497,6 +497,10 @@ int fftgen_smem_pad_every(const fftgen_kernel_plan *plan);
  * tiled passes that store columns from registers). */
 int fftgen_shuffle_tail(const fftgen_kernel_plan *plan);
 
+/* Whether that shuffle tail computes its twiddles (after radix 32, in a pass that computes its own) rather
+ * than reading its table (after radix 16, even where the pass computes the others). */
+int fftgen_shuffle_tail_computes_twiddles(const fftgen_kernel_plan *plan);
+
 /* Whether a pass loads its input (stores its output) straight between global memory and its
  * stages' registers, with no copy through shared memory. A tiled pass: thread i takes point
  * i / FFTS_PER_BLOCK + u * THREADS_PER_FFT of transform i % FFTS_PER_BLOCK, the point that the first

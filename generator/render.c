@@ -265,6 +265,8 @@ static void push_pass(lua_State *L, const fftgen_kernel_plan *pass)
     lua_setfield(L, -2, "stores_from_registers");
     lua_pushboolean(L, fftgen_shuffle_tail(pass));
     lua_setfield(L, -2, "shuffle_tail");
+    lua_pushboolean(L, fftgen_shuffle_tail_computes_twiddles(pass));
+    lua_setfield(L, -2, "tail_twiddles_computed");
     lua_pushboolean(L, fftgen_computes_pass_twiddles(pass));
     lua_setfield(L, -2, "computed_pass_twiddles");
     lua_pushboolean(L, pass->shared_exponent_source);

@@ -194,12 +194,6 @@ local function pair_upper(plan)
   return string.format("(fft_thread & %d)", pair_bit(plan))
 end
 
--- Whether the shuffle tail computes its twiddles (after radix 32, in passes that compute theirs; a
--- radix-16 tail reads its table: emit_shuffle_tail says why).
-function M.computes_tail_twiddles(plan)
-  return plan.shuffle_tail and plan.computed_twiddles and plan.radix_max == 32 or false
-end
-
 local function pair_butterfly(plan)
   return string.format("%s + (%s ? %d : 0)", pair_k(plan), pair_upper(plan), plan.threads_per_fft // 2)
 end
@@ -888,7 +882,7 @@ local function emit_shuffle_tail(w, plan, stage_index, ns, sign, to_registers)
   local mul = (sign < 0) and "twiddle_mul" or "twiddle_mul_conj"
   w:line("const bool upper = %s != 0;", pair_upper(plan))
   w:line("const int first = %s + (upper ? %d : 0);", pair_k(plan), kept * pair_ns)
-  local computed = M.computes_tail_twiddles(plan)
+  local computed = plan.tail_twiddles_computed
   if computed then
     w:line("const float2 tail_w0 = computed_twiddle(first, %d);", plan.n)
   else
@@ -1287,7 +1281,7 @@ function M.twiddle_tables(plan)
   for s, r in ipairs(plan.radices) do
     -- computed twiddles need no table, but for a radix-16 shuffle tail's loads
     local loads = not plan.computed_twiddles or
-      (plan.shuffle_tail and s == #plan.radices and not M.computes_tail_twiddles(plan))
+      (plan.shuffle_tail and s == #plan.radices and not plan.tail_twiddles_computed)
     if ns > 1 and loads then tables[#tables + 1] = { name = plan.prefix .. "twiddles_" .. s, ns = ns, r = r } end
     ns = ns * r
   end
