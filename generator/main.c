@@ -359,9 +359,7 @@ static void explain_pass(const fftgen_kernel_plan *plan, const char *indent)
         printf("%sthreads/block:  %d (%d per transform, %d transform%s per block, %d points per thread)\n", indent,
                plan->threads, plan->threads_per_fft, plan->ffts_per_block, plan->ffts_per_block > 1 ? "s" : "",
                plan->radix_max);
-    /* a fused slice exchanges once more between its rows and its columns, a cluster before its last stage */
-    const int exchanges = plan->stage_count - 1 - shuffle_tail + (plan->slice_rows > 0 ? plan->col_stage_count : 0) +
-                          (plan->cluster > 1) - plan->merged_stage;
+    const int exchanges = fftgen_shared_exchanges(plan);
     /* a cluster's last stage stores its outputs itself */
     const int copy_in = plan->staged_io && !loads,
               copy_out = plan->staged_io && !fftgen_stores_from_registers(plan) && plan->cluster < 2;

@@ -651,8 +651,11 @@ int fftgen_tma_rows_first(const fftgen_kernel_plan *p)
 
 int fftgen_can_copy_columns_by_tma(const fftgen_kernel_plan *p)
 {
+    /* the next tile's copy may overwrite the staging buffer once every thread has read it: at the block
+     * barrier of the first exchange, which a pass of one stage (2D columns of 2 points) does not have */
     return p->arch >= 90 && loads_columns_side_by_side(p) && fftgen_loads_to_registers(p) && p->cluster < 2 &&
-           !p->tensor_cores && !p->column_pairs && p->prefetch <= 1 && tma_maps_input(p) &&
+           !p->tensor_cores && !p->column_pairs && p->prefetch <= 1 && fftgen_shared_exchanges(p) > 0 &&
+           tma_maps_input(p) &&
            tma_staging_offset(p) + tma_tile_bytes(p) + 16 <= fftgen_arch_shared_limit(p->arch);
 }
 
@@ -675,6 +678,8 @@ static const char *why_no_tma_columns(const fftgen_kernel_plan *pass)
     if (!fftgen_loads_to_registers(pass)) return "copies its columns through shared memory";
     if (pass->column_pairs) return "loads its columns in lane pairs";
     if (pass->prefetch > 1) return "copies its tiles ahead with its threads";
+    if (fftgen_shared_exchanges(pass) == 0)
+        return "exchanges nothing through shared memory (no block barrier frees the staging buffer for the next tile)";
     if (tma_staging_offset(pass) + tma_tile_bytes(pass) + 16 > fftgen_arch_shared_limit(pass->arch))
         return "has no room for a tile in shared memory beside its exchanges";
     return "reads tiles that are not whole 16-byte pieces wide, or a layout whose strides are not, or whose"

@@ -118,6 +118,12 @@ int fftgen_shuffle_tail(const fftgen_kernel_plan *p)
     return last >= 2 && p->ffts_per_block <= 16 && p->column_registers && p->out.elem_stride != 1;
 }
 
+int fftgen_shared_exchanges(const fftgen_kernel_plan *p)
+{
+    return p->stage_count - 1 - fftgen_shuffle_tail(p) + (p->slice_rows > 0 ? p->col_stage_count : 0) +
+           (p->cluster > 1) - p->merged_stage;
+}
+
 int fftgen_shuffle_tail_computes_twiddles(const fftgen_kernel_plan *p)
 {
     /* radix-16 tails keep their table: computed, fp16 512^3's line ran 1.8% slower (templates/stage.lua) */

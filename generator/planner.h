@@ -501,6 +501,11 @@ int fftgen_shuffle_tail(const fftgen_kernel_plan *plan);
  * than reading its table (after radix 16, even where the pass computes the others). */
 int fftgen_shuffle_tail_computes_twiddles(const fftgen_kernel_plan *plan);
 
+/* How many times the pass's block exchanges its data through shared memory between stages (each behind a
+ * block barrier): a fused slice once more between its rows and its columns, a cluster once more before
+ * its last stage (across the blocks); a shuffle tail and a merged stage need none. */
+int fftgen_shared_exchanges(const fftgen_kernel_plan *plan);
+
 /* Whether a pass loads its input (stores its output) straight between global memory and its
  * stages' registers, with no copy through shared memory. A tiled pass: thread i takes point
  * i / FFTS_PER_BLOCK + u * THREADS_PER_FFT of transform i % FFTS_PER_BLOCK, the point that the first

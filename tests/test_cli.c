@@ -1274,6 +1274,15 @@ static void tma_columns_on_request(void **state)
                                 "--explain", NULL),
                      0);
     assert_non_null(strstr(output, "TMA columns:    tiles in turn"));
+    /* 2-point columns, one stage: no barrier frees the staging buffer, so every pass that can but that one
+     * (the host fuzz found the templates refusing it, seed 31000) */
+    assert_int_equal(run_fftgen("--n", "2x512x4", "--column-registers", "--inembed", "516x5", "--tma-columns",
+                                "--explain", NULL),
+                     0);
+    const char *tma = strstr(output, "TMA columns:    tiles in turn");
+    assert_non_null(tma);
+    assert_null(strstr(tma + 1, "TMA columns:"));
+    assert_non_null(strstr(output, "pass 3: FFTs of 2 points along dimension 0"));
     static const char *const refused[][9] = {
         {"262144", "--tma-columns=2", NULL, "TMA columns: pass 2 does not read columns side by side"},
         {"262144", "--arch", "sm_80", "--tma-columns=1", NULL, "pass 1 needs sm_90 or newer"},
@@ -1281,6 +1290,8 @@ static void tma_columns_on_request(void **state)
         {"262144", "--precision", "fp16", "--column-pairs=1", "--tma-columns=1", NULL, "pass 1 loads its columns in lane pairs"},
         {"4194304", "--max-tile", "32,0", "--tma-columns=1", NULL, "pass 1 has no room for a tile in shared memory"},
         {"262144", "--tma-columns=4", NULL, "TMA columns: pass 4 named, but the plan has 2 passes"},
+        {"2x512x4", "--column-registers", "--inembed", "516x5", "--tma-columns=3", NULL,
+         "TMA columns: pass 3 exchanges nothing through shared memory"},
     };
     expect_refusals(refused, sizeof refused / sizeof refused[0]);
     expect_rejected("--tma-columns=x: expected pass numbers", "262144", "--tma-columns=x", NULL);
