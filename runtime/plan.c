@@ -132,7 +132,7 @@ static int order_override(int rank)
 /* The planner's request for this device: FFTGEN_TENSOR_CORES asks for tensor cores in every pass
  * that has them; else the measured choice (the user's wisdom, then the shipped table) unless
  * FFTGEN_PLANNER_DEFAULTS; FFTGEN_MAX_TILE overrides the tile either way. */
-static fftgen_kernel_request planner_request(long long points, int rank, const long long *n,
+static fftgen_kernel_request planner_request(long long points, long long batch, int rank, const long long *n,
                                             fftgen_kernel_precision precision, int device, int arch, unsigned flags,
                                             const fftgen_choice *forced, const fftgen_tile_caps *tile_override)
 {
@@ -145,7 +145,7 @@ static fftgen_kernel_request planner_request(long long points, int rank, const l
         fftgen_device_key key;
         if (fftgen_device_key_of(device, arch, &key) == FFTGEN_SUCCESS) {
             fftgen_wisdom_load_defaults();
-            fftgen_wisdom_find(&key, precision, rank, n, &choice);
+            fftgen_wisdom_find(&key, precision, rank, n, points * batch, &choice);
         } else {
             fftgen_detail_clear(); /* no key, no measured choice: the planner's own rules, and no failure */
         }
@@ -252,7 +252,7 @@ static fftgen_result create_plan(fftgen_plan *plan, int rank, const long long *n
     char why[4096] = "";
     const fftgen_tile_caps tile_override = max_tile_override(); /* read once: the fallback below uses it too */
     const fftgen_kernel_request request =
-        planner_request(points, rank, n, kernel_precision, device, arch, flags, choice, &tile_override);
+        planner_request(points, batch, rank, n, kernel_precision, device, arch, flags, choice, &tile_override);
     const fftgen_user_layout in = user_layout(rank, inembed, istride, idist, points);
     const fftgen_user_layout out = user_layout(rank, onembed, ostride, odist, points);
     fftgen_plan_status planned = fftgen_plan_shape(&request, rank, n, in, out, &p->transform, why, sizeof why);

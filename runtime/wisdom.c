@@ -185,6 +185,12 @@ static int parse_entry(char *line, fftgen_wisdom_entry *entry, char *why, size_t
             bad = entry->choice.l2_prefetch_kb == 0;
         } else if (strcmp(word, "four-step") == 0) {
             bad = parse_supported(value, fftgen_four_step_supported, &entry->choice.four_step_columns);
+        } else if (strcmp(word, "max-points") == 0) {
+            char *end;
+            errno = 0;
+            entry->max_points = strtoll(value, &end, 10);
+            bad = end == value || *end != '\0' || errno == ERANGE || entry->max_points < 1 ||
+                  entry->max_points > FFTGEN_WISDOM_MAX_POINTS;
         } else if (strcmp(word, "ms") == 0) {
             bad = parse_time(value, &entry->ms);
         } else if (strcmp(word, "default-ms") == 0) {
@@ -194,7 +200,7 @@ static int parse_entry(char *line, fftgen_wisdom_entry *entry, char *why, size_t
                      "unknown key '%s' (expected tensor-cores, max-tile, cluster, order, split-columns, radix,"
                      " block-threads, prefetch, l2-prefetch, l2-prefetch-passes, twiddle-powers, radix32-passes,"
                      " column-registers, computed-twiddles, column-pairs, row-registers, l2-fetch-256, tma-columns,"
-                     " four-step, ms, default-ms)",
+                     " four-step, max-points, ms, default-ms)",
                      word);
             return -1;
         }
@@ -368,12 +374,18 @@ struct add_context {
     char arch_devices[MAX_ARCHS][sizeof ((fftgen_device_key *)0)->device];
 };
 
-static int same_transform(const fftgen_wisdom_entry *a, const fftgen_wisdom_entry *b)
+static int same_shape(const fftgen_wisdom_entry *a, const fftgen_wisdom_entry *b)
 {
     if (a->precision != b->precision || a->rank != b->rank) return 0;
     for (int d = 0; d < a->rank; ++d)
         if (a->shape[d] != b->shape[d]) return 0;
     return 1;
+}
+
+/* The same line's place: a later one replaces it (the same shape and the same calls served). */
+static int same_transform(const fftgen_wisdom_entry *a, const fftgen_wisdom_entry *b)
+{
+    return same_shape(a, b) && a->max_points == b->max_points;
 }
 
 /* Whether `section` is the shipped table's first section of its architecture. That one serves every
@@ -504,20 +516,32 @@ static int precedence(const struct stored_entry *stored_entry, const fftgen_devi
     return stored_entry->first_of_arch ? 2 : -1;
 }
 
+/* Whether a line serving calls of at most `bound` points (0: every call) is nearer to a call than one of
+ * `than`: the smaller bound, a line without one last. */
+static int narrower(long long bound, long long than)
+{
+    return bound != 0 && (than == 0 || bound < than);
+}
+
 int fftgen_wisdom_find(const fftgen_device_key *key, fftgen_kernel_precision precision, int rank,
-                       const long long *shape, fftgen_choice *choice)
+                       const long long *shape, long long points, fftgen_choice *choice)
 {
     fftgen_wisdom_entry wanted = {0};
     wanted.precision = precision;
     wanted.rank = rank;
     for (int d = 0; d < rank && d < FFTGEN_MAX_RANK; ++d) wanted.shape[d] = shape[d];
     int best = -1, best_precedence = 0;
+    long long best_bound = 0;
     pthread_mutex_lock(&lock);
-    for (int i = 0; i < stored_count; ++i) { /* at equal precedence, the later entry */
+    for (int i = 0; i < stored_count; ++i) { /* at equal precedence and bound, the later entry */
         const int p = precedence(&stored[i], key);
-        if (p >= 0 && (best < 0 || p <= best_precedence) && same_transform(&stored[i].entry, &wanted)) {
+        const long long bound = stored[i].entry.max_points;
+        if (p < 0 || !same_shape(&stored[i].entry, &wanted) || (bound != 0 && points > bound)) continue;
+        if (best < 0 || p < best_precedence ||
+            (p == best_precedence && (bound == best_bound || narrower(bound, best_bound)))) {
             best = i;
             best_precedence = p;
+            best_bound = bound;
         }
     }
     if (best >= 0) *choice = stored[best].entry.choice;
@@ -587,8 +611,11 @@ static int append_entry(fftgen_text_buffer *b, const fftgen_wisdom_entry *entry)
     fftgen_choice_text(&entry->choice, choice, sizeof choice);
     fftgen_c_locale scope; /* read back by parse_time */
     fftgen_c_locale_begin(&scope);
-    const int n = snprintf(line, sizeof line, "%s %s %s ms=%.4f default-ms=%.4f\n",
-                           fftgen_precision_name(entry->precision), shape, choice, entry->ms, entry->default_ms);
+    char bound[40] = "";
+    if (entry->max_points != 0) snprintf(bound, sizeof bound, " max-points=%lld", entry->max_points);
+    const int n = snprintf(line, sizeof line, "%s %s %s%s ms=%.4f default-ms=%.4f\n",
+                           fftgen_precision_name(entry->precision), shape, choice, bound, entry->ms,
+                           entry->default_ms);
     fftgen_c_locale_end(&scope);
     return fftgen_text_append(b, line, (size_t)n);
 }

@@ -32,7 +32,9 @@
  * fftgen_kernel_request.l2_fetch_256_passes); an optional tma-columns=P,.. (sm_90: the passes whose
  * column tiles the TMA copies ahead, fftgen_kernel_request.tma_column_passes); an optional four-step=N1
  * (1D sizes of two passes: pass 1's columns of N1 points instead of the planner's split,
- * fftgen_kernel_request.four_step_columns); the times are what tune measured,
+ * fftgen_kernel_request.four_step_columns); an optional max-points=P (the line serves calls of at most P
+ * points in all, the transform's points times the batch: where the best choice for a small call differs
+ * from a large one's; a line without it serves every call); the times are what tune measured,
  * for the reader). '#' starts
  * a comment; blank lines are skipped.
  *
@@ -104,7 +106,11 @@ typedef struct {
     long long shape[FFTGEN_MAX_RANK];
     fftgen_choice choice;
     double ms, default_ms; /* as measured, for the reader */
+    long long max_points; /* the line serves calls of at most this many points in all; 0: every call */
 } fftgen_wisdom_entry;
+
+/* The largest max-points a line may name: a call's points in all, as fftgen_plan_many allows them. */
+#define FFTGEN_WISDOM_MAX_POINTS (1LL << 40)
 
 /* Checks the whole text, then adds all its sections to the process's wisdom (shipped: as the shipped
  * table); a later entry for the same transform in a section of the same key replaces an earlier one.
@@ -120,11 +126,13 @@ fftgen_result fftgen_wisdom_add_file(const char *path, char *why, size_t why_len
  * missing one is not an error. */
 void fftgen_wisdom_load_defaults(void);
 
-/* The choice for a transform on `key`'s device: the user's section for this device, driver and fftgen
- * version first, then the shipped section named for the device, then the first shipped section of
- * its architecture. 1 if found. */
+/* The choice for a call of `points` points in all (the transform's points times the batch) on `key`'s
+ * device: the user's section for this device, driver and fftgen version first, then the shipped section
+ * named for the device, then the first shipped section of its architecture; within the first of those
+ * that has a line serving the call, the line of the smallest max-points at or above `points`, else its
+ * line without max-points. 1 if found. */
 int fftgen_wisdom_find(const fftgen_device_key *key, fftgen_kernel_precision precision, int rank,
-                       const long long *shape, fftgen_choice *choice);
+                       const long long *shape, long long points, fftgen_choice *choice);
 
 /* The user's wisdom file: $FFTGEN_WISDOM, else wisdom.txt in the cache folder. -1 if none. */
 int fftgen_wisdom_default_path(char *path, size_t len);

@@ -128,12 +128,12 @@ static void wisdom_reads_and_writes_decimal_points(void **state)
     assert_int_equal(fftgen_wisdom_add_text(users, sizeof users - 1, 0, why, sizeof why), FFTGEN_SUCCESS);
     fftgen_choice choice;
     const long long shape[3] = {65536, 0, 0};
-    assert_true(fftgen_wisdom_find(&H200, FFTGEN_KERNEL_FP16, 1, shape, &choice));
+    assert_true(fftgen_wisdom_find(&H200, FFTGEN_KERNEL_FP16, 1, shape, 1LL << 27, &choice));
     assert_int_equal(choice.max_tile.pass[0], 4);
 
     /* what fftgen tune writes, read back in the "C" locale by the next program */
     snprintf(path, sizeof path, "%s/wisdom.txt", work_dir);
-    fftgen_wisdom_entry entry = {FFTGEN_KERNEL_FP16, 1, {4096}, {0}, 0.2875, 0.3};
+    fftgen_wisdom_entry entry = {FFTGEN_KERNEL_FP16, 1, {4096}, {0}, 0.2875, 0.3, 0};
     assert_int_equal(fftgen_wisdom_write(path, &H200, &entry, 1, why, sizeof why), FFTGEN_SUCCESS);
     leave_comma_locale();
     FILE *f = fopen(path, "r");

@@ -41,11 +41,14 @@ static int add(const char *text, int shipped, char *why, size_t len)
     return fftgen_wisdom_add_text(text, strlen(text), shipped, why, len);
 }
 
+/* A call of 2^27 points in all, as tune and the bench measure: beyond every max-points of the table. */
+#define LARGE_CALL (1LL << 27)
+
 static int find(const fftgen_device_key *key, fftgen_kernel_precision precision, int rank, long long a, long long b,
                 fftgen_choice *choice)
 {
     const long long shape[3] = {a, b, 0};
-    return fftgen_wisdom_find(key, precision, rank, shape, choice);
+    return fftgen_wisdom_find(key, precision, rank, shape, LARGE_CALL, choice);
 }
 
 static void assert_caps(const fftgen_tile_caps *caps, int first, int second, int third)
@@ -175,6 +178,18 @@ static void damaged_files_are_refused_whole(void **state)
          "line 3: bad value '1,2,4,8,16,8' for max-tile"},
         {"fftgen-wisdom 1\ndevice \"X\" sm_90 driver 1 fftgen 0.1.0\nfp16 64 max-tile=0\n",
          "line 3: an entry needs"},
+        {"fftgen-wisdom 1\ndevice \"X\" sm_90 driver 1 fftgen 0.1.0\nfp32 64 tensor-cores=none max-tile=0 max-points=0\n",
+         "line 3: bad value '0' for max-points"},
+        {"fftgen-wisdom 1\ndevice \"X\" sm_90 driver 1 fftgen 0.1.0\nfp32 64 tensor-cores=none max-tile=0 max-points=-8\n",
+         "line 3: bad value '-8' for max-points"},
+        {"fftgen-wisdom 1\ndevice \"X\" sm_90 driver 1 fftgen 0.1.0\nfp32 64 tensor-cores=none max-tile=0 max-points=1e6\n",
+         "line 3: bad value '1e6' for max-points"},
+        {"fftgen-wisdom 1\ndevice \"X\" sm_90 driver 1 fftgen 0.1.0\nfp32 64 tensor-cores=none max-tile=0"
+         " max-points=99999999999999999999\n",
+         "line 3: bad value '99999999999999999999' for max-points"},
+        {"fftgen-wisdom 1\ndevice \"X\" sm_90 driver 1 fftgen 0.1.0\nfp32 64 tensor-cores=none max-tile=0"
+         " max-points=1099511627777\n",
+         "line 3: bad value '1099511627777' for max-points"},
         {"fftgen-wisdom 1\ndevice \"X\" sm_90 driver 1 fftgen 0.1.0\nfp32 32768 tensor-cores=none max-tile=0 cluster=3\n",
          "line 3: bad value '3' for cluster"},
         {"fftgen-wisdom 1\ndevice \"X\" sm_90 driver 1 fftgen 0.1.0\nfp32 32768 tensor-cores=none max-tile=0 cluster=\n",
@@ -301,22 +316,22 @@ static void writing_keeps_what_it_does_not_replace(void **state)
     close(fd);
     /* measure 65536 fp16 again on the H100, and 4096 fp16 for the first time */
     const fftgen_wisdom_entry entries[] = {
-        {FFTGEN_KERNEL_FP16, 1, {65536}, {0, caps_of("4"), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}, 0.45, 0.6},
-        {FFTGEN_KERNEL_FP16, 1, {4096}, {1, caps_of("0"), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}, 0.2, 0.3},
-        {FFTGEN_KERNEL_FP16, 1, {1LL << 26}, {0, caps_of("16,8,8,8"), 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}, 1.2, 1.3},
-        {FFTGEN_KERNEL_FP32, 1, {32768}, {0, caps_of("0"), 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}, 1.1, 1.2},
-        {FFTGEN_KERNEL_FP16, 1, {2048}, {0, caps_of("0"), 0, 0, 32, 0, 64, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0}, 0.29, 0.31},
-        {FFTGEN_KERNEL_FP32, 2, {1024, 1024}, {0, caps_of("0"), 0, 1, 0, 0, 0, 3, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}, 1.08, 1.13},
-        {FFTGEN_KERNEL_FP16, 2, {256, 128}, {0, caps_of("0"), 0, 0, 0, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}, 0.5, 0.55},
-        {FFTGEN_KERNEL_FP16, 1, {16384}, {0, caps_of("0"), 0, 0, 32, 0, 0, 0, 0, 1, 8, 0, 0, 0, 0, 0, 0, 0, 0}, 0.37, 0.44},
-        {FFTGEN_KERNEL_FP16, 2, {4096, 4096}, {0, caps_of("0,64,0"), 0, 0, 0, 4, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0}, 0.91, 1.05},
-        {FFTGEN_KERNEL_FP16, 1, {1LL << 27}, {0, caps_of("16,16,8"), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 3, 0, 0, 0, 0, 0, 0}, 1.33, 1.54},
-        {FFTGEN_KERNEL_FP16, 1, {8192}, {0, caps_of("0"), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2048, 0, 0, 0, 0, 0}, 0.38, 0.39},
-        {FFTGEN_KERNEL_FP32, 1, {16}, {0, caps_of("0"), 0, 0, 8, 0, 32, 0, 0, 0, 0, 0, 0, FFTGEN_L2_PREFETCH_OFF, 0, 0, 0, 0, 0}, 0.5, 0.52},
-        {FFTGEN_KERNEL_FP16, 2, {512, 512}, {0, caps_of("0"), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2048, 3, 0, 0, 0, 0}, 0.59, 0.6},
-        {FFTGEN_KERNEL_FP32, 1, {1LL << 21}, {0, caps_of("0"), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2048, 2, 1, 0, 0, 0}, 1.5, 1.55},
-        {FFTGEN_KERNEL_FP32, 1, {1LL << 24}, {0, caps_of("0"), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0, 0}, 1.48, 1.53},
-        {FFTGEN_KERNEL_FP16, 1, {524288}, {0, caps_of("8,0"), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1024}, 0.6, 0.62},
+        {FFTGEN_KERNEL_FP16, 1, {65536}, {0, caps_of("4"), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}, 0.45, 0.6, 0},
+        {FFTGEN_KERNEL_FP16, 1, {4096}, {1, caps_of("0"), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}, 0.2, 0.3, 0},
+        {FFTGEN_KERNEL_FP16, 1, {1LL << 26}, {0, caps_of("16,8,8,8"), 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}, 1.2, 1.3, 0},
+        {FFTGEN_KERNEL_FP32, 1, {32768}, {0, caps_of("0"), 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}, 1.1, 1.2, 0},
+        {FFTGEN_KERNEL_FP16, 1, {2048}, {0, caps_of("0"), 0, 0, 32, 0, 64, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0}, 0.29, 0.31, 0},
+        {FFTGEN_KERNEL_FP32, 2, {1024, 1024}, {0, caps_of("0"), 0, 1, 0, 0, 0, 3, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}, 1.08, 1.13, 0},
+        {FFTGEN_KERNEL_FP16, 2, {256, 128}, {0, caps_of("0"), 0, 0, 0, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}, 0.5, 0.55, 0},
+        {FFTGEN_KERNEL_FP16, 1, {16384}, {0, caps_of("0"), 0, 0, 32, 0, 0, 0, 0, 1, 8, 0, 0, 0, 0, 0, 0, 0, 0}, 0.37, 0.44, 0},
+        {FFTGEN_KERNEL_FP16, 2, {4096, 4096}, {0, caps_of("0,64,0"), 0, 0, 0, 4, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0}, 0.91, 1.05, 0},
+        {FFTGEN_KERNEL_FP16, 1, {1LL << 27}, {0, caps_of("16,16,8"), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 3, 0, 0, 0, 0, 0, 0}, 1.33, 1.54, 0},
+        {FFTGEN_KERNEL_FP16, 1, {8192}, {0, caps_of("0"), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2048, 0, 0, 0, 0, 0}, 0.38, 0.39, 0},
+        {FFTGEN_KERNEL_FP32, 1, {16}, {0, caps_of("0"), 0, 0, 8, 0, 32, 0, 0, 0, 0, 0, 0, FFTGEN_L2_PREFETCH_OFF, 0, 0, 0, 0, 0}, 0.5, 0.52, 0},
+        {FFTGEN_KERNEL_FP16, 2, {512, 512}, {0, caps_of("0"), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2048, 3, 0, 0, 0, 0}, 0.59, 0.6, 0},
+        {FFTGEN_KERNEL_FP32, 1, {1LL << 21}, {0, caps_of("0"), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2048, 2, 1, 0, 0, 0}, 1.5, 1.55, 0},
+        {FFTGEN_KERNEL_FP32, 1, {1LL << 24}, {0, caps_of("0"), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0, 0}, 1.48, 1.53, 0},
+        {FFTGEN_KERNEL_FP16, 1, {524288}, {0, caps_of("8,0"), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1024}, 0.6, 0.62, 0},
     };
     const int count = (int)(sizeof entries / sizeof entries[0]);
     assert_int_equal(fftgen_wisdom_write(path, &H100, entries, count, why, sizeof why), FFTGEN_SUCCESS);
@@ -415,6 +430,78 @@ static void writing_keeps_what_it_does_not_replace(void **state)
     assert_true(S_ISCHR(st.st_mode));
 }
 
+/* Lines for small calls (max-points=): a call takes its section's line of the smallest bound at or above
+ * its points in all, else the section's line for every call; sections keep their order of precedence
+ * (a user's line for every call comes before a shipped line for small calls); tune writes and keeps them
+ * apart from the line for every call. */
+static void lines_for_small_calls(void **state)
+{
+    (void)state;
+    char why[256], path[] = "/tmp/fftgen-wisdom-XXXXXX";
+    const fftgen_device_key x = {"X", 90, "1", "0.1.0"}, y = {"Y", 90, "1", "0.1.0"};
+    const char shipped[] = "fftgen-wisdom 1\n"
+                           "device \"X\" sm_90 driver 1 fftgen 0.1.0\n"
+                           "fp32 256x256 tensor-cores=none max-tile=0 cluster=8\n"
+                           "fp32 32768 tensor-cores=none max-tile=0 cluster=4\n"
+                           "device \"Y\" sm_90 driver 1 fftgen 0.1.0\n"
+                           "fp32 32768 tensor-cores=none max-tile=0 cluster=2 max-points=4194304\n"
+                           "fp32 32768 tensor-cores=none max-tile=0 cluster=8\n"
+                           "fp32 32768 tensor-cores=none max-tile=0 cluster=1 max-points=1048576\n"
+                           "fp32 256x256 tensor-cores=none max-tile=0 cluster=1 max-points=2097152\n";
+    assert_int_equal(add(shipped, 1, why, sizeof why), FFTGEN_SUCCESS);
+    const long long n32768[1] = {32768}, square[2] = {256, 256};
+    static const struct {
+        long long points;
+        int cluster;
+    } calls[] = {{32768, 1}, {1 << 20, 1}, {(1 << 20) + 1, 2}, {1 << 22, 2}, {(1 << 22) + 1, 8}, {1LL << 27, 8}};
+    fftgen_choice choice;
+    for (size_t i = 0; i < sizeof calls / sizeof calls[0]; ++i) {
+        assert_true(fftgen_wisdom_find(&y, FFTGEN_KERNEL_FP32, 1, n32768, calls[i].points, &choice));
+        assert_int_equal(choice.cluster, calls[i].cluster);
+        /* the first section of the architecture has no line for small calls */
+        assert_true(fftgen_wisdom_find(&x, FFTGEN_KERNEL_FP32, 1, n32768, calls[i].points, &choice));
+        assert_int_equal(choice.cluster, 4);
+    }
+    /* Y's own section has a line for small calls of 256x256 only: larger calls take the architecture's */
+    assert_true(fftgen_wisdom_find(&y, FFTGEN_KERNEL_FP32, 2, square, 1 << 21, &choice));
+    assert_int_equal(choice.cluster, 1);
+    assert_true(fftgen_wisdom_find(&y, FFTGEN_KERNEL_FP32, 2, square, 1 << 22, &choice));
+    assert_int_equal(choice.cluster, 8);
+    /* the user's line for every call comes first, even for small calls */
+    const char users[] = "fftgen-wisdom 1\ndevice \"Y\" sm_90 driver 1 fftgen 0.1.0\n"
+                         "fp32 256x256 tensor-cores=none max-tile=0 cluster=4\n";
+    assert_int_equal(add(users, 0, why, sizeof why), FFTGEN_SUCCESS);
+    assert_true(fftgen_wisdom_find(&y, FFTGEN_KERNEL_FP32, 2, square, 1 << 20, &choice));
+    assert_int_equal(choice.cluster, 4);
+
+    /* tune's lines: a line for small calls keeps the line for every call of the same shape, and the
+     * other way round; written again, each replaces its own */
+    const int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
+    unlink(path); /* a new file: an empty one is not wisdom */
+    fftgen_wisdom_entry small = {FFTGEN_KERNEL_FP32, 1, {32768}, {0}, 0.017, 0.02, 1 << 20};
+    small.choice.cluster = 1;
+    fftgen_wisdom_entry every = {FFTGEN_KERNEL_FP32, 1, {32768}, {0}, 0.9, 0.9, 0};
+    every.choice.cluster = 4;
+    assert_int_equal(fftgen_wisdom_write(path, &x, &small, 1, why, sizeof why), FFTGEN_SUCCESS);
+    assert_int_equal(fftgen_wisdom_write(path, &x, &every, 1, why, sizeof why), FFTGEN_SUCCESS);
+    small.choice.cluster = 2;
+    assert_int_equal(fftgen_wisdom_write(path, &x, &small, 1, why, sizeof why), FFTGEN_SUCCESS);
+    const char *text = slurp(path);
+    assert_non_null(strstr(text, "fp32 32768 tensor-cores=none max-tile=0 cluster=2 max-points=1048576 ms=0.0170"
+                                 " default-ms=0.0200\n"));
+    assert_non_null(strstr(text, "fp32 32768 tensor-cores=none max-tile=0 cluster=4 ms=0.9000"));
+    assert_null(strstr(text, "cluster=1"));
+    fftgen_wisdom_reset_for_tests();
+    assert_int_equal(fftgen_wisdom_add_file(path, why, sizeof why), FFTGEN_SUCCESS);
+    assert_true(fftgen_wisdom_find(&x, FFTGEN_KERNEL_FP32, 1, n32768, 1 << 19, &choice));
+    assert_int_equal(choice.cluster, 2);
+    assert_true(fftgen_wisdom_find(&x, FFTGEN_KERNEL_FP32, 1, n32768, 1 << 21, &choice));
+    assert_int_equal(choice.cluster, 4);
+    unlink(path);
+}
+
 static void default_path_follows_the_environment(void **state)
 {
     (void)state;
@@ -489,46 +576,51 @@ static void shipped_table_parses_and_plans(void **state)
     /* every sm_90 device, and the H200, whose own section comes first */
     static const fftgen_device_key devices[] = {{"any", 90, "1", "0.1.0"}, {"NVIDIA H200", 90, "1", "0.1.0"}};
     /* every 1D size, then the shapes fftgen tune measures by default */
-    long long shapes[32 + 8][3] = {{256, 256}, {1024, 1024}, {4096, 4096}, {8192, 8192}, {64, 64, 64},
+    long long shapes[32 + 9][3] = {{256, 256}, {512, 512}, {1024, 1024}, {4096, 4096}, {8192, 8192}, {64, 64, 64},
                                    {128, 128, 128}, {256, 256, 256}, {512, 512, 512}};
-    int count = 8;
+    int count = 9;
     for (long long n = 16; n <= (1LL << 27); n *= 2) shapes[count++][0] = n;
     assert_int_equal(fftgen_wisdom_add_text(fftgen_shipped_wisdom_data, (size_t)fftgen_shipped_wisdom_size, 1, why,
                                             sizeof why),
                      FFTGEN_SUCCESS);
     for (size_t d = 0; d < sizeof devices / sizeof devices[0]; ++d)
         for (int p = 0; p < 2; ++p)
-            for (int s = 0; s < count; ++s) {
-                const fftgen_kernel_precision precision = p ? FFTGEN_KERNEL_FP16 : FFTGEN_KERNEL_FP32;
-                const int rank = shapes[s][2] != 0 ? 3 : shapes[s][1] != 0 ? 2 : 1;
-                long long points = 1;
-                for (int i = 0; i < rank; ++i) points *= shapes[s][i];
-                fftgen_choice choice;
-                if (!fftgen_wisdom_find(&devices[d], precision, rank, shapes[s], &choice)) continue;
-                fftgen_kernel_request request = {points, 0, precision, 90, 0, {{0}}, 0, FFTGEN_INTERMEDIATE_DEFAULT,
-                                                 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
-                fftgen_choice_apply(&choice, rank, &request); /* as libfftgen does */
-                const fftgen_user_layout dense = {1, points, {0}};
-                fftgen_transform_plan plan;
-                assert_int_equal(fftgen_plan_shape(&request, rank, shapes[s], dense, dense, &plan, why, sizeof why),
-                                 FFTGEN_PLAN_OK);
-                if (choice.max_radix != 0) assert_int_equal(plan.pass[0].radix_max, choice.max_radix);
-                for (int i = 0; i < plan.pass_count; ++i)
-                    if (choice.radix32_passes >> i & 1) assert_int_equal(plan.pass[i].radix_max, 32);
-                for (int i = 0; i < plan.pass_count; ++i)
-                    assert_int_equal(plan.pass[i].computed_twiddles, choice.computed_twiddle_passes >> i & 1);
-                if (choice.block_threads != 0 && plan.pass[0].ffts_per_block > 1)
-                    assert_true(plan.pass[0].threads <= choice.block_threads);
-                /* a prefetch on the one kernel or fused slice, or on the passes of a 1D size of two that
-                 * read fp16 rows in runs */
-                int prefetched = 0;
-                for (int i = 0; i < plan.pass_count; ++i)
-                    if (plan.pass[i].prefetch != 0) {
-                        assert_int_equal(plan.pass[i].prefetch, choice.prefetch);
-                        prefetched = 1;
-                    }
-                assert_int_equal(prefetched, choice.prefetch != 0);
-            }
+            for (int s = 0; s < count; ++s)
+                for (long long call = 1LL << 20; call <= LARGE_CALL; call *= 2) { /* lines for small calls too */
+                    const fftgen_kernel_precision precision = p ? FFTGEN_KERNEL_FP16 : FFTGEN_KERNEL_FP32;
+                    const int rank = shapes[s][2] != 0 ? 3 : shapes[s][1] != 0 ? 2 : 1;
+                    long long points = 1;
+                    for (int i = 0; i < rank; ++i) points *= shapes[s][i];
+                    fftgen_choice choice;
+                    if (!fftgen_wisdom_find(&devices[d], precision, rank, shapes[s], call > points ? call : points,
+                                            &choice))
+                        continue;
+                    fftgen_kernel_request request = {points, 0, precision, 90, 0, {{0}}, 0,
+                                                     FFTGEN_INTERMEDIATE_DEFAULT, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                                                     0, 0, 0, 0};
+                    fftgen_choice_apply(&choice, rank, &request); /* as libfftgen does */
+                    const fftgen_user_layout dense = {1, points, {0}};
+                    fftgen_transform_plan plan;
+                    assert_int_equal(
+                        fftgen_plan_shape(&request, rank, shapes[s], dense, dense, &plan, why, sizeof why),
+                        FFTGEN_PLAN_OK);
+                    if (choice.max_radix != 0) assert_int_equal(plan.pass[0].radix_max, choice.max_radix);
+                    for (int i = 0; i < plan.pass_count; ++i)
+                        if (choice.radix32_passes >> i & 1) assert_int_equal(plan.pass[i].radix_max, 32);
+                    for (int i = 0; i < plan.pass_count; ++i)
+                        assert_int_equal(plan.pass[i].computed_twiddles, choice.computed_twiddle_passes >> i & 1);
+                    if (choice.block_threads != 0 && plan.pass[0].ffts_per_block > 1)
+                        assert_true(plan.pass[0].threads <= choice.block_threads);
+                    /* a prefetch on the one kernel or fused slice, or on the passes of a 1D size of two that
+                     * read fp16 rows in runs */
+                    int prefetched = 0;
+                    for (int i = 0; i < plan.pass_count; ++i)
+                        if (plan.pass[i].prefetch != 0) {
+                            assert_int_equal(plan.pass[i].prefetch, choice.prefetch);
+                            prefetched = 1;
+                        }
+                    assert_int_equal(prefetched, choice.prefetch != 0);
+                }
     /* fp16 16384 takes radix 32, computed twiddles and a prefetch on sm_90: 8 transforms a block
      * (tune, H100: 0.5014 -> 0.4019 ms), 64 on the H200 (0.4828 -> 0.3389) */
     fftgen_choice choice;
@@ -1347,11 +1439,11 @@ static void planner_follows_an_order(void **state)
     assert_int_equal(add(wisdom, 0, why, sizeof why), FFTGEN_SUCCESS);
     fftgen_choice choice;
     const long long square[2] = {4096, 4096}, smaller[2] = {1024, 1024};
-    assert_true(fftgen_wisdom_find(&x, FFTGEN_KERNEL_FP16, 2, square, &choice));
+    assert_true(fftgen_wisdom_find(&x, FFTGEN_KERNEL_FP16, 2, square, LARGE_CALL, &choice));
     assert_int_equal(choice.columns_first, 1);
     fftgen_choice_text(&choice, text, sizeof text);
     assert_string_equal(text, "tensor-cores=none max-tile=0 order=columns-first");
-    assert_true(fftgen_wisdom_find(&x, FFTGEN_KERNEL_FP16, 2, smaller, &choice));
+    assert_true(fftgen_wisdom_find(&x, FFTGEN_KERNEL_FP16, 2, smaller, LARGE_CALL, &choice));
     assert_int_equal(choice.columns_first, 0);
 
     const fftgen_user_layout dense = {1, 4096 * 4096, {0}};
@@ -1402,6 +1494,7 @@ int main(void)
         cmocka_unit_test_teardown(shipped_section_of_a_device_comes_first_there, teardown),
         cmocka_unit_test_teardown(damaged_files_are_refused_whole, teardown),
         cmocka_unit_test_teardown(writing_keeps_what_it_does_not_replace, teardown),
+        cmocka_unit_test_teardown(lines_for_small_calls, teardown),
         cmocka_unit_test_teardown(default_path_follows_the_environment, teardown),
         cmocka_unit_test_teardown(defaults_load_once_and_serve_each_device, teardown),
         cmocka_unit_test_teardown(defaults_are_there_for_every_thread, teardown),

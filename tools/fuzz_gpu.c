@@ -99,7 +99,8 @@ static int parse_choice(int precision, const struct shape_arg *shape, const char
         fprintf(stderr, "%s: --wisdom '%s': %s\n", PROGRAM, words, why);
         return -1;
     }
-    return fftgen_wisdom_find(&key, (fftgen_kernel_precision)precision, shape->rank, shape->n, choice) ? 0 : -1;
+    /* the one line just added, whatever calls it serves */
+    return fftgen_wisdom_find(&key, (fftgen_kernel_precision)precision, shape->rank, shape->n, 1, choice) ? 0 : -1;
 }
 
 int main(int argc, char **argv)

@@ -24,7 +24,7 @@ shipped_choices() {
         $1 == "device" { split($0, q, "\""); device = tolower(q[2]); sub(/^nvidia /, "", device);
                          gsub(/[^a-z0-9]+/, "-", device); split(q[3], rest, " "); arch = rest[1] }
         $1 == p && $2 == n {
-            flags = "";
+            flags = ""; name = device;
             for (i = 3; i <= NF; ++i) {
                 split($i, kv, "=");
                 if (kv[1] == "tensor-cores" && kv[2] != "none") flags = flags " --tensor-cores=" kv[2];
@@ -43,8 +43,9 @@ shipped_choices() {
                 if (kv[1] == "tma-columns") flags = flags " --tma-columns=" kv[2];
                 if (kv[1] == "cluster") flags = flags " --cluster " kv[2];
                 if (kv[1] == "four-step") flags = flags " --four-step " kv[2];
+                if (kv[1] == "max-points") name = device "-max-points-" kv[2]; # beside the line for every call
             }
-            if (flags != "" && !((arch flags) in seen)) { seen[arch flags] = 1; print device " --arch " arch flags }
+            if (flags != "" && !((arch flags) in seen)) { seen[arch flags] = 1; print name " --arch " arch flags }
         }' "$root/runtime/tuned_choices.wisdom"
 }
 for ((n = 16; n <= 1048576; n *= 2)); do

@@ -83,6 +83,9 @@ static void usage(FILE *to)
             "                     8192x8192, 64x64x64, 128x128x128, 256x256x256, 512x512x512\n"
             "  --precision LIST   comma-separated: fp16, fp32, split, split-papers (default fp16,fp32)\n"
             "  --points TOTAL     points per measurement: batch = TOTAL / points (default 2^27)\n"
+            "  --bounded          save each choice for calls of at most that many points in all (a line\n"
+            "                     with max-points=, beside the line for every call) instead of for every\n"
+            "                     call: small calls, whose grids leave SMs idle, may want other plans\n"
             "  --runs R           timed runs per candidate (default 20)\n"
             "  --jobs J           kernels compiled at once with NVRTC (default: the CPU count, at most 16)\n"
             "  -o, --output FILE  the wisdom file to update (default $FFTGEN_WISDOM, else wisdom.txt in the\n"
@@ -991,7 +994,8 @@ static int refine_other_structures(struct measurement *m, int arch, int runs, in
  * cluster size against none, and the choice in use now), then refine_fastest's rounds on the fastest
  * plan and on the fastest of other structures (refine_other_structures). Fills `entry` (the default
  * choice unless one is MIN_GAIN faster). -1 when a measurement failed. */
-static int tune_one(const struct transform *t, const fftgen_device_key *key, long long total, int runs, int jobs,
+static int tune_one(const struct transform *t, const fftgen_device_key *key, long long total, int bounded, int runs,
+                    int jobs,
                     struct buffers *b, const struct progress *progress, fftgen_wisdom_entry *entry, int *measured)
 {
     static struct candidate_list list;
@@ -1054,16 +1058,16 @@ static int tune_one(const struct transform *t, const fftgen_device_key *key, lon
     /* the choice libfftgen makes now (the user's wisdom, else the shipped table): the rounds below vary
      * only the fastest plan so far, and may not reach a combination measured on another device (the
      * H100's choice for fp16 256x256 ran 7% faster on an H200 than any plan of the H200's own rounds) */
+    const long long points = shape_arg_points(&t->shape), batch = total / points > 0 ? total / points : 1;
     fftgen_choice current;
-    if (fftgen_wisdom_find(key, KERNEL_PRECISIONS[t->precision], t->shape.rank, t->shape.n, &current))
+    if (fftgen_wisdom_find(key, KERNEL_PRECISIONS[t->precision], t->shape.rank, t->shape.n, points * batch, &current))
         add_candidate(t, arch, current, &list);
     const int can = tensor_core_passes(t, arch);
     if (list.count < 2 && can == 0) {
         printf("  %-5s %-12s one plan only: nothing to choose\n", PRECISION_NAMES[t->precision], shape);
         return 0;
     }
-    const long long points = shape_arg_points(&t->shape);
-    struct measurement m = {t, shape, total / points > 0 ? total / points : 1, 0, 0, NULL, NULL, progress};
+    struct measurement m = {t, shape, batch, 0, 0, NULL, NULL, progress};
     m.values = (size_t)(points * m.batch) * 2;
     m.checked = (size_t)(points * m.batch) < CHECKED_POINTS ? (size_t)(points * m.batch) : CHECKED_POINTS;
     m.reference = malloc(sizeof(double) * 2 * m.checked);
@@ -1088,6 +1092,7 @@ static int tune_one(const struct transform *t, const fftgen_device_key *key, lon
     entry->rank = t->shape.rank;
     for (int d = 0; d < t->shape.rank; ++d) entry->shape[d] = t->shape.n[d];
     entry->choice = list.items[best].choice;
+    entry->max_points = bounded ? points * m.batch : 0;
     entry->ms = list.items[best].ms;
     entry->default_ms = default_ms;
     char choice[256], runner_up[256];
@@ -1136,6 +1141,7 @@ int main(int argc, char **argv)
     static struct transform transforms[MAX_TRANSFORMS], shapes[MAX_TRANSFORMS];
     int want[4] = {0}, shape_count = 0, runs = 20;
     long long total = 1LL << 27;
+    int bounded = 0;
     long cpus = sysconf(_SC_NPROCESSORS_ONLN);
     int jobs = cpus < 1 ? 1 : (cpus > 16 ? 16 : (int)cpus);
     const char *output = NULL;
@@ -1149,6 +1155,8 @@ int main(int argc, char **argv)
             if (parse_precisions(argv[++i], want) != 0) return 2;
         } else if (strcmp(a, "--points") == 0 && has_value) {
             total = parse_count("--points", argv[++i], 2, 1LL << 31);
+        } else if (strcmp(a, "--bounded") == 0) {
+            bounded = 1;
         } else if (strcmp(a, "--runs") == 0 && has_value) {
             runs = (int)parse_count("--runs", argv[++i], 3, 10000);
         } else if (strcmp(a, "--jobs") == 0 && has_value) {
@@ -1213,8 +1221,9 @@ int main(int argc, char **argv)
     if (!cuda_ok(cudaMalloc(&b.in, b.bytes), "cudaMalloc") || !cuda_ok(cudaMalloc(&b.out, b.bytes), "cudaMalloc") ||
         !cuda_ok(cudaMalloc(&b.work, b.bytes), "cudaMalloc"))
         return 1;
-    printf("fftgen tune on %s (sm_%d, driver %s, fftgen %s): %d transforms, %lld points each, median of %d runs\n",
-           key.device, arch, key.driver, key.version, count, total, runs);
+    printf("fftgen tune on %s (sm_%d, driver %s, fftgen %s): %d transforms, %lld points each, median of %d runs%s\n",
+           key.device, arch, key.driver, key.version, count, total, runs,
+           bounded ? "; the choices saved for calls of at most as many points" : "");
     fftgen_wisdom_entry *entries = calloc((size_t)count, sizeof *entries);
     const int live = isatty(fileno(stderr));
     int saved = 0, failures = 0;
@@ -1223,7 +1232,8 @@ int main(int argc, char **argv)
         int measured = 0;
         const struct progress progress = {live, i, count};
         printf("[%d/%d]", i + 1, count);
-        if (tune_one(&transforms[i], &key, total, runs, jobs, &b, &progress, &entries[saved], &measured) != 0)
+        if (tune_one(&transforms[i], &key, total, bounded, runs, jobs, &b, &progress, &entries[saved], &measured) !=
+            0)
             ++failures;
         saved += measured;
         /* saved as it goes: an interrupted run keeps what it measured */
