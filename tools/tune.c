@@ -995,8 +995,8 @@ static int refine_other_structures(struct measurement *m, int arch, int runs, in
  * plan and on the fastest of other structures (refine_other_structures). Fills `entry` (the default
  * choice unless one is MIN_GAIN faster). -1 when a measurement failed. */
 static int tune_one(const struct transform *t, const fftgen_device_key *key, long long total, int bounded, int runs,
-                    int jobs,
-                    struct buffers *b, const struct progress *progress, fftgen_wisdom_entry *entry, int *measured)
+                    int jobs, struct buffers *b, const struct progress *progress, fftgen_wisdom_entry *entry,
+                    int *measured)
 {
     static struct candidate_list list;
     const int arch = key->arch;
@@ -1232,8 +1232,8 @@ int main(int argc, char **argv)
         int measured = 0;
         const struct progress progress = {live, i, count};
         printf("[%d/%d]", i + 1, count);
-        if (tune_one(&transforms[i], &key, total, bounded, runs, jobs, &b, &progress, &entries[saved], &measured) !=
-            0)
+        if (tune_one(&transforms[i], &key, total, bounded, runs, jobs, &b, &progress, &entries[saved],
+                     &measured) != 0)
             ++failures;
         saved += measured;
         /* saved as it goes: an interrupted run keeps what it measured */
