@@ -14,15 +14,16 @@
 #                  a 1D size may take fftgen's layouts (--istride=S, --idist=D, --ostride, --odist),
 #                  which must keep within 2^27 points, e.g. fp16:256:--ostride=524288:--odist=1
 #                  (strided writes alone)
-# Then on the GPU: OUTDIR/fftgen-kernel-ab [RUNS [ROUNDS]] [--out-at MB,...]  (exit 1 if a kernel's error
-#   is off; --out-at: the output that many MB after the input, one timing per placement).
+# Then on the GPU: OUTDIR/fftgen-kernel-ab [RUNS [ROUNDS]] [--out-at MB,...] [--points P]  (exit 1 if a
+#   kernel's error is off; --out-at: the output that many MB after the input, one timing per placement;
+#   --points: timed calls of P points in all, small calls, instead of 2^27).
 # Example: cp -r templates /tmp/base && (edit templates) && \
 #   tools/kernel-ab.sh build-ab base=/tmp/base new=templates -- fp16:512 fp16:4096 fp32:8192
 # A planner change: cp build/fftgen /tmp/fftgen-base && (edit, rebuild) && \
 #   tools/kernel-ab.sh build-ab base=templates%/tmp/fftgen-base new=templates -- fp16:16384
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-[ $# -ge 4 ] || { sed -n '2,22p' "$0" >&2; exit 2; }
+[ $# -ge 4 ] || { sed -n '2,23p' "$0" >&2; exit 2; }
 out=$1; shift
 fftgen=${FFTGEN:-$root/build/fftgen}
 [ -x "$fftgen" ] || { echo "kernel-ab: no fftgen at $fftgen (build first)" >&2; exit 2; }

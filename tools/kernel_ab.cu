@@ -7,6 +7,8 @@
 // placement of the buffers changes a kernel's speed. A 1D entry may have the layouts of fftgen's --istride,
 // --idist, --ostride and --odist (point j of transform b at b*dist + j*stride), so that access patterns
 // (strided reads, strided writes) can be timed alone: they must keep within the buffers' 2^27 points.
+// With --points P, the timed calls (and the copy beside them) cover P points in all instead of 2^27: small
+// calls, whose time is more the blocks' latency than the bandwidth.
 #include <cuda_runtime.h>
 #include <cuda_fp16.h>
 #include <stdio.h>
@@ -108,8 +110,10 @@ static double check(const entry& e, const void* hin, const void* hout, long firs
 }
 
 static void usage() {
-    fprintf(stderr, "usage: fftgen-kernel-ab [RUNS [ROUNDS]] [--out-at MB[,MB...]]\n"
+    fprintf(stderr, "usage: fftgen-kernel-ab [RUNS [ROUNDS]] [--out-at MB[,MB...]] [--points P]\n"
                     "  RUNS, ROUNDS  timed runs per entry and round (default 30 and 3)\n"
+                    "  --points      time calls of P points in all (a power of two, at least each entry's\n"
+                    "                points and at most 2^27; default 2^27); the check stays at 2^27\n"
                     "  --out-at      the output starts MB after the input, in one allocation (at least 512 MB:\n"
                     "                fp32 entries need 1024 and are skipped below it); one timing per value\n");
     exit(2);
@@ -117,6 +121,7 @@ static void usage() {
 
 int main(int argc, char** argv) {
     int runs = 30, rounds = 3, positional = 0;
+    long timed_points = TOTAL;
     std::vector<long> out_at; // MB; empty: two allocations
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--out-at") && i + 1 < argc) {
@@ -125,6 +130,9 @@ int main(int argc, char** argv) {
                 if (mb < 512) usage();
                 out_at.push_back(mb);
             }
+        } else if (!strcmp(argv[i], "--points") && i + 1 < argc) {
+            timed_points = atol(argv[++i]);
+            if (timed_points < 1 || timed_points > TOTAL || (timed_points & (timed_points - 1))) usage();
         } else if (positional < 2 && atoi(argv[i]) >= 1) {
             (positional++ ? rounds : runs) = atoi(argv[i]);
         } else {
@@ -139,6 +147,10 @@ int main(int argc, char** argv) {
         if (in_index(e, last, e.n - 1) >= TOTAL || out_index(e, last, e.n - 1) >= TOTAL) {
             fprintf(stderr, "fftgen-kernel-ab: %s %ld: its layouts reach past the buffers' %ld points\n", e.variant, e.n,
                     TOTAL);
+            return 2;
+        }
+        if (e.n > timed_points) {
+            fprintf(stderr, "fftgen-kernel-ab: %s %ld: more points than --points %ld\n", e.variant, e.n, timed_points);
             return 2;
         }
     }
@@ -163,13 +175,14 @@ int main(int argc, char** argv) {
         for (int p = 0; p < 2; p++) {
             std::vector<float> t;
             for (int r = 0; r < runs + 5; r++) {
-                CHECK(cudaEventRecord(a)); CHECK(cudaMemcpyAsync(out, in, TOTAL * (p ? 8 : 4), cudaMemcpyDeviceToDevice));
+                CHECK(cudaEventRecord(a)); CHECK(cudaMemcpyAsync(out, in, timed_points * (p ? 8 : 4), cudaMemcpyDeviceToDevice));
                 CHECK(cudaEventRecord(b)); CHECK(cudaEventSynchronize(b)); float ms; CHECK(cudaEventElapsedTime(&ms, a, b));
                 if (r >= 5) t.push_back(ms);
             }
             std::sort(t.begin(), t.end()); copy_ms[p] = t[t.size() / 2];
         }
-        printf("copy: fp16 bytes %.4f ms (%.0f GB/s), fp32 bytes %.4f ms (%.0f GB/s)\n", copy_ms[0], 2 * TOTAL * 4 / copy_ms[0] / 1e6, copy_ms[1], 2 * TOTAL * 8 / copy_ms[1] / 1e6);
+        printf("copy of %ld points: fp16 bytes %.4f ms (%.0f GB/s), fp32 bytes %.4f ms (%.0f GB/s)\n", timed_points, copy_ms[0],
+               2 * timed_points * 4 / copy_ms[0] / 1e6, copy_ms[1], 2 * timed_points * 8 / copy_ms[1] / 1e6);
     };
     // an entry fits the placement if its output does not overlap its input
     auto fits = [&](const entry& e, long at) { return at == 0 || (at << 20) >= (long)(TOTAL * point_bytes(e)); };
@@ -209,7 +222,7 @@ int main(int argc, char** argv) {
             for (int i = 0; i < count; i++) {
                 const entry& e = entries[i];
                 if (!fits(e, at)) continue;
-                int batch = (int)(TOTAL / e.n);
+                int batch = (int)(timed_points / e.n);
                 if (i == 0 || entries[i - 1].fp16 != e.fp16) // fresh random inputs of this precision
                     CHECK(cudaMemcpy(in, inputs(e), TOTAL * point_bytes(e), cudaMemcpyHostToDevice));
                 for (int k = 0; k < 5; k++) CHECK(launch(e, in, out, batch));
