@@ -116,6 +116,9 @@ static fftgen_result check_pack(const unsigned char *data, size_t size, int arch
         return FFTGEN_PACK_CORRUPT;
     char version[17] = {0};
     memcpy(version, data + 16, 16);
+    /* the writer pads the version with zeros (the checksum does not cover the header) */
+    for (size_t i = strlen(version); i < 16; ++i)
+        if (version[i] != 0) return FFTGEN_PACK_CORRUPT;
     if (strcmp(version, FFTGEN_VERSION) != 0) return FFTGEN_PACK_WRONG_VERSION;
     int has_arch = arch <= 0;
     for (unsigned i = 0; i < *count; ++i) {

@@ -1,6 +1,7 @@
 /* Kernel packs, without a GPU: the default pack built from generated/ serves plans with no NVRTC at
  * all; `fftgen pack` writes packs that load and serve; damaged, foreign, other-version and
- * other-architecture packs are rejected with their own result codes; bad `fftgen pack` input fails;
+ * other-architecture packs are rejected with their own result codes, and every damaged byte of a pack
+ * is refused; bad `fftgen pack` input fails;
  * threads that plan at once all find the default pack's kernels. */
 #define _POSIX_C_SOURCE 200809L
 #include <setjmp.h>
@@ -292,6 +293,45 @@ static void bad_packs_are_rejected(void **state)
     fftgen_pack_reset_for_tests();
 }
 
+/* Every byte of a pack's header and descriptors changed in turn, every truncation of them, and bytes
+ * spread through its kernels: none loads (the header is checked field by field, the rest by its
+ * checksum), and none crashes the loader. */
+static void every_damaged_byte_is_refused(void **state)
+{
+    (void)state;
+    char path[300];
+    snprintf(path, sizeof path, "%s/whole.fgpack", work_dir);
+    write_pack(path);
+    FILE *f = fopen(path, "rb");
+    assert_non_null(f);
+    fseek(f, 0, SEEK_END);
+    const long size = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    unsigned char *good = malloc((size_t)size), *bad = malloc((size_t)size);
+    assert_non_null(good);
+    assert_non_null(bad);
+    assert_int_equal(fread(good, 1, (size_t)size, f), (size_t)size);
+    fclose(f);
+    fftgen_pack_reset_for_tests();
+    assert_int_equal(fftgen_pack_add(good, (size_t)size, 1, 90), FFTGEN_SUCCESS);
+    fftgen_pack_reset_for_tests();
+    enum { HEADER_BYTES = 48, DESCRIPTOR_BYTES = 256 };        /* runtime/pack.c's layout */
+    const long count = (long)good[12] | (long)good[13] << 8; /* a little-endian u32: a few kernels */
+    const long described = HEADER_BYTES + DESCRIPTOR_BYTES * count;
+    assert_true(count > 0 && described < size);
+    const long spread = (size - described) / 64;
+    for (long at = 0; at < size; at += at < described ? 1 : spread) {
+        memcpy(bad, good, (size_t)size);
+        bad[at] ^= 0x5a;
+        if (fftgen_pack_add(bad, (size_t)size, 1, 90) == FFTGEN_SUCCESS) fail_msg("byte %ld changed: loaded", at);
+        fftgen_pack_reset_for_tests();
+        if (fftgen_pack_add(good, (size_t)at, 1, 90) == FFTGEN_SUCCESS) fail_msg("cut at %ld bytes: loaded", at);
+        fftgen_pack_reset_for_tests();
+    }
+    free(good);
+    free(bad);
+}
+
 static void pack_command_rejects_bad_input(void **state)
 {
     (void)state;
@@ -328,6 +368,7 @@ int main(void)
         cmocka_unit_test(tensor_core_pack_serves_tensor_core_plans),
         cmocka_unit_test(split_pack_serves_split_plans),
         cmocka_unit_test(bad_packs_are_rejected),
+        cmocka_unit_test(every_damaged_byte_is_refused),
         cmocka_unit_test(pack_command_rejects_bad_input),
     };
     const int failed = cmocka_run_group_tests_name("packs", tests, NULL, NULL);

@@ -1,8 +1,9 @@
 /* Wisdom (runtime/wisdom.h), without a GPU: a user's section is used only on its own device, driver
  * and fftgen version, the shipped table's first section of an architecture for every device of it
  * and a later one for its own device first, the user's first;
- * damaged files are refused whole and name the line; writing keeps other devices' sections and this
- * device's transforms not measured again, and never overwrites a damaged file; the defaults load
+ * damaged files (and the shipped table damaged at random) are refused whole and name the line;
+ * writing keeps other devices' sections and this device's transforms not measured again, and never
+ * overwrites a damaged file; the defaults load
  * once and serve every device of a process, and a thread that plans while another loads them waits for
  * them; the shipped table parses; the planner follows a choice. */
 #define _POSIX_C_SOURCE 200809L
@@ -655,6 +656,77 @@ static fftgen_plan_status plan_dense(const fftgen_kernel_request *request, int r
 
 /* fp16 one-kernel transforms always take twiddles from powers of two; tiled passes where the choice
  * names them; fp32 never */
+/* The shipped table with random damage (bytes changed, cut, deleted, repeated, and words of the format
+ * put anywhere), a seed that repeats: each text is taken whole or refused whole with a reason that
+ * names its line, and taking or refusing one never crashes. */
+static size_t damage_text(char *text, size_t size, size_t capacity, unsigned *seed)
+{
+    static const char *const words[] = {"max-points=", "99999999999999999999", "-1", "cluster=", "fp32 ", "fp16 ", "x",
+                                        "device \"", "\n", "sm_", "=", ",,", "1,2,3,4,5,6,7,8,9", "0", "\"", " ",
+                                        "max-tile=", "4096x4096x4096x2", "ms=nan", "1e999", "tensor-cores=", "radix=",
+                                        "#", "fftgen-wisdom 1\n", "split-papers", "\t", "block-threads=0", "\r\n"};
+    const size_t at = size ? (size_t)rand_r(seed) % size : 0;
+    size_t length = (size_t)rand_r(seed) % 200;
+    switch (rand_r(seed) % 5) {
+    case 0: /* a byte changed */
+        if (size) text[at] = (char)(rand_r(seed) % 256);
+        return size;
+    case 1: /* cut */
+        return at;
+    case 2: { /* a word of the format put in */
+        const char *word = words[(size_t)rand_r(seed) % (sizeof words / sizeof words[0])];
+        length = strlen(word);
+        if (size + length > capacity) return size;
+        memmove(text + at + length, text + at, size - at);
+        memcpy(text + at, word, length);
+        return size + length;
+    }
+    case 3: /* bytes deleted */
+        if (length > size - at) length = size - at;
+        memmove(text + at, text + at + length, size - at - length);
+        return size - length;
+    default: /* bytes repeated */
+        if (length > size - at || size + length > capacity) return size;
+        memmove(text + at + length, text + at, size - at);
+        return size + length;
+    }
+}
+
+static void damaged_tables_are_taken_or_refused_whole(void **state)
+{
+    (void)state;
+    const size_t size = (size_t)fftgen_shipped_wisdom_size, capacity = size + 4096;
+    char *text = malloc(capacity), why[512];
+    assert_non_null(text);
+    static const fftgen_device_key devices[] = {{"any", 90, "1", "0.1.0"}, {"NVIDIA H200", 90, "1", "0.1.0"}};
+    const long long shapes[][3] = {{1024, 0, 0}, {65536, 0, 0}, {4096, 4096, 0}, {256, 256, 256}};
+    unsigned seed = 2026;
+    int taken = 0, refused = 0;
+    for (int i = 0; i < 1000; ++i) {
+        memcpy(text, fftgen_shipped_wisdom_data, size);
+        size_t damaged = size;
+        for (int edits = 1 + i % 4; edits > 0; --edits) damaged = damage_text(text, damaged, capacity, &seed);
+        why[0] = '\0';
+        const fftgen_result result = fftgen_wisdom_add_text(text, damaged, i % 2, why, sizeof why);
+        if (result != FFTGEN_SUCCESS && result != FFTGEN_WISDOM_CORRUPT) fail_msg("text %d: result %d", i, (int)result);
+        if (result == FFTGEN_WISDOM_CORRUPT && strncmp(why, "line ", 5) != 0 && strncmp(why, "empty", 5) != 0)
+            fail_msg("text %d refused without its line: '%s'", i, why);
+        for (size_t d = 0; d < sizeof devices / sizeof devices[0]; ++d)
+            for (size_t k = 0; k < sizeof shapes / sizeof shapes[0]; ++k) {
+                const int rank = shapes[k][2] ? 3 : shapes[k][1] ? 2 : 1;
+                fftgen_choice choice;
+                const int found = fftgen_wisdom_find(&devices[d], FFTGEN_KERNEL_FP16, rank, shapes[k], 1LL << 22, &choice);
+                if (result != FFTGEN_SUCCESS && found) fail_msg("text %d was refused, but a line of it is served", i);
+            }
+        result == FFTGEN_SUCCESS ? ++taken : ++refused;
+        fftgen_wisdom_reset_for_tests();
+    }
+    /* both outcomes, often: the damage is neither always harmless nor always fatal */
+    assert_true(taken > 100);
+    assert_true(refused > 100);
+    free(text);
+}
+
 static void planner_places_twiddle_powers(void **state)
 {
     (void)state;
@@ -1499,6 +1571,7 @@ int main(void)
         cmocka_unit_test_teardown(defaults_load_once_and_serve_each_device, teardown),
         cmocka_unit_test_teardown(defaults_are_there_for_every_thread, teardown),
         cmocka_unit_test_teardown(shipped_table_parses_and_plans, teardown),
+        cmocka_unit_test_teardown(damaged_tables_are_taken_or_refused_whole, teardown),
         cmocka_unit_test(planner_follows_a_choice),
         cmocka_unit_test(planner_takes_a_block_size),
         cmocka_unit_test(planner_places_l2_prefetch),
