@@ -498,6 +498,19 @@ fftgen_add_sim(fftgen_524288_fs1024_tma_fp16 524288 fp16 ", 0, 0, 0, 0, 0" --fou
                --tma-columns=1 --twiddle-powers=1,2 --radix32-passes=1,2 --computed-twiddles=1,2)
 fftgen_add_sim(fftgen_131072_fs512_t8_fp16 131072 fp16 ", 0, 0, 0, 0, 0" --four-step 512 --max-tile 8
                --twiddle-powers=1,2 --radix32-passes=1 --computed-twiddles=1,2)
+# the H200's fp16 2^17 and 2^18 since 977a0ee: 512-point columns in tiles of 16 through the TMA at radix 32
+# (2^18 its 512-point rows at radix 32 too), fp32 2^22 as 1024 x 4096 (1024-point columns at radix 32, the
+# rows straight into registers; the L2 prefetch of pass 1 is CUDA's only), and fp16 64^3 with its 64-point
+# columns in tiles of 64 straight into registers after slices run four a block in turn
+fftgen_add_sim(fftgen_131072_fs512_t16_tma_fp16 131072 fp16 ", 0, 0, 0, 0, 0" --four-step 512 --max-tile 16
+               --tma-columns=1 --twiddle-powers=1,2 --radix32-passes=1 --computed-twiddles=1,2)
+fftgen_add_sim(fftgen_262144_fs512_t16_tma_fp16 262144 fp16 ", 0, 0, 0, 0, 0" --four-step 512 --max-tile 16
+               --tma-columns=1 --twiddle-powers=1,2 --radix32-passes=1,2 --computed-twiddles=1,2)
+fftgen_add_sim(fftgen_4194304_fs1024_r32_rr_fp32 4194304 fp32 ", 0, 0, 0, 0, 0" --four-step 1024
+               --radix32-passes=1 --row-registers=2)
+fftgen_shape_fields(64x64x64 0 0 points fields)
+fftgen_add_sim(fftgen_64x64x64_t0_64_pf4_cr_ct_fp16 ${points} fp16 ", 0, 0, 0, 0, 0${fields}" --n 64x64x64
+               --max-tile 0,64 --prefetch 4 --column-registers=2 --computed-twiddles=1,2)
 foreach(shape 64x512 8x32x64)
   fftgen_shape_fields(${shape} 0 0 points fields)
   fftgen_add_sim(fftgen_${shape}_split ${points} split ", 0, 0, 0, 0, 0${fields}" --n ${shape})
