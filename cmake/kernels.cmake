@@ -406,7 +406,7 @@ fftgen_add_sim(fftgen_1048576_t8_0_r32_ct_cp1_fp16 1048576 fp16 ", 0, 0, 0, 0, 0
                --radix32-passes=1,2 --computed-twiddles=1,2 --column-pairs=1)
 # and a pass 1 whose radix-2 tail runs by warp shuffles, its pass twiddles computed from its outputs' rows
 fftgen_add_sim(fftgen_262144_ct_fp16 262144 fp16 ", 0, 0, 0, 0, 0" --computed-twiddles=1)
-# the H200's shipped plans of 2^18: both 512-point passes at radix 32 (32 x 16, in place of 16 x 16 x 2 and
+# the H200's shipped plans of 2^18 (fp16's until 977a0ee): both 512-point passes at radix 32 (32 x 16, in place of 16 x 16 x 2 and
 # its shuffle tail), in fp16 with pass 2's twiddles from their powers and pass 1's computed, in fp32 with
 # pass 2 in tiles of 16 (the L2 prefetch of pass 1 is CUDA's only)
 fftgen_add_sim(fftgen_262144_r32_tp2_ct1_fp16 262144 fp16 ", 0, 0, 0, 0, 0" --radix32-passes=1,2 --twiddle-powers=2
@@ -493,7 +493,8 @@ fftgen_add_sim(fftgen_4096x16_c2_r32_fp16 65536 fp16 ", 0, 0, 0, 0, 0, 2, {4096,
 # 1D splits other than the planner's (--four-step N1): short columns then long rows, and the reverse
 fftgen_add_sim(fftgen_32768_fs64_fp32 32768 fp32 ", 0, 0, 0, 0, 0" --four-step 64)
 fftgen_add_sim(fftgen_65536_fs1024_fp16 65536 fp16 ", 0, 0, 0, 0, 0" --four-step 1024)
-# and the H200's fp16 2^19 (1024 x 512, the longer columns in tiles of 8 through the TMA) and 2^17 (512 x 256)
+# and the H200's fp16 2^19 (1024 x 512, the longer columns in tiles of 8 through the TMA) and, until 977a0ee,
+# 2^17 (512 x 256 in tiles of 8)
 fftgen_add_sim(fftgen_524288_fs1024_tma_fp16 524288 fp16 ", 0, 0, 0, 0, 0" --four-step 1024 --max-tile 8,0
                --tma-columns=1 --twiddle-powers=1,2 --radix32-passes=1,2 --computed-twiddles=1,2)
 fftgen_add_sim(fftgen_131072_fs512_t8_fp16 131072 fp16 ", 0, 0, 0, 0, 0" --four-step 512 --max-tile 8
