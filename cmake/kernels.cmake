@@ -406,9 +406,10 @@ fftgen_add_sim(fftgen_1048576_t8_0_r32_ct_cp1_fp16 1048576 fp16 ", 0, 0, 0, 0, 0
                --radix32-passes=1,2 --computed-twiddles=1,2 --column-pairs=1)
 # and a pass 1 whose radix-2 tail runs by warp shuffles, its pass twiddles computed from its outputs' rows
 fftgen_add_sim(fftgen_262144_ct_fp16 262144 fp16 ", 0, 0, 0, 0, 0" --computed-twiddles=1)
-# the H200's shipped plans of 2^18 (fp16's until 977a0ee): both 512-point passes at radix 32 (32 x 16, in place of 16 x 16 x 2 and
-# its shuffle tail), in fp16 with pass 2's twiddles from their powers and pass 1's computed, in fp32 with
-# pass 2 in tiles of 16 (the L2 prefetch of pass 1 is CUDA's only)
+# the H200's shipped plans of 2^18 (fp16's for calls of up to 2^21 points since 977a0ee): both 512-point
+# passes at radix 32 (32 x 16, in place of 16 x 16 x 2 and its shuffle tail), in fp16 with pass 2's
+# twiddles from their powers and pass 1's computed, in fp32 with pass 2 in tiles of 16 (the L2 prefetch
+# of pass 1 is CUDA's only)
 fftgen_add_sim(fftgen_262144_r32_tp2_ct1_fp16 262144 fp16 ", 0, 0, 0, 0, 0" --radix32-passes=1,2 --twiddle-powers=2
                --computed-twiddles=1)
 fftgen_add_sim(fftgen_262144_t0_16_r32_fp32 262144 fp32 ", 0, 0, 0, 0, 0" --max-tile 0,16 --radix32-passes=1,2)
