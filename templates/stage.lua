@@ -27,7 +27,7 @@ local M = {}
 -- would put on the same banks.
 local function pad_every(plan) return plan.pad_every or 16 end
 
--- The padded index of a point, as the kernel computes it (kernel.lua's padded and padded32).
+-- The padded index of a point, as the kernel computes it (padded and padded32: kernel.lua, sim.lua).
 local function padded(plan, index)
   return string.format("%s(%s)", pad_every(plan) == 16 and "padded" or "padded32", index)
 end
@@ -36,7 +36,7 @@ end
 local function pad_offset(plan, index) return index + index // pad_every(plan) end
 
 -- Global memory holds the user's points (point_t), or, between the passes of an fp16 plan, the
--- shared-exponent complexes of the same size (kernel.lua): the helpers that read and write each.
+-- shared-exponent complexes of the same size (intermediate.lua): the helpers that read and write each.
 -- (A mixed intermediate takes both, by row: tile_loader and emit_tiled_store.)
 local function loader(plan)
   assert(not plan.mixed_source_rows, "a mixed intermediate is read by tile_loader")
@@ -1097,7 +1097,7 @@ function M.phases(plan, sign)
   end
   local phases = {}
   local w = code.writer()
-  -- A new phase, and how the threads wait before it (the writer's `sync`, which kernel.lua renders):
+  -- A new phase, and how the threads wait before it (the writer's `sync`, which kernel.lua and sim.lua render):
   -- "block" (__syncthreads, the default), "warp" (__syncwarp: warp_exchanges) or "none" (a warp's
   -- lanes exchanged by shuffles: a boundary for the host simulation only)
   local function barrier(sync)
@@ -1175,7 +1175,7 @@ function M.phases(plan, sign)
       barrier(exchange)
     end
     if on_tensor_cores then
-      -- a phase of three parts: per thread, per warp, per thread (kernel.lua renders them)
+      -- a phase of three parts: per thread, per warp, per thread (kernel.lua and sim.lua render them)
       w.tensor_cores = tc16.emit_butterflies(plan, s, ns, sign)
     else
       emit_butterflies(w, plan, s, r, ns, sign, to_global, to_registers, paired)
