@@ -148,11 +148,15 @@ local function sim_function(w, f, p, direction, name, qualifier)
   end
   local shared = clustered(p) and "smem_blocks" or (grouped_slices(p) and "block_smem" or "smem")
   local staged = (prefetching(p) or tma_columns(p)) and " || staging == NULL" or ""
+  -- the buffers above, freed on both ways out
+  local function free_buffers()
+    w:line("free(%s);", shared)
+    w:line("free(registers);")
+    w:line("free(fragments);")
+    if prefetching(p) or tma_columns(p) then w:line("free(staging);") end
+  end
   w:open("if (%s == NULL || registers == NULL || fragments == NULL%s)", shared, staged)
-  w:line("free(%s);", shared)
-  w:line("free(registers);")
-  w:line("free(fragments);")
-  if prefetching(p) or tma_columns(p) then w:line("free(staging);") end
+  free_buffers()
   w:line("return -1;")
   w:close()
   w:line("const long long blocks = ((long long)batch + FFTS_PER_BLOCK - 1) / FFTS_PER_BLOCK%s;",
@@ -252,10 +256,7 @@ local function sim_function(w, f, p, direction, name, qualifier)
     w:close()
     w:close()
   end
-  w:line("free(%s);", shared)
-  w:line("free(registers);")
-  w:line("free(fragments);")
-  if prefetching(p) or tma_columns(p) then w:line("free(staging);") end
+  free_buffers()
   w:line("return 0;")
   w:close()
 end
