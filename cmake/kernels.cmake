@@ -510,6 +510,14 @@ fftgen_add_sim(fftgen_262144_fs512_t16_tma_fp16 262144 fp16 ", 0, 0, 0, 0, 0" --
                --tma-columns=1 --twiddle-powers=1,2 --radix32-passes=1,2 --computed-twiddles=1,2)
 fftgen_add_sim(fftgen_4194304_fs1024_r32_rr_fp32 4194304 fp32 ", 0, 0, 0, 0, 0" --four-step 1024
                --radix32-passes=1 --row-registers=2)
+# pass 2 reading its runs through the TMA too (the staging buffer in 128-byte rows swizzled as the TMA lays
+# them out, which the simulation's copy does): those two fp16 lines with --tma-columns=1,2 (2^17's rows
+# were read with the lanes along their runs), and fp32 2^18 (16 rows of 512 points a tile, radix 16)
+fftgen_add_sim(fftgen_131072_fs512_t16_tma12_fp16 131072 fp16 ", 0, 0, 0, 0, 0" --four-step 512 --max-tile 16
+               --tma-columns=1,2 --twiddle-powers=1,2 --radix32-passes=1 --computed-twiddles=1,2)
+fftgen_add_sim(fftgen_262144_fs512_t16_tma12_fp16 262144 fp16 ", 0, 0, 0, 0, 0" --four-step 512 --max-tile 16
+               --tma-columns=1,2 --twiddle-powers=1,2 --radix32-passes=1,2 --computed-twiddles=1,2)
+fftgen_add_sim(fftgen_262144_tma2_fp32 262144 fp32 ", 0, 0, 0, 0, 0" --tma-columns=2)
 fftgen_shape_fields(64x64x64 0 0 points fields)
 fftgen_add_sim(fftgen_64x64x64_t0_64_pf4_cr_ct_fp16 ${points} fp16 ", 0, 0, 0, 0, 0${fields}" --n 64x64x64
                --max-tile 0,64 --prefetch 4 --column-registers=2 --computed-twiddles=1,2)

@@ -75,8 +75,10 @@ static void usage(FILE *to)
             "                        memory accelerator copy the next tile into shared memory while the\n"
             "                        block computes the current one (tiles of whole 16-byte rows; not\n"
             "                        with the L2 prefetch, --l2-fetch-256 or --column-pairs on the same\n"
-            "                        pass). Off by default (libfftgen chooses pass by pass from\n"
-            "                        measurements)\n"
+            "                        pass). A four-step pass 2, reading rows in runs from pass 1's\n"
+            "                        tiles, takes the same: its tile's runs in one box of 128-byte rows\n"
+            "                        (swizzled), which its first stage reads. Off by default (libfftgen\n"
+            "                        chooses pass by pass from measurements)\n"
             "  --precision P         fp32 (float2 storage) or fp16 (__half2 storage, fp32 arithmetic);\n"
             "                        default fp32. Or a split precision: float2 storage, the radix-16\n"
             "                        stages on tensor cores with each fp32 operand (data and DFT matrix)\n"
@@ -388,9 +390,11 @@ static void explain_pass(const fftgen_kernel_plan *plan, const char *indent)
         printf("%sL2 fetch:       the column loads ask L2 for the 256 bytes around each point (.L2::256B, sm_80)\n",
                indent);
     if (plan->tma_columns)
-        printf("%sTMA columns:    tiles in turn, as many blocks an SM as fit; the next tile copied by the tensor memory"
-               " accelerator into a %d-byte staging buffer while the block computes the current one (sm_90)\n",
-               indent, plan->ffts_per_block * plan->n * (plan->precision == FFTGEN_KERNEL_FP16 ? 4 : 8));
+        printf("%sTMA %s    tiles in turn, as many blocks an SM as fit; the next tile%s copied by the tensor memory"
+               " accelerator into a %d-byte staging buffer%s while the block computes the current one (sm_90)\n",
+               indent, fftgen_tma_runs(plan) ? "runs:   " : "columns:", fftgen_tma_runs(plan) ? "'s runs" : "",
+               plan->ffts_per_block * plan->n * (plan->precision == FFTGEN_KERNEL_FP16 ? 4 : 8),
+               fftgen_tma_runs(plan) ? " (in 128-byte rows, swizzled)" : "");
 }
 
 static void explain_shape(const fftgen_transform_plan *plan)

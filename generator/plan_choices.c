@@ -610,10 +610,58 @@ static long long tma_tile_bytes(const fftgen_kernel_plan *p)
     return (long long)p->ffts_per_block * p->n * point_bytes(p);
 }
 
-/* The staging buffer's offset: the exchanges' area rounded up to the 128 bytes a TMA box lands on. */
-static int tma_staging_offset(const fftgen_kernel_plan *p)
+/* The staging buffer's offset: the exchanges' area rounded up to the 128 bytes a TMA box lands on, or
+ * for runs to the 1024 bytes of the 128-byte swizzle's period. */
+enum { TMA_SWIZZLE_PERIOD = 1024, TMA_SWIZZLE_ROW = 128 };
+static int tma_staging_offset(const fftgen_kernel_plan *p, int runs)
 {
-    return (p->shared_bytes + 127) / 128 * 128;
+    const int align = runs ? TMA_SWIZZLE_PERIOD : 128;
+    return (p->shared_bytes + align - 1) / align * align;
+}
+
+/* Shared memory past the staging offset: the tile, the mbarrier (8 bytes, 16 kept), and for runs the
+ * swizzle period once more, since the kernel moves the buffer up to the next 1024 bytes of the shared
+ * window where its dynamic shared memory does not start on them. */
+static long long tma_tail_bytes(const fftgen_kernel_plan *p, int runs)
+{
+    return tma_tile_bytes(p) + 16 + (runs ? TMA_SWIZZLE_PERIOD : 0);
+}
+
+/* Rows in runs from the tiles of a pass before (the four-step pass 2 of fp16 and fp32 1D sizes): the
+ * shapes a TMA run pass takes (fftgen_tma_runs). */
+static int reads_tile_runs(const fftgen_kernel_plan *p)
+{
+    return p->tiled && p->in.run_points > 0 && p->in.elem_stride == 1;
+}
+
+static int tma_maps_runs(const fftgen_kernel_plan *p)
+{
+    const long long bytes = point_bytes(p), run = p->in.run_points, tile = p->ffts_per_block;
+    const fftgen_layout *in = &p->in;
+    return in->fft_stride == run && in->group_count == 1 && in->group_size % tile == 0 &&
+           p->threads_per_fft % run == 0 && tile * run * bytes % TMA_SWIZZLE_ROW == 0 &&
+           in->group_size * run * bytes % TMA_SWIZZLE_ROW == 0 &&
+           p->threads_per_fft * tile * bytes % TMA_SWIZZLE_PERIOD == 0 && p->n / run <= 256 &&
+           tile * run * bytes / TMA_SWIZZLE_ROW <= 256 && in->run_stride >= in->group_size * run &&
+           in->run_stride * bytes % 16 == 0 && in->batch_stride * bytes % 16 == 0;
+}
+
+int fftgen_tma_runs(const fftgen_kernel_plan *p)
+{
+    return p->tma_columns && reads_tile_runs(p);
+}
+
+void fftgen_tma_run_map(const fftgen_kernel_plan *p, long long dims[3], long long strides[2], int box[3])
+{
+    const long long bytes = point_bytes(p), run = p->in.run_points;
+    dims[0] = TMA_SWIZZLE_ROW / bytes;
+    dims[1] = p->in.group_size * run * bytes / TMA_SWIZZLE_ROW;
+    dims[2] = p->n / run;
+    strides[0] = p->in.run_stride * bytes;
+    strides[1] = p->in.batch_stride * bytes;
+    box[0] = (int)dims[0];
+    box[1] = (int)(p->ffts_per_block * run * bytes / TMA_SWIZZLE_ROW);
+    box[2] = (int)dims[2];
 }
 
 /* Whether a pass's input is a tensor the TMA can map: a group's columns side by side, then groups and
@@ -649,39 +697,57 @@ int fftgen_tma_rows_first(const fftgen_kernel_plan *p)
     return p->in.elem_stride < fftgen_tma_group_stride(p);
 }
 
+/* A pass that reads runs and could stage them for the TMA: see fftgen_can_copy_columns_by_tma. */
+static int tma_can_read_runs(const fftgen_kernel_plan *p)
+{
+    /* (a pass reading its runs with the lanes along them reads them from the staging buffer instead) */
+    return reads_tile_runs(p) && p->staged_io && p->column_registers && !p->shared_exponent_source &&
+           !p->row_registers && tma_maps_runs(p);
+}
+
 int fftgen_can_copy_columns_by_tma(const fftgen_kernel_plan *p)
 {
     /* the next tile's copy may overwrite the staging buffer once every thread has read it: at the block
      * barrier of the first exchange, which a pass of one stage (2D columns of 2 points) does not have */
-    return p->arch >= 90 && loads_columns_side_by_side(p) && fftgen_loads_to_registers(p) && p->cluster < 2 &&
-           !p->tensor_cores && !p->column_pairs && p->prefetch <= 1 && fftgen_shared_exchanges(p) > 0 &&
-           tma_maps_input(p) &&
-           tma_staging_offset(p) + tma_tile_bytes(p) + 16 <= fftgen_arch_shared_limit(p->arch);
+    const int columns = loads_columns_side_by_side(p) && fftgen_loads_to_registers(p) && !p->column_pairs &&
+                        tma_maps_input(p);
+    const int runs = !columns && tma_can_read_runs(p);
+    return p->arch >= 90 && (columns || runs) && p->cluster < 2 && !p->tensor_cores && p->prefetch <= 1 &&
+           fftgen_shared_exchanges(p) > 0 &&
+           tma_staging_offset(p, runs) + tma_tail_bytes(p, runs) <= fftgen_arch_shared_limit(p->arch);
 }
 
 static void copy_columns_by_tma(fftgen_kernel_plan *pass)
 {
+    const int runs = reads_tile_runs(pass);
     /* the tile comes whole, ahead, and the map asks L2 for 256 bytes a row: nothing more to ask L2 for */
     pass->l2_prefetch_bytes = 0;
     pass->l2_fetch_256 = 0;
     pass->tma_columns = 1;
-    pass->tma_staging_offset = tma_staging_offset(pass);
-    pass->shared_bytes = (int)(pass->tma_staging_offset + tma_tile_bytes(pass) + 16); /* the mbarrier: 8 */
+    pass->tma_staging_offset = tma_staging_offset(pass, runs);
+    pass->shared_bytes = (int)(pass->tma_staging_offset + tma_tail_bytes(pass, runs));
 }
 
 static const char *why_no_tma_columns(const fftgen_kernel_plan *pass)
 {
+    const int runs = reads_tile_runs(pass);
     if (pass->arch < 90) return "needs sm_90 or newer (the tensor memory accelerator)";
-    if (!loads_columns_side_by_side(pass)) return "does not read columns side by side";
+    if (!loads_columns_side_by_side(pass) && !runs)
+        return "reads neither columns side by side nor rows in runs from the tiles of a pass before";
     if (pass->cluster > 1) return "runs on a thread-block cluster";
     if (pass->tensor_cores) return "runs on tensor cores";
-    if (!fftgen_loads_to_registers(pass)) return "copies its columns through shared memory";
-    if (pass->column_pairs) return "loads its columns in lane pairs";
     if (pass->prefetch > 1) return "copies its tiles ahead with its threads";
+    if (runs && pass->shared_exponent_source) return "reads shared-exponent complexes";
+    if (runs && pass->row_registers) return "loads its rows straight into registers from global memory";
+    if (!runs && !fftgen_loads_to_registers(pass)) return "copies its columns through shared memory";
+    if (pass->column_pairs) return "loads its columns in lane pairs";
     if (fftgen_shared_exchanges(pass) == 0)
         return "exchanges nothing through shared memory (no block barrier frees the staging buffer for the next tile)";
-    if (tma_staging_offset(pass) + tma_tile_bytes(pass) + 16 > fftgen_arch_shared_limit(pass->arch))
+    if (tma_staging_offset(pass, runs) + tma_tail_bytes(pass, runs) > fftgen_arch_shared_limit(pass->arch))
         return "has no room for a tile in shared memory beside its exchanges";
+    if (runs)
+        return "reads runs whose tile is not whole 128-byte rows, or whose thread's points are not whole runs and"
+               " 1024 bytes apart in the staging buffer, or more than 256 runs a transform";
     return "reads tiles that are not whole 16-byte pieces wide, or a layout whose strides are not, or whose"
            " dimensions overlap";
 }
@@ -695,7 +761,8 @@ fftgen_plan_status fftgen_place_tma_columns(const fftgen_kernel_request *request
     static const struct pass_choice tma_columns = {
         "TMA columns", fftgen_can_copy_columns_by_tma, copy_columns_by_tma, why_no_tma_columns,
         "this plan has no pass on sm_90 that loads columns side by side straight into registers, off clusters,"
-        " in tiles of whole 16-byte rows that fit beside the exchanges in shared memory"};
+        " in tiles of whole 16-byte rows that fit beside the exchanges in shared memory, or that reads rows in"
+        " runs from the tiles of a pass before, in whole 128-byte rows"};
     const fftgen_plan_status status =
         place_in_passes(request->tma_column_passes, &tma_columns, plan, &plan->tma_column_passes, why, why_len);
     plan->l2_prefetch_passes &= ~plan->tma_column_passes;

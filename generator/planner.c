@@ -167,7 +167,7 @@ static long long padded_points(const fftgen_kernel_plan *p, long long points)
 int fftgen_reads_runs_across_lanes(const fftgen_kernel_plan *p)
 {
     return runs_across_lanes_shape(p) && p->staged_io && p->column_registers && !p->tensor_cores &&
-           p->cluster <= 1 && p->prefetch <= 1 && p->slice_rows == 0 && fftgen_smem_pad_every(p) == 16 &&
+           !p->tma_columns && p->cluster <= 1 && p->prefetch <= 1 && p->slice_rows == 0 && fftgen_smem_pad_every(p) == 16 &&
            p->smem_points >= padded_points(p, (long long)p->ffts_per_block * p->n);
 }
 
@@ -205,6 +205,7 @@ int fftgen_loads_to_registers(const fftgen_kernel_plan *p)
     }
     if (!p->tiled || !p->staged_io || !p->column_registers) return 0;
     if (p->in.elem_stride != 1) return 1;
+    if (fftgen_tma_runs(p)) return 1; /* from the staging buffer the TMA fills */
     if (fftgen_reads_runs_across_lanes(p)) return 1;
     return (p->precision == FFTGEN_KERNEL_FP16 || p->row_registers) && runs_fit_registers(p);
 }

@@ -161,8 +161,9 @@ typedef struct {
                              that can (fftgen_can_load_rows_to_registers). An error in other precisions and
                              where a named pass cannot. 0: the copy */
     int tma_column_passes; /* sm_90, bit i: tiled pass i, which loads columns side by side straight into
-                             registers, runs its tiles in turn and has the tensor memory accelerator copy
-                             the next tile into shared memory while it computes the current one
+                             registers (or reads rows in runs from a pass 1's tiles), runs its tiles in
+                             turn and has the tensor memory accelerator copy the next tile into shared
+                             memory while it computes the current one
                              (fftgen_kernel_plan.tma_columns); FFTGEN_EVERY_PASS: every pass that can
                              (fftgen_can_copy_columns_by_tma). An error where a named pass cannot. 0: the
                              loads */
@@ -331,11 +332,16 @@ typedef struct {
      * reads the tile from that staging buffer, row by row, and an mbarrier says when it has landed.
      * One instruction a box, where a copy ahead by the threads (cp.async) or a bulk copy a row cost as
      * many as the loads and measured slower; H200, fp16 2^22 and 2^23 (fftgen-kernel-ab): 0.8251 ->
-     * 0.7369 ms and 0.9057 -> 0.7839 ms. A measured choice (fftgen_can_copy_columns_by_tma). */
+     * 0.7369 ms and 0.9057 -> 0.7839 ms. A measured choice (fftgen_can_copy_columns_by_tma).
+     * A pass that reads rows in runs from a four-step pass 1's tiles takes the same (fftgen_tma_runs):
+     * one box a tile, each run of its rows F*R contiguous points, landing with the TMA's 128-byte swizzle,
+     * and the first stage reads its points from there, in place of the loads, the copy through shared
+     * memory and its barrier. H200, fp16 2^18, pass 2 (fftgen-kernel-ab, outputs bit for bit the same):
+     * 0.5894 -> 0.5637 ms for the transform, 384 -> 326 us for the pass (ncu). */
     int tma_columns;
     int tma_staging_offset; /* with tma_columns: the staging buffer's byte offset in shared memory (the
-                               exchanges' area rounded up to the 128 bytes a box lands on); the mbarrier
-                               follows the tile */
+                               exchanges' area rounded up to the 128 bytes a box lands on, or to the 1024
+                               of the swizzle's period for runs); the mbarrier follows the tile */
 } fftgen_kernel_plan;
 
 #define FFTGEN_EVERY_PASS ((1 << FFTGEN_MAX_PASSES) - 1) /* a request's pass mask: all of them */
@@ -559,8 +565,24 @@ int fftgen_can_fetch_l2_256(const fftgen_kernel_plan *p);
 /* Whether a pass can have its column tiles copied ahead by the TMA (fftgen_kernel_plan.tma_columns):
  * sm_90, a tiled pass on CUDA cores, off clusters, loading fp16 or fp32 columns side by side straight into
  * registers (not in lane pairs, with no other copy or L2 request ahead), a tile a whole number of 16-byte
- * pieces wide within one group, strides of whole 16-byte pieces, and room for the tile in shared memory. */
+ * pieces wide within one group, strides of whole 16-byte pieces, and room for the tile in shared memory.
+ * Or a pass reading rows in runs from a pass 1's tiles, side by side in one group (not shared-exponent
+ * complexes, not along the lanes, not fp32's rows into registers), whose runs of the tile's rows are
+ * whole 128-byte rows, a thread's points a whole number of runs apart and 1024 bytes apart in the
+ * staging buffer (the swizzle's period, so that one swizzled base serves them all), at most 256 runs
+ * and 256 rows a box. */
 int fftgen_can_copy_columns_by_tma(const fftgen_kernel_plan *p);
+
+/* Whether a TMA pass (fftgen_kernel_plan.tma_columns) reads rows in runs from the tiles of a pass before
+ * rather than columns side by side: its staging buffer holds the tile's runs, F*R points each, in
+ * 128-byte rows swizzled as CU_TENSOR_MAP_SWIZZLE_128B lays them out. */
+int fftgen_tma_runs(const fftgen_kernel_plan *p);
+
+/* A TMA run pass's tensor map (fftgen_tma_runs), without its batch entries: dimensions (in the order the
+ * map takes them) the 128 bytes of a staged row, a run block's 128-byte rows, and the runs of a transform;
+ * the byte strides of the last two; and the box, a tile: a staged row, the tile's rows of each run block,
+ * every run. */
+void fftgen_tma_run_map(const fftgen_kernel_plan *p, long long dims[3], long long strides[2], int box[3]);
 
 /* The stride between a TMA column pass's groups in its tensor map: the layout's, or a group's columns
  * where there is one group (whose stride the layout leaves 0). */

@@ -307,6 +307,17 @@ static void push_pass(lua_State *L, const fftgen_kernel_plan *pass)
     set_int(L, "tma_group_stride", pass->tma_columns ? fftgen_tma_group_stride(pass) : 0);
     lua_pushboolean(L, pass->tma_columns && fftgen_tma_rows_first(pass));
     lua_setfield(L, -2, "tma_rows_first");
+    const int tma_runs = fftgen_tma_runs(pass);
+    lua_pushboolean(L, tma_runs);
+    lua_setfield(L, -2, "tma_runs");
+    if (tma_runs) { /* the tensor map's geometry, as the runtime encodes it */
+        long long dims[3], strides[2];
+        int box[3];
+        fftgen_tma_run_map(pass, dims, strides, box);
+        set_int(L, "tma_row_points", dims[0]);
+        set_int(L, "tma_group_rows", dims[1]);
+        set_int(L, "tma_box_rows", box[1]);
+    }
 }
 
 /* The embeds as strings, index 1 (dimension 0, never used) holding the shape's size. */

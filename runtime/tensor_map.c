@@ -22,6 +22,35 @@ static void look_up_encoder(void)
                                                      cudaEnableDefault, &lookup_found);
 }
 
+/* A run pass's map (fftgen_tma_run_map): one box a tile, landing with the 128-byte swizzle that the
+ * kernel's first stage reads it through. */
+static fftgen_result encode_run_tiles(PFN_cuTensorMapEncodeTiled_v12000 encode, const fftgen_kernel_plan *pass,
+                                      const void *in, cuuint64_t bytes, long long entries, fftgen_tensor_map *map)
+{
+    long long shape[3], spans[2];
+    int tile[3];
+    fftgen_tma_run_map(pass, shape, spans, tile);
+    const cuuint64_t dims[4] = {(cuuint64_t)shape[0], (cuuint64_t)shape[1], (cuuint64_t)shape[2], (cuuint64_t)entries};
+    const cuuint64_t strides[3] = {(cuuint64_t)shape[0] * bytes, (cuuint64_t)spans[0], (cuuint64_t)spans[1]};
+    const cuuint32_t box[4] = {(cuuint32_t)tile[0], (cuuint32_t)tile[1], (cuuint32_t)tile[2], 1};
+    const cuuint32_t steps[4] = {1, 1, 1, 1};
+    CUtensorMap encoded;
+    const CUresult result =
+        encode(&encoded, bytes == 4 ? CU_TENSOR_MAP_DATA_TYPE_UINT32 : CU_TENSOR_MAP_DATA_TYPE_UINT64, 4, (void *)in,
+               dims, strides, box, steps, CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
+               CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+    if (result != CUDA_SUCCESS)
+        return fftgen_detail(FFTGEN_CUDA_ERROR,
+                             "cuTensorMapEncodeTiled for a TMA run pass's input %p returned %d (dimensions %llu x %llu x %llu x"
+                             " %llu, strides %llu, %llu, %llu bytes)",
+                             in, (int)result, (unsigned long long)dims[0], (unsigned long long)dims[1],
+                             (unsigned long long)dims[2], (unsigned long long)dims[3], (unsigned long long)strides[0],
+                             (unsigned long long)strides[1], (unsigned long long)strides[2]);
+    _Static_assert(sizeof encoded == sizeof *map, "a tensor map is 128 bytes");
+    memcpy(map, &encoded, sizeof encoded);
+    return FFTGEN_SUCCESS;
+}
+
 fftgen_result fftgen_encode_column_tiles(const fftgen_kernel_plan *pass, const void *in, long long ffts,
                                          fftgen_tensor_map *map)
 {
@@ -36,6 +65,7 @@ fftgen_result fftgen_encode_column_tiles(const fftgen_kernel_plan *pass, const v
     const fftgen_layout *l = &pass->in;
     const cuuint64_t bytes = pass->precision == FFTGEN_KERNEL_FP16 ? 4 : 8;
     const long long per_entry = l->group_size * l->group_count;
+    if (fftgen_tma_runs(pass)) return encode_run_tiles(encode, pass, in, bytes, (ffts + per_entry - 1) / per_entry, map);
     /* the groups and the rows in the order of their strides (fftgen_tma_rows_first), as the kernel's boxes
      * name them */
     const int rows_first = fftgen_tma_rows_first(pass);

@@ -10,14 +10,14 @@ local plan_facts = require("plan_facts")
 local SIGN, uses_shared, multi, fused, clustered, grouped_slices, through_work, any_pass_that, tensor_cores,
   any_cluster, reads_pass_tables, per_block_batch, shuffle_tail, radix32, pad_text, sparse_pad, wide_pad,
   computed_twiddles, shared_exponent, prefetching, any_prefetch, bulk_copies, slice_copies, tile_copies,
-  tma_columns, l2_prefetching, storage_type, groups, kernel_name, pass_buffers =
+  tma_columns, tma_runs, l2_prefetching, storage_type, groups, kernel_name, pass_buffers =
   plan_facts.SIGN, plan_facts.uses_shared, plan_facts.multi, plan_facts.fused, plan_facts.clustered,
   plan_facts.grouped_slices, plan_facts.through_work, plan_facts.any_pass_that, plan_facts.tensor_cores,
   plan_facts.any_cluster, plan_facts.reads_pass_tables, plan_facts.per_block_batch, plan_facts.shuffle_tail,
   plan_facts.radix32, plan_facts.pad_text, plan_facts.sparse_pad, plan_facts.wide_pad,
   plan_facts.computed_twiddles, plan_facts.shared_exponent, plan_facts.prefetching, plan_facts.any_prefetch,
   plan_facts.bulk_copies, plan_facts.slice_copies, plan_facts.tile_copies, plan_facts.tma_columns,
-  plan_facts.l2_prefetching, plan_facts.storage_type, plan_facts.groups, plan_facts.kernel_name,
+  plan_facts.tma_runs, plan_facts.l2_prefetching, plan_facts.storage_type, plan_facts.groups, plan_facts.kernel_name,
   plan_facts.pass_buffers
 local header = require("header").header
 local pass_setup = require("pass_setup")
@@ -197,6 +197,7 @@ local function cuda_helpers(w, f)
     w:line("// completes when all their bytes have arrived.")
     fetch_barrier(w)
     wait_for_fetch(w)
+    if any_pass_that(f, tma_runs) then pass_setup.swizzle_helper(w, "__device__ __forceinline__") end
   end
   if any_pass_that(f, bulk_copies) then
     w:line("")
@@ -443,8 +444,15 @@ local function cuda_kernel(w, f, p, direction)
     w:line("wait_fetched(&fetched, parity);")
     w:line("parity ^= 1u;")
   elseif tma_columns(p) then
-    w:line("// the next tile's columns, copied by the TMA while the block computes the current one")
-    w:line("point_t* staging = reinterpret_cast<point_t*>(reinterpret_cast<char*>(smem) + STAGING_OFFSET);")
+    if tma_runs(p) then
+      w:line("// the next tile's runs, copied by the TMA while the block computes the current one, from the first")
+      w:line("// 1024 bytes of the shared window at or after STAGING_OFFSET (the swizzle's period)")
+      w:line("const unsigned staging_skew = (0u - (shared_address(smem) + STAGING_OFFSET)) %% 1024u;")
+      w:line("point_t* staging = reinterpret_cast<point_t*>(reinterpret_cast<char*>(smem) + STAGING_OFFSET + staging_skew);")
+    else
+      w:line("// the next tile's columns, copied by the TMA while the block computes the current one")
+      w:line("point_t* staging = reinterpret_cast<point_t*>(reinterpret_cast<char*>(smem) + STAGING_OFFSET);")
+    end
     w:line("// its phase completes when a tile has landed")
     w:line("unsigned long long* fetched = reinterpret_cast<unsigned long long*>(staging + FFTS_PER_BLOCK * POINTS);")
     w:line("const bool by_tma = ((size_t)in & 15u) == 0; // else the threads copy each tile (copy_tile)")
@@ -658,6 +666,42 @@ local function cuda_pass(w, f, p)
     w:line("// shared memory holds float2 with %s, then the staging", pad_text(p))
     w:line("// buffer: one transform's input and the 16 bytes a bulk copy may start early")
     w:line("static_assert(SHARED_BYTES == SMEM_POINTS * sizeof(float2) + POINTS * sizeof(point_t) + 16, \"shared memory size\");")
+  elseif tma_runs(p) then
+    w:line("// shared memory holds float2 with %s, then, from the first 1024 bytes of the", pad_text(p))
+    w:line("// shared window at or after byte STAGING_OFFSET, the staging buffer (run r of the tile's rows at")
+    w:line("// staging + r * FFTS_PER_BLOCK * IN_RUN_POINTS, its 128-byte rows swizzled) and the mbarrier")
+    w:line("static_assert(SHARED_BYTES == STAGING_OFFSET + 1024 + FFTS_PER_BLOCK * POINTS * sizeof(point_t) + 16, \"shared memory size\");")
+    w:line("static_assert(STAGING_OFFSET %% 1024 == 0 && STAGING_OFFSET >= SMEM_POINTS * (int)sizeof(float2), \"the swizzle's period\");")
+    w:line("static_assert(GROUP_COUNT == 1 && IN_FFT_STRIDE == IN_RUN_POINTS && TMA_TILE_ROWS * TMA_ROW_POINTS == FFTS_PER_BLOCK * IN_RUN_POINTS,")
+    w:line("              \"runs of the tile's rows side by side, whole 128-byte rows\");")
+    w:line("static_assert(THREADS_PER_FFT %% IN_RUN_POINTS == 0 && THREADS_PER_FFT * FFTS_PER_BLOCK * sizeof(point_t) %% 1024 == 0,")
+    w:line("              \"a thread's points whole runs and whole swizzle periods apart\");")
+    w:line("")
+    w:line("// Tile `tile` asked of the TMA by one thread: one box, TMA_ROW_POINTS points by TMA_TILE_ROWS rows by")
+    w:line("// every run, from the input's tensor map (dimensions: a 128-byte row's points, a run block's rows,")
+    w:line("// runs, batch entries). The mbarrier's phase completes when it has landed; a last, partial tile's")
+    w:line("// rows past the batch come too (or zeros past the tensor) and are never read.")
+    w:open("__device__ __forceinline__ void fetch_tile_boxes(point_t* staging, const tensor_map* map, long long tile, unsigned long long* fetched)")
+    w:line("const long long first_fft = tile * FFTS_PER_BLOCK;")
+    w:line("const int row = (int)(first_fft %% GROUP_SIZE * IN_RUN_POINTS / TMA_ROW_POINTS); // the tile's first, in its run block")
+    w:line("const int entry = (int)(first_fft / GROUP_SIZE);")
+    w:line("// the block's earlier reads of `staging` (generic proxy) come before the copy's writes (async proxy)")
+    w:line("asm volatile(\"fence.proxy.async.shared::cta;\" ::: \"memory\");")
+    w:line("asm volatile(\"mbarrier.arrive.expect_tx.shared::cta.b64 _, [%%0], %%1;\" :: \"r\"(shared_address(fetched)),")
+    w:line("             \"r\"((unsigned)(FFTS_PER_BLOCK * POINTS * sizeof(point_t))) : \"memory\");")
+    w:line("asm volatile(\"cp.async.bulk.tensor.4d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%%0], [%%1, {%%2, %%3, %%4, %%5}], [%%6];\"")
+    w:line("             :: \"r\"(shared_address(staging)), \"l\"(map), \"r\"(0), \"r\"(row), \"r\"(0), \"r\"(entry),")
+    w:line("                \"r\"(shared_address(fetched)) : \"memory\");")
+    w:close()
+    w:line("// The same tile copied by the block's threads, point by point, where the swizzle puts each: for an")
+    w:line("// input that is not 16-byte aligned, where the TMA cannot start a box (the launch encodes no map then).")
+    w:open("__device__ __forceinline__ void copy_tile(point_t* staging, const point_t* in, long long tile, int batch, int thread)")
+    tile_input(w, "tile * FFTS_PER_BLOCK")
+    w:open("for (int i = thread; i < FFTS_PER_BLOCK * POINTS; i += THREADS)")
+    w:line("const int run = i / (FFTS_PER_BLOCK * IN_RUN_POINTS), offset = i %% (FFTS_PER_BLOCK * IN_RUN_POINTS);")
+    w:line("if (offset / IN_RUN_POINTS < tile_ffts) staging[swizzled(i)] = from[(size_t)run * IN_RUN_STRIDE + offset];")
+    w:close()
+    w:close()
   elseif tma_columns(p) then
     w:line("// shared memory holds float2 with %s, then, from byte", pad_text(p))
     w:line("// STAGING_OFFSET, the staging buffer (row j of the tile's columns at staging + j * FFTS_PER_BLOCK)")
@@ -722,11 +766,16 @@ local function cuda_launch_pass(w, f, p, direction, src, dst, count, scale)
     w:line("%s::tensor_map input_map = {};", f.name)
     w:open("if (((size_t)%s & 15u) == 0)", src)
     w:line("const long long entries = (ffts + %s::GROUP_SIZE * %s::GROUP_COUNT - 1) / (%s::GROUP_SIZE * %s::GROUP_COUNT);", ns, ns, ns, ns)
-    w:line("const cudaError_t status = encode_column_tiles(&input_map, %s, sizeof(%s::point_t), %s::GROUP_SIZE, %s::GROUP_COUNT,", src, f.name, ns, ns)
-    w:line("    %s::TMA_GROUP_STRIDE, %s::POINTS, %s::IN_ELEM_STRIDE, entries, %s::IN_BATCH_STRIDE, %s::FFTS_PER_BLOCK, %s::TMA_BOX_ROWS,",
-      ns, ns, ns, ns, ns, ns)
-    w:line("    %s); // %s", p.tma_rows_first and "true" or "false",
-      p.tma_rows_first and "the rows before the groups: a pass before wrote its tiles as blocks" or "the groups before the rows")
+    if tma_runs(p) then
+      w:line("const cudaError_t status = encode_run_tiles(&input_map, %s, sizeof(%s::point_t), %s::TMA_ROW_POINTS, %s::TMA_GROUP_ROWS,", src, f.name, ns, ns)
+      w:line("    %s::POINTS / %s::IN_RUN_POINTS, %s::IN_RUN_STRIDE, entries, %s::IN_BATCH_STRIDE, %s::TMA_TILE_ROWS);", ns, ns, ns, ns, ns)
+    else
+      w:line("const cudaError_t status = encode_column_tiles(&input_map, %s, sizeof(%s::point_t), %s::GROUP_SIZE, %s::GROUP_COUNT,", src, f.name, ns, ns)
+      w:line("    %s::TMA_GROUP_STRIDE, %s::POINTS, %s::IN_ELEM_STRIDE, entries, %s::IN_BATCH_STRIDE, %s::FFTS_PER_BLOCK, %s::TMA_BOX_ROWS,",
+        ns, ns, ns, ns, ns, ns)
+      w:line("    %s); // %s", p.tma_rows_first and "true" or "false",
+        p.tma_rows_first and "the rows before the groups: a pass before wrote its tiles as blocks" or "the groups before the rows")
+    end
     w:line("if (status != cudaSuccess) return status;")
     w:close()
     w:line("// as many blocks as fit on the SMs at once, each taking tiles in turn")
@@ -971,7 +1020,35 @@ local function render_cuda(f)
     w:close()
     w:line("")
   end
-  if any_pass_that(f, tma_columns) then
+  if any_pass_that(f, tma_runs) then
+    w:line("// The tensor map of a TMA run pass's input (fftgen_tma_run_map): `in` 16-byte aligned, points of")
+    w:line("// `point_bytes` in dimensions a 128-byte row's points, a run block's rows, runs and batch entries,")
+    w:line("// copied in boxes of a tile: `tile_rows` rows of every run, landing with the 128-byte swizzle.")
+    w:line("static cudaError_t encode_run_tiles(%s::tensor_map* map, const void* in, size_t point_bytes, long long row_points,", f.name)
+    w:line("    long long group_rows, long long runs, long long run_stride, long long entries, long long batch_stride,")
+    w:line("    unsigned tile_rows)")
+    w:open("")
+    w:line("PFN_cuTensorMapEncodeTiled_v12000 encode = nullptr;")
+    w:line("cudaDriverEntryPointQueryResult found = cudaDriverEntryPointSymbolNotFound;")
+    w:line("const cudaError_t status = cudaGetDriverEntryPointByVersion(\"cuTensorMapEncodeTiled\", reinterpret_cast<void**>(&encode),")
+    w:line("    12000, cudaEnableDefault, &found);")
+    w:line("if (status != cudaSuccess) return status;")
+    w:line("if (found != cudaDriverEntryPointSuccess || encode == nullptr) return cudaErrorNotSupported;")
+    w:line("const cuuint64_t dims[4] = {(cuuint64_t)row_points, (cuuint64_t)group_rows, (cuuint64_t)runs, (cuuint64_t)entries};")
+    w:line("const cuuint64_t strides[3] = {row_points * point_bytes, run_stride * point_bytes, batch_stride * point_bytes};")
+    w:line("const cuuint32_t box[4] = {(cuuint32_t)row_points, tile_rows, (cuuint32_t)runs, 1}, steps[4] = {1, 1, 1, 1};")
+    w:line("CUtensorMap encoded;")
+    w:line("if (encode(&encoded, point_bytes == 4 ? CU_TENSOR_MAP_DATA_TYPE_UINT32 : CU_TENSOR_MAP_DATA_TYPE_UINT64, 4,")
+    w:line("           const_cast<void*>(in), dims, strides, box, steps, CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,")
+    w:line("           CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE) != CUDA_SUCCESS)")
+    w:line("    return cudaErrorInvalidValue;")
+    w:line("static_assert(sizeof encoded == sizeof *map, \"a tensor map is 128 bytes\");")
+    w:line("memcpy(map, &encoded, sizeof encoded);")
+    w:line("return cudaSuccess;")
+    w:close()
+    w:line("")
+  end
+  if any_pass_that(f, function(p) return tma_columns(p) and not tma_runs(p) end) then
     local map = f.name .. "::tensor_map"
     w:line("// The tensor map of a TMA column pass's input (fftgen_kernel_plan.tma_columns): `in` 16-byte aligned,")
     w:line("// points of `point_bytes` in dimensions a group's columns, groups, rows and batch entries (rows before")

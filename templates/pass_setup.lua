@@ -49,7 +49,12 @@ local function pass_constants(p, target)
   if uses_shared(p) and (target == "sim" or prefetching(p) or tma_columns(p)) then
     add("SMEM_POINTS", p.smem_points, "float2 in shared memory, with padding")
   end
-  if tma_columns(p) then
+  if p.tma_runs then
+    add("STAGING_OFFSET", p.tma_staging_offset, "bytes of shared memory before the staging buffer (the exchanges', to 1024: the swizzle's period)")
+    add("TMA_ROW_POINTS", p.tma_row_points, "points in a 128-byte row of the staging buffer, the swizzle's unit")
+    add("TMA_TILE_ROWS", p.tma_box_rows, "128-byte rows of the tile's rows in each run block (the box, in every run)")
+    add("TMA_GROUP_ROWS", p.tma_group_rows, "128-byte rows of a run block, every transform's (the tensor map's)")
+  elseif tma_columns(p) then
     add("STAGING_OFFSET", p.tma_staging_offset, "bytes of shared memory before the staging buffer (the exchanges', to 128)")
     add("TMA_BOX_ROWS", math.min(p.n, 256), "rows of the tile's columns in one TMA box (at most 256)")
     add("TMA_GROUP_STRIDE", p.tma_group_stride, "elements between groups in the tensor map (a group's columns where there is one)")
@@ -208,7 +213,20 @@ local function tables(w, p, qualifier)
   end
 end
 
+-- Where the TMA's 128-byte swizzle (CU_TENSOR_MAP_SWIZZLE_128B) puts element e of a staged run tile
+-- (fftgen_tma_runs), for the kernel's reads and for its threads' copy (and the host simulation's) alike.
+local function swizzle_helper(w, qualifier)
+  w:line("// Element e of a run tile's staging buffer where the TMA's 128-byte swizzle puts it: the 16-byte")
+  w:line("// piece at bits 4-6 of its byte offset XORed with bits 7-9 (the buffer starts on 1024 bytes), so")
+  w:line("// that a warp's reads of its rows, a run's length apart, fall on different banks.")
+  w:open("%s int swizzled(int e)", qualifier)
+  w:line("const int byte = e * (int)sizeof(point_t);")
+  w:line("return (byte ^ ((byte >> 3) & 0x70)) / (int)sizeof(point_t);")
+  w:close()
+end
+
 return {
+  swizzle_helper = swizzle_helper,
   pass_constants = pass_constants,
   tile_indices = tile_indices,
   tile_input = tile_input,

@@ -102,6 +102,9 @@ local function slice_copies(p) return prefetching(p) and fused(p) end
 local function tile_copies(p) return prefetching(p) and p.tiled end
 -- a tiled pass whose column tiles the tensor memory accelerator copies ahead (fftgen_kernel_plan.tma_columns)
 local function tma_columns(p) return p.tma_columns end
+-- ... reading rows in runs from the tiles of a pass before, staged with the TMA's 128-byte swizzle
+-- (fftgen_tma_runs)
+local function tma_runs(p) return p.tma_runs end
 local function l2_prefetching(p) return p.l2_prefetch_bytes > 0 end
 local function storage_type(f) return (f.precision == "fp16") and "__half2" or "float2" end
 
@@ -158,6 +161,7 @@ return {
   slice_copies = slice_copies,
   tile_copies = tile_copies,
   tma_columns = tma_columns,
+  tma_runs = tma_runs,
   l2_prefetching = l2_prefetching,
   storage_type = storage_type,
   groups = groups,

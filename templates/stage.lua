@@ -242,6 +242,14 @@ local function tiled_prelude(w, plan, layout, pointer, tile, row)
     -- j % RUN_POINTS on, and THREADS_PER_FFT is a whole number of runs, so the thread's points
     -- fft_thread + u * THREADS_PER_FFT share its offset in their runs
     assert(pointer == "src", "runs are read, not written")
+    if plan.tma_runs then
+      -- the tile, staged by the TMA (or copy_tile) run block by run block, 128-byte rows swizzled: the
+      -- thread's points lie THREADS_PER_FFT * FFTS_PER_BLOCK elements apart, whole swizzle periods, so
+      -- one swizzled base serves them all (the planner's fftgen_tma_runs)
+      w:line("const point_t* src = staging + swizzled((fft_thread / %s_RUN_POINTS) * (FFTS_PER_BLOCK * %s_RUN_POINTS) + fft_in_block * %s_RUN_POINTS + fft_thread %% %s_RUN_POINTS);",
+        layout.name, layout.name, layout.name, layout.name)
+      return
+    end
     if (plan.prefetch or 0) > 1 then
       -- the tile's input, copied ahead into the staging buffer run by run (kernel.lua's fetch_tile)
       w:line("const point_t* src = staging + (fft_thread / %s_RUN_POINTS) * (FFTS_PER_BLOCK * %s_RUN_POINTS) + fft_in_block * %s_RUN_POINTS + fft_thread %% %s_RUN_POINTS;",
@@ -315,7 +323,7 @@ local function tiled_side(plan, layout, pointer, u, rows)
   local c = u * plan.threads
   if layout.run_points > 0 and register_side(plan, layout) then
     local runs = u * plan.threads_per_fft // layout.run_points
-    local step = (plan.prefetch or 0) > 1 and string.format("FFTS_PER_BLOCK * %s_RUN_POINTS", layout.name)
+    local step = ((plan.prefetch or 0) > 1 or plan.tma_runs) and string.format("FFTS_PER_BLOCK * %s_RUN_POINTS", layout.name)
       or string.format("(size_t)%s_RUN_STRIDE", layout.name)
     local address = (runs == 0) and pointer or string.format("%s + %d * %s", pointer, runs, step)
     return address, nil, plan.runs_across_lanes and "run_fft" or "fft_in_block"

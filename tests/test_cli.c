@@ -1233,8 +1233,9 @@ static void l2_fetch_256_on_request(void **state)
 }
 
 /* --tma-columns: the passes listed take their column tiles through the TMA (tiles in turn, a tensor map the
- * launch encodes); --explain and the file's command say so; a pass that takes it drops its L2 requests,
- * and the command then names none; errors name the pass that cannot or the plan that has none. */
+ * launch encodes), and a four-step pass 2 its runs of pass 1's tiles (one swizzled box a tile); --explain
+ * and the file's command say so; a pass that takes it drops its L2 requests, and the command then names
+ * none; errors name the pass that cannot or the plan that has none. */
 static void tma_columns_on_request(void **state)
 {
     (void)state;
@@ -1244,14 +1245,19 @@ static void tma_columns_on_request(void **state)
                                 path, NULL),
                      0);
     const char *text = file_text(path);
-    assert_non_null(strstr(text, "fftgen --n 262144 --tma-columns=1 --precision fp16 --direction forward\n"));
+    assert_non_null(strstr(text, "fftgen --n 262144 --tma-columns=1,2 --precision fp16 --direction forward\n"));
     assert_non_null(strstr(text, "cp.async.bulk.tensor.4d.shared::cluster.global.tile.mbarrier::complete_tx::bytes"));
+    assert_non_null(strstr(text, "CU_TENSOR_MAP_SWIZZLE_128B")); /* pass 2's runs */
+    assert_non_null(strstr(text, "const point_t* src = staging + swizzled("));
     assert_non_null(strstr(text, "const __grid_constant__ tensor_map input_map"));
     assert_non_null(strstr(text, "copy_tile(staging, in, block, batch, thread);")); /* an input off 16 bytes */
     assert_non_null(strstr(text, "cudaOccupancyMaxActiveBlocksPerMultiprocessor"));
     assert_int_equal(run_fftgen("--n", "262144", "--precision", "fp16", "--tma-columns=1", "--explain", NULL), 0);
     assert_non_null(strstr(output, "TMA columns:    tiles in turn"));
     assert_non_null(strstr(output, "the staging buffer (the tile, copied by the TMA) -> shared memory"));
+    assert_int_equal(run_fftgen("--n", "262144", "--precision", "fp16", "--tma-columns=2", "--explain", NULL), 0);
+    assert_non_null(strstr(output, "TMA runs:       tiles in turn"));
+    assert_non_null(strstr(output, "16384-byte staging buffer (in 128-byte rows, swizzled)"));
     assert_int_equal(run_fftgen("--n", "4194304", "--precision", "fp16", "--max-tile", "4,0", "--l2-prefetch", "2048",
                                 "--l2-prefetch-passes=1", "--tma-columns=1", "--direction", "forward", "-o", path, NULL),
                      0);
@@ -1284,7 +1290,10 @@ static void tma_columns_on_request(void **state)
     assert_null(strstr(tma + 1, "TMA columns:"));
     assert_non_null(strstr(output, "pass 3: FFTs of 2 points along dimension 0"));
     static const char *const refused[][9] = {
-        {"262144", "--tma-columns=2", NULL, "TMA columns: pass 2 does not read columns side by side"},
+        {"1024x1024", "--tma-columns=1", NULL,
+         "TMA columns: pass 1 reads neither columns side by side nor rows in runs from the tiles of a pass before"},
+        {"131072", "--max-tile", "8", "--row-registers=2", "--tma-columns=2", NULL,
+         "TMA columns: pass 2 loads its rows straight into registers from global memory"},
         {"262144", "--arch", "sm_80", "--tma-columns=1", NULL, "pass 1 needs sm_90 or newer"},
         {"4096", "--tma-columns", NULL, "TMA columns: this plan has no pass on sm_90 that loads columns side by side"},
         {"262144", "--precision", "fp16", "--column-pairs=1", "--tma-columns=1", NULL, "pass 1 loads its columns in lane pairs"},
