@@ -477,6 +477,9 @@ end
 -- The tiled store, with the twiddle of the strided pass (and the scale, scales_outputs), through the
 -- helper `store`. Copies of the same transform share one test of the batch.
 local function emit_tiled_store_with(w, plan, sign, store)
+  -- (a block that runs tiles in turn waits at a barrier before the next one overwrites them: kernel.lua;
+  -- without it a TMA pass's next tile raced these reads, fp32 512x512's rows through the TMA 2.9e-3)
+  if not register_side(plan, plan.out_layout) then w.reads_shared_memory = true end
   w:line("// coalesced copy of the tile's results to global memory%s",
     register_side(plan, plan.out_layout) and ", from the last stage's registers" or "")
   w:open("") -- its names stay apart from the stage's that may share the phase

@@ -870,8 +870,14 @@ static void l2_fetch_256_matches_fftw(void **state)
 /* Column tiles through the TMA (tma-columns=P in wisdom, sm_90): pass 1 of fp16 2^17 (tiles of 16, partly
  * empty turns in a batch of 3) and of fp32 2^17 in tiles of 4, the first column pass of fp16 65536x4, and
  * both column passes of fp32 4096x64 with its columns split (the second reads the first's blocks: a map
- * with the rows before the groups); both directions, out of place and in place, then from data one point
- * off 16 bytes (the threads copy the tiles there), against FFTW double. */
+ * with the rows before the groups); and rows in runs from pass 1's tiles (fftgen_tma_runs, a swizzled
+ * box a tile): both passes of the H200's fp16 2^18, pass 2 of fp32 2^18 (radix 16, 64 KB tiles), of
+ * fp16 2^16 (rows read with the lanes along their runs without it) and of fp32 512x512 with the columns
+ * first, in a batch of 64 so that each block takes several tiles in turn (its rows store from shared
+ * memory, which the next tile must wait for: fftgen-bench read 2.9e-3 before that barrier); both
+ * directions, out of place and in
+ * place, then from data one point off 16 bytes (the threads copy the column tiles there), against FFTW
+ * double. */
 static void tma_columns_match_fftw(void **state)
 {
     (void)state;
@@ -881,6 +887,12 @@ static void tma_columns_match_fftw(void **state)
                                     "fp32 131072 tensor-cores=none max-tile=4 tma-columns=1 ms=1 default-ms=1\n"
                                     "fp16 65536x4 tensor-cores=none max-tile=0 tma-columns=2 ms=1 default-ms=1\n"
                                     "fp32 4096x64 tensor-cores=none max-tile=0 split-columns=1 tma-columns=2,3 ms=1"
+                                    " default-ms=1\n"
+                                    "fp16 262144 tensor-cores=none max-tile=16 four-step=512 twiddle-powers=1,2"
+                                    " radix32-passes=1,2 computed-twiddles=1,2 tma-columns=1,2 ms=1 default-ms=1\n"
+                                    "fp32 262144 tensor-cores=none max-tile=0 tma-columns=2 ms=1 default-ms=1\n"
+                                    "fp16 65536 tensor-cores=none max-tile=0 tma-columns=2 ms=1 default-ms=1\n"
+                                    "fp32 512x512 tensor-cores=none max-tile=0,8 order=columns-first tma-columns=2 ms=1"
                                     " default-ms=1\n");
     assert_int_equal(fftgen_load_wisdom(path), FFTGEN_SUCCESS);
     unlink(path);
@@ -890,7 +902,11 @@ static void tma_columns_match_fftw(void **state)
     } cases[] = {{{1, {131072, 0, 0}}, 1, 3, 1},
                  {{1, {131072, 0, 0}}, 0, 2, 1},
                  {{2, {65536, 4, 0}}, 1, 3, 2},
-                 {{2, {4096, 64, 0}}, 0, 3, 6}};
+                 {{2, {4096, 64, 0}}, 0, 3, 6},
+                 {{1, {262144, 0, 0}}, 1, 3, 3},
+                 {{1, {262144, 0, 0}}, 0, 2, 2},
+                 {{1, {65536, 0, 0}}, 1, 3, 2},
+                 {{2, {512, 512, 0}}, 0, 64, 2}};
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; ++c) {
         const struct fft_shape shape = cases[c].shape;
         fftgen_plan plan = dense_plan(shape, cases[c].fp16);
