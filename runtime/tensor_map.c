@@ -22,6 +22,31 @@ static void look_up_encoder(void)
                                                      cudaEnableDefault, &lookup_found);
 }
 
+/* Encodes a 4D map of `in` (points of `bytes`) with the given dimensions, byte strides and box; `kind`
+ * names the pass in an error. */
+static fftgen_result encode_map(PFN_cuTensorMapEncodeTiled_v12000 encode, const void *in, cuuint64_t bytes,
+                                const cuuint64_t dims[4], const cuuint64_t strides[3], const cuuint32_t box[4],
+                                CUtensorMapSwizzle swizzle, const char *kind, fftgen_tensor_map *map)
+{
+    const cuuint32_t steps[4] = {1, 1, 1, 1};
+    CUtensorMap encoded;
+    /* L2 fetches the 256 bytes around each row of a box: the tiles beside read the rest soon after */
+    const CUresult result =
+        encode(&encoded, bytes == 4 ? CU_TENSOR_MAP_DATA_TYPE_UINT32 : CU_TENSOR_MAP_DATA_TYPE_UINT64, 4, (void *)in,
+               dims, strides, box, steps, CU_TENSOR_MAP_INTERLEAVE_NONE, swizzle, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
+               CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+    if (result != CUDA_SUCCESS)
+        return fftgen_detail(FFTGEN_CUDA_ERROR,
+                             "cuTensorMapEncodeTiled for a TMA %s pass's input %p returned %d (dimensions %llu x %llu x %llu x"
+                             " %llu, strides %llu, %llu, %llu bytes)",
+                             kind, in, (int)result, (unsigned long long)dims[0], (unsigned long long)dims[1],
+                             (unsigned long long)dims[2], (unsigned long long)dims[3], (unsigned long long)strides[0],
+                             (unsigned long long)strides[1], (unsigned long long)strides[2]);
+    _Static_assert(sizeof encoded == sizeof *map, "a tensor map is 128 bytes");
+    memcpy(map, &encoded, sizeof encoded);
+    return FFTGEN_SUCCESS;
+}
+
 /* A run pass's map (fftgen_tma_run_map): one box a tile, landing with the 128-byte swizzle that the
  * kernel's first stage reads it through. */
 static fftgen_result encode_run_tiles(PFN_cuTensorMapEncodeTiled_v12000 encode, const fftgen_kernel_plan *pass,
@@ -33,22 +58,7 @@ static fftgen_result encode_run_tiles(PFN_cuTensorMapEncodeTiled_v12000 encode, 
     const cuuint64_t dims[4] = {(cuuint64_t)shape[0], (cuuint64_t)shape[1], (cuuint64_t)shape[2], (cuuint64_t)entries};
     const cuuint64_t strides[3] = {(cuuint64_t)shape[0] * bytes, (cuuint64_t)spans[0], (cuuint64_t)spans[1]};
     const cuuint32_t box[4] = {(cuuint32_t)tile[0], (cuuint32_t)tile[1], (cuuint32_t)tile[2], 1};
-    const cuuint32_t steps[4] = {1, 1, 1, 1};
-    CUtensorMap encoded;
-    const CUresult result =
-        encode(&encoded, bytes == 4 ? CU_TENSOR_MAP_DATA_TYPE_UINT32 : CU_TENSOR_MAP_DATA_TYPE_UINT64, 4, (void *)in,
-               dims, strides, box, steps, CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
-               CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
-    if (result != CUDA_SUCCESS)
-        return fftgen_detail(FFTGEN_CUDA_ERROR,
-                             "cuTensorMapEncodeTiled for a TMA run pass's input %p returned %d (dimensions %llu x %llu x %llu x"
-                             " %llu, strides %llu, %llu, %llu bytes)",
-                             in, (int)result, (unsigned long long)dims[0], (unsigned long long)dims[1],
-                             (unsigned long long)dims[2], (unsigned long long)dims[3], (unsigned long long)strides[0],
-                             (unsigned long long)strides[1], (unsigned long long)strides[2]);
-    _Static_assert(sizeof encoded == sizeof *map, "a tensor map is 128 bytes");
-    memcpy(map, &encoded, sizeof encoded);
-    return FFTGEN_SUCCESS;
+    return encode_map(encode, in, bytes, dims, strides, box, CU_TENSOR_MAP_SWIZZLE_128B, "run", map);
 }
 
 fftgen_result fftgen_encode_column_tiles(const fftgen_kernel_plan *pass, const void *in, long long ffts,
@@ -76,21 +86,5 @@ fftgen_result fftgen_encode_column_tiles(const fftgen_kernel_plan *pass, const v
     const cuuint64_t strides[3] = {middle[1], outer[1], (cuuint64_t)l->batch_stride * bytes};
     const cuuint32_t box_rows = (cuuint32_t)(pass->n < 256 ? pass->n : 256);
     const cuuint32_t box[4] = {(cuuint32_t)pass->ffts_per_block, rows_first ? box_rows : 1, rows_first ? 1 : box_rows, 1};
-    const cuuint32_t steps[4] = {1, 1, 1, 1};
-    CUtensorMap encoded;
-    /* L2 fetches the 256 bytes around each row of a box: the tiles beside read the rest soon after */
-    const CUresult result =
-        encode(&encoded, bytes == 4 ? CU_TENSOR_MAP_DATA_TYPE_UINT32 : CU_TENSOR_MAP_DATA_TYPE_UINT64, 4, (void *)in,
-               dims, strides, box, steps, CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_NONE,
-               CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
-    if (result != CUDA_SUCCESS)
-        return fftgen_detail(FFTGEN_CUDA_ERROR,
-                             "cuTensorMapEncodeTiled for a TMA column pass's input %p returned %d (dimensions %llu x %llu x %llu x"
-                             " %llu, strides %llu, %llu, %llu bytes)",
-                             in, (int)result, (unsigned long long)dims[0], (unsigned long long)dims[1],
-                             (unsigned long long)dims[2], (unsigned long long)dims[3], (unsigned long long)strides[0],
-                             (unsigned long long)strides[1], (unsigned long long)strides[2]);
-    _Static_assert(sizeof encoded == sizeof *map, "a tensor map is 128 bytes");
-    memcpy(map, &encoded, sizeof encoded);
-    return FFTGEN_SUCCESS;
+    return encode_map(encode, in, bytes, dims, strides, box, CU_TENSOR_MAP_SWIZZLE_NONE, "column", map);
 }
