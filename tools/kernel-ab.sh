@@ -10,7 +10,8 @@
 #   SPEC           PRECISION:N[:FLAG=VALUE...], e.g. fp16:4096 or fp16:1024:--radix=32:--block-threads=64
 #                  (one-kernel sizes), or a 2D shape of one kernel (a fused slice), e.g. fp16:128x128;
 #                  3D shapes, 2D shapes above 2^20 points and 1D sizes above 2^14 are timed with
-#                  all their passes, not checked (a DFT in double of their size takes minutes);
+#                  all their passes, not checked (a DFT in double of their size takes minutes): their
+#                  outputs' hashes are printed and compared with the first variant's of the spec;
 #                  a 1D size may take fftgen's layouts (--istride=S, --idist=D, --ostride, --odist),
 #                  which must keep within 2^27 points, e.g. fp16:256:--ostride=524288:--odist=1
 #                  (strided writes alone)
@@ -23,7 +24,7 @@
 #   tools/kernel-ab.sh build-ab base=templates%/tmp/fftgen-base new=templates -- fp16:16384
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-[ $# -ge 4 ] || { sed -n '2,23p' "$0" >&2; exit 2; }
+[ $# -ge 4 ] || { sed -n '2,24p' "$0" >&2; exit 2; }
 out=$1; shift
 fftgen=${FFTGEN:-$root/build/fftgen}
 [ -x "$fftgen" ] || { echo "kernel-ab: no fftgen at $fftgen (build first)" >&2; exit 2; }
