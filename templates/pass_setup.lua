@@ -225,8 +225,20 @@ local function swizzle_helper(w, qualifier)
   w:close()
 end
 
+-- The copy of a run tile into its staging buffer where the swizzle puts each point, element by element
+-- from `first` on, `step` apart: the threads' copy_tile for an input off 16 bytes, and the host
+-- simulation's stand-in for the TMA's box. Rows past the batch (a last, partial tile) are not read.
+local function run_tile_copy(w, first, step)
+  tile_input(w, "tile * FFTS_PER_BLOCK")
+  w:open("for (int i = %s; i < FFTS_PER_BLOCK * POINTS; i += %s)", first, step)
+  w:line("const int run = i / (FFTS_PER_BLOCK * IN_RUN_POINTS), offset = i %% (FFTS_PER_BLOCK * IN_RUN_POINTS);")
+  w:line("if (offset / IN_RUN_POINTS < tile_ffts) staging[swizzled(i)] = from[(size_t)run * IN_RUN_STRIDE + offset];")
+  w:close()
+end
+
 return {
   swizzle_helper = swizzle_helper,
+  run_tile_copy = run_tile_copy,
   pass_constants = pass_constants,
   tile_indices = tile_indices,
   tile_input = tile_input,

@@ -192,11 +192,8 @@ local function sim_function(w, f, p, direction, name, qualifier)
   end
   if tma_runs(p) then
     w:open("") -- the TMA's box (fetch_tile_boxes), or the threads' copy_tile: the same points, swizzled
-    tile_input(w, "block * FFTS_PER_BLOCK")
-    w:open("for (int i = 0; i < FFTS_PER_BLOCK * POINTS; ++i)")
-    w:line("const int run = i / (FFTS_PER_BLOCK * IN_RUN_POINTS), offset = i %% (FFTS_PER_BLOCK * IN_RUN_POINTS);")
-    w:line("if (offset / IN_RUN_POINTS < tile_ffts) staging[swizzled(i)] = from[(size_t)run * IN_RUN_STRIDE + offset];")
-    w:close()
+    w:line("const long long tile = block;")
+    pass_setup.run_tile_copy(w, "0", "1")
     w:close()
   elseif tma_columns(p) then
     w:open("") -- the TMA's boxes (fetch_tile_boxes), or the threads' copy_tile: the same points
