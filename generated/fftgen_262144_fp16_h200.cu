@@ -1664,7 +1664,7 @@ namespace pass2 {
 [[maybe_unused]] constexpr int THREADS = 256; // threads per block
 [[maybe_unused]] constexpr int SHARED_BYTES = 103440; // dynamic shared memory per block
 [[maybe_unused]] constexpr int SMEM_POINTS = 8704; // float2 in shared memory, with padding
-[[maybe_unused]] constexpr int STAGING_OFFSET = 69632; // bytes of shared memory before the staging buffer (the exchanges', to 1024: the swizzle's period)
+[[maybe_unused]] constexpr int STAGING_OFFSET = 69632; // bytes of shared memory before the staging buffer (the exchanges', to 128)
 [[maybe_unused]] constexpr int TMA_ROW_POINTS = 32; // points in a 128-byte row of the staging buffer, the swizzle's unit
 [[maybe_unused]] constexpr int TMA_TILE_ROWS = 8; // 128-byte rows of the tile's rows in each run block (the box, in every run)
 [[maybe_unused]] constexpr int TMA_GROUP_ROWS = 256; // 128-byte rows of a run block, every transform's (the tensor map's)
@@ -1685,7 +1685,7 @@ namespace pass2 {
 // shared window at or after byte STAGING_OFFSET, the staging buffer (run r of the tile's rows at
 // staging + r * FFTS_PER_BLOCK * IN_RUN_POINTS, its 128-byte rows swizzled) and the mbarrier
 static_assert(SHARED_BYTES == STAGING_OFFSET + 1024 + FFTS_PER_BLOCK * POINTS * sizeof(point_t) + 16, "shared memory size");
-static_assert(STAGING_OFFSET % 1024 == 0 && STAGING_OFFSET >= SMEM_POINTS * (int)sizeof(float2), "the swizzle's period");
+static_assert(STAGING_OFFSET % 128 == 0 && STAGING_OFFSET >= SMEM_POINTS * (int)sizeof(float2), "past the exchanges");
 static_assert(GROUP_COUNT == 1 && IN_FFT_STRIDE == IN_RUN_POINTS && TMA_TILE_ROWS * TMA_ROW_POINTS == FFTS_PER_BLOCK * IN_RUN_POINTS,
               "runs of the tile's rows side by side, whole 128-byte rows");
 static_assert(THREADS_PER_FFT % IN_RUN_POINTS == 0 && THREADS_PER_FFT * FFTS_PER_BLOCK * sizeof(point_t) % 1024 == 0,

@@ -610,13 +610,12 @@ static long long tma_tile_bytes(const fftgen_kernel_plan *p)
     return (long long)p->ffts_per_block * p->n * point_bytes(p);
 }
 
-/* The staging buffer's offset: the exchanges' area rounded up to the 128 bytes a TMA box lands on, or
- * for runs to the 1024 bytes of the 128-byte swizzle's period. */
+/* The staging buffer's offset: the exchanges' area rounded up to the 128 bytes a TMA box lands on (a run
+ * pass's kernel moves its buffer on to the swizzle's period; see tma_tail_bytes). */
 enum { TMA_SWIZZLE_PERIOD = 1024, TMA_SWIZZLE_ROW = 128 };
-static int tma_staging_offset(const fftgen_kernel_plan *p, int runs)
+static int tma_staging_offset(const fftgen_kernel_plan *p)
 {
-    const int align = runs ? TMA_SWIZZLE_PERIOD : 128;
-    return (p->shared_bytes + align - 1) / align * align;
+    return (p->shared_bytes + TMA_SWIZZLE_ROW - 1) / TMA_SWIZZLE_ROW * TMA_SWIZZLE_ROW;
 }
 
 /* Shared memory past the staging offset: the tile, the mbarrier (8 bytes, 16 kept), and for runs the
@@ -714,7 +713,7 @@ int fftgen_can_copy_columns_by_tma(const fftgen_kernel_plan *p)
     const int runs = !columns && tma_can_read_runs(p);
     return p->arch >= 90 && (columns || runs) && p->cluster < 2 && !p->tensor_cores && p->prefetch <= 1 &&
            fftgen_shared_exchanges(p) > 0 &&
-           tma_staging_offset(p, runs) + tma_tail_bytes(p, runs) <= fftgen_arch_shared_limit(p->arch);
+           tma_staging_offset(p) + tma_tail_bytes(p, runs) <= fftgen_arch_shared_limit(p->arch);
 }
 
 static void copy_columns_by_tma(fftgen_kernel_plan *pass)
@@ -724,7 +723,7 @@ static void copy_columns_by_tma(fftgen_kernel_plan *pass)
     pass->l2_prefetch_bytes = 0;
     pass->l2_fetch_256 = 0;
     pass->tma_columns = 1;
-    pass->tma_staging_offset = tma_staging_offset(pass, runs);
+    pass->tma_staging_offset = tma_staging_offset(pass);
     pass->shared_bytes = (int)(pass->tma_staging_offset + tma_tail_bytes(pass, runs));
 }
 
@@ -743,7 +742,7 @@ static const char *why_no_tma_columns(const fftgen_kernel_plan *pass)
     if (pass->column_pairs) return "loads its columns in lane pairs";
     if (fftgen_shared_exchanges(pass) == 0)
         return "exchanges nothing through shared memory (no block barrier frees the staging buffer for the next tile)";
-    if (tma_staging_offset(pass, runs) + tma_tail_bytes(pass, runs) > fftgen_arch_shared_limit(pass->arch))
+    if (tma_staging_offset(pass) + tma_tail_bytes(pass, runs) > fftgen_arch_shared_limit(pass->arch))
         return "has no room for a tile in shared memory beside its exchanges";
     if (runs)
         return "reads runs whose tile is not whole 128-byte rows, or whose thread's points are not whole runs and"

@@ -340,8 +340,9 @@ typedef struct {
      * 0.5894 -> 0.5637 ms for the transform, 384 -> 326 us for the pass (ncu). */
     int tma_columns;
     int tma_staging_offset; /* with tma_columns: the staging buffer's byte offset in shared memory (the
-                               exchanges' area rounded up to the 128 bytes a box lands on, or to the 1024
-                               of the swizzle's period for runs); the mbarrier follows the tile */
+                               exchanges' area rounded up to the 128 bytes a box lands on; a run pass's
+                               kernel moves the buffer on to the swizzle's 1024 bytes); the mbarrier
+                               follows the tile */
 } fftgen_kernel_plan;
 
 #define FFTGEN_EVERY_PASS ((1 << FFTGEN_MAX_PASSES) - 1) /* a request's pass mask: all of them */

@@ -49,13 +49,14 @@ local function pass_constants(p, target)
   if uses_shared(p) and (target == "sim" or prefetching(p) or tma_columns(p)) then
     add("SMEM_POINTS", p.smem_points, "float2 in shared memory, with padding")
   end
+  if tma_columns(p) then
+    add("STAGING_OFFSET", p.tma_staging_offset, "bytes of shared memory before the staging buffer (the exchanges', to 128)")
+  end
   if p.tma_runs then
-    add("STAGING_OFFSET", p.tma_staging_offset, "bytes of shared memory before the staging buffer (the exchanges', to 1024: the swizzle's period)")
     add("TMA_ROW_POINTS", p.tma_row_points, "points in a 128-byte row of the staging buffer, the swizzle's unit")
     add("TMA_TILE_ROWS", p.tma_box_rows, "128-byte rows of the tile's rows in each run block (the box, in every run)")
     add("TMA_GROUP_ROWS", p.tma_group_rows, "128-byte rows of a run block, every transform's (the tensor map's)")
   elseif tma_columns(p) then
-    add("STAGING_OFFSET", p.tma_staging_offset, "bytes of shared memory before the staging buffer (the exchanges', to 128)")
     add("TMA_BOX_ROWS", math.min(p.n, 256), "rows of the tile's columns in one TMA box (at most 256)")
     add("TMA_GROUP_STRIDE", p.tma_group_stride, "elements between groups in the tensor map (a group's columns where there is one)")
   end
