@@ -242,18 +242,19 @@ local function tiled_prelude(w, plan, layout, pointer, tile, row)
     -- j % RUN_POINTS on, and THREADS_PER_FFT is a whole number of runs, so the thread's points
     -- fft_thread + u * THREADS_PER_FFT share its offset in their runs
     assert(pointer == "src", "runs are read, not written")
+    -- a staging buffer holds the tile run block by run block
+    local staged = string.format("(fft_thread / %s_RUN_POINTS) * (FFTS_PER_BLOCK * %s_RUN_POINTS) + fft_in_block * %s_RUN_POINTS + fft_thread %% %s_RUN_POINTS",
+      layout.name, layout.name, layout.name, layout.name)
     if plan.tma_runs then
-      -- the tile, staged by the TMA (or copy_tile) run block by run block, 128-byte rows swizzled: the
-      -- thread's points lie THREADS_PER_FFT * FFTS_PER_BLOCK elements apart, whole swizzle periods, so
-      -- one swizzled base serves them all (the planner's fftgen_tma_runs)
-      w:line("const point_t* src = staging + swizzled((fft_thread / %s_RUN_POINTS) * (FFTS_PER_BLOCK * %s_RUN_POINTS) + fft_in_block * %s_RUN_POINTS + fft_thread %% %s_RUN_POINTS);",
-        layout.name, layout.name, layout.name, layout.name)
+      -- staged by the TMA (or copy_tile), 128-byte rows swizzled: the thread's points lie THREADS_PER_FFT *
+      -- FFTS_PER_BLOCK elements apart, whole swizzle periods, so one swizzled base serves them all (the
+      -- planner's fftgen_tma_runs)
+      w:line("const point_t* src = staging + swizzled(%s);", staged)
       return
     end
     if (plan.prefetch or 0) > 1 then
-      -- the tile's input, copied ahead into the staging buffer run by run (kernel.lua's fetch_tile)
-      w:line("const point_t* src = staging + (fft_thread / %s_RUN_POINTS) * (FFTS_PER_BLOCK * %s_RUN_POINTS) + fft_in_block * %s_RUN_POINTS + fft_thread %% %s_RUN_POINTS;",
-        layout.name, layout.name, layout.name, layout.name)
+      -- copied ahead by the block's threads (kernel.lua's fetch_tile)
+      w:line("const point_t* src = staging + %s;", staged)
       return
     end
     local fft, point = "fft_in_block", "fft_thread"
