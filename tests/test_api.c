@@ -552,7 +552,7 @@ static const char *write_wisdom(const char *entries)
     assert_int_equal(fftgen_current_device(&device, &arch, &memory), FFTGEN_SUCCESS);
     fftgen_device_key key;
     assert_int_equal(fftgen_device_key_of(device, arch, &key), FFTGEN_SUCCESS);
-    char text[1024];
+    char text[2048];
     const int length = snprintf(text, sizeof text, "fftgen-wisdom 1\ndevice \"%s\" sm_%d driver %s fftgen %s\n%s",
                                 key.device, key.arch, key.driver, key.version, entries);
     assert_true(length > 0 && (size_t)length < sizeof text);
@@ -871,7 +871,8 @@ static void l2_fetch_256_matches_fftw(void **state)
  * empty turns in a batch of 3) and of fp32 2^17 in tiles of 4, the first column pass of fp16 65536x4, and
  * both column passes of fp32 4096x64 with its columns split (the second reads the first's blocks: a map
  * with the rows before the groups); and rows in runs from pass 1's tiles (fftgen_tma_runs, a swizzled
- * box a tile): both passes of the H200's fp16 2^18, pass 2 of fp32 2^18 (radix 16, 64 KB tiles), of
+ * box a tile): both passes of the H200's fp16 2^18, 2^19 and 2^20 (their rows in tiles of 16, 2^20's in
+ * blocks of 512 threads, one an SM), pass 2 of fp32 2^18 (radix 16, 64 KB tiles), of
  * fp16 2^16 (rows read with the lanes along their runs without it) and of fp32 512x512 with the columns
  * first, in a batch of 64 so that each block takes several tiles in turn (its rows store from shared
  * memory, which the next tile must wait for: fftgen-bench read 2.9e-3 before that barrier); both
@@ -890,6 +891,10 @@ static void tma_columns_match_fftw(void **state)
                                     " default-ms=1\n"
                                     "fp16 262144 tensor-cores=none max-tile=16 four-step=512 twiddle-powers=1,2"
                                     " radix32-passes=1,2 computed-twiddles=1,2 tma-columns=1,2 ms=1 default-ms=1\n"
+                                    "fp16 524288 tensor-cores=none max-tile=8,16 four-step=1024 twiddle-powers=1,2"
+                                    " radix32-passes=1,2 computed-twiddles=1,2 tma-columns=1,2 ms=1 default-ms=1\n"
+                                    "fp16 1048576 tensor-cores=none max-tile=8,16 twiddle-powers=1,2"
+                                    " radix32-passes=1,2 computed-twiddles=1,2 tma-columns=1,2 ms=1 default-ms=1\n"
                                     "fp32 262144 tensor-cores=none max-tile=0 tma-columns=2 ms=1 default-ms=1\n"
                                     "fp16 65536 tensor-cores=none max-tile=0 tma-columns=2 ms=1 default-ms=1\n"
                                     "fp32 512x512 tensor-cores=none max-tile=0,8 order=columns-first tma-columns=2 ms=1"
@@ -906,7 +911,9 @@ static void tma_columns_match_fftw(void **state)
                  {{1, {262144, 0, 0}}, 1, 3, 3},
                  {{1, {262144, 0, 0}}, 0, 2, 2},
                  {{1, {65536, 0, 0}}, 1, 3, 2},
-                 {{2, {512, 512, 0}}, 0, 64, 2}};
+                 {{2, {512, 512, 0}}, 0, 64, 2},
+                 {{1, {524288, 0, 0}}, 1, 3, 3},
+                 {{1, {1048576, 0, 0}}, 1, 3, 3}};
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; ++c) {
         const struct fft_shape shape = cases[c].shape;
         fftgen_plan plan = dense_plan(shape, cases[c].fp16);
