@@ -40,40 +40,40 @@ static void usage(FILE *to)
             "Usage: fftgen tune [options] [SHAPE...]\n"
             "Measures, on this GPU, each kernel choice the planner can make for each transform (radix-16 stages\n"
             "on tensor cores or on CUDA cores, pass by pass, for fp16; how many transforms the strided passes\n"
-            "read side by side, for every pass and then pass by pass, up to 128 for passes of at most 64\n"
-            "points; on sm_90 and newer, thread-block clusters of 2, 4 or 8 blocks against none, for 1D sizes\n"
-            "above one block and for the columns of 2D and 3D shapes; for 2D and 3D shapes, the columns in two\n"
-            "four-step passes of shorter columns each; for 2D shapes, the columns first through a work area\n"
-            "against the rows first; for 1D sizes of one kernel, radix 4, 8, 16 and 32, then blocks of 32 to\n"
-            "1024 threads at each of those radices; for 1D sizes of two passes, pass 1's columns twice and half\n"
-            "as long as the planner's split; for 2D and 3D shapes, 32 points a thread against 16 in the fused\n"
-            "slice (on sm_90 also with 32 slices a block prefetched), else in rows of one kernel; radix 32 in\n"
-            "the tiled passes where it saves a shared-memory exchange or a stage, every set of them beside the\n"
-            "passes at radix 32 already (2D shapes: on the fastest plan of either order); for 2D and 3D shapes,\n"
-            "the passes that load columns of at most 256 points straight into registers instead of copying them\n"
-            "through shared memory, every set of them; for fp16, the tiled passes that multiply their twiddles\n"
-            "from powers of two, every set of them, then the passes that compute their twiddles, then those\n"
-            "that load their columns a lane pair at a time (8 bytes a row), every set of each; for fp32, the\n"
-            "passes that load rows in runs straight into registers instead of copying them through shared\n"
-            "memory, every set of them; on sm_90, for 1D sizes of one kernel and the fused slices of 2D and 3D\n"
-            "shapes, 2 to 64 transforms (slices) a block in turn, the next one's input copied into shared\n"
-            "memory ahead (1D sizes of two passes: 2 to 64 tiles of the fp16 rows read in runs); on sm_90, for\n"
-            "plans of several passes, the passes that ask L2 for their input 1 MB or 2 MB ahead, every set of\n"
-            "them at each, then, for 1D sizes of one kernel and the passes chosen, the L2 prefetch 512 KB and\n"
-            "2 MB ahead or none against 1 MB; on sm_80 and newer, the passes off clusters that read columns\n"
-            "side by side with loads that ask L2 for the 256 bytes around each point, every set of them; on\n"
-            "sm_90, the passes that take their column tiles in turn through the tensor memory accelerator,\n"
-            "every set of them, in the plan's tiles and twice as wide; then the options that gained less than\n"
-            "%.0f%% each, together, the tiles pass by pass again where the options changed the plan, and radix\n"
-            "32 again where they changed it after radix 32's round; and the choice in use now, from the wisdom\n"
-            "file or the table shipped with libfftgen); these rounds run on the fastest plan of the first round\n"
-            "and again on the fastest of up to two other structures (another pass count, clusters against none,\n"
-            "or another split), whose options may gain more; and it saves the fastest in the wisdom file that\n"
-            "libfftgen reads, keyed by the device, the driver and the fftgen version. A choice is saved only\n"
-            "where it beats the planner's default by %.0f%% or more, and tensor cores, radix-32 passes, column\n"
-            "registers, twiddle powers, computed twiddles, column pairs, row registers, L2 prefetches, 256-byte\n"
-            "L2 fetches or TMA columns are taken only where they beat the fastest plan without them by %.0f%%;\n"
-            "every candidate must match the default's output.\n"
+            "read side by side, for every pass and then pass by pass, up to 128 for passes of at most 64 points;\n"
+            "on sm_90 and newer, thread-block clusters of 2, 4 or 8 blocks against none, for 1D sizes above one\n"
+            "block and for the columns of 2D and 3D shapes; for 2D and 3D shapes, the columns in two four-step\n"
+            "passes of shorter columns each; for 2D shapes, the columns first through a work area against the\n"
+            "rows first; for 1D sizes of one kernel, radix 4, 8, 16 and 32, then blocks of 32 to 1024 threads at\n"
+            "each of those radices; for 1D sizes of two passes, pass 1's columns twice and half as long as the\n"
+            "planner's split; for 2D and 3D shapes, 32 points a thread against 16 in the fused slice (on sm_90\n"
+            "also with 32 slices a block prefetched), else in rows of one kernel; radix 32 in the tiled passes\n"
+            "where it saves a shared-memory exchange or a stage, every set of them beside the passes at radix 32\n"
+            "already (2D shapes: on the fastest plan of either order); for 2D and 3D shapes, the passes that load\n"
+            "columns of at most 256 points straight into registers instead of copying them through shared memory,\n"
+            "every set of them; for fp16, the tiled passes that multiply their twiddles from powers of two, every\n"
+            "set of them, then the passes that compute their twiddles, then those that load their columns a lane\n"
+            "pair at a time (8 bytes a row), every set of each; for fp32, the passes that load rows in runs\n"
+            "straight into registers instead of copying them through shared memory, every set of them; on sm_90,\n"
+            "for 1D sizes of one kernel and the fused slices of 2D and 3D shapes, 2 to 64 transforms (slices) a\n"
+            "block in turn, the next one's input copied into shared memory ahead (1D sizes of two passes: 2 to 64\n"
+            "tiles of the fp16 rows read in runs); on sm_90, for plans of several passes, the passes that ask L2\n"
+            "for their input 1 MB or 2 MB ahead, every set of them at each, then, for 1D sizes of one kernel and\n"
+            "the passes chosen, the L2 prefetch 512 KB and 2 MB ahead or none against 1 MB; on sm_80 and newer,\n"
+            "the passes off clusters that read columns side by side with loads that ask L2 for the 256 bytes\n"
+            "around each point, every set of them; on sm_90, the passes that take their column tiles in turn\n"
+            "through the tensor memory accelerator, every set of them, in the plan's tiles, twice as wide, and\n"
+            "with one pass's tile twice as wide; then the options that gained less than %.0f%% each, together,\n"
+            "the tiles pass by pass again where the options changed the plan, and radix 32 again where they\n"
+            "changed it after radix 32's round; and the choice in use now, from the wisdom file or the table\n"
+            "shipped with libfftgen); these rounds run on the fastest plan of the first round and again on the\n"
+            "fastest of up to two other structures (another pass count, clusters against none, or another split),\n"
+            "whose options may gain more; and it saves the fastest in the wisdom file that libfftgen reads, keyed\n"
+            "by the device, the driver and the fftgen version. A choice is saved only where it beats the\n"
+            "planner's default by %.0f%% or more, and tensor cores, radix-32 passes, column registers, twiddle\n"
+            "powers, computed twiddles, column pairs, row registers, L2 prefetches, 256-byte L2 fetches or TMA\n"
+            "columns are taken only where they beat the fastest plan without them by %.0f%%; every candidate must\n"
+            "match the default's output.\n"
             "Batched forward transforms, out of place, CUDA events; each round's candidates are timed in\n"
             "turns (one run of each, then the next run of each), the median of many runs. Each\n"
             "transform's results go to stdout when it is done; while it is measured, a status line on\n"
@@ -806,23 +806,44 @@ static int measure_radix32_passes(struct measurement *m, int arch, int runs, int
     return 0;
 }
 
-/* The column tiles through the TMA: every set of the passes that can take them, on the fastest plan and on
- * it with those passes' tiles twice as wide, as one option: the TMA copies a wider tile ahead as cheaply,
- * and the tiles round ran without it. An H200's fp16 2^19 as 1024 x 512 ran 0.6876 ms after the rounds in
- * tiles of 4, and 0.5962 ms through the TMA in tiles of 8 (fftgen-bench). 0, or -1 when a measurement
- * failed. */
+/* The passes of the plan of `choice` whose tiles the TMA can copy, as a mask; 0 where it does not plan. */
+static int tma_passes_of(const struct transform *t, int arch, const fftgen_choice *choice)
+{
+    fftgen_transform_plan plan;
+    if (plan_choice(t, arch, choice, &plan) != FFTGEN_PLAN_OK) return 0;
+    int mask = 0;
+    for (int i = 0; i < plan.pass_count; ++i) mask |= (fftgen_can_copy_columns_by_tma(&plan.pass[i]) != 0) << i;
+    return mask;
+}
+
+/* The column tiles through the TMA: every set of the passes that can take them, on the fastest plan, on
+ * it with those passes' tiles twice as wide, and on it with one tiled pass's tile twice as wide, each in
+ * turn, as one option: the TMA copies a wider tile ahead as cheaply, and the tiles round ran without it.
+ * An H200's fp16 2^19 as 1024 x 512 ran 0.6876 ms after the rounds in tiles of 4, and 0.5962 ms through
+ * the TMA in tiles of 8; its rows, which the TMA cannot copy in tiles of 8 (their thread's points half a
+ * swizzle period apart), ran 0.5775-0.5862 ms through it in tiles of 16 against 0.5969-0.6071, and fp16
+ * 2^20's 0.5808-0.5868 against 0.5970-0.6073 (fftgen-bench, results/pass2-l2-fabric-2026-11-30.txt).
+ * 0, or -1 when a measurement failed. */
 static int measure_tma_columns(struct measurement *m, int arch, int runs, int jobs, struct buffers *b,
                                struct candidate_list *list)
 {
     const int before = fastest(list), first = list->count;
     const size_t field = offsetof(fftgen_choice, tma_column_passes);
     const int passes = fastest_passes_that(list, fftgen_can_copy_columns_by_tma);
-    fftgen_choice start = list->items[before].choice;
+    const fftgen_choice base = list->items[before].choice;
+    fftgen_choice start = base;
     add_pass_sets(m, arch, list, start, passes, 0, field);
     const fftgen_transform_plan *plan = &list->plans[before];
     for (int i = 0; i < plan->pass_count; ++i)
         if (passes >> i & 1) start.max_tile.pass[i] = 2 * plan->pass[i].ffts_per_block;
     add_pass_sets(m, arch, list, start, passes, 0, field);
+    for (int i = 0; i < plan->pass_count; ++i) {
+        if (!plan->pass[i].tiled) continue;
+        fftgen_choice wider = base;
+        wider.max_tile.pass[i] = 2 * plan->pass[i].ffts_per_block;
+        const int can = tma_passes_of(m->t, arch, &wider);
+        if (can >> i & 1) add_pass_sets(m, arch, list, wider, can, 0, field);
+    }
     return measure_option(m, runs, jobs, b, list, before, before, first, field, "TMA columns");
 }
 
