@@ -704,13 +704,18 @@ static int measure_pass_sets(struct measurement *m, int arch, int runs, int jobs
     return measure_pass_sets_keeping(m, arch, runs, jobs, b, list, base, passes, 0, field, name);
 }
 
-/* The fastest plan's passes that satisfy `test`, as a mask: the passes an option round may name. */
-static int fastest_passes_that(const struct candidate_list *list, int (*test)(const fftgen_kernel_plan *))
+/* A plan's passes that satisfy `test`, as a mask. */
+static int passes_that(const fftgen_transform_plan *plan, int (*test)(const fftgen_kernel_plan *))
 {
-    const fftgen_transform_plan *plan = &list->plans[fastest(list)];
     int mask = 0;
     for (int i = 0; i < plan->pass_count; ++i) mask |= (test(&plan->pass[i]) != 0) << i;
     return mask;
+}
+
+/* The fastest plan's passes that satisfy `test`: the passes an option round may name. */
+static int fastest_passes_that(const struct candidate_list *list, int (*test)(const fftgen_kernel_plan *))
+{
+    return passes_that(&list->plans[fastest(list)], test);
 }
 
 static int is_tiled(const fftgen_kernel_plan *pass) { return pass->tiled; }
@@ -811,9 +816,7 @@ static int tma_passes_of(const struct transform *t, int arch, const fftgen_choic
 {
     fftgen_transform_plan plan;
     if (plan_choice(t, arch, choice, &plan) != FFTGEN_PLAN_OK) return 0;
-    int mask = 0;
-    for (int i = 0; i < plan.pass_count; ++i) mask |= (fftgen_can_copy_columns_by_tma(&plan.pass[i]) != 0) << i;
-    return mask;
+    return passes_that(&plan, fftgen_can_copy_columns_by_tma);
 }
 
 /* The column tiles through the TMA: every set of the passes that can take them, on the fastest plan, on
