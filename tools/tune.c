@@ -76,8 +76,10 @@ static void usage(FILE *to)
             "match the default's output.\n"
             "Batched forward transforms, out of place, CUDA events; each round's candidates are timed in\n"
             "turns (one run of each, then the next run of each), the median of many runs. Each\n"
-            "transform's results go to stdout when it is done; while it is measured, a status line on\n"
-            "stderr, where stderr is a terminal, says which candidates it is compiling or timing.\n"
+            "transform's results go to stdout when it is done, with the round that first planned the\n"
+            "fastest plan and the last other round that planned it again (the choice in use now may be\n"
+            "one the rounds reach too); while it is measured, a status line on stderr, where stderr is a\n"
+            "terminal, says which candidates it is compiling or timing.\n"
             "\n"
             "  SHAPE...           1D sizes (powers of two) and 2D or 3D shapes such as 512x256; default 16\n"
             "                     to 2^27 and the shapes 256x256, 512x256, 512x512, 1024x1024, 4096x4096,\n"
@@ -114,6 +116,9 @@ struct candidate {
     float ms;
     double disagreement;
     int held_back; /* an option round's candidate that did not beat its starting plan by MIN_OPTION_GAIN */
+    /* the round that planned it first, and the last other round that planned it again (NULL: none), said
+     * with the fastest: a plan that the choice in use now gave shows whether the rounds reach it too */
+    const char *found_in, *again_in;
 };
 
 static const char *const PRECISION_NAMES[] = {"fp32", "fp16", "split", "split-papers"};
@@ -148,12 +153,13 @@ struct candidate_list {
      * to three plans, column registers, twiddle powers, computed twiddles, column pairs, row registers, L2
      * prefetch, the 256-byte L2 fetch, for each structure whose fastest plan went through the rounds
      * (refine_other_structures) */
-    char option_notes[16][384];
+    char option_notes[16][576];
     /* the option rounds' near misses (refine_near_misses): each round's fastest candidate where it beat
      * the plan before it by less than MIN_OPTION_GAIN, and the candidate its round varied */
     int near_miss[MAX_NEAR_MISSES];
     int near_miss_base[MAX_NEAR_MISSES];
     int near_miss_count;
+    const char *round; /* the round adding candidates now, for candidate.found_in */
 };
 
 /* The plan libfftgen makes for `choice` (dense data, planned on the host: no kernel compiled). */
@@ -176,10 +182,14 @@ static int add_candidate(const struct transform *t, int arch, fftgen_choice choi
     fftgen_transform_plan plan;
     if (list->count == MAX_CANDIDATES || plan_choice(t, arch, &choice, &plan) != FFTGEN_PLAN_OK) return 0;
     for (int c = 0; c < list->count; ++c)
-        if (same_passes(&list->plans[c], &plan)) return 0;
+        if (same_passes(&list->plans[c], &plan)) {
+            if (list->items[c].found_in != list->round) list->items[c].again_in = list->round;
+            return 0;
+        }
     struct candidate *k = &list->items[list->count];
     memset(k, 0, sizeof *k);
     k->choice = choice;
+    k->found_in = list->round;
     /* the passes the plan does not have take its last pass's cap: the shortest text in the wisdom */
     for (int i = plan.pass_count; i < FFTGEN_MAX_PASSES; ++i)
         k->choice.max_tile.pass[i] = choice.max_tile.pass[plan.pass_count - 1];
@@ -502,6 +512,7 @@ static int refine_pass_tiles(struct measurement *m, int arch, int runs, int jobs
                              struct candidate_list *list)
 {
     static const int tiles[] = {128, 64, 32, 16, 8, 4, 2};
+    list->round = "tiles pass by pass";
     const int base = fastest(list), first = list->count;
     const fftgen_choice start = list->items[base].choice;
     const fftgen_transform_plan *plan = &list->plans[base];
@@ -561,6 +572,7 @@ static int refine_block_threads(struct measurement *m, int arch, int runs, int j
 {
     static const int radices[] = {0, 4, 8, 16, 32}; /* 0: the fastest plan's own */
     static const int threads[] = {32, 64, 128, 256, 512, 1024};
+    list->round = "block sizes";
     const int first = list->count;
     const fftgen_choice start = list->items[fastest(list)].choice;
     for (size_t r = 0; r < sizeof radices / sizeof radices[0]; ++r)
@@ -589,6 +601,7 @@ static int refine_block_threads(struct measurement *m, int arch, int runs, int j
 static int refine_slice_radix(struct measurement *m, int arch, int runs, int jobs, struct buffers *b,
                               struct candidate_list *list)
 {
+    list->round = "the slice's radix";
     const int first = list->count;
     fftgen_choice wide = list->items[fastest(list)].choice;
     wide.max_radix = 32;
@@ -619,6 +632,7 @@ static int refine_prefetch(struct measurement *m, int arch, int runs, int jobs, 
 {
     static const int transforms[] = {2, 4, 8, 16, 32, 64};
     if (arch < 90) return 0;
+    list->round = "transforms a block in turn";
     return measure_values(m, arch, runs, jobs, b, list, offsetof(fftgen_choice, prefetch), transforms,
                           sizeof transforms / sizeof transforms[0]);
 }
@@ -634,6 +648,7 @@ static int refine_l2_prefetch(struct measurement *m, int arch, int runs, int job
 {
     static const int kb[] = {FFTGEN_L2_PREFETCH_OFF, 512, 2048};
     if (arch < 90) return 0;
+    list->round = "L2 prefetch distance";
     return measure_values(m, arch, runs, jobs, b, list, offsetof(fftgen_choice, l2_prefetch_kb), kb,
                           sizeof kb / sizeof kb[0]);
 }
@@ -693,6 +708,7 @@ static int measure_pass_sets_keeping(struct measurement *m, int arch, int runs, 
                                      const char *name)
 {
     const int before = fastest(list), first = list->count;
+    list->round = name;
     add_pass_sets(m, arch, list, list->items[base].choice, passes, kept, field);
     return measure_option(m, runs, jobs, b, list, base, before, first, field, name);
 }
@@ -731,6 +747,7 @@ static int measure_l2_prefetch_passes(struct measurement *m, int arch, int runs,
     const int before = fastest(list), first = list->count;
     const size_t field = offsetof(fftgen_choice, l2_prefetch_passes);
     const int passes = fastest_passes_that(list, fftgen_can_l2_prefetch);
+    list->round = "L2 prefetch";
     fftgen_choice start = list->items[before].choice;
     add_pass_sets(m, arch, list, start, passes, 0, field);
     start.l2_prefetch_kb = 2048;
@@ -833,6 +850,7 @@ static int measure_tma_columns(struct measurement *m, int arch, int runs, int jo
     const int before = fastest(list), first = list->count;
     const size_t field = offsetof(fftgen_choice, tma_column_passes);
     const int passes = fastest_passes_that(list, fftgen_can_copy_columns_by_tma);
+    list->round = "TMA columns";
     const fftgen_choice base = list->items[before].choice;
     fftgen_choice start = base;
     add_pass_sets(m, arch, list, start, passes, 0, field);
@@ -887,6 +905,7 @@ static int refine_near_misses(struct measurement *m, int arch, int runs, int job
     const int before = fastest(list), first = list->count;
     fftgen_choice together = list->items[before].choice;
     int taken = 0;
+    list->round = "the near misses together";
     for (int i = from; i < list->near_miss_count; ++i)
         taken += take_varied_fields(m->t, arch, &list->items[list->near_miss_base[i]].choice,
                                     &list->items[list->near_miss[i]].choice, &together);
@@ -992,6 +1011,15 @@ static int refine_fastest(struct measurement *m, int arch, int runs, int jobs, s
     return failed ? -1 : 0;
 }
 
+/* Which rounds planned a candidate: round "<first>"[, again "<last other>"]. */
+static void found_text(const struct candidate *k, char *text, size_t size)
+{
+    if (k->again_in != NULL)
+        snprintf(text, size, "round \"%s\", again \"%s\"", k->found_in, k->again_in);
+    else
+        snprintf(text, size, "round \"%s\"", k->found_in);
+}
+
 /* A plan's structure, as the rounds start from it: its pass count, whether a pass runs on clusters, and
  * (1D sizes of two passes) the length of pass 1's columns, as STRUCTURE_SPLIT times it plus
  * 2 * passes + clustered. */
@@ -1038,13 +1066,15 @@ static int refine_other_structures(struct measurement *m, int arch, int runs, in
         const int best = fastest(list);
         for (int c = 0; c < count; ++c) list->items[c].held_back = held[c];
         if (status != 0) return status;
-        char choice[256];
+        char choice[256], found[160];
         fftgen_choice_text(&list->items[best].choice, choice, sizeof choice);
+        found_text(&list->items[best], found, sizeof found);
         const int passes = done[d] % STRUCTURE_SPLIT / 2, split = done[d] / STRUCTURE_SPLIT;
         char columns[48] = "";
         if (split != 0) snprintf(columns, sizeof columns, " (columns of %d points first)", split);
         snprintf(next_note(list), sizeof list->option_notes[0], "fastest of %d passes%s%s after the rounds: %s"
-                 " %.4f ms", passes, done[d] % 2 ? " on clusters" : "", columns, choice, list->items[best].ms);
+                 " %.4f ms (%s)", passes, done[d] % 2 ? " on clusters" : "", columns, choice, list->items[best].ms,
+                 found);
     }
     return 0;
 }
@@ -1061,6 +1091,7 @@ static int tune_one(const struct transform *t, const fftgen_device_key *key, lon
     const int arch = key->arch;
     list.count = 0;
     list.near_miss_count = 0;
+    list.round = "tiles and clusters";
     const int slots = (int)(sizeof list.option_notes / sizeof list.option_notes[0]);
     for (int i = 0; i < slots; ++i) list.option_notes[i][0] = '\0';
     char shape[64];
@@ -1096,6 +1127,7 @@ static int tune_one(const struct transform *t, const fftgen_device_key *key, lon
     const fftgen_transform_plan *planned = list.count > 0 ? &list.plans[0] : NULL;
     if (t->shape.rank == 1 && planned != NULL && planned->pass_count == 2 && structure_of(planned) % 2 == 0) {
         static const int split_tiles[] = {0, 8, 4};
+        list.round = "pass 1's column length";
         for (int longer = 0; longer < 2; ++longer) {
             const int n1 = longer ? 2 * planned->pass[0].n : planned->pass[0].n / 2;
             for (size_t k = 0; k < sizeof split_tiles / sizeof split_tiles[0]; ++k) {
@@ -1109,6 +1141,7 @@ static int tune_one(const struct transform *t, const fftgen_device_key *key, lon
      * registers a thread; radix 8 and 4: more threads a transform, which read and write straight from
      * 8 threads up in fp16); the planner refuses them above one kernel, and drops repeats of the default */
     static const int radices[] = {4, 8, 16, 32};
+    list.round = "radices";
     for (size_t k = 0; k < sizeof radices / sizeof radices[0] && t->shape.rank == 1; ++k) {
         fftgen_choice radix = tiles_choice(0, 0, 0);
         radix.max_radix = radices[k];
@@ -1119,6 +1152,7 @@ static int tune_one(const struct transform *t, const fftgen_device_key *key, lon
      * H100's choice for fp16 256x256 ran 7% faster on an H200 than any plan of the H200's own rounds) */
     const long long points = shape_arg_points(&t->shape), batch = total / points > 0 ? total / points : 1;
     fftgen_choice current;
+    list.round = "the choice in use now";
     if (fftgen_wisdom_find(key, KERNEL_PRECISIONS[t->precision], t->shape.rank, t->shape.n, points * batch, &current))
         add_candidate(t, arch, current, &list);
     const int can = tensor_core_passes(t, arch);
@@ -1154,12 +1188,13 @@ static int tune_one(const struct transform *t, const fftgen_device_key *key, lon
     entry->max_points = bounded ? points * m.batch : 0;
     entry->ms = list.items[best].ms;
     entry->default_ms = default_ms;
-    char choice[256], runner_up[256];
+    char choice[256], runner_up[256], found[160];
     fftgen_choice_text(&entry->choice, choice, sizeof choice);
     fftgen_choice_text(&list.items[fast].choice, runner_up, sizeof runner_up);
-    printf("  %-5s %-12s %2d candidates, default %.4f ms; fastest %s %.4f ms (%.3fx): %s\n",
+    found_text(&list.items[fast], found, sizeof found);
+    printf("  %-5s %-12s %2d candidates, default %.4f ms; fastest %s %.4f ms (%.3fx; %s): %s\n",
            PRECISION_NAMES[t->precision], shape, list.count, default_ms, runner_up, list.items[fast].ms,
-           default_ms / list.items[fast].ms, best == 0 ? "keeps the default" : "saved");
+           default_ms / list.items[fast].ms, found, best == 0 ? "keeps the default" : "saved");
     for (int i = 0; i < slots && list.option_notes[i][0] != '\0'; ++i)
         printf("  %-5s %-12s %s\n", PRECISION_NAMES[t->precision], shape, list.option_notes[i]);
     fflush(stdout);
