@@ -78,8 +78,9 @@ static void usage(FILE *to)
             "turns (one run of each, then the next run of each), the median of many runs. Each\n"
             "transform's results go to stdout when it is done, with the round that first planned the\n"
             "fastest plan and the last other round that planned it again (the choice in use now may be\n"
-            "one the rounds reach too); while it is measured, a status line on stderr, where stderr is a\n"
-            "terminal, says which candidates it is compiling or timing.\n"
+            "one the rounds reach too), and the time of the choice in use now where another plan was\n"
+            "faster; while it is measured, a status line on stderr, where stderr is a terminal, says\n"
+            "which candidates it is compiling or timing.\n"
             "\n"
             "  SHAPE...           1D sizes (powers of two) and 2D or 3D shapes such as 512x256; default 16\n"
             "                     to 2^27 and the shapes 256x256, 512x256, 512x512, 1024x1024, 4096x4096,\n"
@@ -175,17 +176,28 @@ static fftgen_plan_status plan_choice(const struct transform *t, int arch, const
     return fftgen_plan_shape(&request, t->shape.rank, t->shape.n, dense, dense, plan, why, sizeof why);
 }
 
+/* The candidate whose plan is `choice`'s, or -1 (not listed, or not planned). */
+static int listed_candidate(const struct transform *t, int arch, const fftgen_choice *choice,
+                            const struct candidate_list *list)
+{
+    fftgen_transform_plan plan;
+    if (plan_choice(t, arch, choice, &plan) != FFTGEN_PLAN_OK) return -1;
+    for (int c = 0; c < list->count; ++c)
+        if (same_passes(&list->plans[c], &plan)) return c;
+    return -1;
+}
+
 /* Adds the plan of `choice` unless the planner cannot make it or makes one already listed; 1 if
  * added. */
 static int add_candidate(const struct transform *t, int arch, fftgen_choice choice, struct candidate_list *list)
 {
     fftgen_transform_plan plan;
     if (list->count == MAX_CANDIDATES || plan_choice(t, arch, &choice, &plan) != FFTGEN_PLAN_OK) return 0;
-    for (int c = 0; c < list->count; ++c)
-        if (same_passes(&list->plans[c], &plan)) {
-            if (list->items[c].found_in != list->round) list->items[c].again_in = list->round;
-            return 0;
-        }
+    const int listed = listed_candidate(t, arch, &choice, list);
+    if (listed >= 0) {
+        if (list->items[listed].found_in != list->round) list->items[listed].again_in = list->round;
+        return 0;
+    }
     struct candidate *k = &list->items[list->count];
     memset(k, 0, sizeof *k);
     k->choice = choice;
@@ -1153,8 +1165,11 @@ static int tune_one(const struct transform *t, const fftgen_device_key *key, lon
     const long long points = shape_arg_points(&t->shape), batch = total / points > 0 ? total / points : 1;
     fftgen_choice current;
     list.round = "the choice in use now";
-    if (fftgen_wisdom_find(key, KERNEL_PRECISIONS[t->precision], t->shape.rank, t->shape.n, points * batch, &current))
+    int in_use = -1; /* its candidate, said beside the fastest */
+    if (fftgen_wisdom_find(key, KERNEL_PRECISIONS[t->precision], t->shape.rank, t->shape.n, points * batch, &current)) {
         add_candidate(t, arch, current, &list);
+        in_use = listed_candidate(t, arch, &current, &list);
+    }
     const int can = tensor_core_passes(t, arch);
     if (list.count < 2 && can == 0) {
         printf("  %-5s %-12s one plan only: nothing to choose\n", PRECISION_NAMES[t->precision], shape);
@@ -1195,6 +1210,14 @@ static int tune_one(const struct transform *t, const fftgen_device_key *key, lon
     printf("  %-5s %-12s %2d candidates, default %.4f ms; fastest %s %.4f ms (%.3fx; %s): %s\n",
            PRECISION_NAMES[t->precision], shape, list.count, default_ms, runner_up, list.items[fast].ms,
            default_ms / list.items[fast].ms, found, best == 0 ? "keeps the default" : "saved");
+    /* the line in use now against the fastest: whether a new line is worth the change */
+    if (in_use > 0 && in_use != fast && isfinite(list.items[in_use].ms))
+        printf("  %-5s %-12s the choice in use now (the wisdom file's or the shipped table's): %.4f ms, %.1f%% slower"
+               " than the fastest\n", PRECISION_NAMES[t->precision], shape, list.items[in_use].ms,
+               100.0 * (list.items[in_use].ms / list.items[fast].ms - 1));
+    else if (in_use > 0 && in_use != fast)
+        printf("  %-5s %-12s the choice in use now (the wisdom file's or the shipped table's): not timed (candidate %d,"
+               " above)\n", PRECISION_NAMES[t->precision], shape, in_use);
     for (int i = 0; i < slots && list.option_notes[i][0] != '\0'; ++i)
         printf("  %-5s %-12s %s\n", PRECISION_NAMES[t->precision], shape, list.option_notes[i]);
     fflush(stdout);
