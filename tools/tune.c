@@ -176,14 +176,11 @@ static fftgen_plan_status plan_choice(const struct transform *t, int arch, const
     return fftgen_plan_shape(&request, t->shape.rank, t->shape.n, dense, dense, plan, why, sizeof why);
 }
 
-/* The candidate whose plan is `choice`'s, or -1 (not listed, or not planned). */
-static int listed_candidate(const struct transform *t, int arch, const fftgen_choice *choice,
-                            const struct candidate_list *list)
+/* The candidate whose passes are `plan`'s, or -1. */
+static int listed_candidate(const fftgen_transform_plan *plan, const struct candidate_list *list)
 {
-    fftgen_transform_plan plan;
-    if (plan_choice(t, arch, choice, &plan) != FFTGEN_PLAN_OK) return -1;
     for (int c = 0; c < list->count; ++c)
-        if (same_passes(&list->plans[c], &plan)) return c;
+        if (same_passes(&list->plans[c], plan)) return c;
     return -1;
 }
 
@@ -193,7 +190,7 @@ static int add_candidate(const struct transform *t, int arch, fftgen_choice choi
 {
     fftgen_transform_plan plan;
     if (list->count == MAX_CANDIDATES || plan_choice(t, arch, &choice, &plan) != FFTGEN_PLAN_OK) return 0;
-    const int listed = listed_candidate(t, arch, &choice, list);
+    const int listed = listed_candidate(&plan, list);
     if (listed >= 0) {
         if (list->items[listed].found_in != list->round) list->items[listed].again_in = list->round;
         return 0;
@@ -1166,9 +1163,11 @@ static int tune_one(const struct transform *t, const fftgen_device_key *key, lon
     fftgen_choice current;
     list.round = "the choice in use now";
     int in_use = -1; /* its candidate, said beside the fastest */
-    if (fftgen_wisdom_find(key, KERNEL_PRECISIONS[t->precision], t->shape.rank, t->shape.n, points * batch, &current)) {
+    fftgen_transform_plan current_plan;
+    if (fftgen_wisdom_find(key, KERNEL_PRECISIONS[t->precision], t->shape.rank, t->shape.n, points * batch, &current) &&
+        plan_choice(t, arch, &current, &current_plan) == FFTGEN_PLAN_OK) {
         add_candidate(t, arch, current, &list);
-        in_use = listed_candidate(t, arch, &current, &list);
+        in_use = listed_candidate(&current_plan, &list);
     }
     const int can = tensor_core_passes(t, arch);
     if (list.count < 2 && can == 0) {
