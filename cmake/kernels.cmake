@@ -387,6 +387,13 @@ foreach(case "65536x4;fp16;" "4096x64;fp32;--split-columns")
   fftgen_add_sim(fftgen_${shape}_tma_${p} ${points} ${p} ", 0, 0, 0, 0, 0${fields}" --n ${shape} --tma-columns ${extra})
 endforeach()
 fftgen_add_sim(fftgen_1048576_ct_fp16 1048576 fp16 ", 0, 0, 0, 0, 0" --computed-twiddles)
+# two tiles a block in turn, their outputs kept in shared memory and stored together (--tile-pairs): the
+# rows of fp16 2^16 as 256 x 256 in tiles of 4 (written transposed in rows of 8), of fp32 2^16 in tiles of
+# 2, and the 1024-point columns of fp16 1024x64
+fftgen_add_sim(fftgen_65536_fs256_t4_tp_fp16 65536 fp16 ", 0, 0, 0, 0, 0" --four-step 256 --max-tile 4 --tile-pairs=2)
+fftgen_add_sim(fftgen_65536_fs256_t2_tp_fp32 65536 fp32 ", 0, 0, 0, 0, 0" --four-step 256 --max-tile 2 --tile-pairs=2)
+fftgen_shape_fields(1024x64 0 0 points fields)
+fftgen_add_sim(fftgen_1024x64_tp_fp16 ${points} fp16 ", 0, 0, 0, 0, 0${fields}" --n 1024x64 --tile-pairs=2)
 # fp32 rows in runs loaded straight into the first stage's registers (--row-registers, a measured choice):
 # pass 2 of 2^19 (1024-point rows of three stages, tiles of 4), of 2^19 at radix 32, of 2^17 in tiles of 8
 # (512-point rows whose radix-2 tail runs by warp shuffles), and 64x512's rows after its columns

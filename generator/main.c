@@ -79,6 +79,13 @@ static void usage(FILE *to)
             "                        tiles, takes the same: its tile's runs in one box of 128-byte rows\n"
             "                        (swizzled), which its first stage reads. Off by default (libfftgen\n"
             "                        chooses pass by pass from measurements)\n"
+            "  --tile-pairs[=P,..]   the passes listed (every one that can without a list) that store\n"
+            "                        columns side by side from registers (rows written transposed)\n"
+            "                        run two tiles a block in turn, keep the first one's outputs in\n"
+            "                        shared memory, then store both together: rows of twice the tile's\n"
+            "                        width, so that fp16 tiles of 4 write whole 32-byte sectors (not\n"
+            "                        with --prefetch or --tma-columns on the same pass). Off by default\n"
+            "                        (libfftgen chooses pass by pass from measurements)\n"
             "  --precision P         fp32 (float2 storage) or fp16 (__half2 storage, fp32 arithmetic);\n"
             "                        default fp32. Or a split precision: float2 storage, the radix-16\n"
             "                        stages on tensor cores with each fp32 operand (data and DFT matrix)\n"
@@ -320,6 +327,7 @@ static void explain_pass(const fftgen_kernel_plan *plan, const char *indent)
             from = "registers (pairs swapped between lanes 16 apart by warp shuffles)";
             to = "global memory";
         }
+        if (plan->tile_pairs && s == last) to = "shared memory (the tile pair's outputs)";
         const int tensor_cores = plan->tensor_cores && plan->radices[s] == 16;
         /* the first stage has no twiddles; a shuffle tail after radix 16 loads its one, after radix 32
          * (only where the pass computes them) takes its first from __sincosf and the others as
@@ -395,6 +403,10 @@ static void explain_pass(const fftgen_kernel_plan *plan, const char *indent)
                indent, fftgen_tma_runs(plan) ? "runs:   " : "columns:", fftgen_tma_runs(plan) ? "'s runs" : "",
                plan->ffts_per_block * plan->n * (plan->precision == FFTGEN_KERNEL_FP16 ? 4 : 8),
                fftgen_tma_runs(plan) ? " (in 128-byte rows, swizzled)" : "");
+    if (plan->tile_pairs)
+        printf("%stile pairs:     two tiles a block in turn, each one's outputs kept in shared memory (the first past"
+               " the exchanges, the second over them), then stored together in rows of %d transforms\n", indent,
+               2 * plan->ffts_per_block);
 }
 
 static void explain_shape(const fftgen_transform_plan *plan)
@@ -553,7 +565,7 @@ int main(int argc, char **argv)
            OPT_TWIDDLE_POWERS, OPT_RADIX32_PASSES, OPT_COLUMN_REGISTERS, OPT_COMPUTED_TWIDDLES,
            OPT_MAX_TILE, OPT_CLUSTER, OPT_INTERMEDIATE, OPT_ORDER, OPT_BLOCK_THREADS, OPT_PREFETCH,
            OPT_SPLIT_COLUMNS, OPT_COLUMN_PAIRS, OPT_ROW_REGISTERS, OPT_L2_PREFETCH, OPT_L2_PREFETCH_PASSES,
-           OPT_L2_FETCH_256, OPT_FOUR_STEP, OPT_TMA_COLUMNS };
+           OPT_L2_FETCH_256, OPT_FOUR_STEP, OPT_TMA_COLUMNS, OPT_TILE_PAIRS };
     static const struct option options[] = {
         {"n", required_argument, 0, OPT_N},
         {"radix", required_argument, 0, OPT_RADIX},
@@ -563,6 +575,7 @@ int main(int argc, char **argv)
         {"l2-prefetch-passes", optional_argument, 0, OPT_L2_PREFETCH_PASSES},
         {"l2-fetch-256", optional_argument, 0, OPT_L2_FETCH_256},
         {"tma-columns", optional_argument, 0, OPT_TMA_COLUMNS},
+        {"tile-pairs", optional_argument, 0, OPT_TILE_PAIRS},
         {"precision", required_argument, 0, OPT_PRECISION},
         {"direction", required_argument, 0, OPT_DIRECTION},
         {"arch", required_argument, 0, OPT_ARCH},
@@ -597,7 +610,7 @@ int main(int argc, char **argv)
     if (argc > 1 && strcmp(argv[1], "pack") == 0) return fftgen_pack_command(argc - 1, argv + 1);
     if (argc > 1 && strcmp(argv[1], "tune") == 0) return run_tune(argv + 1);
     fftgen_kernel_request request = {0, 0, FFTGEN_KERNEL_FP32, FFTGEN_DEFAULT_ARCH, 0, {{0}}, 0,
-                                     FFTGEN_INTERMEDIATE_DEFAULT, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+                                     FFTGEN_INTERMEDIATE_DEFAULT, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
     int have_n = 0, explain_only = 0, directions = FFTGEN_RENDER_BOTH;
     const char *output = NULL, *name = NULL, *templates_dir = NULL;
     fftgen_target target = FFTGEN_TARGET_CUDA;
@@ -701,6 +714,9 @@ int main(int argc, char **argv)
             break;
         case OPT_TMA_COLUMNS:
             request.tma_column_passes = parse_passes("tma-columns", optarg);
+            break;
+        case OPT_TILE_PAIRS:
+            request.tile_pair_passes = parse_passes("tile-pairs", optarg);
             break;
         case OPT_MAX_TILE:
             if (fftgen_tile_caps_parse(optarg, &request.max_tile) != 0)

@@ -330,7 +330,7 @@ int fftgen_pack_command(int argc, char **argv)
                 for (int a = 0; a < arch_count; ++a) {
                     const fftgen_kernel_request request = {sizes[s], 0, (fftgen_kernel_precision)p, archs[a],
                                                            tensor_cores, {{0}}, 0, FFTGEN_INTERMEDIATE_DEFAULT, 0, 0, 0, 0,
-                                                           0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+                                                           0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
                     fftgen_transform_plan plan;
                     if (fftgen_plan_transform(&request, &plan, why, sizeof why) != FFTGEN_PLAN_OK) {
                         fail("%s", why);

@@ -769,6 +769,69 @@ fftgen_plan_status fftgen_place_tma_columns(const fftgen_kernel_request *request
     return status;
 }
 
+/* Bytes of a tile's outputs in shared memory (fftgen_kernel_plan.tile_pairs). */
+static long long pair_tile_bytes(const fftgen_kernel_plan *p)
+{
+    return (long long)p->ffts_per_block * p->n * point_bytes(p);
+}
+
+/* The first tile's outputs lie past the exchanges, to 16 bytes (the stores copy 16 bytes at a time). */
+static int pair_offset(const fftgen_kernel_plan *p)
+{
+    return (8 * p->smem_points + 15) / 16 * 16;
+}
+
+int fftgen_can_pair_tiles(const fftgen_kernel_plan *p)
+{
+    const long long pair = 2LL * p->ffts_per_block;
+    return p->tiled && fftgen_stores_from_registers(p) && p->slice_rows == 0 && p->cluster < 2 &&
+           p->prefetch <= 1 && !p->tma_columns && !p->tensor_cores && p->mixed_target_rows == 0 &&
+           !fftgen_shuffle_tail(p) &&
+           p->out.fft_stride == 1 && p->in.group_size % pair == 0 && p->out.group_size % pair == 0 &&
+           8LL * p->smem_points >= pair_tile_bytes(p) &&
+           pair_offset(p) + pair_tile_bytes(p) <= fftgen_arch_shared_limit(p->arch);
+}
+
+static void pair_tiles(fftgen_kernel_plan *pass)
+{
+    pass->tile_pairs = 1;
+    pass->pair_offset = pair_offset(pass);
+    pass->shared_bytes = (int)(pass->pair_offset + pair_tile_bytes(pass));
+}
+
+static const char *why_no_tile_pairs(const fftgen_kernel_plan *pass)
+{
+    if (!pass->tiled || pass->slice_rows > 0) return "is not a tiled pass";
+    if (pass->cluster > 1) return "runs on a thread-block cluster";
+    if (pass->tensor_cores) return "runs on tensor cores";
+    if (pass->prefetch > 1) return "copies its tiles ahead with its threads";
+    if (pass->tma_columns) return "takes its tiles through the TMA";
+    if (!fftgen_stores_from_registers(pass)) return "does not store columns straight from its last stage's registers";
+    if (pass->mixed_target_rows != 0) return "writes a mixed intermediate";
+    /* its lanes swap points with their partners', which a barrier before the stores would not keep */
+    if (fftgen_shuffle_tail(pass)) return "ends in a radix-2 stage of warp shuffles";
+    if (pass->out.fft_stride != 1) return "writes transforms that do not lie side by side";
+    if (pass->out.group_size == pass->ffts_per_block && pass->out.group_count > 1)
+        return "writes each tile as one block, apart from the next tile's";
+    if (pass->in.group_size % (2LL * pass->ffts_per_block) != 0 || pass->out.group_size % (2LL * pass->ffts_per_block) != 0)
+        return "has groups that are not whole pairs of tiles";
+    if (8LL * pass->smem_points < pair_tile_bytes(pass)) return "has exchanges too small for a tile's outputs";
+    return "has no room for a second tile's outputs in shared memory beside its exchanges";
+}
+
+/* Tile pairs in the passes the request names. Runs after the TMA's columns, which a pass with tile pairs
+ * cannot take (its shared memory holds the pair's outputs instead of a staging buffer). */
+fftgen_plan_status fftgen_place_tile_pairs(const fftgen_kernel_request *request, fftgen_transform_plan *plan,
+                                           char *why, size_t why_len)
+{
+    static const struct pass_choice tile_pairs = {
+        "tile pairs", fftgen_can_pair_tiles, pair_tiles, why_no_tile_pairs,
+        "this plan has no tiled pass that stores its columns side by side from registers (not after a radix-2"
+        " stage of warp shuffles), off clusters, copying nothing ahead, in groups of whole pairs of tiles, with"
+        " room for a second tile's outputs in shared memory"};
+    return place_in_passes(request->tile_pair_passes, &tile_pairs, plan, &plan->tile_pair_passes, why, why_len);
+}
+
 int fftgen_l2_prefetch_kb_kept(const fftgen_kernel_request *request, const fftgen_transform_plan *plan)
 {
     const int taken = request->l2_prefetch_passes != 0 && plan->l2_prefetch_passes == 0 && plan->tma_column_passes != 0;
@@ -799,6 +862,16 @@ void fftgen_keep_column_choices_that_fit(fftgen_transform_plan *plan)
         if (pass->row_registers && !fftgen_can_load_rows_to_registers(pass)) {
             pass->row_registers = 0;
             plan->row_register_passes &= ~(1 << i);
+        }
+        if (pass->tile_pairs) {
+            fftgen_kernel_plan single = *pass;
+            single.tile_pairs = 0;
+            single.pair_offset = 0;
+            single.shared_bytes = 8 * pass->smem_points;
+            if (!fftgen_can_pair_tiles(&single)) {
+                *pass = single;
+                plan->tile_pair_passes &= ~(1 << i);
+            }
         }
         if (pass->tma_columns) {
             /* judged as the pass it would be without the staging buffer; dropped, it is that pass again

@@ -45,6 +45,9 @@ fftgen_plan_status fftgen_place_l2_fetch_256(const fftgen_kernel_request *reques
 /* Column tiles copied ahead by the tensor memory accelerator, where the request names. */
 fftgen_plan_status fftgen_place_tma_columns(const fftgen_kernel_request *request, fftgen_transform_plan *plan,
                                             char *why, size_t why_len);
+/* Two tiles a block, stored together, where the request names. */
+fftgen_plan_status fftgen_place_tile_pairs(const fftgen_kernel_request *request, fftgen_transform_plan *plan,
+                                           char *why, size_t why_len);
 /* The request's L2 prefetch distance, for the command line: none where the TMA columns took every pass
  * the request named for it (fftgen_place_tma_columns). */
 int fftgen_l2_prefetch_kb_kept(const fftgen_kernel_request *request, const fftgen_transform_plan *plan);
@@ -53,7 +56,8 @@ int fftgen_l2_prefetch_kb_kept(const fftgen_kernel_request *request, const fftge
  * fetch where the columns no longer lie side by side, the lane pairs where two neighbouring columns
  * no longer lie next to each other at even strides (fftgen_can_pair_columns), and fp32 rows' straight loads
  * where a pass no longer reads rows in runs (fftgen_can_load_rows_to_registers), and the TMA's copies where
- * the strides are no longer whole 16-byte pieces (fftgen_can_copy_columns_by_tma). */
+ * the strides are no longer whole 16-byte pieces (fftgen_can_copy_columns_by_tma), and the tile pairs where
+ * the output's transforms no longer lie side by side (fftgen_can_pair_tiles). */
 void fftgen_keep_column_choices_that_fit(fftgen_transform_plan *plan);
 /* What a split-precision request needs before planning. */
 fftgen_plan_status fftgen_check_split(const fftgen_kernel_request *request, int rank, char *why, size_t why_len);

@@ -692,6 +692,7 @@ long long fftgen_pass_blocks(const fftgen_kernel_plan *pass, long long ffts, int
         return turns > spread ? turns : spread;
     }
     const long long tiles = (ffts + pass->ffts_per_block - 1) / pass->ffts_per_block;
+    if (pass->tile_pairs) return (tiles + 1) / 2;
     return pass->tiled && pass->cluster > 1 ? tiles * pass->cluster : tiles;
 }
 
@@ -826,6 +827,7 @@ fftgen_plan_status fftgen_plan_transform(const fftgen_kernel_request *asked, fft
     if (status == FFTGEN_PLAN_OK) status = fftgen_place_l2_fetch_256(request, plan, why, why_len);
     if (status == FFTGEN_PLAN_OK) status = fftgen_place_l2_prefetch(request, plan, why, why_len);
     if (status == FFTGEN_PLAN_OK) status = fftgen_place_tma_columns(request, plan, why, why_len);
+    if (status == FFTGEN_PLAN_OK) status = fftgen_place_tile_pairs(request, plan, why, why_len);
     plan->max_tile = request->max_tile;
     plan->cluster = request->cluster;
     plan->block_threads = request->block_threads;
@@ -841,7 +843,7 @@ long long fftgen_transform_limit(fftgen_kernel_precision precision, int arch)
     long long best = 0;
     for (long long n = 2; n <= (1LL << 30); n *= 2) {
         const fftgen_kernel_request request = {n, 0, precision, arch, 0, {{0}}, 0, FFTGEN_INTERMEDIATE_DEFAULT,
-                                               0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+                                               0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
         fftgen_transform_plan plan;
         if (plan_transform_quietly(&request, &plan) != FFTGEN_PLAN_OK) break;
         best = n;
@@ -929,6 +931,7 @@ fftgen_plan_status fftgen_plan_strided(const fftgen_kernel_request *asked, fftge
             if (status == FFTGEN_PLAN_OK) status = fftgen_place_row_registers(request, &p, why, why_len);
             if (status == FFTGEN_PLAN_OK) status = fftgen_place_l2_fetch_256(request, &p, why, why_len);
             if (status == FFTGEN_PLAN_OK) status = fftgen_place_tma_columns(request, &p, why, why_len);
+            if (status == FFTGEN_PLAN_OK) status = fftgen_place_tile_pairs(request, &p, why, why_len);
             if (status == FFTGEN_PLAN_OK) {
                 route_through_work(&p);
                 p.max_tile = request->max_tile;
@@ -1302,7 +1305,7 @@ static int asks_nothing_of_passes(const fftgen_kernel_request *r)
            r->prefetch <= 1 && r->twiddle_powers == 0 && r->radix32_passes == 0 && r->column_register_passes == 0 &&
            r->computed_twiddle_passes == 0 && r->column_pair_passes == 0 &&
            (r->l2_prefetch_passes == 0 || r->l2_prefetch_passes == 1 || r->l2_prefetch_passes == FFTGEN_EVERY_PASS) &&
-           r->l2_fetch_256_passes == 0 && r->tma_column_passes == 0 &&
+           r->l2_fetch_256_passes == 0 && r->tma_column_passes == 0 && r->tile_pair_passes == 0 &&
            r->intermediate == FFTGEN_INTERMEDIATE_DEFAULT;
 }
 
@@ -1490,7 +1493,7 @@ fftgen_plan_status fftgen_plan_shape(const fftgen_kernel_request *asked, int ran
     const fftgen_kernel_request rows = {shape[rank - 1], slice_fits ? 0 : request->max_radix, request->precision,
                                         request->arch, request->tensor_cores, request->max_tile, 1,
                                         FFTGEN_INTERMEDIATE_DEFAULT, 0, 0, 0, request->radix32_passes, 0, 0, 0, 0, 0,
-                                        0, 0, 0, 0, 0, 0};
+                                        0, 0, 0, 0, 0, 0, 0};
     fftgen_transform_plan row_plan;
     int next = rank - 2, rows_take_radix = 0; /* the highest dimension still to transform */
     p.pass_count = 1;
@@ -1623,6 +1626,7 @@ fftgen_plan_status fftgen_plan_shape(const fftgen_kernel_request *asked, int ran
     if (status == FFTGEN_PLAN_OK) status = fftgen_place_l2_fetch_256(request, &p, why, why_len);
     if (status == FFTGEN_PLAN_OK) status = fftgen_place_l2_prefetch(request, &p, why, why_len);
     if (status == FFTGEN_PLAN_OK) status = fftgen_place_tma_columns(request, &p, why, why_len);
+    if (status == FFTGEN_PLAN_OK) status = fftgen_place_tile_pairs(request, &p, why, why_len);
     if (status != FFTGEN_PLAN_OK) return status;
     group_small_slices(&p.pass[0]);
     p.max_tile = request->max_tile;

@@ -167,6 +167,11 @@ typedef struct {
                              (fftgen_kernel_plan.tma_columns); FFTGEN_EVERY_PASS: every pass that can
                              (fftgen_can_copy_columns_by_tma). An error where a named pass cannot. 0: the
                              loads */
+    int tile_pair_passes; /* bit i: tiled pass i, which stores its columns side by side from registers, runs
+                             two tiles a block in turn and stores both together
+                             (fftgen_kernel_plan.tile_pairs); FFTGEN_EVERY_PASS: every pass that can
+                             (fftgen_can_pair_tiles). An error where a named pass cannot. 0: one tile a
+                             block */
 } fftgen_kernel_request;
 
 /* Where a pass finds its data: transform f is member c = f mod group_size of group
@@ -343,6 +348,18 @@ typedef struct {
                                exchanges' area rounded up to the 128 bytes a box lands on; a run pass's
                                kernel moves the buffer on to the swizzle's 1024 bytes); the mbarrier
                                follows the tile */
+    /* A block runs two tiles of F transforms in turn (tiles 2b and 2b + 1, side by side in one group) and
+     * keeps each one's outputs in shared memory, the first tile's past the exchanges and the second's over
+     * them once its last stage has read them; then it stores both tiles' outputs together, rows of 2F
+     * points. A pass that writes its columns transposed in tiles of F = 4 fp16 points writes 16 of each
+     * 32-byte sector, and the other half comes from another block at another time: H100, fp16 4096-point
+     * rows in tiles of 4 written as columns, a copy's access pattern alone, 26.8% of copy bandwidth, in
+     * tiles of 8 93-97% (results/access-patterns-h100.txt). Tiles of 8 of 4096 points hold 32768 points,
+     * more than a block's registers and exchanges take; two tiles of 4 in turn need 64 KB more shared
+     * memory. A measured choice (fftgen_can_pair_tiles). */
+    int tile_pairs;
+    int pair_offset; /* with tile_pairs: the byte offset in shared memory of the first tile's outputs (past
+                        the exchanges, to 16 bytes) */
 } fftgen_kernel_plan;
 
 #define FFTGEN_EVERY_PASS ((1 << FFTGEN_MAX_PASSES) - 1) /* a request's pass mask: all of them */
@@ -396,6 +413,8 @@ typedef struct {
     int four_step_columns;      /* the request's (0: the planner's split), for the command line */
     int tma_column_passes;      /* the passes whose column tiles come through the TMA
                                    (fftgen_kernel_request.tma_column_passes) */
+    int tile_pair_passes;       /* the passes that run two tiles a block and store them together
+                                   (fftgen_kernel_request.tile_pair_passes) */
 } fftgen_transform_plan;
 
 typedef enum {
@@ -592,6 +611,13 @@ long long fftgen_tma_group_stride(const fftgen_kernel_plan *p);
 /* Whether a TMA column pass's tensor map takes the rows before the groups (their stride is the smaller:
  * the tiles of a pass before written as blocks), else the groups before the rows. */
 int fftgen_tma_rows_first(const fftgen_kernel_plan *p);
+
+/* Whether a pass can run two tiles a block and store them together (fftgen_kernel_plan.tile_pairs): a
+ * tiled pass on CUDA cores, off clusters, copying nothing ahead (no prefetch, no TMA), not a slice, that
+ * stores its columns side by side (transforms one element apart) from the last stage's registers (not
+ * after a shuffle tail), not in a mixed intermediate, whose groups are whole pairs of tiles, and whose exchanges hold a tile's
+ * outputs, with room for another tile's beside them. */
+int fftgen_can_pair_tiles(const fftgen_kernel_plan *p);
 
 /* The blocks a TMA column pass (fftgen_kernel_plan.tma_columns) launches: `resident` blocks an SM on
  * each of `sms` SMs (as many as fit, from the occupancy API), but no more than it has tiles. */

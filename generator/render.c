@@ -90,7 +90,8 @@ static void pass_mask_option(const char *flag, int mask, char *out, size_t len)
  * " --column-pairs=1,2" for those that load their columns in lane pairs, " --row-registers=2" for those
  * that load fp32 rows in runs straight into registers, " --l2-prefetch-passes=1" for
  * those that took the L2 prefetch, " --l2-fetch-256=2" for those that ask L2 for 256 bytes a point
- * because the request named them and " --tma-columns=1" for those whose column tiles come through the TMA. */
+ * because the request named them, " --tma-columns=1" for those whose column tiles come through the TMA and
+ * " --tile-pairs=2" for those that run two tiles a block and store them together. */
 static void tiled_pass_options(const fftgen_transform_plan *plan, char *out, size_t len)
 {
     int powers = 0, radix32 = 0;
@@ -110,7 +111,8 @@ static void tiled_pass_options(const fftgen_transform_plan *plan, char *out, siz
                    {"row-registers", plan->row_register_passes},
                    {"l2-prefetch-passes", plan->l2_prefetch_passes},
                    {"l2-fetch-256", plan->l2_fetch_256_passes},
-                   {"tma-columns", plan->tma_column_passes}};
+                   {"tma-columns", plan->tma_column_passes},
+                   {"tile-pairs", plan->tile_pair_passes}};
     for (size_t k = 0; k < sizeof options / sizeof options[0]; ++k) {
         const size_t at = strlen(out);
         pass_mask_option(options[k].flag, options[k].passes, out + at, len - at);
@@ -304,6 +306,9 @@ static void push_pass(lua_State *L, const fftgen_kernel_plan *pass)
     lua_pushboolean(L, pass->tma_columns);
     lua_setfield(L, -2, "tma_columns");
     set_int(L, "tma_staging_offset", pass->tma_staging_offset);
+    lua_pushboolean(L, pass->tile_pairs);
+    lua_setfield(L, -2, "tile_pairs");
+    set_int(L, "pair_offset", pass->pair_offset);
     set_int(L, "tma_group_stride", pass->tma_columns ? fftgen_tma_group_stride(pass) : 0);
     lua_pushboolean(L, pass->tma_columns && fftgen_tma_rows_first(pass));
     lua_setfield(L, -2, "tma_rows_first");

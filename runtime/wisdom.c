@@ -38,6 +38,7 @@ static const struct {
     {"row-registers", offsetof(fftgen_choice, row_register_passes), FFTGEN_KERNEL_FP32},
     {"l2-fetch-256", offsetof(fftgen_choice, l2_fetch_256_passes), ANY_PRECISION},
     {"tma-columns", offsetof(fftgen_choice, tma_column_passes), ANY_PRECISION},
+    {"tile-pairs", offsetof(fftgen_choice, tile_pair_passes), ANY_PRECISION},
 };
 enum { PASS_WORD_COUNT = sizeof PASS_WORDS / sizeof PASS_WORDS[0] };
 
@@ -200,7 +201,7 @@ static int parse_entry(char *line, fftgen_wisdom_entry *entry, char *why, size_t
                      "unknown key '%s' (expected tensor-cores, max-tile, cluster, order, split-columns, radix,"
                      " block-threads, prefetch, l2-prefetch, l2-prefetch-passes, twiddle-powers, radix32-passes,"
                      " column-registers, computed-twiddles, column-pairs, row-registers, l2-fetch-256, tma-columns,"
-                     " four-step, max-points, ms, default-ms)",
+                     " tile-pairs, four-step, max-points, ms, default-ms)",
                      word);
             return -1;
         }
@@ -571,6 +572,7 @@ void fftgen_choice_apply(const fftgen_choice *choice, int rank, fftgen_kernel_re
     request->l2_prefetch_passes = choice->l2_prefetch_passes;
     request->l2_fetch_256_passes = choice->l2_fetch_256_passes;
     request->tma_column_passes = choice->tma_column_passes;
+    request->tile_pair_passes = choice->tile_pair_passes;
     request->four_step_columns = rank == 1 ? choice->four_step_columns : 0;
 }
 

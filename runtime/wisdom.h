@@ -30,7 +30,9 @@
  * an optional l2-fetch-256=P,.. (the
  * passes whose column loads ask L2 for the 256 bytes around each point,
  * fftgen_kernel_request.l2_fetch_256_passes); an optional tma-columns=P,.. (sm_90: the passes whose
- * column tiles the TMA copies ahead, fftgen_kernel_request.tma_column_passes); an optional four-step=N1
+ * column tiles the TMA copies ahead, fftgen_kernel_request.tma_column_passes); an optional tile-pairs=P,..
+ * (the passes that run two tiles a block and store them together, fftgen_kernel_request.tile_pair_passes);
+ * an optional four-step=N1
  * (1D sizes of two passes: pass 1's columns of N1 points instead of the planner's split,
  * fftgen_kernel_request.four_step_columns); an optional max-points=P (the line serves calls of at most P
  * points in all, the transform's points times the batch: where the best choice for a small call differs
@@ -90,6 +92,8 @@ typedef struct {
                               (fftgen_kernel_request.tma_column_passes) */
     int four_step_columns; /* 1D sizes of two passes: the length of pass 1's columns
                               (fftgen_kernel_request.four_step_columns); 0: the planner's split */
+    int tile_pair_passes; /* the passes that run two tiles a block and store them together
+                             (fftgen_kernel_request.tile_pair_passes) */
 } fftgen_choice;
 
 /* The device a section was measured on. */

@@ -402,7 +402,7 @@ local function cuda_kernel(w, f, p, direction)
     slice_smem(w, p)
   else
     if uses_shared(p) then
-      w:line("extern __shared__ %sfloat2 smem[];", tma_columns(p) and "__align__(128) " or "")
+      w:line("extern __shared__ %sfloat2 smem[];", tma_columns(p) and "__align__(128) " or (p.tile_pairs and "__align__(16) " or ""))
     end
     w:line("const int thread = threadIdx.x;")
   end
@@ -472,6 +472,13 @@ local function cuda_kernel(w, f, p, direction)
     w:line("copy_tile(staging, in, block, batch, thread);")
     w:line("__syncthreads();")
     w:close()
+  elseif p.tile_pairs then
+    w:line("// the tiles 2 * blockIdx.x and the next in turn; each one's last stage leaves its outputs in")
+    w:line("// shared memory (pair_half), and the block stores both together (store_tile_pair)")
+    w:open("for (int half = 0; half < 2; ++half)")
+    w:line("const long long block = 2 * (long long)blockIdx.x + half;")
+    w:line("point_t* pair_half = reinterpret_cast<point_t*>(half == 0 ? reinterpret_cast<char*>(smem) + PAIR_OFFSET")
+    w:line("                                                          : reinterpret_cast<char*>(smem));")
   else
     w:line("const long long block = blockIdx.x;")
   end
@@ -575,6 +582,12 @@ local function cuda_kernel(w, f, p, direction)
       w:line("__syncthreads(); // the next transform's first stage overwrites the shared memory read last")
     end
     w:close()
+  end
+  if p.tile_pairs then
+    -- (the second tile's first stage overwrites no output of the first: those lie past the exchanges)
+    w:close()
+    w:line("__syncthreads(); // both tiles' outputs are in shared memory")
+    w:line("store_tile_pair(out, smem, blockIdx.x, batch, thread);")
   end
   w:close()
 end
@@ -735,6 +748,18 @@ local function cuda_pass(w, f, p)
     w:line("if (fft < tile_ffts) staging[i] = from[(size_t)row * IN_ELEM_STRIDE + (size_t)fft * IN_FFT_STRIDE];")
     w:close()
     w:close()
+  elseif p.tile_pairs then
+    w:line("// shared memory holds float2 with %s, then, from byte", pad_text(p))
+    w:line("// PAIR_OFFSET, the outputs of the first tile of the block's pair; the second's go over the exchanges")
+    w:line("static_assert(SHARED_BYTES == PAIR_OFFSET + FFTS_PER_BLOCK * POINTS * sizeof(point_t), \"shared memory size\");")
+    w:line("static_assert(PAIR_OFFSET %% 16 == 0 && PAIR_OFFSET >= SMEM_POINTS * (int)sizeof(float2) &&")
+    w:line("              SMEM_POINTS * sizeof(float2) >= FFTS_PER_BLOCK * POINTS * sizeof(point_t), \"the pair's outputs\");")
+    w:line("static_assert(OUT_FFT_STRIDE == 1 && GROUP_SIZE %% (2 * FFTS_PER_BLOCK) == 0, \"a pair's transforms side by side\");")
+    w:line("")
+    w:line("// The outputs of tiles 2 * pair and 2 * pair + 1, kept in shared memory, stored together.")
+    w:open("__device__ __forceinline__ void store_tile_pair(point_t* out, const float2* smem, long long pair, int batch, int thread)")
+    pass_setup.tile_pair_store(w, p, "cuda", "thread", "THREADS")
+    w:close()
   elseif uses_shared(p) then
     w:line("// shared memory holds float2 with %s", pad_text(p, true))
     w:line("static_assert(SHARED_BYTES == %d * sizeof(float2), \"shared memory size\");", p.smem_points)
@@ -814,6 +839,9 @@ local function cuda_launch_pass(w, f, p, direction, src, dst, count, scale)
     w:line("const long long turns = (%s + %s::%s - 1) / %s::%s;", units, ns, per_block, ns, per_block)
     w:line("const long long spread = %s < sms ? %s : sms;", units, units)
     w:line("const unsigned blocks = (unsigned)(turns > spread ? turns : spread);")
+  elseif p.tile_pairs then
+    w:line("// two tiles a block")
+    w:line("const unsigned blocks = (unsigned)(((ffts + %s::FFTS_PER_BLOCK - 1) / %s::FFTS_PER_BLOCK + 1) / 2);", ns, ns)
   else
     w:line("const unsigned blocks = (unsigned)((ffts + %s::FFTS_PER_BLOCK - 1) / %s::FFTS_PER_BLOCK)%s;", ns, ns,
       (p.tiled and clustered(p)) and string.format(" * %s::CLUSTER", ns) or "")
@@ -970,6 +998,13 @@ local function render_cuda(f)
           p.shared_bytes - 8 * p.smem_points)
         body[#body + 1] = "  (sm_90 and newer) while the block computes the current one."
       end
+    elseif p.tile_pairs then
+      body[#body + 1] = string.format("%s: %d threads per block, two tiles of %d transform(s) per block in turn, so", label,
+        p.threads, p.ffts_per_block)
+      body[#body + 1] = string.format("  grid = ceil(ceil(transforms / %d) / 2) blocks; dynamic shared memory %d bytes per", p.ffts_per_block,
+        p.shared_bytes)
+      body[#body + 1] = string.format("  block, %d of them from byte %d the first tile's outputs, stored with the second's.",
+        p.ffts_per_block * p.n * p.point_bytes, p.pair_offset)
     else
       body[#body + 1] = string.format("%s: %d threads per block, %d transform(s) per block, so", label, p.threads,
         p.ffts_per_block)

@@ -46,8 +46,11 @@ local function pass_constants(p, target)
       add("DEPTH_ROUNDS", p.depth_rounds, "columns along dimension 0 a thread transforms in turn")
     end
   end
-  if uses_shared(p) and (target == "sim" or prefetching(p) or tma_columns(p)) then
+  if uses_shared(p) and (target == "sim" or prefetching(p) or tma_columns(p) or p.tile_pairs) then
     add("SMEM_POINTS", p.smem_points, "float2 in shared memory, with padding")
+  end
+  if p.tile_pairs then
+    add("PAIR_OFFSET", p.pair_offset, "bytes of shared memory before the first tile's outputs (the exchanges', to 16)")
   end
   if tma_columns(p) then
     add("STAGING_OFFSET", p.tma_staging_offset, "bytes of shared memory before the staging buffer (the exchanges', to 128)")
@@ -150,7 +153,10 @@ local function prologue(w, p, target)
     if not tile_copies(p) and not tma_columns(p) then
       w:line("const size_t in_tile = (size_t)(entry * IN_BATCH_STRIDE + tile_group * IN_GROUP_STRIDE + member * IN_FFT_STRIDE);")
     end
-    w:line("const size_t out_tile = (size_t)(entry * OUT_BATCH_STRIDE + tile_group * OUT_GROUP_STRIDE + member * OUT_FFT_STRIDE);")
+    -- (a tile pair's outputs go to shared memory, stored by store_tile_pair, which finds the pair's own)
+    if not p.tile_pairs then
+      w:line("const size_t out_tile = (size_t)(entry * OUT_BATCH_STRIDE + tile_group * OUT_GROUP_STRIDE + member * OUT_FFT_STRIDE);")
+    end
     w:line("// the tile's transforms that exist: fewer than FFTS_PER_BLOCK only in a last, partial tile")
     w:line("const int tile_ffts = (int)(batch - first_fft < FFTS_PER_BLOCK ? batch - first_fft : FFTS_PER_BLOCK);")
     return
@@ -237,7 +243,53 @@ local function run_tile_copy(w, first, step)
   w:close()
 end
 
+-- The store of a tile pair's outputs (fftgen_kernel_plan.tile_pairs), for the CUDA kernel's
+-- store_tile_pair and inline in the host simulation: tile 2 * pair's outputs lie at byte PAIR_OFFSET of
+-- the shared memory `smem`, tile 2 * pair + 1's at its start, point j of transform f at j * FFTS_PER_BLOCK
+-- + f in each. The pair's transforms lie side by side in one group (the planner's OUT_FFT_STRIDE 1, groups
+-- of whole pairs), so its point j is a row of 2 * FFTS_PER_BLOCK points: 32-byte sectors whole where a tile
+-- of fp16 is 16 bytes wide. The threads take 16-byte pieces (CUDA, a whole pair whose rows are whole
+-- pieces), else points, from `first` on, `step` apart. Transforms past the batch are not written.
+local function tile_pair_store(w, p, target, first, step)
+  tile_indices(w, "pair * 2 * FFTS_PER_BLOCK")
+  w:line("const size_t out_tile = (size_t)(entry * OUT_BATCH_STRIDE + tile_group * OUT_GROUP_STRIDE + member * OUT_FFT_STRIDE);")
+  w:line("const long long left = batch - first_fft;")
+  w:line("const int pair_ffts = (int)(left < 2 * FFTS_PER_BLOCK ? left : 2 * FFTS_PER_BLOCK);")
+  w:line("const point_t* first_half = (const point_t*)((const char*)smem + PAIR_OFFSET);")
+  w:line("const point_t* second_half = (const point_t*)smem;")
+  w:line("point_t* dst = out + out_tile;")
+  local tile_bytes = p.ffts_per_block * p.point_bytes
+  local pieces = target == "cuda" and tile_bytes % 16 == 0 and (p.out_layout.elem_stride * p.point_bytes) % 16 == 0
+  if pieces then
+    local per_half = tile_bytes // 16
+    local total = 2 * p.n * per_half
+    w:open("if (pair_ffts == 2 * FFTS_PER_BLOCK && ((size_t)dst & 15u) == 0)")
+    w:line("constexpr int HALF_PIECES = %d; // 16-byte pieces of one tile's row", per_half)
+    w:line("constexpr int PIECE_POINTS = 16 / (int)sizeof(point_t);")
+    if total % p.threads == 0 then
+      w:line("#pragma unroll")
+      w:open("for (int i = 0; i < %d; ++i)", total // p.threads)
+      w:line("const int c = %s + i * %s;", first, step)
+    else
+      w:open("for (int c = %s; c < %d; c += %s)", first, total, step)
+    end
+    w:line("const int row = c / (2 * HALF_PIECES), piece = c %% (2 * HALF_PIECES);")
+    w:line("const int half = piece / HALF_PIECES, at = (piece %% HALF_PIECES) * PIECE_POINTS;")
+    w:line("const uint4 value = *reinterpret_cast<const uint4*>((half ? second_half : first_half) + row * FFTS_PER_BLOCK + at);")
+    w:line("*reinterpret_cast<uint4*>(dst + (size_t)row * OUT_ELEM_STRIDE + half * FFTS_PER_BLOCK + at) = value;")
+    w:close()
+    w:line("return;")
+    w:close()
+  end
+  w:open("for (int c = %s; c < 2 * FFTS_PER_BLOCK * POINTS; c += %s)", first, step)
+  w:line("const int row = c / (2 * FFTS_PER_BLOCK), f = c %% (2 * FFTS_PER_BLOCK);")
+  w:line("const point_t* half = f < FFTS_PER_BLOCK ? first_half : second_half;")
+  w:line("if (f < pair_ffts) dst[(size_t)row * OUT_ELEM_STRIDE + f] = half[row * FFTS_PER_BLOCK + f %% FFTS_PER_BLOCK];")
+  w:close()
+end
+
 return {
+  tile_pair_store = tile_pair_store,
   swizzle_helper = swizzle_helper,
   run_tile_copy = run_tile_copy,
   pass_constants = pass_constants,

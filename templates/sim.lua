@@ -126,6 +126,8 @@ local function sim_function(w, f, p, direction, name, qualifier)
     w:line("for (int rank = 0; rank < CLUSTER; ++rank) cluster_smem[rank] = smem_blocks + (size_t)rank * SMEM_POINTS;")
   elseif grouped_slices(p) then
     w:line("float2* block_smem = malloc(sizeof(float2) * SMEM_POINTS); /* the block's slices, side by side */")
+  elseif p.tile_pairs then
+    w:line("float2* smem = malloc(SHARED_BYTES); /* the exchanges, then the first tile of a pair's outputs */")
   elseif uses_shared(p) then
     w:line("float2* smem = malloc(sizeof(float2) * SMEM_POINTS);")
   else
@@ -190,6 +192,10 @@ local function sim_function(w, f, p, direction, name, qualifier)
   else
     w:open("for (long long block = 0; block < blocks; ++block)")
   end
+  if p.tile_pairs then
+    w:line("/* the CUDA kernel runs tiles 2b and 2b + 1 in one block, in turn: pair_half is where each keeps its outputs */")
+    w:line("point_t* pair_half = (point_t*)((block & 1) ? (char*)smem : (char*)smem + PAIR_OFFSET);")
+  end
   if tma_runs(p) then
     w:open("") -- the TMA's box (fetch_tile_boxes), or the threads' copy_tile: the same points, swizzled
     w:line("const long long tile = block;")
@@ -252,6 +258,13 @@ local function sim_function(w, f, p, direction, name, qualifier)
       end
     end
     i = last + 1
+  end
+  if p.tile_pairs then
+    w:open("if ((block & 1) || block == blocks - 1)")
+    w:line("/* the pair's store, by the block's threads in turn */")
+    w:line("const long long pair = block >> 1;")
+    pass_setup.tile_pair_store(w, p, "sim", "0", "1")
+    w:close()
   end
   w:close()
   if clustered(p) then

@@ -485,7 +485,14 @@ local function emit_tiled_store_with(w, plan, sign, store)
     register_side(plan, plan.out_layout) and ", from the last stage's registers" or "")
   w:open("") -- its names stay apart from the stage's that may share the phase
   local outs = tiled_outputs(plan)
-  tiled_prelude(w, plan, plan.out_layout, "dst", "out + out_tile", outs.row)
+  if plan.tile_pairs then
+    -- the tile's outputs stay in shared memory (pair_half: kernel.lua), point j of transform f at
+    -- j * FFTS_PER_BLOCK + f, for the pair's store (store_tile_pair)
+    assert(register_side(plan, plan.out_layout), "a tile pair's outputs come from the last stage's registers")
+    w:line("point_t* dst = pair_half + fft_in_block + %s * FFTS_PER_BLOCK;", outs.row)
+  else
+    tiled_prelude(w, plan, plan.out_layout, "dst", "out + out_tile", outs.row)
+  end
   local mul = (sign < 0) and "twiddle_mul" or "twiddle_mul_conj"
   local tables -- the pass-twiddle tables, as the post_twiddle call's first arguments
   if plan.twiddle_n > 0 then
@@ -544,13 +551,15 @@ local function emit_tiled_store_with(w, plan, sign, store)
   for u = 0, plan.radix_max - 1 do
     local e = outs.exponent(u)
     local address, source, fft = tiled_side(plan, plan.out_layout, "dst", u, on_registers and e * step or nil)
+    if plan.tile_pairs then address = string.format("dst + %d * FFTS_PER_BLOCK", e * step) end
     if fft ~= guard then
       assert(not (guard and lazy and plan.twiddle_n > 0), "twiddled stores share one guard, their twiddles' scope")
       if guard then w:close() end
       w:open("if (%s < tile_ffts)", fft)
       guard = fft
     end
-    local value = on_registers and string.format("y[%d]", u) or string.format("smem[%s]", source)
+    -- (a tile pair's last stage left its outputs in v[], across the barrier before these stores)
+    local value = on_registers and string.format(plan.tile_pairs and "v[%d]" or "y[%d]", u) or string.format("smem[%s]", source)
     if plan.twiddle_n > 0 and plan.post_powers then
       define_pass_twiddle(e)
       w:line(store .. "(%s, 0, %s(%s, pass_tw%d));", address, mul, value, e)
@@ -812,6 +821,11 @@ local function emit_butterflies(w, plan, stage_index, r, ns, sign, to_global, to
       end
     end
     w:close()
+  end
+  if to_registers and plan.tile_pairs then
+    -- the stores into the pair's shared memory wait at a barrier for every thread's reads of this stage
+    -- (the second tile's outputs go over the exchanges): v[] keeps the outputs across it
+    for u = 0, plan.radix_max - 1 do w:line("v[%d] = y[%d];", u, u) end
   end
 end
 
@@ -1202,7 +1216,7 @@ function M.phases(plan, sign)
     ns = ns * r
   end
   if plan.staged_io and not keep_in_smem then
-    if not store_from_registers then barrier() end
+    if not store_from_registers or plan.tile_pairs then barrier() end
     emit_staged_store(w, plan, sign)
   end
   phases[#phases + 1] = w

@@ -925,6 +925,40 @@ static void tma_columns_match_fftw(void **state)
     }
 }
 
+/* Two tiles a block, stored together (tile-pairs=P in wisdom): the rows of fp16 2^16 as 256 x 256 in tiles
+ * of 4 (written transposed in rows of 8, 16-byte pieces) and of fp32 in tiles of 2, the 1024-point columns
+ * of fp16 1024x64, and the rows of fp16 2^20 as 1024 x 1024 in tiles of 4 with computed twiddles; both
+ * directions, out of place and in place, then one point off 16 bytes (where the block stores point by
+ * point), against FFTW double. */
+static void tile_pairs_match_fftw(void **state)
+{
+    (void)state;
+    if (!have_gpu) skip();
+    const char *path = write_wisdom("fp16 65536 tensor-cores=none max-tile=4 four-step=256 tile-pairs=2 ms=1 default-ms=1\n"
+                                    "fp32 65536 tensor-cores=none max-tile=2 four-step=256 tile-pairs=2 ms=1 default-ms=1\n"
+                                    "fp16 1024x64 tensor-cores=none max-tile=0 tile-pairs=2 ms=1 default-ms=1\n"
+                                    "fp16 1048576 tensor-cores=none max-tile=4 four-step=1024 computed-twiddles=1,2"
+                                    " tile-pairs=2 ms=1 default-ms=1\n");
+    assert_int_equal(fftgen_load_wisdom(path), FFTGEN_SUCCESS);
+    unlink(path);
+    const struct {
+        struct fft_shape shape;
+        int fp16, batch;
+    } cases[] = {{{1, {65536, 0, 0}}, 1, 3},
+                 {{1, {65536, 0, 0}}, 0, 2},
+                 {{2, {1024, 64, 0}}, 1, 3},
+                 {{1, {1048576, 0, 0}}, 1, 1}};
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; ++c) {
+        fftgen_plan plan = dense_plan(cases[c].shape, cases[c].fp16);
+        const fftgen_transform_plan *passes = fftgen_plan_layout(plan);
+        assert_int_equal(passes->pass_count, 2);
+        assert_false(passes->pass[0].tile_pairs);
+        assert_true(passes->pass[1].tile_pairs);
+        assert_int_equal(fftgen_destroy(plan), FFTGEN_SUCCESS);
+        check_both_ways(cases[c].shape, cases[c].fp16, cases[c].batch, 340 + 6 * (unsigned)c, "tile pairs", 1);
+    }
+}
+
 /* Splits other than the planner's through wisdom lines (four-step=N1): fp16 2^19 as 1024 x 512, its
  * longer columns in tiles of 8 through the TMA (also one point off 16 bytes, where the block's threads
  * copy the tiles), and fp32 2^15 as 64 x 512 off clusters; both directions, out of place and in place,
@@ -1646,6 +1680,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(row_registers_match_fftw),
         cmocka_unit_test(l2_fetch_256_matches_fftw),
         cmocka_unit_test(tma_columns_match_fftw),
+        cmocka_unit_test(tile_pairs_match_fftw),
         cmocka_unit_test(four_step_splits_through_wisdom),
         cmocka_unit_test(pass_twiddles_computed_through_wisdom),
         cmocka_unit_test(fp16_intermediates_trade_accuracy),

@@ -28,7 +28,7 @@ static char *render_kernel(int n)
     char why[256];
     fftgen_transform_plan plan;
     const fftgen_kernel_request request = {n, 0, FFTGEN_KERNEL_FP32, ARCH, 0, {{0}}, 0, FFTGEN_INTERMEDIATE_DEFAULT,
-                                           0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+                                           0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
     if (fftgen_plan_transform(&request, &plan, why, sizeof why) != FFTGEN_PLAN_OK) return NULL;
     const fftgen_render_request render = {&plan, FFTGEN_TARGET_CUDA, FFTGEN_RENDER_BOTH, NULL, NULL};
     return fftgen_render(&render, why, sizeof why);
@@ -245,7 +245,7 @@ static fftgen_transform_plan plan_of(int n)
     char why[256];
     fftgen_transform_plan plan;
     const fftgen_kernel_request request = {n, 0, FFTGEN_KERNEL_FP32, ARCH, 0, {{0}}, 0, FFTGEN_INTERMEDIATE_DEFAULT,
-                                           0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+                                           0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
     assert_int_equal(fftgen_plan_transform(&request, &plan, why, sizeof why), FFTGEN_PLAN_OK);
     return plan;
 }

@@ -1306,6 +1306,58 @@ static void tma_columns_on_request(void **state)
     expect_rejected("--tma-columns=x: expected pass numbers", "262144", "--tma-columns=x", NULL);
 }
 
+/* --tile-pairs: the passes listed run two tiles a block in turn, keep each one's outputs in shared memory
+ * and store both together; --explain and the file say so; a strided output whose transforms no longer lie
+ * side by side drops it; errors name the pass that cannot or the plan that has none. */
+static void tile_pairs_on_request(void **state)
+{
+    (void)state;
+    char path[300];
+    snprintf(path, sizeof path, "%s/pairs.cu", work_dir);
+    assert_int_equal(run_fftgen("--n", "16777216", "--precision", "fp16", "--four-step", "4096", "--max-tile", "4",
+                                "--tile-pairs=2", "--direction", "forward", "-o", path, NULL),
+                     0);
+    const char *text = file_text(path);
+    assert_non_null(strstr(text, "fftgen --n 16777216 --max-tile 4 --tile-pairs=2 --four-step 4096 --precision fp16"
+                                 " --direction forward\n"));
+    assert_non_null(strstr(text, "store_tile_pair(out, smem, blockIdx.x, batch, thread);"));
+    assert_non_null(strstr(text, "static_assert(SHARED_BYTES == PAIR_OFFSET + FFTS_PER_BLOCK * POINTS * sizeof(point_t)"));
+    assert_non_null(strstr(text, "*reinterpret_cast<uint4*>(dst + (size_t)row * OUT_ELEM_STRIDE")); /* 16-byte pieces */
+    assert_int_equal(run_fftgen("--n", "16777216", "--precision", "fp16", "--four-step", "4096", "--max-tile", "4",
+                                "--tile-pairs=2", "--explain", NULL),
+                     0);
+    assert_non_null(strstr(output, "tile pairs:     two tiles a block in turn"));
+    assert_non_null(strstr(output, "shared memory -> shared memory (the tile pair's outputs)"));
+    assert_non_null(strstr(output, "shared memory:  204800 bytes per block"));
+    /* an output stride of 3: the rows' transforms no longer lie side by side, so each block stores its own */
+    assert_int_equal(run_fftgen("--n", "65536", "--four-step", "256", "--max-tile", "4", "--tile-pairs=2", "--ostride",
+                                "3", "--odist", "196610", "-o", path, NULL),
+                     0);
+    text = file_text(path);
+    assert_null(strstr(text, "store_tile_pair"));
+    unlink(path);
+    assert_int_equal(run_fftgen("--n", "2097152", "--precision", "fp16", "--max-tile", "8,0", "--prefetch", "64",
+                                "--tile-pairs=2", "--explain", NULL),
+                     2);
+    assert_non_null(strstr(output, "tile pairs: pass 2 copies its tiles ahead with its threads"));
+    assert_int_equal(run_fftgen("--n", "16777216", "--precision", "fp16", "--four-step", "4096", "--max-tile", "4",
+                                "--tile-pairs=2", "--arch", "sm_80", "--explain", NULL),
+                     2);
+    assert_non_null(strstr(output, "tile pairs: pass 2 has no room for a second tile's outputs in shared memory"));
+    static const char *const refused[][9] = {
+        {"65536", "--four-step", "256", "--max-tile", "4", "--tile-pairs=1", NULL,
+         "tile pairs: pass 1 writes each tile as one block, apart from the next tile's"},
+        {"262144", "--precision", "fp16", "--tma-columns=2", "--tile-pairs=2", NULL,
+         "tile pairs: pass 2 takes its tiles through the TMA"},
+        {"512x256", "--precision", "fp16", "--tile-pairs=2", NULL,
+         "tile pairs: pass 2 ends in a radix-2 stage of warp shuffles"},
+        {"4096", "--tile-pairs", NULL, "tile pairs: this plan has no tiled pass that stores its columns side by side"},
+        {"262144", "--tile-pairs=4", NULL, "tile pairs: pass 4 named, but the plan has 2 passes"},
+    };
+    expect_refusals(refused, sizeof refused / sizeof refused[0]);
+    expect_rejected("--tile-pairs=x: expected pass numbers", "262144", "--tile-pairs=x", NULL);
+}
+
 /* sm_90: several transforms a block, the next one's input bulk-copied ahead, where asked and where the
  * kernel can take it */
 static void prefetches_on_request(void **state)
@@ -1595,6 +1647,7 @@ int main(void)
         cmocka_unit_test(row_registers_on_request),
         cmocka_unit_test(l2_fetch_256_on_request),
         cmocka_unit_test(tma_columns_on_request),
+        cmocka_unit_test(tile_pairs_on_request),
         cmocka_unit_test(slices_skip_the_copies_where_faster),
         cmocka_unit_test(odd_powers_take_the_shorter_columns_first),
         cmocka_unit_test(small_fp16_sizes_take_their_measured_radix),

@@ -110,7 +110,7 @@ static void compile_all_with_nvrtc(void **state)
                 struct job *job = &jobs[job_count++];
                 char why[256];
                 const fftgen_kernel_request request = {n, 0, precisions[p], archs[a], 0, {{0}}, 0,
-                                                       FFTGEN_INTERMEDIATE_DEFAULT, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+                                                       FFTGEN_INTERMEDIATE_DEFAULT, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
                 assert_int_equal(fftgen_plan_transform(&request, &job->plan, why, sizeof why), FFTGEN_PLAN_OK);
                 snprintf(job->name, sizeof job->name, "fftgen_%lld_%s_sm_%d.cu", n,
                          fftgen_precision_name(precisions[p]), archs[a]);
@@ -132,7 +132,7 @@ static void compile_all_with_nvrtc(void **state)
                 long long points = 1;
                 for (int d = 0; d < rank; ++d) points *= shapes[i][1 + d];
                 const fftgen_kernel_request request = {points, 0, precisions[p], archs[a], 0, {{0}}, 0,
-                                                       FFTGEN_INTERMEDIATE_DEFAULT, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+                                                       FFTGEN_INTERMEDIATE_DEFAULT, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
                 const fftgen_user_layout dense = {1, points, {0}};
                 const fftgen_plan_status status =
                     fftgen_plan_shape(&request, rank, shapes[i] + 1, dense, dense, &job->plan, why, sizeof why);
@@ -150,7 +150,7 @@ static void compile_all_with_nvrtc(void **state)
             struct job *job = &jobs[job_count++];
             char why[256];
             const fftgen_kernel_request request = {n, 0, FFTGEN_KERNEL_FP16, archs[a], 1, {{0}}, 0,
-                                                   FFTGEN_INTERMEDIATE_DEFAULT, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+                                                   FFTGEN_INTERMEDIATE_DEFAULT, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
             assert_int_equal(fftgen_plan_transform(&request, &job->plan, why, sizeof why), FFTGEN_PLAN_OK);
             assert_true(job->plan.pass[0].tensor_cores);
             snprintf(job->name, sizeof job->name, "fftgen_%lld_tc_fp16_sm_%d.cu", n, archs[a]);
@@ -168,7 +168,7 @@ static void compile_all_with_nvrtc(void **state)
         long long points = 1;
         for (int d = 0; d < rank; ++d) points *= tc_shapes[i][1 + d];
         const fftgen_kernel_request request = {points, 0, FFTGEN_KERNEL_FP16, 90, (int)tc_shapes[i][4], {{0}}, 0,
-                                               FFTGEN_INTERMEDIATE_DEFAULT, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+                                               FFTGEN_INTERMEDIATE_DEFAULT, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
         const fftgen_user_layout dense = {1, points, {0}};
         assert_int_equal(
             fftgen_plan_shape(&request, rank, tc_shapes[i] + 1, dense, dense, &job->plan, why, sizeof why),
@@ -183,7 +183,7 @@ static void compile_all_with_nvrtc(void **state)
             struct job *job = &jobs[job_count++];
             char why[256];
             const fftgen_kernel_request request = {n, 32, precisions[p], 90, 0, {{0}}, 0, FFTGEN_INTERMEDIATE_DEFAULT,
-                                                   0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+                                                   0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
             assert_int_equal(fftgen_plan_transform(&request, &job->plan, why, sizeof why), FFTGEN_PLAN_OK);
             assert_int_equal(job->plan.pass[0].radix_max, 32);
             snprintf(job->name, sizeof job->name, "fftgen_%lld_r32_%s_sm_90.cu", n, fftgen_precision_name(precisions[p]));
@@ -198,7 +198,7 @@ static void compile_all_with_nvrtc(void **state)
         char why[256];
         const fftgen_kernel_request request = {prefetched[i].n, prefetched[i].radix, prefetched[i].precision, 90, 0,
                                                {{0}}, 0, FFTGEN_INTERMEDIATE_DEFAULT, 0, 0, 0, 0, 0,
-                                               prefetched[i].computed, prefetched[i].prefetch, 0, 0, 0, 0, 0, 0, 0, 0};
+                                               prefetched[i].computed, prefetched[i].prefetch, 0, 0, 0, 0, 0, 0, 0, 0, 0};
         assert_int_equal(fftgen_plan_transform(&request, &job->plan, why, sizeof why), FFTGEN_PLAN_OK);
         assert_int_equal(job->plan.pass[0].prefetch, prefetched[i].prefetch);
         snprintf(job->name, sizeof job->name, "fftgen_%lld_pf%d_%s_sm_90.cu", prefetched[i].n, prefetched[i].prefetch,
@@ -215,7 +215,7 @@ static void compile_all_with_nvrtc(void **state)
         const long long points = l2_passes[i].n[0] * (l2_passes[i].rank == 2 ? l2_passes[i].n[1] : 1);
         const fftgen_kernel_request request = {points, 0, l2_passes[i].precision, 90, 0, {{0}}, 0,
                                                FFTGEN_INTERMEDIATE_DEFAULT, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-                                               FFTGEN_EVERY_PASS, 0, 0, 0, 0};
+                                               FFTGEN_EVERY_PASS, 0, 0, 0, 0, 0};
         const fftgen_user_layout dense = {1, points, {0}};
         assert_int_equal(fftgen_plan_shape(&request, l2_passes[i].rank, l2_passes[i].n, dense, dense, &job->plan, why,
                                            sizeof why),
@@ -270,7 +270,7 @@ static void compile_all_with_nvrtc(void **state)
             char why[256], text[32];
             const long long points = first_shapes[i][0] * first_shapes[i][1];
             const fftgen_kernel_request request = {points, 0, precisions[p], 90, 0, {{0}}, 0,
-                                                   FFTGEN_INTERMEDIATE_DEFAULT, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+                                                   FFTGEN_INTERMEDIATE_DEFAULT, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
             const fftgen_user_layout dense = {1, points, {0}};
             assert_int_equal(fftgen_plan_shape(&request, 2, first_shapes[i], dense, dense, &job->plan, why, sizeof why),
                              FFTGEN_PLAN_OK);
@@ -295,7 +295,7 @@ static void compile_all_with_nvrtc(void **state)
                 long long points = 1;
                 for (int d = 0; d < rank; ++d) points *= split_shapes[i][1 + d];
                 const fftgen_kernel_request request = {points, 0, precision, archs[a], 0, {{0}}, 0,
-                                                       FFTGEN_INTERMEDIATE_DEFAULT, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+                                                       FFTGEN_INTERMEDIATE_DEFAULT, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
                 const fftgen_user_layout dense = {1, points, {0}};
                 assert_int_equal(fftgen_plan_shape(&request, rank, split_shapes[i] + 1, dense, dense, &job->plan, why,
                                                    sizeof why),

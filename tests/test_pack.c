@@ -34,7 +34,7 @@ static char *render_choice(long long n, int radix, int computed, int prefetch, f
     char why[256];
     fftgen_transform_plan plan;
     const fftgen_kernel_request request = {n, radix, precision, arch, tensor_cores, {{0}}, 0,
-                                           FFTGEN_INTERMEDIATE_DEFAULT, 0, 0, 0, 0, 0, computed, prefetch, 0, 0, 0, 0, 0, 0, 0, 0};
+                                           FFTGEN_INTERMEDIATE_DEFAULT, 0, 0, 0, 0, 0, computed, prefetch, 0, 0, 0, 0, 0, 0, 0, 0, 0};
     if (fftgen_plan_transform(&request, &plan, why, sizeof why) != FFTGEN_PLAN_OK) return NULL;
     const fftgen_render_request r = {&plan, FFTGEN_TARGET_CUDA, FFTGEN_RENDER_BOTH, NULL, NULL};
     return fftgen_render(&r, why, sizeof why);
@@ -115,7 +115,7 @@ static void default_pack_serves_every_shipped_choice(void **state)
                 int any_checked = 0, found_large = 0;
                 for (long long total = 1LL << 27; total >= (1LL << 20); total /= 2) {
                     fftgen_kernel_request request = {n, 0, precision, 90, 0, {{0}}, 0, FFTGEN_INTERMEDIATE_DEFAULT,
-                                                     0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+                                                     0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
                     fftgen_choice choice;
                     memset(&choice, 0, sizeof choice);
                     const int found = fftgen_wisdom_find(&keys[d], precision, 1, &n, total > n ? total : n, &choice);

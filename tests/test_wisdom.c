@@ -317,22 +317,22 @@ static void writing_keeps_what_it_does_not_replace(void **state)
     close(fd);
     /* measure 65536 fp16 again on the H100, and 4096 fp16 for the first time */
     const fftgen_wisdom_entry entries[] = {
-        {FFTGEN_KERNEL_FP16, 1, {65536}, {0, caps_of("4"), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}, 0.45, 0.6, 0},
-        {FFTGEN_KERNEL_FP16, 1, {4096}, {1, caps_of("0"), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}, 0.2, 0.3, 0},
-        {FFTGEN_KERNEL_FP16, 1, {1LL << 26}, {0, caps_of("16,8,8,8"), 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}, 1.2, 1.3, 0},
-        {FFTGEN_KERNEL_FP32, 1, {32768}, {0, caps_of("0"), 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}, 1.1, 1.2, 0},
-        {FFTGEN_KERNEL_FP16, 1, {2048}, {0, caps_of("0"), 0, 0, 32, 0, 64, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0}, 0.29, 0.31, 0},
-        {FFTGEN_KERNEL_FP32, 2, {1024, 1024}, {0, caps_of("0"), 0, 1, 0, 0, 0, 3, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}, 1.08, 1.13, 0},
-        {FFTGEN_KERNEL_FP16, 2, {256, 128}, {0, caps_of("0"), 0, 0, 0, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}, 0.5, 0.55, 0},
-        {FFTGEN_KERNEL_FP16, 1, {16384}, {0, caps_of("0"), 0, 0, 32, 0, 0, 0, 0, 1, 8, 0, 0, 0, 0, 0, 0, 0, 0}, 0.37, 0.44, 0},
-        {FFTGEN_KERNEL_FP16, 2, {4096, 4096}, {0, caps_of("0,64,0"), 0, 0, 0, 4, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0}, 0.91, 1.05, 0},
-        {FFTGEN_KERNEL_FP16, 1, {1LL << 27}, {0, caps_of("16,16,8"), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 3, 0, 0, 0, 0, 0, 0}, 1.33, 1.54, 0},
-        {FFTGEN_KERNEL_FP16, 1, {8192}, {0, caps_of("0"), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2048, 0, 0, 0, 0, 0}, 0.38, 0.39, 0},
-        {FFTGEN_KERNEL_FP32, 1, {16}, {0, caps_of("0"), 0, 0, 8, 0, 32, 0, 0, 0, 0, 0, 0, FFTGEN_L2_PREFETCH_OFF, 0, 0, 0, 0, 0}, 0.5, 0.52, 0},
-        {FFTGEN_KERNEL_FP16, 2, {512, 512}, {0, caps_of("0"), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2048, 3, 0, 0, 0, 0}, 0.59, 0.6, 0},
-        {FFTGEN_KERNEL_FP32, 1, {1LL << 21}, {0, caps_of("0"), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2048, 2, 1, 0, 0, 0}, 1.5, 1.55, 0},
-        {FFTGEN_KERNEL_FP32, 1, {1LL << 24}, {0, caps_of("0"), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0, 0}, 1.48, 1.53, 0},
-        {FFTGEN_KERNEL_FP16, 1, {524288}, {0, caps_of("8,0"), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1024}, 0.6, 0.62, 0},
+        {FFTGEN_KERNEL_FP16, 1, {65536}, {0, caps_of("4"), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}, 0.45, 0.6, 0},
+        {FFTGEN_KERNEL_FP16, 1, {4096}, {1, caps_of("0"), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}, 0.2, 0.3, 0},
+        {FFTGEN_KERNEL_FP16, 1, {1LL << 26}, {0, caps_of("16,8,8,8"), 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}, 1.2, 1.3, 0},
+        {FFTGEN_KERNEL_FP32, 1, {32768}, {0, caps_of("0"), 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}, 1.1, 1.2, 0},
+        {FFTGEN_KERNEL_FP16, 1, {2048}, {0, caps_of("0"), 0, 0, 32, 0, 64, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}, 0.29, 0.31, 0},
+        {FFTGEN_KERNEL_FP32, 2, {1024, 1024}, {0, caps_of("0"), 0, 1, 0, 0, 0, 3, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}, 1.08, 1.13, 0},
+        {FFTGEN_KERNEL_FP16, 2, {256, 128}, {0, caps_of("0"), 0, 0, 0, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}, 0.5, 0.55, 0},
+        {FFTGEN_KERNEL_FP16, 1, {16384}, {0, caps_of("0"), 0, 0, 32, 0, 0, 0, 0, 1, 8, 0, 0, 0, 0, 0, 0, 0, 0, 0}, 0.37, 0.44, 0},
+        {FFTGEN_KERNEL_FP16, 2, {4096, 4096}, {0, caps_of("0,64,0"), 0, 0, 0, 4, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0}, 0.91, 1.05, 0},
+        {FFTGEN_KERNEL_FP16, 1, {1LL << 27}, {0, caps_of("16,16,8"), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 3, 0, 0, 0, 0, 0, 0, 0}, 1.33, 1.54, 0},
+        {FFTGEN_KERNEL_FP16, 1, {8192}, {0, caps_of("0"), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2048, 0, 0, 0, 0, 0, 0}, 0.38, 0.39, 0},
+        {FFTGEN_KERNEL_FP32, 1, {16}, {0, caps_of("0"), 0, 0, 8, 0, 32, 0, 0, 0, 0, 0, 0, FFTGEN_L2_PREFETCH_OFF, 0, 0, 0, 0, 0, 0}, 0.5, 0.52, 0},
+        {FFTGEN_KERNEL_FP16, 2, {512, 512}, {0, caps_of("0"), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2048, 3, 0, 0, 0, 0, 0}, 0.59, 0.6, 0},
+        {FFTGEN_KERNEL_FP32, 1, {1LL << 21}, {0, caps_of("0"), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2048, 2, 1, 0, 0, 0, 0}, 1.5, 1.55, 0},
+        {FFTGEN_KERNEL_FP32, 1, {1LL << 24}, {0, caps_of("0"), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0, 0, 0}, 1.48, 1.53, 0},
+        {FFTGEN_KERNEL_FP16, 1, {524288}, {0, caps_of("8,0"), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1024, 0}, 0.6, 0.62, 0},
     };
     const int count = (int)(sizeof entries / sizeof entries[0]);
     assert_int_equal(fftgen_wisdom_write(path, &H100, entries, count, why, sizeof why), FFTGEN_SUCCESS);
@@ -598,7 +598,7 @@ static void shipped_table_parses_and_plans(void **state)
                         continue;
                     fftgen_kernel_request request = {points, 0, precision, 90, 0, {{0}}, 0,
                                                      FFTGEN_INTERMEDIATE_DEFAULT, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-                                                     0, 0, 0, 0};
+                                                     0, 0, 0, 0, 0};
                     fftgen_choice_apply(&choice, rank, &request); /* as libfftgen does */
                     const fftgen_user_layout dense = {1, points, {0}};
                     fftgen_transform_plan plan;
@@ -745,7 +745,7 @@ static void planner_places_twiddle_powers(void **state)
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
         const fftgen_kernel_request request = {0, 0, cases[i].precision, 90, 0, {{0}}, 0,
-                                               FFTGEN_INTERMEDIATE_DEFAULT, 0, cases[i].mask, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+                                               FFTGEN_INTERMEDIATE_DEFAULT, 0, cases[i].mask, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
         assert_int_equal(plan_dense(&request, cases[i].rank, cases[i].shape, &plan, why, sizeof why), FFTGEN_PLAN_OK);
         assert_int_equal(plan.pass_count, cases[i].want_passes);
         int got = 0;
@@ -756,11 +756,11 @@ static void planner_places_twiddle_powers(void **state)
     const long long n = 1 << 22;
     const fftgen_user_layout dense = {1, n, {0}};
     fftgen_kernel_request fp32 = {0, 0, FFTGEN_KERNEL_FP32, 90, 0, {{0}}, 0, FFTGEN_INTERMEDIATE_DEFAULT, 0, 1, 0, 0,
-                                  0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+                                  0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
     assert_int_equal(fftgen_plan_shape(&fp32, 1, &n, dense, dense, &plan, why, sizeof why), FFTGEN_PLAN_BAD_RADIX);
     assert_non_null(strstr(why, "fp16"));
     fftgen_kernel_request third = {0, 0, FFTGEN_KERNEL_FP16, 90, 0, {{0}}, 0, FFTGEN_INTERMEDIATE_DEFAULT, 0, 4, 0, 0,
-                                   0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+                                   0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
     assert_int_equal(fftgen_plan_shape(&third, 1, &n, dense, dense, &plan, why, sizeof why), FFTGEN_PLAN_BAD_RADIX);
     assert_non_null(strstr(why, "pass 3 named, but the plan has 2 passes"));
 }
@@ -797,7 +797,7 @@ static void planner_pads_radix32_tiles_every_32(void **state)
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
         const fftgen_kernel_request request = {0, 0, cases[i].precision, 90, 0, {{cases[i].tile1, 0}}, 0,
-                                               FFTGEN_INTERMEDIATE_DEFAULT, 0, 0, 0, cases[i].radix32, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+                                               FFTGEN_INTERMEDIATE_DEFAULT, 0, 0, 0, cases[i].radix32, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
         assert_int_equal(plan_dense(&request, 1, &n, &plan, why, sizeof why), FFTGEN_PLAN_OK);
         assert_int_equal(plan.pass_count, 2);
         assert_int_equal(fftgen_smem_pad_every(&plan.pass[0]), cases[i].want1);
@@ -832,7 +832,7 @@ static void planner_reads_runs_across_lanes(void **state)
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
         const fftgen_kernel_request request = {0, 0, cases[i].precision, 90, cases[i].tensor_cores,
                                                {{0, cases[i].tile2}}, 1, FFTGEN_INTERMEDIATE_DEFAULT,
-                                               0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+                                               0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
         fftgen_transform_plan plan;
         assert_int_equal(plan_dense(&request, 1, &cases[i].n, &plan, why, sizeof why), FFTGEN_PLAN_OK);
         assert_int_equal(plan.pass_count, 2);
@@ -848,7 +848,7 @@ static void planner_reads_runs_across_lanes(void **state)
         }
     }
     fftgen_kernel_request ahead = {0, 0, FFTGEN_KERNEL_FP16, 90, 0, {{0, 0}}, 1, FFTGEN_INTERMEDIATE_DEFAULT,
-                                   0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+                                   0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
     ahead.prefetch = 4;
     fftgen_transform_plan plan;
     const long long n = 1 << 16;
@@ -877,7 +877,7 @@ static void planner_places_radix32_passes(void **state)
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
         const fftgen_kernel_request request = {0, 0, cases[i].precision, 90, 0, {{0}}, 0, FFTGEN_INTERMEDIATE_DEFAULT,
-                                               cases[i].columns_first, 0, 0, cases[i].mask, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+                                               cases[i].columns_first, 0, 0, cases[i].mask, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
         assert_int_equal(plan_dense(&request, cases[i].rank, cases[i].shape, &plan, why, sizeof why), FFTGEN_PLAN_OK);
         int got = 0;
         for (int p = 0; p < plan.pass_count; ++p) {
@@ -899,7 +899,7 @@ static void planner_places_radix32_passes(void **state)
     };
     for (size_t i = 0; i < sizeof errors / sizeof errors[0]; ++i) {
         const fftgen_kernel_request request = {0, 0, errors[i].precision, 90, 0, {{0}}, 0, FFTGEN_INTERMEDIATE_DEFAULT,
-                                               0, 0, 0, errors[i].mask, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+                                               0, 0, 0, errors[i].mask, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
         expect_choice_refused(&request, errors[i].rank, errors[i].shape, errors[i].why);
     }
 }
@@ -924,7 +924,7 @@ static void planner_places_column_registers(void **state)
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
         const fftgen_kernel_request request = {0, 0, FFTGEN_KERNEL_FP16, 90, 0, {{0}}, 0, FFTGEN_INTERMEDIATE_DEFAULT,
-                                               0, 0, 0, 0, cases[i].mask, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+                                               0, 0, 0, 0, cases[i].mask, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
         assert_int_equal(plan_dense(&request, cases[i].rank, cases[i].shape, &plan, why, sizeof why), FFTGEN_PLAN_OK);
         int got = 0;
         for (int p = 1; p < plan.pass_count; ++p) got |= plan.pass[p].column_registers << p;
@@ -945,7 +945,7 @@ static void planner_places_column_registers(void **state)
     };
     for (size_t i = 0; i < sizeof errors / sizeof errors[0]; ++i) {
         const fftgen_kernel_request request = {0, 0, FFTGEN_KERNEL_FP16, 90, errors[i].tensor_cores, {{0}}, 0,
-                                               FFTGEN_INTERMEDIATE_DEFAULT, 0, 0, 0, 0, errors[i].mask, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+                                               FFTGEN_INTERMEDIATE_DEFAULT, 0, 0, 0, 0, errors[i].mask, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
         expect_choice_refused(&request, errors[i].rank, errors[i].shape, errors[i].why);
     }
 }
@@ -990,7 +990,7 @@ static void planner_places_l2_prefetch(void **state)
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
         fftgen_kernel_request request = {cases[i].n, 0, cases[i].precision, cases[i].arch, cases[i].tensor_cores,
-                                         {{0}}, 0, FFTGEN_INTERMEDIATE_DEFAULT, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+                                         {{0}}, 0, FFTGEN_INTERMEDIATE_DEFAULT, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
         request.prefetch = cases[i].prefetch;
         request.l2_prefetch_kb = cases[i].kb;
         request.l2_prefetch_passes = cases[i].passes;
@@ -1006,7 +1006,7 @@ static void planner_places_l2_prefetch(void **state)
      * else on the passes named; not on a slice that copies its next slice in itself */
     const long long square[2] = {256, 256}, cube[3] = {64, 64, 64}, slice[2] = {128, 128}, small[2] = {32, 32};
     fftgen_kernel_request dense = {0, 0, FFTGEN_KERNEL_FP16, 90, 0, {{0}}, 0, FFTGEN_INTERMEDIATE_DEFAULT,
-                                   0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+                                   0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
     assert_int_equal(plan_dense(&dense, 2, square, &plan, why, sizeof why), FFTGEN_PLAN_OK);
     assert_int_equal(l2_prefetch_mask(&plan), 0);
     assert_int_equal(plan_dense(&dense, 3, cube, &plan, why, sizeof why), FFTGEN_PLAN_OK);
@@ -1049,14 +1049,14 @@ static void planner_places_l2_prefetch(void **state)
     };
     for (size_t i = 0; i < sizeof errors / sizeof errors[0]; ++i) {
         fftgen_kernel_request request = {errors[i].n, 0, FFTGEN_KERNEL_FP16, errors[i].arch, 0, {{0}}, 0,
-                                         FFTGEN_INTERMEDIATE_DEFAULT, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+                                         FFTGEN_INTERMEDIATE_DEFAULT, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
         request.prefetch = errors[i].prefetch;
         request.l2_prefetch_kb = errors[i].kb;
         request.l2_prefetch_passes = errors[i].passes;
         expect_choice_refused(&request, 1, &errors[i].n, errors[i].why);
     }
     fftgen_kernel_request cluster = {1 << 15, 0, FFTGEN_KERNEL_FP32, 90, 0, {{0}}, 0, FFTGEN_INTERMEDIATE_DEFAULT,
-                                     0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0};
+                                     0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0};
     /* named, a 1D cluster's pass takes it: its blocks ask for their parts of the transform ahead */
     assert_int_equal(plan_dense(&cluster, 1, &cluster.n, &plan, why, sizeof why), FFTGEN_PLAN_OK);
     assert_int_equal(plan.pass[0].cluster, 4);
@@ -1106,7 +1106,7 @@ static void planner_follows_a_choice(void **state)
     for (size_t i = 0; i < sizeof clusters / sizeof clusters[0]; ++i) {
         const fftgen_kernel_request request = {clusters[i].n, 0, clusters[i].precision, clusters[i].arch,
                                                clusters[i].tensor_cores, {{0}}, clusters[i].cluster,
-                                               FFTGEN_INTERMEDIATE_DEFAULT, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+                                               FFTGEN_INTERMEDIATE_DEFAULT, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
         assert_int_equal(fftgen_plan_transform(&request, &plan, why, sizeof why), FFTGEN_PLAN_OK);
         assert_int_equal(plan.pass_count, clusters[i].want_passes);
         assert_int_equal(plan.pass[0].cluster, clusters[i].want_blocks);
@@ -1141,7 +1141,7 @@ static void planner_follows_a_choice(void **state)
         const fftgen_user_layout dense = {1, points, {0}};
         const fftgen_kernel_request request = {points, 0, column_clusters[i].precision, column_clusters[i].arch,
                                                column_clusters[i].tensor_cores, {{0}}, column_clusters[i].cluster,
-                                               FFTGEN_INTERMEDIATE_DEFAULT, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+                                               FFTGEN_INTERMEDIATE_DEFAULT, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
         assert_int_equal(fftgen_plan_shape(&request, 2, shape, dense, dense, &plan, why, sizeof why), FFTGEN_PLAN_OK);
         assert_int_equal(plan.pass_count, column_clusters[i].want_passes);
         const fftgen_kernel_plan *columns = &plan.pass[1];
@@ -1160,7 +1160,7 @@ static void planner_follows_a_choice(void **state)
         }
     }
     const fftgen_kernel_request second = {1 << 20, 0, FFTGEN_KERNEL_FP16, 90, 2, caps_of("4"), 0,
-                                          FFTGEN_INTERMEDIATE_DEFAULT, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+                                          FFTGEN_INTERMEDIATE_DEFAULT, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
     assert_int_equal(fftgen_plan_transform(&second, &plan, why, sizeof why), FFTGEN_PLAN_OK);
     assert_int_equal(plan.pass_count, 2);
     assert_false(plan.pass[0].tensor_cores);
@@ -1170,7 +1170,7 @@ static void planner_follows_a_choice(void **state)
     assert_caps(&plan.max_tile, 4, 4, 4);
     /* tiles pass by pass: the columns wide, the rows at the planner's default (8 for 512 fp16 points) */
     const fftgen_kernel_request per_pass = {1LL << 27, 0, FFTGEN_KERNEL_FP16, 90, 0, caps_of("16,16,0"), 0,
-                                            FFTGEN_INTERMEDIATE_DEFAULT, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+                                            FFTGEN_INTERMEDIATE_DEFAULT, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
     assert_int_equal(fftgen_plan_transform(&per_pass, &plan, why, sizeof why), FFTGEN_PLAN_OK);
     assert_int_equal(plan.pass_count, 3);
     assert_int_equal(plan.pass[0].ffts_per_block, 16);
@@ -1180,31 +1180,31 @@ static void planner_follows_a_choice(void **state)
     const long long cube[3] = {64, 64, 64};
     const fftgen_user_layout dense_cube = {1, 1 << 18, {0}};
     const fftgen_kernel_request columns = {1 << 18, 0, FFTGEN_KERNEL_FP16, 90, 0, caps_of("0,4"), 0,
-                                           FFTGEN_INTERMEDIATE_DEFAULT, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+                                           FFTGEN_INTERMEDIATE_DEFAULT, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
     assert_int_equal(fftgen_plan_shape(&columns, 3, cube, dense_cube, dense_cube, &plan, why, sizeof why),
                      FFTGEN_PLAN_OK);
     assert_int_equal(plan.pass_count, 2);
     assert_int_equal(plan.pass[1].ffts_per_block, 4);
     /* fp32 cannot take tensor cores; 8 points have no radix-16 stage; sm_75 has no mma.m16n8k16 */
     const fftgen_kernel_request fp32 = {4096, 0, FFTGEN_KERNEL_FP32, 90, 1, {{0}}, 0, FFTGEN_INTERMEDIATE_DEFAULT,
-                                        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+                                        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
     assert_int_equal(fftgen_plan_transform(&fp32, &plan, why, sizeof why), FFTGEN_PLAN_BAD_RADIX);
     const fftgen_kernel_request tiny = {8, 0, FFTGEN_KERNEL_FP16, 90, 1, {{0}}, 0, FFTGEN_INTERMEDIATE_DEFAULT,
-                                        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+                                        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
     assert_int_equal(fftgen_plan_transform(&tiny, &plan, why, sizeof why), FFTGEN_PLAN_BAD_RADIX);
     const fftgen_kernel_request turing = {4096, 0, FFTGEN_KERNEL_FP16, 75, 1, {{0}}, 0, FFTGEN_INTERMEDIATE_DEFAULT,
-                                          0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+                                          0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
     assert_int_equal(fftgen_plan_transform(&turing, &plan, why, sizeof why), FFTGEN_PLAN_BAD_ARCH);
     /* a 2D shape whose first pass asks for tensor cores is not fused */
     const long long shape[2] = {64, 64};
     const fftgen_user_layout dense = {1, 4096, {0}};
     const fftgen_kernel_request all = {4096, 0, FFTGEN_KERNEL_FP16, 90, FFTGEN_EVERY_PASS, {{0}}, 0,
-                                       FFTGEN_INTERMEDIATE_DEFAULT, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+                                       FFTGEN_INTERMEDIATE_DEFAULT, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
     assert_int_equal(fftgen_plan_shape(&all, 2, shape, dense, dense, &plan, why, sizeof why), FFTGEN_PLAN_OK);
     assert_int_equal(plan.pass_count, 2);
     assert_true(plan.pass[0].tensor_cores && plan.pass[1].tensor_cores);
     const fftgen_kernel_request none = {4096, 0, FFTGEN_KERNEL_FP16, 90, 0, {{0}}, 0, FFTGEN_INTERMEDIATE_DEFAULT,
-                                        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+                                        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
     assert_int_equal(fftgen_plan_shape(&none, 2, shape, dense, dense, &plan, why, sizeof why), FFTGEN_PLAN_OK);
     assert_int_equal(plan.pass_count, 1);
     assert_true(plan.pass[0].slice_rows > 0);
@@ -1230,7 +1230,7 @@ static void planner_takes_a_block_size(void **state)
     };
     for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; ++i) {
         const fftgen_kernel_request request = {sizes[i].n, sizes[i].radix, FFTGEN_KERNEL_FP16, 90, 0, {{0}}, 0,
-                                               FFTGEN_INTERMEDIATE_DEFAULT, 0, 0, sizes[i].block_threads, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+                                               FFTGEN_INTERMEDIATE_DEFAULT, 0, 0, sizes[i].block_threads, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
         assert_int_equal(fftgen_plan_transform(&request, &plan, why, sizeof why), FFTGEN_PLAN_OK);
         assert_int_equal(plan.pass_count, 1);
         assert_int_equal(plan.pass[0].threads, sizes[i].want_threads);
@@ -1240,11 +1240,11 @@ static void planner_takes_a_block_size(void **state)
     /* not a power of two from 32 to 1024; a size of several passes; a 2D shape; a strided layout */
     const long long n = 65536, square[2] = {64, 64};
     const fftgen_kernel_request odd = {256, 0, FFTGEN_KERNEL_FP16, 90, 0, {{0}}, 0, FFTGEN_INTERMEDIATE_DEFAULT,
-                                       0, 0, 48, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+                                       0, 0, 48, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
     assert_int_equal(fftgen_plan_transform(&odd, &plan, why, sizeof why), FFTGEN_PLAN_BAD_RADIX);
     assert_non_null(strstr(why, "block size of 48 threads"));
     const fftgen_kernel_request passes = {n, 0, FFTGEN_KERNEL_FP16, 90, 0, {{0}}, 0, FFTGEN_INTERMEDIATE_DEFAULT,
-                                          0, 0, 64, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+                                          0, 0, 64, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
     assert_int_equal(fftgen_plan_transform(&passes, &plan, why, sizeof why), FFTGEN_PLAN_BAD_RADIX);
     assert_non_null(strstr(why, "1D sizes of one kernel only"));
     const fftgen_user_layout dense = {1, 4096, {0}}, strided = {2, 8192, {0}};
@@ -1253,7 +1253,7 @@ static void planner_takes_a_block_size(void **state)
     assert_non_null(strstr(why, "single-kernel sizes only"));
     const long long small = 256;
     const fftgen_kernel_request one = {small, 0, FFTGEN_KERNEL_FP16, 90, 0, {{0}}, 0, FFTGEN_INTERMEDIATE_DEFAULT,
-                                       0, 0, 64, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+                                       0, 0, 64, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
     assert_int_equal(fftgen_plan_shape(&one, 1, &small, strided, strided, &plan, why, sizeof why),
                      FFTGEN_PLAN_BAD_RADIX);
     assert_non_null(strstr(why, "contiguous layouts only"));
@@ -1277,7 +1277,7 @@ static void planner_widens_short_column_tiles(void **state)
         {3, {4, 128, 128}, 16, 16, 16},   {3, {256, 256, 256}, 0, 16, 256},
     };
     const fftgen_kernel_request fp16 = {0, 0, FFTGEN_KERNEL_FP16, 90, 0, {{0}}, 0, FFTGEN_INTERMEDIATE_DEFAULT,
-                                        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+                                        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
         fftgen_kernel_request request = fp16;
         for (int p = 1; p < FFTGEN_MAX_PASSES; ++p) request.max_tile.pass[p] = cases[i].cap;
@@ -1313,7 +1313,7 @@ static void planner_splits_columns(void **state)
         {3, {2, 1024, 1024}, 4, 1, 32, 32}, /* the 2-point dimension stays one pass */
     };
     fftgen_kernel_request split = {0, 0, FFTGEN_KERNEL_FP16, 90, 0, {{0}}, 0, FFTGEN_INTERMEDIATE_DEFAULT,
-                                   0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0};
+                                   0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0};
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
         assert_int_equal(plan_dense(&split, cases[i].rank, cases[i].shape, &plan, why, sizeof why), FFTGEN_PLAN_OK);
         assert_int_equal(plan.pass_count, cases[i].passes);
@@ -1362,7 +1362,7 @@ static void planner_gives_rows_a_radix(void **state)
     char why[256];
     fftgen_transform_plan plan;
     fftgen_kernel_request radix32 = {0, 32, FFTGEN_KERNEL_FP16, 90, 0, {{0}}, 0, FFTGEN_INTERMEDIATE_DEFAULT,
-                                     0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+                                     0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
     const long long square[3] = {8192, 8192}, cube[3] = {2, 8192, 8192}, slices[3] = {128, 128, 128},
                     long_rows[3] = {4, 65536}, slice[3] = {64, 64};
     assert_int_equal(plan_dense(&radix32, 2, square, &plan, why, sizeof why), FFTGEN_PLAN_OK);
@@ -1401,7 +1401,7 @@ static fftgen_choice choice_of_line(fftgen_kernel_precision precision, long long
 static fftgen_kernel_request request_with(fftgen_kernel_precision precision, long long n, const fftgen_choice *choice)
 {
     fftgen_kernel_request request = {n, 0, precision, 90, 0, {{0}}, 0, FFTGEN_INTERMEDIATE_DEFAULT,
-                                     0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+                                     0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
     if (choice != NULL) fftgen_choice_apply(choice, 1, &request);
     return request;
 }
@@ -1473,6 +1473,32 @@ static void planner_follows_tma_columns(void **state)
     assert_int_equal(plan.pass[0].shared_bytes, 8 * plan.pass[0].smem_points); /* no staging buffer left */
 }
 
+/* tile-pairs=P from wisdom reaches the planner: fp16 2^24 as 4096 x 4096 in tiles of 4, its rows pass two
+ * tiles a block (half the blocks), the first tile's outputs after the exchanges' 139264 bytes; the line
+ * writes back in its words. */
+static void planner_follows_tile_pairs(void **state)
+{
+    (void)state;
+    char why[256];
+    const fftgen_choice choice =
+        choice_of_line(FFTGEN_KERNEL_FP16, 1 << 24, "tensor-cores=none max-tile=4 four-step=4096 tile-pairs=2");
+    assert_int_equal(choice.tile_pair_passes, 2);
+    char text[256];
+    fftgen_choice_text(&choice, text, sizeof text);
+    assert_non_null(strstr(text, "tile-pairs=2"));
+    fftgen_kernel_request request = request_with(FFTGEN_KERNEL_FP16, 1 << 24, &choice);
+    fftgen_transform_plan plan;
+    assert_int_equal(fftgen_plan_transform(&request, &plan, why, sizeof why), FFTGEN_PLAN_OK);
+    assert_int_equal(plan.pass_count, 2);
+    assert_false(plan.pass[0].tile_pairs);
+    assert_true(plan.pass[1].tile_pairs);
+    assert_int_equal(plan.tile_pair_passes, 2);
+    assert_int_equal(plan.pass[1].pair_offset, 139264);
+    assert_int_equal(plan.pass[1].shared_bytes, 139264 + 4 * 4096 * 4);
+    assert_int_equal(fftgen_pass_blocks(&plan.pass[1], 4096, 132), 512);
+    assert_int_equal(fftgen_pass_blocks(&plan.pass[0], 4096, 132), 1024);
+}
+
 /* four-step=N1 from wisdom reaches the planner: pass 1 takes columns of N1 points instead of the planner's
  * split (fp16 2^19: 1024 x 512, not 512 x 1024), written back in the line's words; a 2D shape's request
  * never takes it. */
@@ -1520,7 +1546,7 @@ static void planner_follows_an_order(void **state)
 
     const fftgen_user_layout dense = {1, 4096 * 4096, {0}};
     const fftgen_kernel_request first = {4096 * 4096, 0, FFTGEN_KERNEL_FP16, 90, 0, {{0}}, 0,
-                                         FFTGEN_INTERMEDIATE_DEFAULT, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+                                         FFTGEN_INTERMEDIATE_DEFAULT, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
     fftgen_transform_plan plan;
     assert_int_equal(fftgen_plan_shape(&first, 2, square, dense, dense, &plan, why, sizeof why), FFTGEN_PLAN_OK);
     assert_true(plan.columns_first);
@@ -1586,6 +1612,7 @@ int main(void)
         cmocka_unit_test_teardown(planner_follows_an_order, teardown),
         cmocka_unit_test_teardown(planner_follows_an_l2_fetch, teardown),
         cmocka_unit_test_teardown(planner_follows_tma_columns, teardown),
+        cmocka_unit_test_teardown(planner_follows_tile_pairs, teardown),
         cmocka_unit_test_teardown(planner_follows_a_four_step_split, teardown),
     };
     return cmocka_run_group_tests_name("wisdom", tests, NULL, NULL);

@@ -41,6 +41,7 @@ shipped_choices() {
                 if (kv[1] == "row-registers") flags = flags " --row-registers=" kv[2];
                 if (kv[1] == "l2-fetch-256") flags = flags " --l2-fetch-256=" kv[2];
                 if (kv[1] == "tma-columns") flags = flags " --tma-columns=" kv[2];
+                if (kv[1] == "tile-pairs") flags = flags " --tile-pairs=" kv[2];
                 if (kv[1] == "cluster") flags = flags " --cluster " kv[2];
                 if (kv[1] == "four-step") flags = flags " --four-step " kv[2];
                 if (kv[1] == "max-points") name = device "-max-points-" kv[2]; # beside the line for every call
