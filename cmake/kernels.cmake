@@ -526,11 +526,12 @@ fftgen_add_sim(fftgen_262144_fs512_t16_tma12_fp16 262144 fp16 ", 0, 0, 0, 0, 0" 
                --tma-columns=1,2 --twiddle-powers=1,2 --radix32-passes=1,2 --computed-twiddles=1,2)
 fftgen_add_sim(fftgen_262144_tma2_fp32 262144 fp32 ", 0, 0, 0, 0, 0" --tma-columns=2)
 # and the H200's fp16 2^19 and 2^20 since the fortieth session: 1024 x 512 and 1024 x 1024, their rows in tiles
-# of 16 through the TMA (2^20's 512 threads a block), reading runs of 8 from pass 1's tiles of 8
+# of 16 through the TMA (2^20's 512 threads a block), reading runs of 8 from pass 1's tiles of 8; 2^20's rows
+# load their twiddles (its powers of two) since the forty-second
 fftgen_add_sim(fftgen_524288_fs1024_t8_16_tma12_fp16 524288 fp16 ", 0, 0, 0, 0, 0" --four-step 1024 --max-tile 8,16
                --tma-columns=1,2 --twiddle-powers=1,2 --radix32-passes=1,2 --computed-twiddles=1,2)
 fftgen_add_sim(fftgen_1048576_t8_16_tma12_fp16 1048576 fp16 ", 0, 0, 0, 0, 0" --max-tile 8,16
-               --tma-columns=1,2 --twiddle-powers=1,2 --radix32-passes=1,2 --computed-twiddles=1,2)
+               --tma-columns=1,2 --twiddle-powers=1,2 --radix32-passes=1,2 --computed-twiddles=1)
 fftgen_shape_fields(64x64x64 0 0 points fields)
 fftgen_add_sim(fftgen_64x64x64_t0_64_pf4_cr_ct_fp16 ${points} fp16 ", 0, 0, 0, 0, 0${fields}" --n 64x64x64
                --max-tile 0,64 --prefetch 4 --column-registers=2 --computed-twiddles=1,2)
