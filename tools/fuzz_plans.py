@@ -37,8 +37,8 @@ import subprocess
 import sys
 import tempfile
 
-PASS_OPTIONS = ["--l2-prefetch-passes", "--l2-fetch-256", "--tma-columns", "--tensor-cores", "--twiddle-powers", "--radix32-passes",
-                "--column-registers", "--computed-twiddles", "--column-pairs", "--row-registers"]
+PASS_OPTIONS = ["--l2-prefetch-passes", "--l2-fetch-256", "--tma-columns", "--tile-pairs", "--tensor-cores", "--twiddle-powers",
+                "--radix32-passes", "--column-registers", "--computed-twiddles", "--column-pairs", "--row-registers"]
 ARCHS = ["sm_75", "sm_80", "sm_86", "sm_89", "sm_90", "sm_100", "sm_120"]
 
 
