@@ -481,8 +481,12 @@ local function emit_tiled_store_with(w, plan, sign, store)
   -- (a block that runs tiles in turn waits at a barrier before the next one overwrites them: kernel.lua;
   -- without it a TMA pass's next tile raced these reads, fp32 512x512's rows through the TMA 2.9e-3)
   if not register_side(plan, plan.out_layout) then w.reads_shared_memory = true end
-  w:line("// coalesced copy of the tile's results to global memory%s",
-    register_side(plan, plan.out_layout) and ", from the last stage's registers" or "")
+  if plan.tile_pairs then
+    w:line("// the tile's results from the last stage's registers into shared memory, for the pair's store")
+  else
+    w:line("// coalesced copy of the tile's results to global memory%s",
+      register_side(plan, plan.out_layout) and ", from the last stage's registers" or "")
+  end
   w:open("") -- its names stay apart from the stage's that may share the phase
   local outs = tiled_outputs(plan)
   if plan.tile_pairs then
@@ -825,6 +829,7 @@ local function emit_butterflies(w, plan, stage_index, r, ns, sign, to_global, to
   if to_registers and plan.tile_pairs then
     -- the stores into the pair's shared memory wait at a barrier for every thread's reads of this stage
     -- (the second tile's outputs go over the exchanges): v[] keeps the outputs across it
+    w:line("// v[] keeps the outputs across the barrier before they go into the pair's shared memory")
     for u = 0, plan.radix_max - 1 do w:line("v[%d] = y[%d];", u, u) end
   end
 end
