@@ -532,6 +532,16 @@ fftgen_add_sim(fftgen_524288_fs1024_t8_16_tma12_fp16 524288 fp16 ", 0, 0, 0, 0, 
                --tma-columns=1,2 --twiddle-powers=1,2 --radix32-passes=1,2 --computed-twiddles=1,2)
 fftgen_add_sim(fftgen_1048576_t8_16_tma12_fp16 1048576 fp16 ", 0, 0, 0, 0, 0" --max-tile 8,16
                --tma-columns=1,2 --twiddle-powers=1,2 --radix32-passes=1,2 --computed-twiddles=1)
+# rows of more than 256 runs, in several boxes of 256 (2048-point rows read in runs of 4: 512 runs)
+fftgen_add_sim(fftgen_262144_fs128_t4_tma2_fp16 262144 fp16 ", 0, 0, 0, 0, 0" --four-step 128 --max-tile 4,0
+               --tma-columns=2)
+# fp32 tiles of 16384 points, whose staging buffer lies inside the exchanges (no room beside them): 4096-point
+# rows in runs of 8 after 16-point columns, and 4096-point columns of a 2D shape in tiles of 4
+fftgen_add_sim(fftgen_65536_fs16_t8_4_tma2_fp32 65536 fp32 ", 0, 0, 0, 0, 0" --four-step 16 --max-tile 8,4
+               --tma-columns=2)
+fftgen_shape_fields(4096x32 0 0 points fields)
+fftgen_add_sim(fftgen_4096x32_t0_4_tma2_fp32 ${points} fp32 ", 0, 0, 0, 0, 0${fields}" --n 4096x32 --max-tile 0,4
+               --tma-columns=2)
 fftgen_shape_fields(64x64x64 0 0 points fields)
 fftgen_add_sim(fftgen_64x64x64_t0_64_pf4_cr_ct_fp16 ${points} fp16 ", 0, 0, 0, 0, 0${fields}" --n 64x64x64
                --max-tile 0,64 --prefetch 4 --column-registers=2 --computed-twiddles=1,2)

@@ -1668,6 +1668,7 @@ namespace pass2 {
 [[maybe_unused]] constexpr int TMA_ROW_POINTS = 32; // points in a 128-byte row of the staging buffer, the swizzle's unit
 [[maybe_unused]] constexpr int TMA_TILE_ROWS = 8; // 128-byte rows of the tile's rows in each run block (the box, in every run)
 [[maybe_unused]] constexpr int TMA_GROUP_ROWS = 256; // 128-byte rows of a run block, every transform's (the tensor map's)
+[[maybe_unused]] constexpr int TMA_BOX_RUNS = 32; // runs in one TMA box (at most 256: a tile of more is several boxes)
 [[maybe_unused]] constexpr int GROUP_SIZE = 512; // transforms per group, side by side
 [[maybe_unused]] constexpr int GROUP_COUNT = 1; // groups per transform of the file
 [[maybe_unused]] constexpr int IN_ELEM_STRIDE = 1; // elements between points of one transform
@@ -1690,11 +1691,15 @@ static_assert(GROUP_COUNT == 1 && IN_FFT_STRIDE == IN_RUN_POINTS && TMA_TILE_ROW
               "runs of the tile's rows side by side, whole 128-byte rows");
 static_assert(THREADS_PER_FFT % IN_RUN_POINTS == 0 && THREADS_PER_FFT * FFTS_PER_BLOCK * sizeof(point_t) % 1024 == 0,
               "a thread's points whole runs and whole swizzle periods apart");
+static_assert(POINTS / IN_RUN_POINTS % TMA_BOX_RUNS == 0 && TMA_BOX_RUNS * FFTS_PER_BLOCK * IN_RUN_POINTS * sizeof(point_t) % 1024 == 0,
+              "whole boxes a tile, each whole swizzle periods");
 
-// Tile `tile` asked of the TMA by one thread: one box, TMA_ROW_POINTS points by TMA_TILE_ROWS rows by
-// every run, from the input's tensor map (dimensions: a 128-byte row's points, a run block's rows,
-// runs, batch entries). The mbarrier's phase completes when it has landed; a last, partial tile's
-// rows past the batch come too (or zeros past the tensor) and are never read.
+// Tile `tile` asked of the TMA by one thread: POINTS / IN_RUN_POINTS / TMA_BOX_RUNS boxes of
+// TMA_ROW_POINTS points by TMA_TILE_ROWS rows by TMA_BOX_RUNS runs, from the input's tensor map
+// (dimensions: a 128-byte row's points, a run block's rows, runs, batch entries); each box is whole
+// swizzle periods, so the boxes' swizzles join up. The mbarrier's phase completes when all of them
+// have landed; a last, partial tile's rows past the batch come too (or zeros past the tensor) and are
+// never read.
 __device__ __forceinline__ void fetch_tile_boxes(point_t* staging, const tensor_map* map, long long tile, unsigned long long* fetched) {
     const long long first_fft = tile * FFTS_PER_BLOCK;
     const int row = (int)(first_fft % GROUP_SIZE * IN_RUN_POINTS / TMA_ROW_POINTS); // the tile's first, in its run block
@@ -1703,9 +1708,12 @@ __device__ __forceinline__ void fetch_tile_boxes(point_t* staging, const tensor_
     asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
     asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" :: "r"(shared_address(fetched)),
                  "r"((unsigned)(FFTS_PER_BLOCK * POINTS * sizeof(point_t))) : "memory");
-    asm volatile("cp.async.bulk.tensor.4d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3, %4, %5}], [%6];"
-                 :: "r"(shared_address(staging)), "l"(map), "r"(0), "r"(row), "r"(0), "r"(entry),
-                    "r"(shared_address(fetched)) : "memory");
+    #pragma unroll
+    for (int box = 0; box < POINTS / IN_RUN_POINTS / TMA_BOX_RUNS; ++box) {
+        asm volatile("cp.async.bulk.tensor.4d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3, %4, %5}], [%6];"
+                     :: "r"(shared_address(staging + box * TMA_BOX_RUNS * FFTS_PER_BLOCK * IN_RUN_POINTS)), "l"(map),
+                        "r"(0), "r"(row), "r"(box * TMA_BOX_RUNS), "r"(entry), "r"(shared_address(fetched)) : "memory");
+    }
 }
 // The same tile copied by the block's threads, point by point, where the swizzle puts each: for an
 // input that is not 16-byte aligned, where the TMA cannot start a box (the launch encodes no map then).
@@ -3110,10 +3118,11 @@ extern "C" size_t fftgen_262144_fp16_work_bytes(int batch)
 
 // The tensor map of a TMA run pass's input (fftgen_tma_run_map): `in` 16-byte aligned, points of
 // `point_bytes` in dimensions a 128-byte row's points, a run block's rows, runs and batch entries,
-// copied in boxes of a tile: `tile_rows` rows of every run, landing with the 128-byte swizzle.
+// copied in boxes of `tile_rows` rows of `box_runs` runs (a tile's, in one box or several), landing
+// with the 128-byte swizzle.
 static cudaError_t encode_run_tiles(fftgen_262144_fp16::tensor_map* map, const void* in, size_t point_bytes, long long row_points,
     long long group_rows, long long runs, long long run_stride, long long entries, long long batch_stride,
-    unsigned tile_rows)
+    unsigned tile_rows, unsigned box_runs)
 {
     PFN_cuTensorMapEncodeTiled_v12000 encode = nullptr;
     cudaDriverEntryPointQueryResult found = cudaDriverEntryPointSymbolNotFound;
@@ -3123,7 +3132,7 @@ static cudaError_t encode_run_tiles(fftgen_262144_fp16::tensor_map* map, const v
     if (found != cudaDriverEntryPointSuccess || encode == nullptr) return cudaErrorNotSupported;
     const cuuint64_t dims[4] = {(cuuint64_t)row_points, (cuuint64_t)group_rows, (cuuint64_t)runs, (cuuint64_t)entries};
     const cuuint64_t strides[3] = {row_points * point_bytes, run_stride * point_bytes, batch_stride * point_bytes};
-    const cuuint32_t box[4] = {(cuuint32_t)row_points, tile_rows, (cuuint32_t)runs, 1}, steps[4] = {1, 1, 1, 1};
+    const cuuint32_t box[4] = {(cuuint32_t)row_points, tile_rows, box_runs, 1}, steps[4] = {1, 1, 1, 1};
     CUtensorMap encoded;
     if (encode(&encoded, point_bytes == 4 ? CU_TENSOR_MAP_DATA_TYPE_UINT32 : CU_TENSOR_MAP_DATA_TYPE_UINT64, 4,
                const_cast<void*>(in), dims, strides, box, steps, CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
@@ -3218,7 +3227,8 @@ extern "C" cudaError_t fftgen_262144_fp16_forward_launch(const __half2* in, __ha
         if (((size_t)tmp & 15u) == 0) {
             const long long entries = (ffts + fftgen_262144_fp16::pass2::GROUP_SIZE * fftgen_262144_fp16::pass2::GROUP_COUNT - 1) / (fftgen_262144_fp16::pass2::GROUP_SIZE * fftgen_262144_fp16::pass2::GROUP_COUNT);
             const cudaError_t status = encode_run_tiles(&input_map, tmp, sizeof(fftgen_262144_fp16::point_t), fftgen_262144_fp16::pass2::TMA_ROW_POINTS, fftgen_262144_fp16::pass2::TMA_GROUP_ROWS,
-                fftgen_262144_fp16::pass2::POINTS / fftgen_262144_fp16::pass2::IN_RUN_POINTS, fftgen_262144_fp16::pass2::IN_RUN_STRIDE, entries, fftgen_262144_fp16::pass2::IN_BATCH_STRIDE, fftgen_262144_fp16::pass2::TMA_TILE_ROWS);
+                fftgen_262144_fp16::pass2::POINTS / fftgen_262144_fp16::pass2::IN_RUN_POINTS, fftgen_262144_fp16::pass2::IN_RUN_STRIDE, entries, fftgen_262144_fp16::pass2::IN_BATCH_STRIDE, fftgen_262144_fp16::pass2::TMA_TILE_ROWS,
+                fftgen_262144_fp16::pass2::TMA_BOX_RUNS);
             if (status != cudaSuccess) return status;
         }
         // as many blocks as fit on the SMs at once, each taking tiles in turn
@@ -3292,7 +3302,8 @@ extern "C" cudaError_t fftgen_262144_fp16_inverse_launch(const __half2* in, __ha
         if (((size_t)tmp & 15u) == 0) {
             const long long entries = (ffts + fftgen_262144_fp16::pass2::GROUP_SIZE * fftgen_262144_fp16::pass2::GROUP_COUNT - 1) / (fftgen_262144_fp16::pass2::GROUP_SIZE * fftgen_262144_fp16::pass2::GROUP_COUNT);
             const cudaError_t status = encode_run_tiles(&input_map, tmp, sizeof(fftgen_262144_fp16::point_t), fftgen_262144_fp16::pass2::TMA_ROW_POINTS, fftgen_262144_fp16::pass2::TMA_GROUP_ROWS,
-                fftgen_262144_fp16::pass2::POINTS / fftgen_262144_fp16::pass2::IN_RUN_POINTS, fftgen_262144_fp16::pass2::IN_RUN_STRIDE, entries, fftgen_262144_fp16::pass2::IN_BATCH_STRIDE, fftgen_262144_fp16::pass2::TMA_TILE_ROWS);
+                fftgen_262144_fp16::pass2::POINTS / fftgen_262144_fp16::pass2::IN_RUN_POINTS, fftgen_262144_fp16::pass2::IN_RUN_STRIDE, entries, fftgen_262144_fp16::pass2::IN_BATCH_STRIDE, fftgen_262144_fp16::pass2::TMA_TILE_ROWS,
+                fftgen_262144_fp16::pass2::TMA_BOX_RUNS);
             if (status != cudaSuccess) return status;
         }
         // as many blocks as fit on the SMs at once, each taking tiles in turn

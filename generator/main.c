@@ -76,7 +76,7 @@ static void usage(FILE *to)
             "                        block computes the current one (tiles of whole 16-byte rows; not\n"
             "                        with the L2 prefetch, --l2-fetch-256 or --column-pairs on the same\n"
             "                        pass). A four-step pass 2, reading rows in runs from pass 1's\n"
-            "                        tiles, takes the same: its tile's runs in one box of 128-byte rows\n"
+            "                        tiles, takes the same: its tile's runs in boxes of 128-byte rows\n"
             "                        (swizzled), which its first stage reads. Off by default (libfftgen\n"
             "                        chooses pass by pass from measurements)\n"
             "  --tile-pairs[=P,..]   the passes listed (every one that can without a list) that store\n"
@@ -399,10 +399,13 @@ static void explain_pass(const fftgen_kernel_plan *plan, const char *indent)
                indent);
     if (plan->tma_columns)
         printf("%sTMA %s    tiles in turn, as many blocks an SM as fit; the next tile%s copied by the tensor memory"
-               " accelerator into a %d-byte staging buffer%s while the block computes the current one (sm_90)\n",
+               " accelerator into a %d-byte staging buffer%s%s (sm_90)\n",
                indent, fftgen_tma_runs(plan) ? "runs:   " : "columns:", fftgen_tma_runs(plan) ? "'s runs" : "",
                plan->ffts_per_block * plan->n * (plan->precision == FFTGEN_KERNEL_FP16 ? 4 : 8),
-               fftgen_tma_runs(plan) ? " (in 128-byte rows, swizzled)" : "");
+               fftgen_tma_runs(plan) ? " (in 128-byte rows, swizzled)" : "",
+               plan->tma_in_exchanges ? " inside the exchanges' shared memory, once the last stage has read them, while"
+                                        " the block computes and stores the current one's outputs"
+                                      : " while the block computes the current one");
     if (plan->tile_pairs)
         printf("%stile pairs:     two tiles a block in turn, each one's outputs kept in shared memory (the first past"
                " the exchanges, the second over them), then stored together in rows of %d transforms\n", indent,

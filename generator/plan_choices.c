@@ -612,7 +612,7 @@ static long long tma_tile_bytes(const fftgen_kernel_plan *p)
 
 /* The staging buffer's offset: the exchanges' area rounded up to the 128 bytes a TMA box lands on (a run
  * pass's kernel moves its buffer on to the swizzle's period; see tma_tail_bytes). */
-enum { TMA_SWIZZLE_PERIOD = 1024, TMA_SWIZZLE_ROW = 128 };
+enum { TMA_SWIZZLE_PERIOD = 1024, TMA_SWIZZLE_ROW = 128, TMA_MAX_BOX = 256 };
 static int tma_staging_offset(const fftgen_kernel_plan *p)
 {
     return (p->shared_bytes + TMA_SWIZZLE_ROW - 1) / TMA_SWIZZLE_ROW * TMA_SWIZZLE_ROW;
@@ -633,6 +633,14 @@ static int reads_tile_runs(const fftgen_kernel_plan *p)
     return p->tiled && p->in.run_points > 0 && p->in.elem_stride == 1;
 }
 
+/* A box holds at most 256 runs (a box's dimension): a transform of more takes several, each whole swizzle
+ * periods (8 runs of whole 128-byte rows) so that their swizzles join up. */
+static int tma_box_runs(const fftgen_kernel_plan *p)
+{
+    const long long runs = p->n / p->in.run_points;
+    return (int)(runs < TMA_MAX_BOX ? runs : TMA_MAX_BOX);
+}
+
 static int tma_maps_runs(const fftgen_kernel_plan *p)
 {
     const long long bytes = point_bytes(p), run = p->in.run_points, tile = p->ffts_per_block;
@@ -640,7 +648,7 @@ static int tma_maps_runs(const fftgen_kernel_plan *p)
     return in->fft_stride == run && in->group_count == 1 && in->group_size % tile == 0 &&
            p->threads_per_fft % run == 0 && tile * run * bytes % TMA_SWIZZLE_ROW == 0 &&
            in->group_size * run * bytes % TMA_SWIZZLE_ROW == 0 &&
-           p->threads_per_fft * tile * bytes % TMA_SWIZZLE_PERIOD == 0 && p->n / run <= 256 &&
+           p->threads_per_fft * tile * bytes % TMA_SWIZZLE_PERIOD == 0 && tma_box_runs(p) % 8 == 0 &&
            tile * run * bytes / TMA_SWIZZLE_ROW <= 256 && in->run_stride >= in->group_size * run &&
            in->run_stride * bytes % 16 == 0 && in->batch_stride * bytes % 16 == 0;
 }
@@ -660,7 +668,7 @@ void fftgen_tma_run_map(const fftgen_kernel_plan *p, long long dims[3], long lon
     strides[1] = p->in.batch_stride * bytes;
     box[0] = (int)dims[0];
     box[1] = (int)(p->ffts_per_block * run * bytes / TMA_SWIZZLE_ROW);
-    box[2] = (int)dims[2];
+    box[2] = tma_box_runs(p);
 }
 
 /* Whether a pass's input is a tensor the TMA can map: a group's columns side by side, then groups and
@@ -704,6 +712,26 @@ static int tma_can_read_runs(const fftgen_kernel_plan *p)
            !p->row_registers && tma_maps_runs(p);
 }
 
+/* Whether a TMA pass's tile fits beside its exchanges in shared memory. */
+static int tma_fits_beside(const fftgen_kernel_plan *p, int runs)
+{
+    return tma_staging_offset(p) + tma_tail_bytes(p, runs) <= fftgen_arch_shared_limit(p->arch);
+}
+
+/* Whether it fits inside them instead (fftgen_kernel_plan.tma_in_exchanges): its first stage reads the tile
+ * into registers (columns, or runs from the staging buffer) and its last reads the last exchange into
+ * registers and writes global memory or registers, so that the exchanges are free from that read until
+ * the next tile's first stage has read the tile. */
+static int tma_fits_inside(const fftgen_kernel_plan *p, int runs)
+{
+    const long long exchange_bytes = 8LL * p->smem_points;
+    const int copies_out = p->staged_io && !fftgen_stores_from_registers(p);
+    return p->shared_bytes == exchange_bytes && !copies_out && p->slice_rows == 0 && !p->merged_stage &&
+           !fftgen_shuffle_tail(p) && !fftgen_reads_runs_across_lanes(p) &&
+           tma_tile_bytes(p) + (runs ? TMA_SWIZZLE_PERIOD : 0) <= exchange_bytes &&
+           exchange_bytes + 16 <= fftgen_arch_shared_limit(p->arch);
+}
+
 int fftgen_can_copy_columns_by_tma(const fftgen_kernel_plan *p)
 {
     /* the next tile's copy may overwrite the staging buffer once every thread has read it: at the block
@@ -712,8 +740,7 @@ int fftgen_can_copy_columns_by_tma(const fftgen_kernel_plan *p)
                         tma_maps_input(p);
     const int runs = !columns && tma_can_read_runs(p);
     return p->arch >= 90 && (columns || runs) && p->cluster < 2 && !p->tensor_cores && p->prefetch <= 1 &&
-           fftgen_shared_exchanges(p) > 0 &&
-           tma_staging_offset(p) + tma_tail_bytes(p, runs) <= fftgen_arch_shared_limit(p->arch);
+           fftgen_shared_exchanges(p) > 0 && (tma_fits_beside(p, runs) || tma_fits_inside(p, runs));
 }
 
 static void copy_columns_by_tma(fftgen_kernel_plan *pass)
@@ -723,8 +750,14 @@ static void copy_columns_by_tma(fftgen_kernel_plan *pass)
     pass->l2_prefetch_bytes = 0;
     pass->l2_fetch_256 = 0;
     pass->tma_columns = 1;
-    pass->tma_staging_offset = tma_staging_offset(pass);
-    pass->shared_bytes = (int)(pass->tma_staging_offset + tma_tail_bytes(pass, runs));
+    pass->tma_in_exchanges = !tma_fits_beside(pass, runs);
+    if (pass->tma_in_exchanges) {
+        pass->tma_staging_offset = 0;
+        pass->shared_bytes += 16; /* the mbarrier, past the exchanges */
+    } else {
+        pass->tma_staging_offset = tma_staging_offset(pass);
+        pass->shared_bytes = (int)(pass->tma_staging_offset + tma_tail_bytes(pass, runs));
+    }
 }
 
 static const char *why_no_tma_columns(const fftgen_kernel_plan *pass)
@@ -742,11 +775,12 @@ static const char *why_no_tma_columns(const fftgen_kernel_plan *pass)
     if (pass->column_pairs) return "loads its columns in lane pairs";
     if (fftgen_shared_exchanges(pass) == 0)
         return "exchanges nothing through shared memory (no block barrier frees the staging buffer for the next tile)";
-    if (tma_staging_offset(pass) + tma_tail_bytes(pass, runs) > fftgen_arch_shared_limit(pass->arch))
-        return "has no room for a tile in shared memory beside its exchanges";
+    if (!tma_fits_beside(pass, runs) && !tma_fits_inside(pass, runs))
+        return "has no room for a tile in shared memory beside its exchanges, nor a last stage that frees them"
+               " for the next tile while it computes";
     if (runs)
         return "reads runs whose tile is not whole 128-byte rows, or whose thread's points are not whole runs and"
-               " 1024 bytes apart in the staging buffer, or more than 256 runs a transform";
+               " 1024 bytes apart in the staging buffer";
     return "reads tiles that are not whole 16-byte pieces wide, or a layout whose strides are not, or whose"
            " dimensions overlap";
 }
@@ -879,6 +913,7 @@ void fftgen_keep_column_choices_that_fit(fftgen_transform_plan *plan)
             fftgen_kernel_plan plain = *pass;
             plain.tma_columns = 0;
             plain.tma_staging_offset = 0;
+            plain.tma_in_exchanges = 0;
             plain.shared_bytes = 8 * pass->smem_points;
             if (!fftgen_can_copy_columns_by_tma(&plain)) {
                 *pass = plain;

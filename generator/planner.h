@@ -339,7 +339,8 @@ typedef struct {
      * many as the loads and measured slower; H200, fp16 2^22 and 2^23 (fftgen-kernel-ab): 0.8251 ->
      * 0.7369 ms and 0.9057 -> 0.7839 ms. A measured choice (fftgen_can_copy_columns_by_tma).
      * A pass that reads rows in runs from a four-step pass 1's tiles takes the same (fftgen_tma_runs):
-     * one box a tile, each run of its rows F*R contiguous points, landing with the TMA's 128-byte swizzle,
+     * a box a tile (of up to 256 runs: more take several), each run of its rows F*R contiguous points,
+     * landing with the TMA's 128-byte swizzle,
      * and the first stage reads its points from there, in place of the loads, the copy through shared
      * memory and its barrier. H200, fp16 2^18, pass 2 (fftgen-kernel-ab, outputs bit for bit the same):
      * 0.5894 -> 0.5637 ms for the transform, 384 -> 326 us for the pass (ncu). */
@@ -348,6 +349,14 @@ typedef struct {
                                exchanges' area rounded up to the 128 bytes a box lands on; a run pass's
                                kernel moves the buffer on to the swizzle's 1024 bytes); the mbarrier
                                follows the tile */
+    /* With tma_columns, where the tile does not fit beside the exchanges: the staging buffer lies inside
+     * the exchanges' shared memory (the mbarrier past them), and thread 0 asks for the next tile once every
+     * thread has read the last exchange, so the copy overlaps the last stage and its stores only. A block
+     * barrier more there, and one after the first stage has read its tile into registers, before its
+     * outputs go over it. fp32 passes of 16384 points a block (4096-point rows and columns in tiles of 4,
+     * 2048-point columns in tiles of 8: 136 KB of exchanges, one block an SM that loads, computes and
+     * stores in turn) have no room for their 128 KB tile beside the exchanges (fftgen_can_copy_columns_by_tma). */
+    int tma_in_exchanges;
     /* A block runs two tiles of F transforms in turn (tiles 2b and 2b + 1, side by side in one group) and
      * keeps each one's outputs in shared memory, the first tile's past the exchanges and the second's over
      * them once its last stage has read them; then it stores both tiles' outputs together, rows of 2F
@@ -589,8 +598,8 @@ int fftgen_can_fetch_l2_256(const fftgen_kernel_plan *p);
  * Or a pass reading rows in runs from a pass 1's tiles, side by side in one group (not shared-exponent
  * complexes, not along the lanes, not fp32's rows into registers), whose runs of the tile's rows are
  * whole 128-byte rows, a thread's points a whole number of runs apart and 1024 bytes apart in the
- * staging buffer (the swizzle's period, so that one swizzled base serves them all), at most 256 runs
- * and 256 rows a box. */
+ * staging buffer (the swizzle's period, so that one swizzled base serves them all), at most 256 rows
+ * a box, and up to 256 runs a box or whole boxes of 256. */
 int fftgen_can_copy_columns_by_tma(const fftgen_kernel_plan *p);
 
 /* Whether a TMA pass (fftgen_kernel_plan.tma_columns) reads rows in runs from the tiles of a pass before
@@ -600,8 +609,8 @@ int fftgen_tma_runs(const fftgen_kernel_plan *p);
 
 /* A TMA run pass's tensor map (fftgen_tma_runs), without its batch entries: dimensions (in the order the
  * map takes them) the 128 bytes of a staged row, a run block's 128-byte rows, and the runs of a transform;
- * the byte strides of the last two; and the box, a tile: a staged row, the tile's rows of each run block,
- * every run. */
+ * the byte strides of the last two; and the box: a staged row, the tile's rows of each run block, and
+ * every run or, for more than 256, 256 of them (a tile is then several boxes). */
 void fftgen_tma_run_map(const fftgen_kernel_plan *p, long long dims[3], long long strides[2], int box[3]);
 
 /* The stride between a TMA column pass's groups in its tensor map: the layout's, or a group's columns

@@ -306,6 +306,8 @@ static void push_pass(lua_State *L, const fftgen_kernel_plan *pass)
     lua_pushboolean(L, pass->tma_columns);
     lua_setfield(L, -2, "tma_columns");
     set_int(L, "tma_staging_offset", pass->tma_staging_offset);
+    lua_pushboolean(L, pass->tma_in_exchanges);
+    lua_setfield(L, -2, "tma_in_exchanges");
     lua_pushboolean(L, pass->tile_pairs);
     lua_setfield(L, -2, "tile_pairs");
     set_int(L, "pair_offset", pass->pair_offset);
@@ -322,6 +324,7 @@ static void push_pass(lua_State *L, const fftgen_kernel_plan *pass)
         set_int(L, "tma_row_points", dims[0]);
         set_int(L, "tma_group_rows", dims[1]);
         set_int(L, "tma_box_rows", box[1]);
+        set_int(L, "tma_box_runs", box[2]);
     }
 }
 

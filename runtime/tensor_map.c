@@ -47,8 +47,8 @@ static fftgen_result encode_map(PFN_cuTensorMapEncodeTiled_v12000 encode, const 
     return FFTGEN_SUCCESS;
 }
 
-/* A run pass's map (fftgen_tma_run_map): one box a tile, landing with the 128-byte swizzle that the
- * kernel's first stage reads it through. */
+/* A run pass's map (fftgen_tma_run_map): a box a tile (or several of 256 runs), landing with the
+ * 128-byte swizzle that the kernel's first stage reads it through. */
 static fftgen_result encode_run_tiles(PFN_cuTensorMapEncodeTiled_v12000 encode, const fftgen_kernel_plan *pass,
                                       const void *in, cuuint64_t bytes, long long entries, fftgen_tensor_map *map)
 {

@@ -15,7 +15,7 @@ typedef struct {
 /* Encodes `pass`'s input tensor map for `in`, a kernel batch of `ffts` transforms: dimensions a group's
  * columns, groups, rows and batch entries, boxes of the tile's width by up to 256 rows, as the kernel's
  * fetch_tile_boxes asks for them; for a pass reading rows in runs (fftgen_tma_runs), the map of
- * fftgen_tma_run_map, one box a tile, swizzled. An `in` off 16 bytes gets a zeroed map: the kernel's
+ * fftgen_tma_run_map, a box a tile (or several), swizzled. An `in` off 16 bytes gets a zeroed map: the kernel's
  * threads copy the tiles themselves there (copy_tile). */
 fftgen_result fftgen_encode_column_tiles(const fftgen_kernel_plan *pass, const void *in, long long ffts,
                                          fftgen_tensor_map *map);

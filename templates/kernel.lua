@@ -453,8 +453,14 @@ local function cuda_kernel(w, f, p, direction)
       w:line("// the next tile's columns, copied by the TMA while the block computes the current one")
       w:line("point_t* staging = reinterpret_cast<point_t*>(reinterpret_cast<char*>(smem) + STAGING_OFFSET);")
     end
-    w:line("// its phase completes when a tile has landed")
-    w:line("unsigned long long* fetched = reinterpret_cast<unsigned long long*>(staging + FFTS_PER_BLOCK * POINTS);")
+    if p.tma_in_exchanges then
+      w:line("// (the staging buffer lies inside the exchanges: the next tile is asked for once the last stage")
+      w:line("// has read them) its phase completes when a tile has landed; past the exchanges")
+      w:line("unsigned long long* fetched = reinterpret_cast<unsigned long long*>(reinterpret_cast<char*>(smem) + SHARED_BYTES - 16);")
+    else
+      w:line("// its phase completes when a tile has landed")
+      w:line("unsigned long long* fetched = reinterpret_cast<unsigned long long*>(staging + FFTS_PER_BLOCK * POINTS);")
+    end
     w:line("const bool by_tma = ((size_t)in & 15u) == 0; // else the threads copy each tile (copy_tile)")
     w:line("const long long tiles = ((long long)batch + FFTS_PER_BLOCK - 1) / FFTS_PER_BLOCK;")
     w:line("unsigned parity = 0;")
@@ -512,6 +518,14 @@ local function cuda_kernel(w, f, p, direction)
       end
     end
     assert(fetch_at, "a prefetching kernel has a block barrier after its first phase")
+    if p.tma_in_exchanges then
+      -- the staging buffer lies inside the exchanges: the phase after the last stage's reads of them
+      fetch_at = nil
+      for i = 2, #phases do
+        if phases[i].frees_exchanges then fetch_at = i end
+      end
+      assert(fetch_at and sync(fetch_at) == "block", "a pass staging inside its exchanges frees them at a block barrier")
+    end
   end
   -- a slice's copies, in parts (fftgen_kernel_plan.split_copies): slice_parts[i], the part at phase i
   local slice_parts, parts = {}, 1
@@ -688,28 +702,43 @@ local function cuda_pass(w, f, p)
     w:line("// buffer: one transform's input and the 16 bytes a bulk copy may start early")
     w:line("static_assert(SHARED_BYTES == SMEM_POINTS * sizeof(float2) + POINTS * sizeof(point_t) + 16, \"shared memory size\");")
   elseif tma_runs(p) then
-    w:line("// shared memory holds float2 with %s, then, from the first 1024 bytes of the", pad_text(p))
-    w:line("// shared window at or after byte STAGING_OFFSET, the staging buffer (run r of the tile's rows at")
-    w:line("// staging + r * FFTS_PER_BLOCK * IN_RUN_POINTS, its 128-byte rows swizzled) and the mbarrier")
-    w:line("static_assert(SHARED_BYTES == STAGING_OFFSET + 1024 + FFTS_PER_BLOCK * POINTS * sizeof(point_t) + 16, \"shared memory size\");")
-    w:line("static_assert(STAGING_OFFSET %% 128 == 0 && STAGING_OFFSET >= SMEM_POINTS * (int)sizeof(float2), \"past the exchanges\");")
+    if p.tma_in_exchanges then
+      w:line("// shared memory holds float2 with %s, and inside them, from the first 1024", pad_text(p))
+      w:line("// bytes of the shared window on, the staging buffer (run r of the tile's rows at")
+      w:line("// staging + r * FFTS_PER_BLOCK * IN_RUN_POINTS, its 128-byte rows swizzled); then the mbarrier")
+      w:line("static_assert(SHARED_BYTES == SMEM_POINTS * sizeof(float2) + 16 && STAGING_OFFSET == 0 &&")
+      w:line("              1024 + FFTS_PER_BLOCK * POINTS * sizeof(point_t) <= SMEM_POINTS * sizeof(float2), \"inside the exchanges\");")
+    else
+      w:line("// shared memory holds float2 with %s, then, from the first 1024 bytes of the", pad_text(p))
+      w:line("// shared window at or after byte STAGING_OFFSET, the staging buffer (run r of the tile's rows at")
+      w:line("// staging + r * FFTS_PER_BLOCK * IN_RUN_POINTS, its 128-byte rows swizzled) and the mbarrier")
+      w:line("static_assert(SHARED_BYTES == STAGING_OFFSET + 1024 + FFTS_PER_BLOCK * POINTS * sizeof(point_t) + 16, \"shared memory size\");")
+      w:line("static_assert(STAGING_OFFSET %% 128 == 0 && STAGING_OFFSET >= SMEM_POINTS * (int)sizeof(float2), \"past the exchanges\");")
+    end
     w:line("static_assert(GROUP_COUNT == 1 && IN_FFT_STRIDE == IN_RUN_POINTS && TMA_TILE_ROWS * TMA_ROW_POINTS == FFTS_PER_BLOCK * IN_RUN_POINTS,")
     w:line("              \"runs of the tile's rows side by side, whole 128-byte rows\");")
     w:line("static_assert(THREADS_PER_FFT %% IN_RUN_POINTS == 0 && THREADS_PER_FFT * FFTS_PER_BLOCK * sizeof(point_t) %% 1024 == 0,")
     w:line("              \"a thread's points whole runs and whole swizzle periods apart\");")
+    w:line("static_assert(POINTS / IN_RUN_POINTS %% TMA_BOX_RUNS == 0 && TMA_BOX_RUNS * FFTS_PER_BLOCK * IN_RUN_POINTS * sizeof(point_t) %% 1024 == 0,")
+    w:line("              \"whole boxes a tile, each whole swizzle periods\");")
     w:line("")
-    w:line("// Tile `tile` asked of the TMA by one thread: one box, TMA_ROW_POINTS points by TMA_TILE_ROWS rows by")
-    w:line("// every run, from the input's tensor map (dimensions: a 128-byte row's points, a run block's rows,")
-    w:line("// runs, batch entries). The mbarrier's phase completes when it has landed; a last, partial tile's")
-    w:line("// rows past the batch come too (or zeros past the tensor) and are never read.")
+    w:line("// Tile `tile` asked of the TMA by one thread: POINTS / IN_RUN_POINTS / TMA_BOX_RUNS boxes of")
+    w:line("// TMA_ROW_POINTS points by TMA_TILE_ROWS rows by TMA_BOX_RUNS runs, from the input's tensor map")
+    w:line("// (dimensions: a 128-byte row's points, a run block's rows, runs, batch entries); each box is whole")
+    w:line("// swizzle periods, so the boxes' swizzles join up. The mbarrier's phase completes when all of them")
+    w:line("// have landed; a last, partial tile's rows past the batch come too (or zeros past the tensor) and are")
+    w:line("// never read.")
     w:open("__device__ __forceinline__ void fetch_tile_boxes(point_t* staging, const tensor_map* map, long long tile, unsigned long long* fetched)")
     w:line("const long long first_fft = tile * FFTS_PER_BLOCK;")
     w:line("const int row = (int)(first_fft %% GROUP_SIZE * IN_RUN_POINTS / TMA_ROW_POINTS); // the tile's first, in its run block")
     w:line("const int entry = (int)(first_fft / GROUP_SIZE);")
     expect_tile(w, "copy's")
+    w:line("#pragma unroll")
+    w:open("for (int box = 0; box < POINTS / IN_RUN_POINTS / TMA_BOX_RUNS; ++box)")
     w:line("asm volatile(\"cp.async.bulk.tensor.4d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%%0], [%%1, {%%2, %%3, %%4, %%5}], [%%6];\"")
-    w:line("             :: \"r\"(shared_address(staging)), \"l\"(map), \"r\"(0), \"r\"(row), \"r\"(0), \"r\"(entry),")
-    w:line("                \"r\"(shared_address(fetched)) : \"memory\");")
+    w:line("             :: \"r\"(shared_address(staging + box * TMA_BOX_RUNS * FFTS_PER_BLOCK * IN_RUN_POINTS)), \"l\"(map),")
+    w:line("                \"r\"(0), \"r\"(row), \"r\"(box * TMA_BOX_RUNS), \"r\"(entry), \"r\"(shared_address(fetched)) : \"memory\");")
+    w:close()
     w:close()
     w:line("// The same tile copied by the block's threads, point by point, where the swizzle puts each: for an")
     w:line("// input that is not 16-byte aligned, where the TMA cannot start a box (the launch encodes no map then).")
@@ -717,11 +746,18 @@ local function cuda_pass(w, f, p)
     pass_setup.run_tile_copy(w, "thread", "THREADS")
     w:close()
   elseif tma_columns(p) then
-    w:line("// shared memory holds float2 with %s, then, from byte", pad_text(p))
-    w:line("// STAGING_OFFSET, the staging buffer (row j of the tile's columns at staging + j * FFTS_PER_BLOCK)")
-    w:line("// and the mbarrier")
-    w:line("static_assert(SHARED_BYTES == STAGING_OFFSET + FFTS_PER_BLOCK * POINTS * sizeof(point_t) + 16, \"shared memory size\");")
-    w:line("static_assert(STAGING_OFFSET %% 128 == 0 && STAGING_OFFSET >= SMEM_POINTS * (int)sizeof(float2), \"a box lands on 128 bytes\");")
+    if p.tma_in_exchanges then
+      w:line("// shared memory holds float2 with %s, and inside them the staging buffer", pad_text(p))
+      w:line("// (row j of the tile's columns at staging + j * FFTS_PER_BLOCK); then the mbarrier")
+      w:line("static_assert(SHARED_BYTES == SMEM_POINTS * sizeof(float2) + 16 && STAGING_OFFSET == 0 &&")
+      w:line("              FFTS_PER_BLOCK * POINTS * sizeof(point_t) <= SMEM_POINTS * sizeof(float2), \"inside the exchanges\");")
+    else
+      w:line("// shared memory holds float2 with %s, then, from byte", pad_text(p))
+      w:line("// STAGING_OFFSET, the staging buffer (row j of the tile's columns at staging + j * FFTS_PER_BLOCK)")
+      w:line("// and the mbarrier")
+      w:line("static_assert(SHARED_BYTES == STAGING_OFFSET + FFTS_PER_BLOCK * POINTS * sizeof(point_t) + 16, \"shared memory size\");")
+      w:line("static_assert(STAGING_OFFSET %% 128 == 0 && STAGING_OFFSET >= SMEM_POINTS * (int)sizeof(float2), \"a box lands on 128 bytes\");")
+    end
     w:line("")
     w:line("// Tile `tile` asked of the TMA by one thread: POINTS / TMA_BOX_ROWS boxes of TMA_BOX_ROWS rows of the")
     w:line("// tile's width, from the input's tensor map (dimensions: a group's columns, %s, batch", p.tma_rows_first and "rows, groups" or "groups, rows")
@@ -791,7 +827,8 @@ local function cuda_launch_pass(w, f, p, direction, src, dst, count, scale)
     w:line("const long long entries = (ffts + %s::GROUP_SIZE * %s::GROUP_COUNT - 1) / (%s::GROUP_SIZE * %s::GROUP_COUNT);", ns, ns, ns, ns)
     if tma_runs(p) then
       w:line("const cudaError_t status = encode_run_tiles(&input_map, %s, sizeof(%s::point_t), %s::TMA_ROW_POINTS, %s::TMA_GROUP_ROWS,", src, f.name, ns, ns)
-      w:line("    %s::POINTS / %s::IN_RUN_POINTS, %s::IN_RUN_STRIDE, entries, %s::IN_BATCH_STRIDE, %s::TMA_TILE_ROWS);", ns, ns, ns, ns, ns)
+      w:line("    %s::POINTS / %s::IN_RUN_POINTS, %s::IN_RUN_STRIDE, entries, %s::IN_BATCH_STRIDE, %s::TMA_TILE_ROWS,", ns, ns, ns, ns, ns)
+      w:line("    %s::TMA_BOX_RUNS);", ns)
     else
       w:line("const cudaError_t status = encode_column_tiles(&input_map, %s, sizeof(%s::point_t), %s::GROUP_SIZE, %s::GROUP_COUNT,", src, f.name, ns, ns)
       w:line("    %s::TMA_GROUP_STRIDE, %s::POINTS, %s::IN_ELEM_STRIDE, entries, %s::IN_BATCH_STRIDE, %s::FFTS_PER_BLOCK, %s::TMA_BOX_ROWS,",
@@ -1080,15 +1117,16 @@ local function render_cuda(f)
   if any_pass_that(f, tma_runs) then
     w:line("// The tensor map of a TMA run pass's input (fftgen_tma_run_map): `in` 16-byte aligned, points of")
     w:line("// `point_bytes` in dimensions a 128-byte row's points, a run block's rows, runs and batch entries,")
-    w:line("// copied in boxes of a tile: `tile_rows` rows of every run, landing with the 128-byte swizzle.")
+    w:line("// copied in boxes of `tile_rows` rows of `box_runs` runs (a tile's, in one box or several), landing")
+    w:line("// with the 128-byte swizzle.")
     w:line("static cudaError_t encode_run_tiles(%s::tensor_map* map, const void* in, size_t point_bytes, long long row_points,", f.name)
     w:line("    long long group_rows, long long runs, long long run_stride, long long entries, long long batch_stride,")
-    w:line("    unsigned tile_rows)")
+    w:line("    unsigned tile_rows, unsigned box_runs)")
     w:open("")
     encoder_lookup(w)
     w:line("const cuuint64_t dims[4] = {(cuuint64_t)row_points, (cuuint64_t)group_rows, (cuuint64_t)runs, (cuuint64_t)entries};")
     w:line("const cuuint64_t strides[3] = {row_points * point_bytes, run_stride * point_bytes, batch_stride * point_bytes};")
-    w:line("const cuuint32_t box[4] = {(cuuint32_t)row_points, tile_rows, (cuuint32_t)runs, 1}, steps[4] = {1, 1, 1, 1};")
+    w:line("const cuuint32_t box[4] = {(cuuint32_t)row_points, tile_rows, box_runs, 1}, steps[4] = {1, 1, 1, 1};")
     encode_call(w, "128B")
     w:close()
     w:line("")

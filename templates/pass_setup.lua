@@ -59,6 +59,7 @@ local function pass_constants(p, target)
     add("TMA_ROW_POINTS", p.tma_row_points, "points in a 128-byte row of the staging buffer, the swizzle's unit")
     add("TMA_TILE_ROWS", p.tma_box_rows, "128-byte rows of the tile's rows in each run block (the box, in every run)")
     add("TMA_GROUP_ROWS", p.tma_group_rows, "128-byte rows of a run block, every transform's (the tensor map's)")
+    add("TMA_BOX_RUNS", p.tma_box_runs, "runs in one TMA box (at most 256: a tile of more is several boxes)")
   elseif tma_columns(p) then
     add("TMA_BOX_ROWS", math.min(p.n, 256), "rows of the tile's columns in one TMA box (at most 256)")
     add("TMA_GROUP_STRIDE", p.tma_group_stride, "elements between groups in the tensor map (a group's columns where there is one)")

@@ -134,7 +134,11 @@ local function sim_function(w, f, p, direction, name, qualifier)
     w:line("float2* smem = malloc(sizeof(float2)); /* unused: this kernel needs no shared memory */")
   end
   w:line("float2 (*registers)[RADIX_MAX] = malloc(sizeof(float2) * RADIX_MAX * THREADS);")
-  if tma_columns(p) then
+  if tma_columns(p) and p.tma_in_exchanges then
+    w:line("/* the CUDA kernel's staging buffer, which the TMA (or copy_tile) fills before each tile, inside the")
+    w:line(" * exchanges' shared memory */")
+    w:line("point_t* staging = (point_t*)smem;")
+  elseif tma_columns(p) then
     w:line("/* the CUDA kernel's staging buffer, which the TMA (or copy_tile) fills before each tile */")
     w:line("point_t* staging = calloc((size_t)FFTS_PER_BLOCK * POINTS, sizeof(point_t));")
   elseif prefetching(p) then
@@ -156,7 +160,7 @@ local function sim_function(w, f, p, direction, name, qualifier)
     w:line("free(%s);", shared)
     w:line("free(registers);")
     w:line("free(fragments);")
-    if prefetching(p) or tma_columns(p) then w:line("free(staging);") end
+    if prefetching(p) or (tma_columns(p) and not p.tma_in_exchanges) then w:line("free(staging);") end
   end
   w:open("if (%s == NULL || registers == NULL || fragments == NULL%s)", shared, staged)
   free_buffers()

@@ -1152,7 +1152,13 @@ function M.phases(plan, sign)
   local store_from_registers = plan.staged_io and not keep_in_smem and register_side(plan, plan.out_layout)
   if plan.staged_io and not plan.data_in_smem then
     emit_staged_load(w, plan)
-    if not load_to_registers then barrier() end
+    if not load_to_registers then
+      barrier()
+    elseif plan.tma_in_exchanges then
+      -- the staging buffer lies inside the exchanges, which the first stage's outputs go over: every
+      -- thread has its tile's points first
+      barrier("block")
+    end
   end
   local ns = 1
   local count = #plan.radices
@@ -1200,7 +1206,12 @@ function M.phases(plan, sign)
     -- its next one: kernel.lua)
     local writes_out = last and (to_global or to_registers) and not on_tensor_cores
     local reads_shared = not from_global and not in_registers
-    if paired or writes_out then
+    if writes_out and reads_shared and plan.tma_in_exchanges then
+      -- every thread has read the last exchange: the next tile may land over it (kernel.lua asks for it
+      -- at this barrier)
+      barrier("block")
+      w.frees_exchanges = true
+    elseif paired or writes_out then
       w.reads_shared_memory = w.reads_shared_memory or reads_shared
     elseif reads_shared then
       barrier(exchange)

@@ -875,10 +875,12 @@ static void l2_fetch_256_matches_fftw(void **state)
  * blocks of 512 threads, one an SM), pass 2 of fp32 2^18 (radix 16, 64 KB tiles), of
  * fp16 2^16 (rows read with the lanes along their runs without it) and of fp32 512x512 with the columns
  * first, in a batch of 64 so that each block takes several tiles in turn (its rows store from shared
- * memory, which the next tile must wait for: fftgen-bench read 2.9e-3 before that barrier); both
- * directions, out of place and in
- * place, then from data one point off 16 bytes (the threads copy the column tiles there), against FFTW
- * double. */
+ * memory, which the next tile must wait for: fftgen-bench read 2.9e-3 before that barrier), and pass 2 of
+ * fp16 2^21 and fp32 2^19 in tiles of 4 (2048-point rows of 512 runs: two boxes of 256 a tile), and fp32
+ * tiles of 16384 points, whose staging buffer lies inside their exchanges: pass 2 of 2^16 as 16 x 4096
+ * (4096-point rows in runs of 8) and the 4096-point columns of 4096x32 in tiles of 4, both in batches of 67
+ * so that each block takes several tiles in turn; both directions, out of place and in place, then from
+ * data one point off 16 bytes (the threads copy the column tiles there), against FFTW double. */
 static void tma_columns_match_fftw(void **state)
 {
     (void)state;
@@ -898,28 +900,42 @@ static void tma_columns_match_fftw(void **state)
                                     "fp32 262144 tensor-cores=none max-tile=0 tma-columns=2 ms=1 default-ms=1\n"
                                     "fp16 65536 tensor-cores=none max-tile=0 tma-columns=2 ms=1 default-ms=1\n"
                                     "fp32 512x512 tensor-cores=none max-tile=0,8 order=columns-first tma-columns=2 ms=1"
-                                    " default-ms=1\n");
+                                    " default-ms=1\n"
+                                    "fp16 2097152 tensor-cores=none max-tile=4,0 four-step=1024 tma-columns=2 ms=1"
+                                    " default-ms=1\n"
+                                    "fp32 524288 tensor-cores=none max-tile=4,0 four-step=256 tma-columns=2 ms=1"
+                                    " default-ms=1\n"
+                                    "fp32 65536 tensor-cores=none max-tile=8,4 four-step=16 tma-columns=2 ms=1"
+                                    " default-ms=1\n"
+                                    "fp32 4096x32 tensor-cores=none max-tile=0,4 tma-columns=2 ms=1 default-ms=1\n");
     assert_int_equal(fftgen_load_wisdom(path), FFTGEN_SUCCESS);
     unlink(path);
     const struct {
         struct fft_shape shape;
         int fp16, batch, passes; /* passes: a mask of the passes that take the TMA */
-    } cases[] = {{{1, {131072, 0, 0}}, 1, 3, 1},
-                 {{1, {131072, 0, 0}}, 0, 2, 1},
-                 {{2, {65536, 4, 0}}, 1, 3, 2},
-                 {{2, {4096, 64, 0}}, 0, 3, 6},
-                 {{1, {262144, 0, 0}}, 1, 3, 3},
-                 {{1, {262144, 0, 0}}, 0, 2, 2},
-                 {{1, {65536, 0, 0}}, 1, 3, 2},
-                 {{2, {512, 512, 0}}, 0, 64, 2},
-                 {{1, {524288, 0, 0}}, 1, 3, 3},
-                 {{1, {1048576, 0, 0}}, 1, 3, 3}};
+        int inside; /* a mask of those whose staging buffer lies inside their exchanges */
+    } cases[] = {{{1, {131072, 0, 0}}, 1, 3, 1, 0},
+                 {{1, {131072, 0, 0}}, 0, 2, 1, 0},
+                 {{2, {65536, 4, 0}}, 1, 3, 2, 0},
+                 {{2, {4096, 64, 0}}, 0, 3, 6, 0},
+                 {{1, {262144, 0, 0}}, 1, 3, 3, 0},
+                 {{1, {262144, 0, 0}}, 0, 2, 2, 0},
+                 {{1, {65536, 0, 0}}, 1, 3, 2, 0},
+                 {{2, {512, 512, 0}}, 0, 64, 2, 0},
+                 {{1, {524288, 0, 0}}, 1, 3, 3, 0},
+                 {{1, {1048576, 0, 0}}, 1, 3, 3, 0},
+                 {{1, {2097152, 0, 0}}, 1, 3, 2, 0},
+                 {{1, {524288, 0, 0}}, 0, 3, 2, 0},
+                 {{1, {65536, 0, 0}}, 0, 67, 2, 2},
+                 {{2, {4096, 32, 0}}, 0, 67, 2, 2}};
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; ++c) {
         const struct fft_shape shape = cases[c].shape;
         fftgen_plan plan = dense_plan(shape, cases[c].fp16);
         const fftgen_transform_plan *passes = fftgen_plan_layout(plan);
-        for (int i = 0; i < passes->pass_count; ++i)
+        for (int i = 0; i < passes->pass_count; ++i) {
             assert_int_equal(passes->pass[i].tma_columns, cases[c].passes >> i & 1);
+            assert_int_equal(passes->pass[i].tma_in_exchanges, cases[c].inside >> i & 1);
+        }
         assert_int_equal(fftgen_destroy(plan), FFTGEN_SUCCESS);
         check_both_ways(shape, cases[c].fp16, cases[c].batch, 300 + 6 * (unsigned)c, "TMA columns", 1);
     }

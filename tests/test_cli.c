@@ -1233,7 +1233,8 @@ static void l2_fetch_256_on_request(void **state)
 }
 
 /* --tma-columns: the passes listed take their column tiles through the TMA (tiles in turn, a tensor map the
- * launch encodes), and a four-step pass 2 its runs of pass 1's tiles (one swizzled box a tile); --explain
+ * launch encodes), and a four-step pass 2 its runs of pass 1's tiles (swizzled boxes of up to 256 runs); fp32
+ * tiles that do not fit beside the exchanges stage inside them; --explain
  * and the file's command say so; a pass that takes it drops its L2 requests, and the command then names
  * none; errors name the pass that cannot or the plan that has none. */
 static void tma_columns_on_request(void **state)
@@ -1275,6 +1276,19 @@ static void tma_columns_on_request(void **state)
     assert_non_null(strstr(text, "static_assert(SHARED_BYTES == 4352 * sizeof(float2)"));
     assert_non_null(strstr(text, "[[maybe_unused]] constexpr int SHARED_BYTES = 34816;"));
     unlink(path);
+    /* fp32 tiles of 16384 points: no room beside the exchanges, so the staging buffer lies inside them and
+     * the next tile is asked for after the last stage's reads; pass 2's 512 runs a transform in two boxes */
+    assert_int_equal(run_fftgen("--n", "4194304", "--max-tile", "32,0", "--tma-columns", "--explain", NULL), 0);
+    assert_non_null(strstr(output, "131072-byte staging buffer inside the exchanges' shared memory, once the last stage"));
+    assert_non_null(strstr(output, "shared memory:  139280 bytes per block"));
+    assert_int_equal(run_fftgen("--n", "8388608", "--max-tile", "32,0", "--tma-columns", "--direction", "forward", "-o",
+                                path, NULL),
+                     0);
+    text = file_text(path);
+    assert_non_null(strstr(text, "reinterpret_cast<char*>(smem) + SHARED_BYTES - 16);"));
+    assert_non_null(strstr(text, "constexpr int TMA_BOX_RUNS = 256;"));
+    assert_non_null(strstr(text, "for (int box = 0; box < POINTS / IN_RUN_POINTS / TMA_BOX_RUNS; ++box)"));
+    unlink(path);
     /* pass 1 of three: its columns all side by side in one group */
     assert_int_equal(run_fftgen("--n", "8388608", "--precision", "fp16", "--max-tile", "16,16,8", "--tma-columns=1",
                                 "--explain", NULL),
@@ -1297,7 +1311,8 @@ static void tma_columns_on_request(void **state)
         {"262144", "--arch", "sm_80", "--tma-columns=1", NULL, "pass 1 needs sm_90 or newer"},
         {"4096", "--tma-columns", NULL, "TMA columns: this plan has no pass on sm_90 that loads columns side by side"},
         {"262144", "--precision", "fp16", "--column-pairs=1", "--tma-columns=1", NULL, "pass 1 loads its columns in lane pairs"},
-        {"4194304", "--max-tile", "32,0", "--tma-columns=1", NULL, "pass 1 has no room for a tile in shared memory"},
+        {"2048x2048", "--order", "columns-first", "--max-tile", "0,8", "--tma-columns=2", NULL,
+         "pass 2 has no room for a tile in shared memory beside its exchanges, nor a last stage that frees them"},
         {"262144", "--tma-columns=4", NULL, "TMA columns: pass 4 named, but the plan has 2 passes"},
         {"2x512x4", "--column-registers", "--inembed", "516x5", "--tma-columns=3", NULL,
          "TMA columns: pass 3 exchanges nothing through shared memory"},

@@ -1473,6 +1473,39 @@ static void planner_follows_tma_columns(void **state)
     assert_int_equal(plan.pass[0].shared_bytes, 8 * plan.pass[0].smem_points); /* no staging buffer left */
 }
 
+/* tma-columns=P on fp32 2^23 as 2048 x 4096 in tiles of 8 and 4: both passes hold 16384 points a block, whose
+ * 139264 bytes of exchanges leave no room beside them for a 128 KB tile, so the staging buffer lies inside
+ * them and the mbarrier just past them; pass 2 reads 512 runs a transform, in two boxes of 256. An fp16
+ * pass's 64 KB tile still fits beside its exchanges. */
+static void planner_stages_tma_tiles_inside_the_exchanges(void **state)
+{
+    (void)state;
+    char why[256];
+    const fftgen_choice choice = choice_of_line(FFTGEN_KERNEL_FP32, 1 << 23, "tensor-cores=none max-tile=32,0 tma-columns=1,2");
+    fftgen_kernel_request request = request_with(FFTGEN_KERNEL_FP32, 1 << 23, &choice);
+    fftgen_transform_plan plan;
+    assert_int_equal(fftgen_plan_transform(&request, &plan, why, sizeof why), FFTGEN_PLAN_OK);
+    assert_int_equal(plan.pass_count, 2);
+    for (int i = 0; i < 2; ++i) {
+        assert_true(plan.pass[i].tma_columns);
+        assert_true(plan.pass[i].tma_in_exchanges);
+        assert_int_equal(plan.pass[i].ffts_per_block * plan.pass[i].n, 16384);
+        assert_int_equal(plan.pass[i].tma_staging_offset, 0);
+        assert_int_equal(plan.pass[i].shared_bytes, 139264 + 16);
+    }
+    long long dims[3], strides[2];
+    int box[3];
+    fftgen_tma_run_map(&plan.pass[1], dims, strides, box);
+    assert_int_equal(dims[2], 512);
+    assert_int_equal(box[2], 256);
+    const fftgen_choice fp16 = choice_of_line(FFTGEN_KERNEL_FP16, 1 << 23, "tensor-cores=none max-tile=4,32 tma-columns=1,2");
+    request = request_with(FFTGEN_KERNEL_FP16, 1 << 23, &fp16);
+    assert_int_equal(fftgen_plan_transform(&request, &plan, why, sizeof why), FFTGEN_PLAN_OK);
+    assert_true(plan.pass[0].tma_columns && plan.pass[1].tma_columns);
+    assert_false(plan.pass[0].tma_in_exchanges || plan.pass[1].tma_in_exchanges);
+    assert_true(plan.pass[0].tma_staging_offset >= 8 * plan.pass[0].smem_points);
+}
+
 /* tile-pairs=P from wisdom reaches the planner: fp16 2^24 as 4096 x 4096 in tiles of 4, its rows pass two
  * tiles a block (half the blocks), the first tile's outputs after the exchanges' 139264 bytes; the line
  * writes back in its words. */
@@ -1613,6 +1646,7 @@ int main(void)
         cmocka_unit_test_teardown(planner_follows_an_l2_fetch, teardown),
         cmocka_unit_test_teardown(planner_follows_tma_columns, teardown),
         cmocka_unit_test_teardown(planner_follows_tile_pairs, teardown),
+        cmocka_unit_test_teardown(planner_stages_tma_tiles_inside_the_exchanges, teardown),
         cmocka_unit_test_teardown(planner_follows_a_four_step_split, teardown),
     };
     return cmocka_run_group_tests_name("wisdom", tests, NULL, NULL);
