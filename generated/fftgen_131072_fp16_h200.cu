@@ -153,11 +153,12 @@ namespace pass1 {
 [[maybe_unused]] constexpr int OUT_GROUP_STRIDE = 8192; // elements between groups
 [[maybe_unused]] constexpr int OUT_BATCH_STRIDE = 131072; // elements between transforms of the file
 [[maybe_unused]] constexpr int TWIDDLE_N = 131072; // the pass twiddles are exp(-2*pi*i*q/TWIDDLE_N)
-// shared memory holds float2 with one pad element every 16 (8704 elements), then, from byte
-// STAGING_OFFSET, the staging buffer (row j of the tile's columns at staging + j * FFTS_PER_BLOCK)
+// shared memory holds float2 with one pad element every 16 (8704 elements);
+// then, from byte STAGING_OFFSET, the staging buffer
+// (row j of the tile's columns at staging + j * FFTS_PER_BLOCK)
 // and the mbarrier
 static_assert(SHARED_BYTES == STAGING_OFFSET + FFTS_PER_BLOCK * POINTS * sizeof(point_t) + 16, "shared memory size");
-static_assert(STAGING_OFFSET % 128 == 0 && STAGING_OFFSET >= SMEM_POINTS * (int)sizeof(float2), "a box lands on 128 bytes");
+static_assert(STAGING_OFFSET % 128 == 0 && STAGING_OFFSET >= SMEM_POINTS * (int)sizeof(float2), "past the exchanges");
 
 // Tile `tile` asked of the TMA by one thread: POINTS / TMA_BOX_ROWS boxes of TMA_BOX_ROWS rows of the
 // tile's width, from the input's tensor map (dimensions: a group's columns, groups, rows, batch

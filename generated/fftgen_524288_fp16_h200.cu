@@ -166,11 +166,12 @@ namespace pass1 {
 [[maybe_unused]] constexpr int OUT_GROUP_STRIDE = 8192; // elements between groups
 [[maybe_unused]] constexpr int OUT_BATCH_STRIDE = 524288; // elements between transforms of the file
 [[maybe_unused]] constexpr int TWIDDLE_N = 524288; // the pass twiddles are exp(-2*pi*i*q/TWIDDLE_N)
-// shared memory holds float2 with one pad element every 32 (8448 of its 8704 elements), then, from byte
-// STAGING_OFFSET, the staging buffer (row j of the tile's columns at staging + j * FFTS_PER_BLOCK)
+// shared memory holds float2 with one pad element every 32 (8448 of its 8704 elements);
+// then, from byte STAGING_OFFSET, the staging buffer
+// (row j of the tile's columns at staging + j * FFTS_PER_BLOCK)
 // and the mbarrier
 static_assert(SHARED_BYTES == STAGING_OFFSET + FFTS_PER_BLOCK * POINTS * sizeof(point_t) + 16, "shared memory size");
-static_assert(STAGING_OFFSET % 128 == 0 && STAGING_OFFSET >= SMEM_POINTS * (int)sizeof(float2), "a box lands on 128 bytes");
+static_assert(STAGING_OFFSET % 128 == 0 && STAGING_OFFSET >= SMEM_POINTS * (int)sizeof(float2), "past the exchanges");
 
 // Tile `tile` asked of the TMA by one thread: POINTS / TMA_BOX_ROWS boxes of TMA_BOX_ROWS rows of the
 // tile's width, from the input's tensor map (dimensions: a group's columns, groups, rows, batch
@@ -1773,9 +1774,10 @@ namespace pass2 {
 [[maybe_unused]] constexpr int OUT_GROUP_STRIDE = 0; // elements between groups
 [[maybe_unused]] constexpr int OUT_BATCH_STRIDE = 524288; // elements between transforms of the file
 [[maybe_unused]] constexpr int LOG_POINTS = 9; // log2(POINTS)
-// shared memory holds float2 with one pad element every 16 (8704 elements), then, from the first 1024 bytes of the
-// shared window at or after byte STAGING_OFFSET, the staging buffer (run r of the tile's rows at
-// staging + r * FFTS_PER_BLOCK * IN_RUN_POINTS, its 128-byte rows swizzled) and the mbarrier
+// shared memory holds float2 with one pad element every 16 (8704 elements);
+// then, from the first 1024 bytes of the shared window at or after byte STAGING_OFFSET, the staging buffer
+// (run r of the tile's rows at staging + r * FFTS_PER_BLOCK * IN_RUN_POINTS, its 128-byte rows swizzled)
+// and the mbarrier
 static_assert(SHARED_BYTES == STAGING_OFFSET + 1024 + FFTS_PER_BLOCK * POINTS * sizeof(point_t) + 16, "shared memory size");
 static_assert(STAGING_OFFSET % 128 == 0 && STAGING_OFFSET >= SMEM_POINTS * (int)sizeof(float2), "past the exchanges");
 static_assert(GROUP_COUNT == 1 && IN_FFT_STRIDE == IN_RUN_POINTS && TMA_TILE_ROWS * TMA_ROW_POINTS == FFTS_PER_BLOCK * IN_RUN_POINTS,

@@ -29,6 +29,29 @@ local render_sim = require("sim").render_sim
 
 local M = {}
 
+-- A TMA pass's shared memory (fftgen_kernel_plan.tma_columns), said and checked: the exchanges, then the
+-- staging buffer (laid out as `staged` says) and the mbarrier, or the staging buffer inside the exchanges
+-- and the mbarrier past them (tma_in_exchanges). A run pass's kernel moves its buffer on to the first 1024
+-- bytes of the shared window at or after its offset (the swizzle's period), which takes 1024 bytes more.
+local function tma_layout(w, p, staged)
+  local skew = tma_runs(p) and "1024 + " or ""
+  local from = tma_runs(p) and "the first 1024 bytes of the shared window at or after " or ""
+  w:line("// shared memory holds float2 with %s;", pad_text(p))
+  if p.tma_in_exchanges then
+    w:line("// inside them, from %sbyte 0, the staging buffer", from)
+    w:line("// (%s);", staged)
+    w:line("// then the mbarrier, past them")
+    w:line("static_assert(SHARED_BYTES == SMEM_POINTS * sizeof(float2) + 16 && STAGING_OFFSET == 0 &&")
+    w:line("              %sFFTS_PER_BLOCK * POINTS * sizeof(point_t) <= SMEM_POINTS * sizeof(float2), \"inside the exchanges\");", skew)
+  else
+    w:line("// then, from %sbyte STAGING_OFFSET, the staging buffer", from)
+    w:line("// (%s)", staged)
+    w:line("// and the mbarrier")
+    w:line("static_assert(SHARED_BYTES == STAGING_OFFSET + %sFFTS_PER_BLOCK * POINTS * sizeof(point_t) + 16, \"shared memory size\");", skew)
+    w:line("static_assert(STAGING_OFFSET %% 128 == 0 && STAGING_OFFSET >= SMEM_POINTS * (int)sizeof(float2), \"past the exchanges\");")
+  end
+end
+
 -- The load of a point of a tile of columns that asks L2 for more (stage.asks_l2_around_columns): PTX's
 -- .L2::256B has L2 fetch the 256 bytes around the point from DRAM.
 local function cuda_load_asking_256(w, f)
@@ -702,19 +725,7 @@ local function cuda_pass(w, f, p)
     w:line("// buffer: one transform's input and the 16 bytes a bulk copy may start early")
     w:line("static_assert(SHARED_BYTES == SMEM_POINTS * sizeof(float2) + POINTS * sizeof(point_t) + 16, \"shared memory size\");")
   elseif tma_runs(p) then
-    if p.tma_in_exchanges then
-      w:line("// shared memory holds float2 with %s, and inside them, from the first 1024", pad_text(p))
-      w:line("// bytes of the shared window on, the staging buffer (run r of the tile's rows at")
-      w:line("// staging + r * FFTS_PER_BLOCK * IN_RUN_POINTS, its 128-byte rows swizzled); then the mbarrier")
-      w:line("static_assert(SHARED_BYTES == SMEM_POINTS * sizeof(float2) + 16 && STAGING_OFFSET == 0 &&")
-      w:line("              1024 + FFTS_PER_BLOCK * POINTS * sizeof(point_t) <= SMEM_POINTS * sizeof(float2), \"inside the exchanges\");")
-    else
-      w:line("// shared memory holds float2 with %s, then, from the first 1024 bytes of the", pad_text(p))
-      w:line("// shared window at or after byte STAGING_OFFSET, the staging buffer (run r of the tile's rows at")
-      w:line("// staging + r * FFTS_PER_BLOCK * IN_RUN_POINTS, its 128-byte rows swizzled) and the mbarrier")
-      w:line("static_assert(SHARED_BYTES == STAGING_OFFSET + 1024 + FFTS_PER_BLOCK * POINTS * sizeof(point_t) + 16, \"shared memory size\");")
-      w:line("static_assert(STAGING_OFFSET %% 128 == 0 && STAGING_OFFSET >= SMEM_POINTS * (int)sizeof(float2), \"past the exchanges\");")
-    end
+    tma_layout(w, p, "run r of the tile's rows at staging + r * FFTS_PER_BLOCK * IN_RUN_POINTS, its 128-byte rows swizzled")
     w:line("static_assert(GROUP_COUNT == 1 && IN_FFT_STRIDE == IN_RUN_POINTS && TMA_TILE_ROWS * TMA_ROW_POINTS == FFTS_PER_BLOCK * IN_RUN_POINTS,")
     w:line("              \"runs of the tile's rows side by side, whole 128-byte rows\");")
     w:line("static_assert(THREADS_PER_FFT %% IN_RUN_POINTS == 0 && THREADS_PER_FFT * FFTS_PER_BLOCK * sizeof(point_t) %% 1024 == 0,")
@@ -746,18 +757,7 @@ local function cuda_pass(w, f, p)
     pass_setup.run_tile_copy(w, "thread", "THREADS")
     w:close()
   elseif tma_columns(p) then
-    if p.tma_in_exchanges then
-      w:line("// shared memory holds float2 with %s, and inside them the staging buffer", pad_text(p))
-      w:line("// (row j of the tile's columns at staging + j * FFTS_PER_BLOCK); then the mbarrier")
-      w:line("static_assert(SHARED_BYTES == SMEM_POINTS * sizeof(float2) + 16 && STAGING_OFFSET == 0 &&")
-      w:line("              FFTS_PER_BLOCK * POINTS * sizeof(point_t) <= SMEM_POINTS * sizeof(float2), \"inside the exchanges\");")
-    else
-      w:line("// shared memory holds float2 with %s, then, from byte", pad_text(p))
-      w:line("// STAGING_OFFSET, the staging buffer (row j of the tile's columns at staging + j * FFTS_PER_BLOCK)")
-      w:line("// and the mbarrier")
-      w:line("static_assert(SHARED_BYTES == STAGING_OFFSET + FFTS_PER_BLOCK * POINTS * sizeof(point_t) + 16, \"shared memory size\");")
-      w:line("static_assert(STAGING_OFFSET %% 128 == 0 && STAGING_OFFSET >= SMEM_POINTS * (int)sizeof(float2), \"a box lands on 128 bytes\");")
-    end
+    tma_layout(w, p, "row j of the tile's columns at staging + j * FFTS_PER_BLOCK")
     w:line("")
     w:line("// Tile `tile` asked of the TMA by one thread: POINTS / TMA_BOX_ROWS boxes of TMA_BOX_ROWS rows of the")
     w:line("// tile's width, from the input's tensor map (dimensions: a group's columns, %s, batch", p.tma_rows_first and "rows, groups" or "groups, rows")

@@ -1284,10 +1284,11 @@ static void tma_columns_on_request(void **state)
     assert_int_equal(run_fftgen("--n", "8388608", "--max-tile", "32,0", "--tma-columns", "--direction", "forward", "-o",
                                 path, NULL),
                      0);
+    static const char *const inside[] = {"reinterpret_cast<char*>(smem) + SHARED_BYTES - 16);",
+                                         "constexpr int TMA_BOX_RUNS = 256;", "\"inside the exchanges\");",
+                                         "for (int box = 0; box < POINTS / IN_RUN_POINTS / TMA_BOX_RUNS; ++box)"};
     text = file_text(path);
-    assert_non_null(strstr(text, "reinterpret_cast<char*>(smem) + SHARED_BYTES - 16);"));
-    assert_non_null(strstr(text, "constexpr int TMA_BOX_RUNS = 256;"));
-    assert_non_null(strstr(text, "for (int box = 0; box < POINTS / IN_RUN_POINTS / TMA_BOX_RUNS; ++box)"));
+    for (size_t i = 0; i < sizeof inside / sizeof inside[0]; ++i) assert_non_null(strstr(text, inside[i]));
     unlink(path);
     /* pass 1 of three: its columns all side by side in one group */
     assert_int_equal(run_fftgen("--n", "8388608", "--precision", "fp16", "--max-tile", "16,16,8", "--tma-columns=1",
