@@ -2368,10 +2368,10 @@ static cudaError_t encode_column_tiles(fftgen_131072_fp16::tensor_map* map, cons
     const cuuint64_t strides[3] = {middle[1], outer[1], batch_stride * point_bytes};
     const cuuint32_t box[4] = {width, rows_first ? box_rows : 1u, rows_first ? 1u : box_rows, 1}, steps[4] = {1, 1, 1, 1};
     CUtensorMap encoded;
-    // L2 fetches the 256 bytes around each row of a box: the tiles beside read the rest soon after
+    // L2 fetches the 128 bytes around each row of a box: the tiles beside read the rest soon after
     if (encode(&encoded, point_bytes == 4 ? CU_TENSOR_MAP_DATA_TYPE_UINT32 : CU_TENSOR_MAP_DATA_TYPE_UINT64, 4,
                const_cast<void*>(in), dims, strides, box, steps, CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_NONE,
-               CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE) != CUDA_SUCCESS)
+               CU_TENSOR_MAP_L2_PROMOTION_L2_128B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE) != CUDA_SUCCESS)
         return cudaErrorInvalidValue;
     static_assert(sizeof encoded == sizeof *map, "a tensor map is 128 bytes");
     memcpy(map, &encoded, sizeof encoded);

@@ -746,7 +746,7 @@ int fftgen_can_copy_columns_by_tma(const fftgen_kernel_plan *p)
 static void copy_columns_by_tma(fftgen_kernel_plan *pass)
 {
     const int runs = reads_tile_runs(pass);
-    /* the tile comes whole, ahead, and the map asks L2 for 256 bytes a row: nothing more to ask L2 for */
+    /* the tile comes whole, ahead, and the map asks L2 for 128 bytes a row: nothing more to ask L2 for */
     pass->l2_prefetch_bytes = 0;
     pass->l2_fetch_256 = 0;
     pass->tma_columns = 1;
