@@ -578,6 +578,26 @@ foreach(case "fp16;4096x64;_t64_tp3;--max-tile;0,64,0;--twiddle-powers=3" "fp32;
   fftgen_add_sim(fftgen_${shape}_sc${tag}_${p} ${points} ${p} ", 0, 0, 0, 0, 0${fields}" --n ${shape}
                  --split-columns ${extra})
 endforeach()
+# dimension 0 of a 2D shape split four-step (--four-step N1): its N1-point columns into the work area, then
+# slices of the rest of each column with the rows, their output rows interleaved: 4x4096 slices as the
+# H200's line for fp16 4096x4096 asks (radix 32, 64 slices a block in turn, pass 1 through the TMA), small
+# slices several a block, and fp32 slices of 64 rows
+foreach(case "fp16;256x4096;64;_r32_pf64_tma;--max-tile;16,0;--radix;32;--prefetch;64;--radix32-passes=1;--twiddle-powers=1;--computed-twiddles=2;--tma-columns=1"
+        "fp16;64x64;4" "fp32;1024x256;16" "fp32;4096x16;1024")
+  list(GET case 0 p)
+  list(GET case 1 shape)
+  list(GET case 2 columns)
+  list(LENGTH case length)
+  set(tag "")
+  set(extra "")
+  if(length GREATER 3)
+    list(GET case 3 tag)
+    list(SUBLIST case 4 -1 extra)
+  endif()
+  fftgen_shape_fields(${shape} 0 0 points fields)
+  fftgen_add_sim(fftgen_${shape}_fs${columns}${tag}_${p} ${points} ${p} ", 0, 0, 0, 0, 0${fields}" --n ${shape}
+                 --four-step ${columns} ${extra})
+endforeach()
 # a 2D shape's rows (one kernel, no slice fits a block) at the radix asked for (fftgen tune measures
 # radix=32 for them; the H200's fp32 8192x8192 takes it): 8192-point rows at 32 points a thread, then the
 # 8-point columns

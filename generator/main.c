@@ -147,8 +147,13 @@ static void usage(FILE *to)
             "                        points, the second over rows of N/N1, instead of the planner's\n"
             "                        split (the widest narrower tile, the most even among equals; three\n"
             "                        passes where none fits); a power of two. An error for sizes of one\n"
-            "                        kernel or where the passes do not fit. Off by default (libfftgen\n"
-            "                        chooses from measurements)\n"
+            "                        kernel or where the passes do not fit. Dense 2D shapes: two passes\n"
+            "                        through a work area, the first over dimension 0's columns cut to\n"
+            "                        N1 points (four-step, in tiles), the second over slices of the\n"
+            "                        other (dimension 0)/N1 rows in one block: the rows, then the rest\n"
+            "                        of each column (4096x4096 with 1024: 1024-point columns, then 4x4096\n"
+            "                        slices), where the rows-first order gives long columns passes of\n"
+            "                        their own. Off by default (libfftgen chooses from measurements)\n"
             "  --order O             dense 2D shapes: rows-first (the default: the rows, then the columns\n"
             "                        in place) or columns-first (the columns in tiles, each tile written\n"
             "                        as one block into a work area as large as the data, then the rows\n"
@@ -420,6 +425,8 @@ static void explain_shape(const fftgen_transform_plan *plan)
     printf("fftgen plan: %s %dD %s FFT for sm_%d, %d pass%s over global memory (%s)\n", shape, plan->rank,
            fftgen_precision_name(first->precision), first->arch, plan->pass_count, plan->pass_count > 1 ? "es" : "",
            plan->columns_first ? "the columns first, through the work area"
+           : plan->four_step_columns != 0 ? "dimension 0 split four-step: its short columns, then the rest of them"
+                                            " fused with the rows in slices, through the work area"
                                : "the dimensions in turn, the last two fused where a slice fits a block");
     for (int i = 0; i < plan->pass_count; ++i) {
         const fftgen_kernel_plan *p = &plan->pass[i];
@@ -445,6 +452,10 @@ static void explain_shape(const fftgen_transform_plan *plan)
                                                                         " on its outputs, in registers" : "",
                    p->computed_twiddles && p->col_stage_count > 1 ? "; the columns' twiddles computed (__sincosf, then"
                                                                     " squares)" : "");
+            if (p->interleaved_slices > 1)
+                printf("          slices of %d rows of the work area, each the last %d points of the four-step columns;"
+                       " slice s's row k written to the output's row s mod %d + %d*k\n", p->slice_rows, p->slice_rows,
+                       p->interleaved_slices, p->interleaved_slices);
             if (p->volume_depth > 0) {
                 printf("          a whole transform a block (%d of them): its %d slices, then the columns along dimension"
                        " 0 (radix ", p->ffts_per_block / p->volume_depth, p->volume_depth);

@@ -285,7 +285,8 @@ fftgen_plan_status fftgen_place_prefetch(const fftgen_kernel_request *request, f
                                          char *why, size_t why_len)
 {
     if (request->prefetch == 0) return FFTGEN_PLAN_OK;
-    fftgen_kernel_plan *pass = &plan->pass[0];
+    /* (a 2D shape's four-step split runs its slices second) */
+    fftgen_kernel_plan *pass = &plan->pass[plan->rank > 1 && plan->four_step_columns != 0 ? 1 : 0];
     const int slice = plan->rank > 1 && pass->slice_rows > 0 && !plan->columns_first;
     const int passes = plan->rank == 1 && plan->pass_count > 1;
     const char *refusal = !fftgen_prefetch_supported(request->prefetch)

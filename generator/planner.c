@@ -1391,6 +1391,50 @@ static fftgen_plan_status plan_columns_first(const fftgen_kernel_request *reques
     return FFTGEN_PLAN_OK;
 }
 
+/* A dense n0 x n1 shape whose columns split four-step (fftgen_kernel_request.four_step_columns = c, n0 =
+ * c * s): pass 1 transforms the c-point columns (rows r2 + s*r1) from the input into the work area, each
+ * output k1 times exp(-2*pi*i*r2*k1/n0), as plan_split_column's first pass does; pass 2 takes slices of
+ * the s contiguous rows s*k1 .. s*k1 + s - 1 of the work area in one block, transforms their rows (the
+ * shape's) and then their s-point columns, and writes slice row k2 to the output's row k1 + c*k2
+ * (interleaved_slices). Two passes where the rows and then columns too long for wide tiles take three:
+ * H200, fp16 4096x4096 as 1024 x 4 (its stand-in 1024x4x4096's passes: 0.74 ms against 0.84). */
+static fftgen_plan_status plan_row_slices(const fftgen_kernel_request *request, const long long *shape,
+                                          fftgen_kernel_plan pass[2], char *why, size_t why_len)
+{
+    const long long n0 = shape[0], n1 = shape[1], c = request->four_step_columns, s = n0 / c, points = n0 * n1;
+    char text[64];
+    fftgen_shape_text(2, shape, text, sizeof text);
+    if (c >= n0) {
+        snprintf(why, why_len, "shape %s: four-step %lld must be shorter than dimension 0 (%lld points)", text, c, n0);
+        return FFTGEN_PLAN_BAD_SIZE;
+    }
+    const fftgen_layout columns = {s * n1, 1, n1, s, n1, points, 0, 0};
+    fftgen_plan_status status = plan_columns(request, 0, c, n1, columns, columns, n0, &pass[0]);
+    if (status != FFTGEN_PLAN_OK) {
+        snprintf(why, why_len, "shape %s: four-step %lld: its %lld-point columns do not fit one block", text, c, c);
+        return status;
+    }
+    status = plan_fused_slice(s, n1, request->max_radix, 1, request->precision, request->arch, &pass[1]);
+    if (status != FFTGEN_PLAN_OK) {
+        snprintf(why, why_len, "shape %s: four-step %lld: a slice of %lld rows of %lld points does not fit one block"
+                 "%s", text, c, s, n1, request->max_radix != 0 ? " at the radix asked for" : "");
+        return status;
+    }
+    if (!fftgen_stores_from_registers(&pass[1])) { /* (the copy out writes the slice whole) */
+        snprintf(why, why_len, "shape %s: four-step %lld: slices of %lld rows copy their outputs out whole through"
+                 " shared memory, and their rows must interleave with the other slices'", text, c, s);
+        return FFTGEN_PLAN_TOO_LARGE;
+    }
+    pass[0].twiddle_by_group = 1;
+    pass[0].dimension = 0;
+    pass[1].interleaved_slices = (int)c;
+    pass[1].dimension = 1;
+    pass[0].source = FFTGEN_BUFFER_INPUT;
+    pass[0].target = pass[1].source = FFTGEN_BUFFER_WORK;
+    pass[1].target = FFTGEN_BUFFER_OUTPUT;
+    return FFTGEN_PLAN_OK;
+}
+
 static fftgen_plan_status check_shape_layout(int rank, const long long *shape, const fftgen_user_layout *layout,
                                              const char *side, char *why, size_t why_len)
 {
@@ -1420,8 +1464,8 @@ fftgen_plan_status fftgen_plan_shape(const fftgen_kernel_request *asked, int ran
         snprintf(why, why_len, "columns split in two passes in 2D and 3D shapes only, not in 1D");
         return FFTGEN_PLAN_BAD_SIZE;
     }
-    if (request->four_step_columns != 0 && rank > 1) {
-        snprintf(why, why_len, "a four-step split applies to 1D sizes of two passes, not to %dD shapes", rank);
+    if (request->four_step_columns != 0 && rank > 2) {
+        snprintf(why, why_len, "a four-step split applies to 1D sizes of two passes and to 2D shapes, not to 3D");
         return FFTGEN_PLAN_BAD_SIZE;
     }
     if (rank == 1) {
@@ -1496,6 +1540,7 @@ fftgen_plan_status fftgen_plan_shape(const fftgen_kernel_request *asked, int ran
                                         0, 0, 0, 0, 0, 0, 0};
     fftgen_transform_plan row_plan;
     int next = rank - 2, rows_take_radix = 0; /* the highest dimension still to transform */
+    int slice_index = 0; /* the pass that may be a fused slice: the first, but after a four-step split's columns */
     p.pass_count = 1;
     if (request->columns_first) {
         if (!dense) {
@@ -1510,6 +1555,25 @@ fftgen_plan_status fftgen_plan_shape(const fftgen_kernel_request *asked, int ran
         p.pass_count = 2;
         p.columns_first = 1;
         next = -1;
+    } else if (request->four_step_columns != 0) {
+        char text[64];
+        fftgen_shape_text(rank, shape, text, sizeof text);
+        const char *refusal = !dense ? "takes dense layouts only (stride 1, no embeds)"
+                              : fftgen_precision_is_split(request->precision) || (request->tensor_cores & 2)
+                                  ? "runs its slices (pass 2) on CUDA cores: fused slices have no tensor-core stages"
+                              : request->split_columns ? "and the columns split in two column passes exclude each other"
+                              : request->cluster > 1 ? "takes no clusters (its columns and slices each fit one block)"
+                                                     : NULL;
+        if (refusal != NULL) {
+            snprintf(why, why_len, "shape %s: a four-step split of dimension 0 %s", text, refusal);
+            return FFTGEN_PLAN_BAD_LAYOUT;
+        }
+        status = plan_row_slices(request, shape, p.pass, why, why_len);
+        if (status != FFTGEN_PLAN_OK) return status;
+        p.pass_count = 2;
+        p.four_step_columns = request->four_step_columns;
+        next = -1;
+        slice_index = 1;
     } else if (rank == 3 && fuse && asks_nothing_of_passes(request) &&
                plan_fused_volume(shape, request->precision, request->arch, &p.pass[0]) == FFTGEN_PLAN_OK) {
         next = -1;
@@ -1526,7 +1590,8 @@ fftgen_plan_status fftgen_plan_shape(const fftgen_kernel_request *asked, int ran
     } else {
         status = plan_dimension(request, rank, shape, rank - 1, &in, &out, 0, &p.pass[0]);
     }
-    if (request->max_radix != 0 && !rows_take_radix && (p.pass[0].slice_rows == 0 || p.pass[0].cluster > 1)) {
+    if (request->max_radix != 0 && !rows_take_radix &&
+        (p.pass[slice_index].slice_rows == 0 || p.pass[slice_index].cluster > 1)) {
         if (slice_fits)
             snprintf(why, why_len, "radix %d does not fit the %lldx%lld slices in one block (16 or 32 points a"
                                    " thread, at most %d threads)", request->max_radix, shape[rank - 2],
@@ -1537,7 +1602,7 @@ fftgen_plan_status fftgen_plan_shape(const fftgen_kernel_request *asked, int ran
                                    " one kernel");
         return FFTGEN_PLAN_BAD_RADIX;
     }
-    if (!p.columns_first)
+    if (!p.columns_first && request->four_step_columns == 0)
         for (int i = 0; i < p.pass_count; ++i) p.pass[i].dimension = rank - 1;
     if (p.pass_count == 1) {
         p.pass[0].source = FFTGEN_BUFFER_INPUT;
@@ -1628,7 +1693,7 @@ fftgen_plan_status fftgen_plan_shape(const fftgen_kernel_request *asked, int ran
     if (status == FFTGEN_PLAN_OK) status = fftgen_place_tma_columns(request, &p, why, why_len);
     if (status == FFTGEN_PLAN_OK) status = fftgen_place_tile_pairs(request, &p, why, why_len);
     if (status != FFTGEN_PLAN_OK) return status;
-    group_small_slices(&p.pass[0]);
+    group_small_slices(&p.pass[slice_index]);
     p.max_tile = request->max_tile;
     p.l2_prefetch_kb = fftgen_l2_prefetch_kb_kept(request, &p);
     p.cluster = request->cluster;

@@ -154,7 +154,10 @@ typedef struct {
                              column passes on clusters, which always ask */
     int four_step_columns; /* 1D sizes of two passes: the length n1 of pass 1's columns (n = n1 x n2, a
                              power of two), so that pass 2 transforms rows of n / n1 points; an error where
-                             no two-pass plan takes it. 0: the planner's split (plan_two_passes) */
+                             no two-pass plan takes it. 0: the planner's split (plan_two_passes). Dense 2D
+                             shapes n0 x n1: pass 1 transforms dimension 0's columns of this many points,
+                             pass 2 the rest of each column (n0 / this) with the rows, in slices of that
+                             many rows (plan_row_slices); an error where the slice does not fit a block */
     int row_register_passes; /* fp32, bit i: tiled pass i, reading rows in runs from the pass before, loads
                              them straight into its first stage's registers (fftgen_kernel_plan.row_registers)
                              instead of copying them through shared memory; FFTGEN_EVERY_PASS: every pass
@@ -369,6 +372,10 @@ typedef struct {
     int tile_pairs;
     int pair_offset; /* with tile_pairs: the byte offset in shared memory of the first tile's outputs (past
                         the exchanges, to 16 bytes) */
+    /* > 1: a fused slice whose outputs interleave (pass 2 of plan_row_slices): slice b's row k goes to row
+     * (b mod interleaved_slices) + interleaved_slices * k of transform b / interleaved_slices, the four-step
+     * order of dimension 0, instead of rows b * slice_rows + k. Its input is dense, as any slice's. */
+    int interleaved_slices;
 } fftgen_kernel_plan;
 
 #define FFTGEN_EVERY_PASS ((1 << FFTGEN_MAX_PASSES) - 1) /* a request's pass mask: all of them */

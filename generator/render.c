@@ -294,6 +294,7 @@ static void push_pass(lua_State *L, const fftgen_kernel_plan *pass)
     if (pass->volume_depth > 0) push_list(L, "depth_radices", pass->depth_radices, pass->depth_stage_count);
     set_int(L, "depth_rounds", pass->depth_rounds);
     set_int(L, "column_rounds", pass->column_rounds);
+    set_int(L, "interleaved_slices", pass->interleaved_slices > 1 ? pass->interleaved_slices : 1);
     set_int(L, "row_rounds", pass->row_rounds);
     lua_pushboolean(L, pass->merged_stage);
     lua_setfield(L, -2, "merged_stage");

@@ -223,8 +223,9 @@ static int parse_entry(char *line, fftgen_wisdom_entry *entry, char *why, size_t
         return -1;
     }
     const int four_step = entry->choice.four_step_columns;
-    if (four_step != 0 && (entry->rank != 1 || four_step >= entry->shape[0])) {
-        snprintf(why, why_len, "four-step= applies to 1D sizes only, with columns shorter than the size");
+    if (four_step != 0 && (entry->rank > 2 || four_step >= entry->shape[0])) {
+        snprintf(why, why_len, "four-step= applies to 1D sizes and 2D shapes only, with columns shorter than the size"
+                 " (2D: than dimension 0)");
         return -1;
     }
     if (entry->choice.block_threads != 0 && entry->rank != 1) {
@@ -573,7 +574,7 @@ void fftgen_choice_apply(const fftgen_choice *choice, int rank, fftgen_kernel_re
     request->l2_fetch_256_passes = choice->l2_fetch_256_passes;
     request->tma_column_passes = choice->tma_column_passes;
     request->tile_pair_passes = choice->tile_pair_passes;
-    request->four_step_columns = rank == 1 ? choice->four_step_columns : 0;
+    request->four_step_columns = rank <= 2 ? choice->four_step_columns : 0;
 }
 
 void fftgen_choice_text(const fftgen_choice *choice, char *out, size_t len)

@@ -33,7 +33,8 @@
  * column tiles the TMA copies ahead, fftgen_kernel_request.tma_column_passes); an optional tile-pairs=P,..
  * (the passes that run two tiles a block and store them together, fftgen_kernel_request.tile_pair_passes);
  * an optional four-step=N1
- * (1D sizes of two passes: pass 1's columns of N1 points instead of the planner's split,
+ * (1D sizes of two passes: pass 1's columns of N1 points instead of the planner's split; dense 2D shapes:
+ * dimension 0's columns cut to N1 points in pass 1, the rest with the rows in slices in pass 2,
  * fftgen_kernel_request.four_step_columns); an optional max-points=P (the line serves calls of at most P
  * points in all, the transform's points times the batch: where the best choice for a small call differs
  * from a large one's; a line without it serves every call); the times are what tune measured,

@@ -103,6 +103,11 @@ local function header(w, f, title, body)
         if p.merged_stage then
           w:line(" *      the rows' last stage and the columns' first run in one phase, in registers")
         end
+        if p.interleaved_slices > 1 then
+          w:line(" *      from `work`, %d rows a slice, the rest of dimension 0's four-step columns; slice s's row k",
+            p.slice_rows)
+          w:line(" *      written to `out`'s row s mod %d + %d*k", p.interleaved_slices, p.interleaved_slices)
+        end
         if p.column_rounds > 1 then
           w:line(" *      each thread transforms %d whole columns in turn", p.column_rounds)
         end

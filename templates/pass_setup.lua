@@ -24,6 +24,10 @@ local function pass_constants(p, target)
     constants[1][3] = "points per transform: one 2D slice"
     add("SLICE_ROWS", p.slice_rows, "rows per slice")
     add("SLICE_COLUMNS", p.n // p.slice_rows, "points per row")
+    if p.interleaved_slices > 1 then
+      add("OUT_SLICES", p.interleaved_slices, "slices per transform, whose output rows interleave (a four-step split)")
+      add("OUT_ROW_STRIDE", p.interleaved_slices * (p.n // p.slice_rows), "elements between a slice's output rows")
+    end
   end
   if grouped_slices(p) then
     add("SLICE_THREADS", p.threads_per_fft, "threads of one slice (the block runs FFTS_PER_BLOCK side by side)")
@@ -140,6 +144,17 @@ local function slice_smem(w, p)
 end
 
 -- Per-thread indices the phases use.
+-- Where slice `slice` writes its outputs where they interleave (fftgen_kernel_plan.interleaved_slices):
+-- its row k at row slice % OUT_SLICES + OUT_SLICES * k of its transform (one slice a block or a group).
+local function interleaved_base(w, p, slice)
+  if not fused(p) or p.interleaved_slices <= 1 then return end
+  assert(p.ffts_per_block == 1 or grouped_slices(p), "interleaved outputs: one slice a block, or a group's own")
+  w:line("// its output rows interleave with the other slices' of the transform: row k at row %s %% OUT_SLICES", slice)
+  w:line("// + OUT_SLICES * k, the order of dimension 0's four-step split")
+  w:line("const size_t out_block_base = (size_t)(%s / OUT_SLICES) * OUT_SLICES * POINTS + (size_t)(%s %% OUT_SLICES) * SLICE_COLUMNS;",
+    slice, slice)
+end
+
 local function prologue(w, p, target)
   if p.tiled then
     w:line("const int fft_in_block = thread %% FFTS_PER_BLOCK;")
@@ -178,9 +193,11 @@ local function prologue(w, p, target)
   elseif grouped_slices(p) then
     w:line("const long long slice = block * FFTS_PER_BLOCK + slice_in_block; // this thread's slice")
     w:line("const size_t block_base = (size_t)slice * POINTS;")
+    interleaved_base(w, p, "slice")
     w:line("const int block_points = slice < batch ? POINTS : 0; // none past the batch's last slice")
   elseif p.staged_io then
     w:line("const size_t block_base = (size_t)block * FFTS_PER_BLOCK * POINTS;")
+    interleaved_base(w, p, "block")
     w:line("const long long block_ffts = batch - block * FFTS_PER_BLOCK;")
     w:line("const int block_points = (int)(block_ffts < FFTS_PER_BLOCK ? block_ffts : FFTS_PER_BLOCK) * POINTS;")
   elseif clustered(p) then

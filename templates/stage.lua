@@ -760,8 +760,15 @@ local function emit_butterflies(w, plan, stage_index, r, ns, sign, to_global, to
   local last = (ns * r == plan.n)
   -- point j of the transform at dst + j (a slice's column: dst + j * FFTS_PER_BLOCK)
   local point_step = plan.transposed_smem and plan.ffts_per_block or 1
+  -- the offset of point j from dst in global memory: a slice's columns whose outputs interleave
+  -- (fftgen_kernel_plan.interleaved_slices) have their points OUT_ROW_STRIDE apart
+  local function stored_at(j)
+    if plan.interleaved then return string.format("(size_t)%d * OUT_ROW_STRIDE", j) end
+    return tostring(j * point_step)
+  end
   if to_global and plan.transposed_smem then
-    w:line("point_t* dst = out + column_base + (size_t)fft_thread * FFTS_PER_BLOCK;")
+    w:line("point_t* dst = out + column_base + (size_t)fft_thread * %s;",
+      plan.interleaved and "OUT_ROW_STRIDE" or "FFTS_PER_BLOCK")
   elseif to_global then
     w:line("point_t* dst = out + fft_base + fft_thread;")
   end
@@ -792,7 +799,7 @@ local function emit_butterflies(w, plan, stage_index, r, ns, sign, to_global, to
       -- last stage: output m of butterfly j lands at j + m*ns, unit stride across threads
       w:open("if (active)")
       for m = 0, r - 1 do
-        w:line(storer(plan) .. "(dst, %d, %s);", (q * plan.threads_per_fft + m * ns) * point_step,
+        w:line(storer(plan) .. "(dst, %s, %s);", stored_at(q * plan.threads_per_fft + m * ns),
           output(plan, ys[m + 1]))
       end
       w:close()
@@ -981,6 +988,7 @@ local function slice_plans(plan)
     plan.cols_plan = sub({ n = plan.slice_rows, radices = plan.col_radices,
       threads_per_fft = plan.slice_rows // plan.radix_max, ffts_per_block = columns, transposed_smem = true,
       data_in_smem = true, prefix = plan.prefix .. "cols_", first_stage_merged = plan.merged_stage,
+      interleaved = plan.interleaved_slices > 1,
       what = string.format("columns: %d transforms of %d points, side by side%s", columns, plan.slice_rows,
         plan.merged_stage and " (their first stage merged with the rows' last)" or "") })
     plan.cols_plan.keep_in_smem = not plan.stores_from_registers
@@ -1044,7 +1052,8 @@ local function scoped(sub, phase)
   end
   if not sub.slice_cluster then -- (on a cluster, the kernel's own fft_base and active)
     if sub.transposed_smem then -- a column's point j lies j * FFTS_PER_BLOCK on in the slice
-      indices[#indices + 1] = { "column_base", "const size_t column_base = block_base + fft_in_block;" }
+      indices[#indices + 1] = { "column_base", string.format("const size_t column_base = %s + fft_in_block;",
+        sub.interleaved and "out_block_base" or "block_base") }
     else
       indices[#indices + 1] = { "fft_base", "const size_t fft_base = block_base + (size_t)fft_in_block * POINTS;" }
     end

@@ -73,17 +73,25 @@ static int one_line(const char *text)
 }
 
 /* A bad command: exit status 2, one line naming the problem, no output file. */
-static void expect_rejected(const char *needle, const char *n, const char *flag, const char *value)
+/* The same with a second option (`flag2` NULL: none; `value2` NULL: a flag alone). */
+static void expect_rejected_with(const char *needle, const char *n, const char *flag, const char *value,
+                                 const char *flag2, const char *value2)
 {
     char path[300];
     snprintf(path, sizeof path, "%s/k.cu", work_dir);
-    const int status = run_fftgen("--n", n, "-o", path, flag, value, NULL);
-    print_message("  fftgen --n %s %s %s -> %d: %s", n, flag ? flag : "", value ? value : "", status, output);
+    const int status = run_fftgen("--n", n, "-o", path, flag, value, flag2, value2, NULL);
+    print_message("  fftgen --n %s %s %s %s %s -> %d: %s", n, flag ? flag : "", value ? value : "", flag2 ? flag2 : "",
+                  value2 ? value2 : "", status, output);
     assert_int_equal(status, 2);
     assert_non_null(strstr(output, needle));
     assert_true(one_line(output));
     assert_int_equal(access(path, F_OK), -1);
     assert_int_equal(stray_files(NULL), 0);
+}
+
+static void expect_rejected(const char *needle, const char *n, const char *flag, const char *value)
+{
+    expect_rejected_with(needle, n, flag, value, NULL, NULL);
 }
 
 static void bad_sizes(void **state)
@@ -797,8 +805,49 @@ static void four_step_split_as_asked(void **state)
                     "4096", "--four-step", "64");
     expect_rejected("size 4194304: no two-pass plan takes columns of 512 points for fp32 on sm_90", "4194304",
                     "--four-step", "512");
-    expect_rejected("a four-step split applies to 1D sizes of two passes, not to 2D shapes", "512x512", "--four-step",
-                    "64");
+    expect_rejected("a four-step split applies to 1D sizes of two passes and to 2D shapes, not to 3D", "64x64x64",
+                    "--four-step", "16");
+}
+
+/* --four-step on a dense 2D shape: dimension 0's columns cut short in pass 1 (twiddled, into the work
+ * area), the rest of each column fused with the rows in slices in pass 2, whose rows go to every N1-th
+ * row of the output; the file names the option in its command and describes the order; shapes and
+ * layouts it cannot take are refused with the reason. */
+static void four_step_split_of_a_2d_shape(void **state)
+{
+    (void)state;
+    assert_int_equal(run_fftgen("--n", "4096x4096", "--precision", "fp16", "--four-step", "1024", "--explain", NULL), 0);
+    assert_non_null(strstr(output, "4096x4096 2D fp16 FFT for sm_90, 2 passes over global memory (dimension 0 split"
+                                   " four-step: its short columns, then the rest of them fused with the rows in"
+                                   " slices, through the work area)"));
+    assert_non_null(strstr(output, "  pass 1: FFTs of 1024 points, a four-step pass of the 4096-point columns"
+                                   " (dimension 0) in tiles side by side, into the work area, times the four-step"
+                                   " twiddles\n"));
+    assert_non_null(strstr(output, "  pass 2: 4 x 4096 slices (dimensions 0 and 1) in one block"));
+    assert_non_null(strstr(output, "slices of 4 rows of the work area, each the last 4 points of the four-step"
+                                   " columns; slice s's row k written to the output's row s mod 1024 + 1024*k\n"));
+    char path[300];
+    snprintf(path, sizeof path, "%s/k_four_step_2d.cu", work_dir);
+    assert_int_equal(run_fftgen("--n", "64x256", "--four-step", "16", "--direction", "forward", "-o", path, NULL), 0);
+    const char *text = file_text(path);
+    assert_non_null(strstr(text, "fftgen --n 64x256 --four-step 16 --precision fp32 --direction forward"));
+    assert_non_null(strstr(text, " *      written to `out`'s row s mod 16 + 16*k\n"));
+    assert_non_null(strstr(text, "constexpr int OUT_ROW_STRIDE = 4096; // elements between a slice's output rows"));
+    unlink(path);
+    expect_rejected("shape 512x512: four-step 512 must be shorter than dimension 0 (512 points)", "512x512",
+                    "--four-step", "512");
+    expect_rejected("shape 4096x8192: four-step 1024: a slice of 4 rows of 8192 points does not fit one block",
+                    "4096x8192", "--four-step", "1024");
+    expect_rejected_with("shape 512x512: a four-step split of dimension 0 takes dense layouts only (stride 1, no"
+                         " embeds)", "512x512", "--four-step", "64", "--istride", "2");
+    expect_rejected_with("shape 4096x4096: a four-step split of dimension 0 and the columns split in two column"
+                         " passes exclude each other", "4096x4096", "--four-step", "1024", "--split-columns", NULL);
+    expect_rejected_with("shape 4096x4096: a four-step split of dimension 0 runs its slices (pass 2) on CUDA cores:"
+                         " fused slices have no tensor-core stages", "4096x4096", "--precision", "split", "--four-step",
+                         "1024");
+    expect_rejected_with("shape 512x16: four-step 2: slices of 256 rows copy their outputs out whole through shared"
+                         " memory, and their rows must interleave with the other slices'", "512x16", "--precision",
+                         "fp16", "--four-step", "2");
 }
 
 /* --radix on a 2D shape whose slices do not fit a block: its rows (one kernel) take it, as a 1D size
@@ -1678,6 +1727,7 @@ int main(void)
         cmocka_unit_test(columns_first_through_the_work_area),
         cmocka_unit_test(columns_split_in_two_passes),
         cmocka_unit_test(four_step_split_as_asked),
+        cmocka_unit_test(four_step_split_of_a_2d_shape),
         cmocka_unit_test(rows_take_a_radix),
         cmocka_unit_test(writes_self_contained_file),
         cmocka_unit_test(template_folder_is_checked),

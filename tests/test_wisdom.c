@@ -252,9 +252,12 @@ static void damaged_files_are_refused_whole(void **state)
         {"fftgen-wisdom 1\ndevice \"X\" sm_90 driver 1 fftgen 0.1.0\nfp16 524288 tensor-cores=none max-tile=0 four-step=1\n",
          "line 3: bad value '1' for four-step"},
         {"fftgen-wisdom 1\ndevice \"X\" sm_90 driver 1 fftgen 0.1.0\nfp16 512x1024 tensor-cores=none max-tile=0 four-step=512\n",
-         "line 3: four-step= applies to 1D sizes only, with columns shorter than the size"},
+         "line 3: four-step= applies to 1D sizes and 2D shapes only, with columns shorter than the size (2D: than"
+         " dimension 0)"},
+        {"fftgen-wisdom 1\ndevice \"X\" sm_90 driver 1 fftgen 0.1.0\nfp16 8x8x64 tensor-cores=none max-tile=0 four-step=4\n",
+         "line 3: four-step= applies to 1D sizes and 2D shapes only"},
         {"fftgen-wisdom 1\ndevice \"X\" sm_90 driver 1 fftgen 0.1.0\nfp16 65536 tensor-cores=none max-tile=0 four-step=65536\n",
-         "line 3: four-step= applies to 1D sizes only"},
+         "line 3: four-step= applies to 1D sizes and 2D shapes only"},
         {"fftgen-wisdom 1\nfftgen-wisdom 1\n", "line 2: a second 'fftgen-wisdom' line"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
@@ -333,6 +336,7 @@ static void writing_keeps_what_it_does_not_replace(void **state)
         {FFTGEN_KERNEL_FP32, 1, {1LL << 21}, {0, caps_of("0"), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2048, 2, 1, 0, 0, 0, 0}, 1.5, 1.55, 0},
         {FFTGEN_KERNEL_FP32, 1, {1LL << 24}, {0, caps_of("0"), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0, 0, 0}, 1.48, 1.53, 0},
         {FFTGEN_KERNEL_FP16, 1, {524288}, {0, caps_of("8,0"), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1024, 0}, 0.6, 0.62, 0},
+        {FFTGEN_KERNEL_FP16, 2, {8192, 2048}, {0, caps_of("16,0"), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2048, 0}, 0.7, 0.8, 0},
     };
     const int count = (int)(sizeof entries / sizeof entries[0]);
     assert_int_equal(fftgen_wisdom_write(path, &H100, entries, count, why, sizeof why), FFTGEN_SUCCESS);
@@ -359,6 +363,7 @@ static void writing_keeps_what_it_does_not_replace(void **state)
                                   " l2-fetch-256=1 ms=1.5000"));
     assert_non_null(strstr(text, "fp32 16777216 tensor-cores=none max-tile=0 row-registers=2 ms=1.4800"));
     assert_non_null(strstr(text, "fp16 524288 tensor-cores=none max-tile=8,0 four-step=1024 tma-columns=1 ms=0.6000"));
+    assert_non_null(strstr(text, "fp16 8192x2048 tensor-cores=none max-tile=16,0 four-step=2048 ms=0.7000"));
     assert_null(strstr(text, "fp16 65536 tensor-cores=2 max-tile=8"));      /* replaced */
     assert_non_null(strstr(text, "fp32 512x256 tensor-cores=none max-tile=4")); /* kept */
     assert_non_null(strstr(text, "device \"NVIDIA H200\""));
@@ -384,6 +389,8 @@ static void writing_keeps_what_it_does_not_replace(void **state)
     assert_int_equal(choice.four_step_columns, 0); /* no four-step= word: the planner's split */
     assert_true(find(&H100, FFTGEN_KERNEL_FP16, 1, 524288, 0, &choice));
     assert_int_equal(choice.four_step_columns, 1024);
+    assert_true(find(&H100, FFTGEN_KERNEL_FP16, 2, 8192, 2048, &choice)); /* a 2D shape's split of dimension 0 */
+    assert_int_equal(choice.four_step_columns, 2048);
     assert_true(find(&H100, FFTGEN_KERNEL_FP16, 1, 2048, 0, &choice));
     assert_int_equal(choice.max_radix, 32);
     assert_int_equal(choice.block_threads, 64);
@@ -1554,9 +1561,11 @@ static void planner_follows_a_four_step_split(void **state)
     assert_int_equal(plan.pass[1].n, 512);
     assert_int_equal(plan.pass[0].ffts_per_block, 8);
     assert_true(plan.pass[0].tma_columns);
-    fftgen_kernel_request square = {0};
-    fftgen_choice_apply(&choice, 2, &square);
-    assert_int_equal(square.four_step_columns, 0);
+    fftgen_kernel_request square = {0}, cube = {0};
+    fftgen_choice_apply(&choice, 2, &square); /* a 2D shape's split of dimension 0 */
+    assert_int_equal(square.four_step_columns, 1024);
+    fftgen_choice_apply(&choice, 3, &cube);
+    assert_int_equal(cube.four_step_columns, 0);
 }
 
 static void planner_follows_an_order(void **state)
