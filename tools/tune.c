@@ -44,7 +44,8 @@ static void usage(FILE *to)
             "on sm_90 and newer, thread-block clusters of 2, 4 or 8 blocks against none, for 1D sizes above one\n"
             "block and for the columns of 2D and 3D shapes; for 2D and 3D shapes, the columns in two four-step\n"
             "passes of shorter columns each; for 2D shapes, the columns first through a work area against the\n"
-            "rows first; for 1D sizes of one kernel, radix 4, 8, 16 and 32, then blocks of 32 to 1024 threads at\n"
+            "rows first, and dimension 0 split four-step, its columns cut short and the rest of them fused\n"
+            "with the rows in slices of 2 to 64 rows; for 1D sizes of one kernel, radix 4, 8, 16 and 32, then blocks of 32 to 1024 threads at\n"
             "each of those radices; for 1D sizes of two passes, pass 1's columns twice and half as long as the\n"
             "planner's split; for 2D and 3D shapes, 32 points a thread against 16 in the fused slice (on sm_90\n"
             "also with 32 slices a block prefetched), else in rows of one kernel; radix 32 in the tiled passes\n"
@@ -616,7 +617,8 @@ static int refine_slice_radix(struct measurement *m, int arch, int runs, int job
     wide.max_radix = 32;
     add_candidate(m->t, arch, wide, list);
     if (m->t->precision == FFTGEN_FP16) {
-        wide.computed_twiddle_passes |= 1; /* the slice: the first pass */
+        /* the slice: the first pass, or the second after a four-step split's columns */
+        wide.computed_twiddle_passes |= m->t->shape.rank == 2 && wide.four_step_columns != 0 ? 2 : 1;
         add_candidate(m->t, arch, wide, list);
     }
     if (arch >= 90 && wide.prefetch == 0) {
@@ -1037,7 +1039,9 @@ static int structure_of(const fftgen_transform_plan *plan)
 {
     int clustered = 0;
     for (int i = 0; i < plan->pass_count; ++i) clustered |= plan->pass[i].cluster > 1;
-    const int split = plan->rank == 1 && plan->pass_count == 2 ? plan->pass[0].n : 0;
+    /* (a 2D shape's four-step split of dimension 0: its pass 1's columns too) */
+    const int split = (plan->rank == 1 && plan->pass_count == 2) || (plan->rank == 2 && plan->four_step_columns != 0)
+                          ? plan->pass[0].n : 0;
     return STRUCTURE_SPLIT * split + 2 * plan->pass_count + clustered;
 }
 
@@ -1144,6 +1148,18 @@ static int tune_one(const struct transform *t, const fftgen_device_key *key, lon
                 split.four_step_columns = n1;
                 add_candidate(t, arch, split, &list);
             }
+        }
+    }
+    /* dense 2D shapes: dimension 0 split four-step, its columns cut short in pass 1 and the rest fused with
+     * the rows in slices of 2 to 64 rows in pass 2 (the planner refuses slices that do not fit a block), in
+     * the planner's tiles and in tiles of 16. H200, fp16 4096x4096 as 1024 then 4x4096: see plan_row_slices */
+    list.round = "dimension 0 split four-step";
+    for (long long rows = 2; t->shape.rank == 2 && rows <= 64 && rows < t->shape.n[0]; rows *= 2) {
+        static const int slice_tiles[] = {0, 16};
+        for (size_t k = 0; k < sizeof slice_tiles / sizeof slice_tiles[0]; ++k) {
+            fftgen_choice split = tiles_choice(slice_tiles[k], 0, 0);
+            split.four_step_columns = (int)(t->shape.n[0] / rows);
+            add_candidate(t, arch, split, &list);
         }
     }
     /* 1D sizes of one kernel: every radix from 4 up (radix 32: fewer stages and exchanges, about 90
