@@ -36,6 +36,7 @@ for t in transforms_match_fftw strided_layouts_match_fftw shapes_match_fftw smal
          columns_split_through_wisdom rows_radix_through_wisdom tiles_prefetch_through_wisdom column_pairs_match_fftw \
          row_registers_match_fftw \
          l2_fetch_256_matches_fftw tma_columns_match_fftw tile_pairs_match_fftw four_step_splits_through_wisdom \
+         four_step_splits_of_2d_shapes \
          pass_twiddles_computed_through_wisdom \
          fp16_intermediates_trade_accuracy; do
     "$root/.gpu/test_api" "$t" > "$out/test_api_$t.log" 2>&1 &
