@@ -91,6 +91,8 @@ def options(rng, dims, points, precision, gpu):
         o.append(["--split-columns"])
     if len(dims) == 1 and points > 4096 and rng.random() < .3:  # a wisdom line's four-step=N1 too
         o.append(["--four-step", str(1 << rng.randint(1, points.bit_length() - 2))])
+    if len(dims) == 2 and dims[0] > 2 and rng.random() < .3:  # dimension 0 split, the rest in slices
+        o.append(["--four-step", str(1 << rng.randint(1, dims[0].bit_length() - 2))])
     if not gpu and precision == "fp16" and rng.random() < .3:
         o.append(["--intermediate", rng.choice(["fp16", "shared-exponent", "mixed"])])
     if not gpu and rng.random() < .2:
