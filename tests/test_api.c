@@ -1010,9 +1010,10 @@ static void four_step_splits_through_wisdom(void **state)
 /* Dense 2D shapes with dimension 0 split four-step through wisdom lines (four-step=N1 on a 2D shape): pass 1
  * the N1-point columns into the work area, pass 2 slices of the rest of the rows with their outputs
  * interleaved. fp16 4096x4096 as the H200's line (1024-point columns in tiles of 16 through the TMA, 4x4096
- * slices at radix 32, 64 a block in turn), fp32 4096x4096 as the planner makes it, small slices several a
- * block (fp16 64x64 as 4 x 16x64), and fp32 slices of 64 rows; both directions, in and out of place, and one
- * point off 16 bytes, against FFTW double. */
+ * slices at radix 32, 64 a block in turn), fp32 4096x4096 as the H200's line (2048-point columns in tiles of 8
+ * through the TMA, staged inside the exchanges, then 2x4096 slices), small slices several a block (fp16 64x64
+ * as 4 x 16x64), and fp32 slices of 64 rows; both directions, in and out of place, and one point off 16
+ * bytes, against FFTW double. */
 static void four_step_splits_of_2d_shapes(void **state)
 {
     (void)state;
@@ -1022,17 +1023,18 @@ static void four_step_splits_of_2d_shapes(void **state)
     snprintf(lines, sizeof lines,
              "fp16 4096x4096 tensor-cores=none max-tile=16,0 four-step=1024 radix=32 prefetch=64 twiddle-powers=1"
              " radix32-passes=1 computed-twiddles=2%s ms=1 default-ms=1\n"
-             "fp32 4096x4096 tensor-cores=none max-tile=0 four-step=1024 ms=1 default-ms=1\n"
+             "fp32 4096x4096 tensor-cores=none max-tile=16 four-step=2048 radix=32 l2-prefetch=2048"
+             " l2-prefetch-passes=1,2%s ms=1 default-ms=1\n"
              "fp16 64x64 tensor-cores=none max-tile=0 four-step=4 ms=1 default-ms=1\n"
              "fp32 1024x256 tensor-cores=none max-tile=0 four-step=16 ms=1 default-ms=1\n",
-             tma ? " tma-columns=1" : "");
+             tma ? " tma-columns=1" : "", tma ? " tma-columns=1" : "");
     const char *path = write_wisdom(lines);
     assert_int_equal(fftgen_load_wisdom(path), FFTGEN_SUCCESS);
     unlink(path);
     const struct {
         struct fft_shape shape;
         int fp16, batch, columns;
-    } cases[] = {{{2, {4096, 4096, 0}}, 1, 1, 1024}, {{2, {4096, 4096, 0}}, 0, 1, 1024},
+    } cases[] = {{{2, {4096, 4096, 0}}, 1, 1, 1024}, {{2, {4096, 4096, 0}}, 0, 1, 2048},
                  {{2, {64, 64, 0}}, 1, 67, 4}, {{2, {1024, 256, 0}}, 0, 3, 16}};
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; ++c) {
         fftgen_plan plan = dense_plan(cases[c].shape, cases[c].fp16);
@@ -1043,7 +1045,8 @@ static void four_step_splits_of_2d_shapes(void **state)
         assert_true(passes->pass[0].twiddle_by_group);
         assert_int_equal(passes->pass[1].slice_rows, cases[c].shape.n[0] / cases[c].columns);
         assert_int_equal(passes->pass[1].interleaved_slices, cases[c].columns);
-        assert_int_equal(passes->pass[0].tma_columns, c == 0 && tma);
+        assert_int_equal(passes->pass[0].tma_columns, c < 2 && tma);
+        assert_int_equal(passes->pass[0].tma_in_exchanges, c == 1 && tma);
         assert_int_equal(fftgen_destroy(plan), FFTGEN_SUCCESS);
         check_both_ways(cases[c].shape, cases[c].fp16, cases[c].batch, 360 + 6 * (unsigned)c, "four-step slices", 1);
     }
