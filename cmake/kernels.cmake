@@ -36,6 +36,21 @@ function(fftgen_add_sim name n precision row)
   set(sim_rows "${sim_rows}    {${n}, KERNEL_${P}, ${name}_forward_sim, ${name}_inverse_sim${row}},\n" PARENT_SCOPE)
 endfunction()
 
+# A case of the sim lists below, CASE, whose first FIXED items the caller reads: the optional tag after them
+# (a name suffix, "" where there is none) into TAG, and the flags after the tag into FLAGS.
+function(fftgen_case_tag_and_flags case fixed tag flags)
+  list(LENGTH case length)
+  set(found_tag "")
+  set(found_flags "")
+  if(length GREATER fixed)
+    list(GET case ${fixed} found_tag)
+    math(EXPR first "${fixed} + 1")
+    list(SUBLIST case ${first} -1 found_flags)
+  endif()
+  set(${tag} "${found_tag}" PARENT_SCOPE)
+  set(${flags} "${found_flags}" PARENT_SCOPE)
+endfunction()
+
 # A CUDA kernel for tests/test_gpu.c: fftgen --n N --precision PRECISION ARGN --name NAME, compiled in the
 # source list LIST (FFTGEN_CUDA_SOURCES_ALL_ARCHS, _SM80_UP or _SM90_UP) and registered with the row's
 # last fields FIELDS (", tensor_cores, radix, computed_twiddles, prefetch"). A macro: it appends to the
@@ -567,13 +582,7 @@ foreach(case "fp16;4096x64;_t64_tp3;--max-tile;0,64,0;--twiddle-powers=3" "fp32;
         "fp16;16x32x32")
   list(GET case 0 p)
   list(GET case 1 shape)
-  list(LENGTH case length)
-  set(tag "")
-  set(extra "")
-  if(length GREATER 2)
-    list(GET case 2 tag)
-    list(SUBLIST case 3 -1 extra)
-  endif()
+  fftgen_case_tag_and_flags("${case}" 2 tag extra)
   fftgen_shape_fields(${shape} 0 0 points fields)
   fftgen_add_sim(fftgen_${shape}_sc${tag}_${p} ${points} ${p} ", 0, 0, 0, 0, 0${fields}" --n ${shape}
                  --split-columns ${extra})
@@ -587,13 +596,7 @@ foreach(case "fp16;256x4096;64;_r32_pf64_tma;--max-tile;16,0;--radix;32;--prefet
   list(GET case 0 p)
   list(GET case 1 shape)
   list(GET case 2 columns)
-  list(LENGTH case length)
-  set(tag "")
-  set(extra "")
-  if(length GREATER 3)
-    list(GET case 3 tag)
-    list(SUBLIST case 4 -1 extra)
-  endif()
+  fftgen_case_tag_and_flags("${case}" 3 tag extra)
   fftgen_shape_fields(${shape} 0 0 points fields)
   fftgen_add_sim(fftgen_${shape}_fs${columns}${tag}_${p} ${points} ${p} ", 0, 0, 0, 0, 0${fields}" --n ${shape}
                  --four-step ${columns} ${extra})

@@ -561,6 +561,14 @@ static const char *write_wisdom(const char *entries)
     return path;
 }
 
+/* Loads wisdom `entries` for this device (write_wisdom) into libfftgen, and removes the file. */
+static void load_wisdom_entries(const char *entries)
+{
+    const char *path = write_wisdom(entries);
+    assert_int_equal(fftgen_load_wisdom(path), FFTGEN_SUCCESS);
+    unlink(path);
+}
+
 /* Wisdom steers plans (issue 5): a loaded choice puts the named passes on tensor cores and narrows
  * the tiles, the results still match FFTW; FFTGEN_PLANNER_DEFAULTS ignores it; a damaged file is
  * refused whole. */
@@ -575,9 +583,7 @@ static void wisdom_steers_plans(void **state)
     unlink(damaged);
     assert_int_equal(fftgen_load_wisdom("/nonexistent/wisdom.txt"), FFTGEN_WISDOM_UNREADABLE);
     expect_detail("/nonexistent/wisdom.txt");
-    const char *path = write_wisdom("fp16 65536 tensor-cores=2 max-tile=4 ms=1 default-ms=1\n");
-    assert_int_equal(fftgen_load_wisdom(path), FFTGEN_SUCCESS);
-    unlink(path);
+    load_wisdom_entries("fp16 65536 tensor-cores=2 max-tile=4 ms=1 default-ms=1\n");
     fftgen_plan plan = NULL;
     assert_int_equal(fftgen_plan_1d(&plan, 65536, FFTGEN_FP16, 4, 0), FFTGEN_SUCCESS);
     const fftgen_transform_plan *passes = fftgen_plan_layout(plan);
@@ -608,18 +614,16 @@ static void slices_through_wisdom(void **state)
     (void)state;
     if (!have_gpu) skip();
     if (device_major() < 9) skip(); /* the shipped table's sm_90 choices and the prefetches */
-    const char *path = write_wisdom("fp16 256x64 tensor-cores=none max-tile=0 prefetch=4 ms=1 default-ms=1\n"
-                                    "fp16 64x16x128 tensor-cores=none max-tile=0 prefetch=2 ms=1 default-ms=1\n"
-                                    "fp16 128x128 tensor-cores=none max-tile=0 radix=32 prefetch=8 ms=1 default-ms=1\n"
-                                    "fp32 128x128 tensor-cores=none max-tile=0 radix=32 ms=1 default-ms=1\n"
-                                    "fp16 8x64x64 tensor-cores=none max-tile=0 ms=1 default-ms=1\n"
-                                    "fp16 64x64 tensor-cores=none max-tile=0 radix=4 ms=1 default-ms=1\n"
-                                    "fp32 32x32 tensor-cores=none max-tile=0 radix=8 ms=1 default-ms=1\n"
-                                    "fp16 4x128x128 tensor-cores=none max-tile=0 radix=32 prefetch=2"
-                                    " computed-twiddles=1 ms=1 default-ms=1\n"
-                                    "fp16 2x64x64 tensor-cores=none max-tile=0 computed-twiddles=1 ms=1 default-ms=1\n");
-    assert_int_equal(fftgen_load_wisdom(path), FFTGEN_SUCCESS);
-    unlink(path);
+    load_wisdom_entries("fp16 256x64 tensor-cores=none max-tile=0 prefetch=4 ms=1 default-ms=1\n"
+                        "fp16 64x16x128 tensor-cores=none max-tile=0 prefetch=2 ms=1 default-ms=1\n"
+                        "fp16 128x128 tensor-cores=none max-tile=0 radix=32 prefetch=8 ms=1 default-ms=1\n"
+                        "fp32 128x128 tensor-cores=none max-tile=0 radix=32 ms=1 default-ms=1\n"
+                        "fp16 8x64x64 tensor-cores=none max-tile=0 ms=1 default-ms=1\n"
+                        "fp16 64x64 tensor-cores=none max-tile=0 radix=4 ms=1 default-ms=1\n"
+                        "fp32 32x32 tensor-cores=none max-tile=0 radix=8 ms=1 default-ms=1\n"
+                        "fp16 4x128x128 tensor-cores=none max-tile=0 radix=32 prefetch=2"
+                        " computed-twiddles=1 ms=1 default-ms=1\n"
+                        "fp16 2x64x64 tensor-cores=none max-tile=0 computed-twiddles=1 ms=1 default-ms=1\n");
     const struct {
         struct fft_shape shape;
         int fp16, batch, prefetch, radix, merged, computed;
@@ -701,12 +705,10 @@ static void columns_split_through_wisdom(void **state)
 {
     (void)state;
     if (!have_gpu) skip();
-    const char *path = write_wisdom("fp16 4096x4096 tensor-cores=none max-tile=0,64,0 split-columns=1"
-                                    " twiddle-powers=3 ms=1 default-ms=1\n"
-                                    "fp32 1024x1024 tensor-cores=none max-tile=0 split-columns=1 ms=1 default-ms=1\n"
-                                    "fp16 16x64x64 tensor-cores=none max-tile=0 split-columns=1 ms=1 default-ms=1\n");
-    assert_int_equal(fftgen_load_wisdom(path), FFTGEN_SUCCESS);
-    unlink(path);
+    load_wisdom_entries("fp16 4096x4096 tensor-cores=none max-tile=0,64,0 split-columns=1"
+                        " twiddle-powers=3 ms=1 default-ms=1\n"
+                        "fp32 1024x1024 tensor-cores=none max-tile=0 split-columns=1 ms=1 default-ms=1\n"
+                        "fp16 16x64x64 tensor-cores=none max-tile=0 split-columns=1 ms=1 default-ms=1\n");
     const struct {
         struct fft_shape shape;
         int fp16, batch, passes, first; /* the plan's passes, the first split pass's points */
@@ -731,11 +733,9 @@ static void rows_radix_through_wisdom(void **state)
 {
     (void)state;
     if (!have_gpu) skip();
-    const char *path = write_wisdom("fp16 8x8192 tensor-cores=none max-tile=0 radix=32 computed-twiddles=1"
-                                    " ms=1 default-ms=1\n"
-                                    "fp32 4x4x8192 tensor-cores=none max-tile=0 radix=32 ms=1 default-ms=1\n");
-    assert_int_equal(fftgen_load_wisdom(path), FFTGEN_SUCCESS);
-    unlink(path);
+    load_wisdom_entries("fp16 8x8192 tensor-cores=none max-tile=0 radix=32 computed-twiddles=1"
+                        " ms=1 default-ms=1\n"
+                        "fp32 4x4x8192 tensor-cores=none max-tile=0 radix=32 ms=1 default-ms=1\n");
     const struct {
         struct fft_shape shape;
         int fp16, batch;
@@ -762,11 +762,9 @@ static void tiles_prefetch_through_wisdom(void **state)
     (void)state;
     if (!have_gpu) skip();
     if (device_major() < 8) skip(); /* cp.async */
-    const char *path = write_wisdom("fp16 131072 tensor-cores=none max-tile=4,0 prefetch=2 ms=1 default-ms=1\n"
-                                    "fp16 4194304 tensor-cores=none max-tile=4,0 prefetch=64 ms=1 default-ms=1\n"
-                                    "fp16 2097152 tensor-cores=none max-tile=8,0 prefetch=4 ms=1 default-ms=1\n");
-    assert_int_equal(fftgen_load_wisdom(path), FFTGEN_SUCCESS);
-    unlink(path);
+    load_wisdom_entries("fp16 131072 tensor-cores=none max-tile=4,0 prefetch=2 ms=1 default-ms=1\n"
+                        "fp16 4194304 tensor-cores=none max-tile=4,0 prefetch=64 ms=1 default-ms=1\n"
+                        "fp16 2097152 tensor-cores=none max-tile=8,0 prefetch=4 ms=1 default-ms=1\n");
     const struct {
         struct fft_shape shape;
         int batch, prefetch;
@@ -792,11 +790,9 @@ static void column_pairs_match_fftw(void **state)
 {
     (void)state;
     if (!have_gpu) skip();
-    const char *path = write_wisdom("fp16 512x512 tensor-cores=none max-tile=0 column-pairs=2 ms=1 default-ms=1\n"
-                                    "fp16 16777216 tensor-cores=none max-tile=32,32,8 column-pairs=1,2 ms=1"
-                                    " default-ms=1\n");
-    assert_int_equal(fftgen_load_wisdom(path), FFTGEN_SUCCESS);
-    unlink(path);
+    load_wisdom_entries("fp16 512x512 tensor-cores=none max-tile=0 column-pairs=2 ms=1 default-ms=1\n"
+                        "fp16 16777216 tensor-cores=none max-tile=32,32,8 column-pairs=1,2 ms=1"
+                        " default-ms=1\n");
     const struct {
         struct fft_shape shape;
         int batch, pass; /* pass: the index of a pass that pairs its column loads */
@@ -819,11 +815,9 @@ static void row_registers_match_fftw(void **state)
 {
     (void)state;
     if (!have_gpu) skip();
-    const char *path = write_wisdom("fp32 4194304 tensor-cores=none max-tile=0 row-registers=2 ms=1 default-ms=1\n"
-                                    "fp32 64x4096 tensor-cores=none max-tile=0,4 order=columns-first row-registers=2"
-                                    " ms=1 default-ms=1\n");
-    assert_int_equal(fftgen_load_wisdom(path), FFTGEN_SUCCESS);
-    unlink(path);
+    load_wisdom_entries("fp32 4194304 tensor-cores=none max-tile=0 row-registers=2 ms=1 default-ms=1\n"
+                        "fp32 64x4096 tensor-cores=none max-tile=0,4 order=columns-first row-registers=2"
+                        " ms=1 default-ms=1\n");
     const struct {
         struct fft_shape shape;
         int batch;
@@ -848,10 +842,8 @@ static void l2_fetch_256_matches_fftw(void **state)
 {
     (void)state;
     if (!have_gpu) skip();
-    const char *path = write_wisdom("fp32 2097152 tensor-cores=none max-tile=0 l2-fetch-256=1 ms=1 default-ms=1\n"
-                                    "fp16 512x512 tensor-cores=none max-tile=0 l2-fetch-256=2 ms=1 default-ms=1\n");
-    assert_int_equal(fftgen_load_wisdom(path), FFTGEN_SUCCESS);
-    unlink(path);
+    load_wisdom_entries("fp32 2097152 tensor-cores=none max-tile=0 l2-fetch-256=1 ms=1 default-ms=1\n"
+                        "fp16 512x512 tensor-cores=none max-tile=0 l2-fetch-256=2 ms=1 default-ms=1\n");
     const struct {
         struct fft_shape shape;
         int fp16, batch, pass; /* pass: the index of the pass whose column loads ask */
@@ -886,30 +878,28 @@ static void tma_columns_match_fftw(void **state)
     (void)state;
     if (!have_gpu) skip();
     if (device_major() < 9) skip(); /* the tensor memory accelerator */
-    const char *path = write_wisdom("fp16 131072 tensor-cores=none max-tile=0 tma-columns=1 ms=1 default-ms=1\n"
-                                    "fp32 131072 tensor-cores=none max-tile=4 tma-columns=1 ms=1 default-ms=1\n"
-                                    "fp16 65536x4 tensor-cores=none max-tile=0 tma-columns=2 ms=1 default-ms=1\n"
-                                    "fp32 4096x64 tensor-cores=none max-tile=0 split-columns=1 tma-columns=2,3 ms=1"
-                                    " default-ms=1\n"
-                                    "fp16 262144 tensor-cores=none max-tile=16 four-step=512 twiddle-powers=1,2"
-                                    " radix32-passes=1,2 computed-twiddles=1,2 tma-columns=1,2 ms=1 default-ms=1\n"
-                                    "fp16 524288 tensor-cores=none max-tile=8,16 four-step=1024 twiddle-powers=1,2"
-                                    " radix32-passes=1,2 computed-twiddles=1,2 tma-columns=1,2 ms=1 default-ms=1\n"
-                                    "fp16 1048576 tensor-cores=none max-tile=8,16 twiddle-powers=1,2"
-                                    " radix32-passes=1,2 computed-twiddles=1,2 tma-columns=1,2 ms=1 default-ms=1\n"
-                                    "fp32 262144 tensor-cores=none max-tile=0 tma-columns=2 ms=1 default-ms=1\n"
-                                    "fp16 65536 tensor-cores=none max-tile=0 tma-columns=2 ms=1 default-ms=1\n"
-                                    "fp32 512x512 tensor-cores=none max-tile=0,8 order=columns-first tma-columns=2 ms=1"
-                                    " default-ms=1\n"
-                                    "fp16 2097152 tensor-cores=none max-tile=4,0 four-step=1024 tma-columns=2 ms=1"
-                                    " default-ms=1\n"
-                                    "fp32 524288 tensor-cores=none max-tile=4,0 four-step=256 tma-columns=2 ms=1"
-                                    " default-ms=1\n"
-                                    "fp32 65536 tensor-cores=none max-tile=8,4 four-step=16 tma-columns=2 ms=1"
-                                    " default-ms=1\n"
-                                    "fp32 4096x32 tensor-cores=none max-tile=0,4 tma-columns=2 ms=1 default-ms=1\n");
-    assert_int_equal(fftgen_load_wisdom(path), FFTGEN_SUCCESS);
-    unlink(path);
+    load_wisdom_entries("fp16 131072 tensor-cores=none max-tile=0 tma-columns=1 ms=1 default-ms=1\n"
+                        "fp32 131072 tensor-cores=none max-tile=4 tma-columns=1 ms=1 default-ms=1\n"
+                        "fp16 65536x4 tensor-cores=none max-tile=0 tma-columns=2 ms=1 default-ms=1\n"
+                        "fp32 4096x64 tensor-cores=none max-tile=0 split-columns=1 tma-columns=2,3 ms=1"
+                        " default-ms=1\n"
+                        "fp16 262144 tensor-cores=none max-tile=16 four-step=512 twiddle-powers=1,2"
+                        " radix32-passes=1,2 computed-twiddles=1,2 tma-columns=1,2 ms=1 default-ms=1\n"
+                        "fp16 524288 tensor-cores=none max-tile=8,16 four-step=1024 twiddle-powers=1,2"
+                        " radix32-passes=1,2 computed-twiddles=1,2 tma-columns=1,2 ms=1 default-ms=1\n"
+                        "fp16 1048576 tensor-cores=none max-tile=8,16 twiddle-powers=1,2"
+                        " radix32-passes=1,2 computed-twiddles=1,2 tma-columns=1,2 ms=1 default-ms=1\n"
+                        "fp32 262144 tensor-cores=none max-tile=0 tma-columns=2 ms=1 default-ms=1\n"
+                        "fp16 65536 tensor-cores=none max-tile=0 tma-columns=2 ms=1 default-ms=1\n"
+                        "fp32 512x512 tensor-cores=none max-tile=0,8 order=columns-first tma-columns=2 ms=1"
+                        " default-ms=1\n"
+                        "fp16 2097152 tensor-cores=none max-tile=4,0 four-step=1024 tma-columns=2 ms=1"
+                        " default-ms=1\n"
+                        "fp32 524288 tensor-cores=none max-tile=4,0 four-step=256 tma-columns=2 ms=1"
+                        " default-ms=1\n"
+                        "fp32 65536 tensor-cores=none max-tile=8,4 four-step=16 tma-columns=2 ms=1"
+                        " default-ms=1\n"
+                        "fp32 4096x32 tensor-cores=none max-tile=0,4 tma-columns=2 ms=1 default-ms=1\n");
     const struct {
         struct fft_shape shape;
         int fp16, batch, passes; /* passes: a mask of the passes that take the TMA */
@@ -950,13 +940,11 @@ static void tile_pairs_match_fftw(void **state)
 {
     (void)state;
     if (!have_gpu) skip();
-    const char *path = write_wisdom("fp16 65536 tensor-cores=none max-tile=4 four-step=256 tile-pairs=2 ms=1 default-ms=1\n"
-                                    "fp32 65536 tensor-cores=none max-tile=2 four-step=256 tile-pairs=2 ms=1 default-ms=1\n"
-                                    "fp16 1024x64 tensor-cores=none max-tile=0 tile-pairs=2 ms=1 default-ms=1\n"
-                                    "fp16 1048576 tensor-cores=none max-tile=4 four-step=1024 computed-twiddles=1,2"
-                                    " tile-pairs=2 ms=1 default-ms=1\n");
-    assert_int_equal(fftgen_load_wisdom(path), FFTGEN_SUCCESS);
-    unlink(path);
+    load_wisdom_entries("fp16 65536 tensor-cores=none max-tile=4 four-step=256 tile-pairs=2 ms=1 default-ms=1\n"
+                        "fp32 65536 tensor-cores=none max-tile=2 four-step=256 tile-pairs=2 ms=1 default-ms=1\n"
+                        "fp16 1024x64 tensor-cores=none max-tile=0 tile-pairs=2 ms=1 default-ms=1\n"
+                        "fp16 1048576 tensor-cores=none max-tile=4 four-step=1024 computed-twiddles=1,2"
+                        " tile-pairs=2 ms=1 default-ms=1\n");
     const struct {
         struct fft_shape shape;
         int fp16, batch;
@@ -989,9 +977,7 @@ static void four_step_splits_through_wisdom(void **state)
              "fp16 524288 tensor-cores=none max-tile=8,0 four-step=1024%s ms=1 default-ms=1\n"
              "fp32 32768 tensor-cores=none max-tile=0 four-step=64 ms=1 default-ms=1\n",
              tma ? " tma-columns=1" : "");
-    const char *path = write_wisdom(lines);
-    assert_int_equal(fftgen_load_wisdom(path), FFTGEN_SUCCESS);
-    unlink(path);
+    load_wisdom_entries(lines);
     const struct {
         struct fft_shape shape;
         int fp16, batch, columns;
@@ -1028,9 +1014,7 @@ static void four_step_splits_of_2d_shapes(void **state)
              "fp16 64x64 tensor-cores=none max-tile=0 four-step=4 ms=1 default-ms=1\n"
              "fp32 1024x256 tensor-cores=none max-tile=0 four-step=16 ms=1 default-ms=1\n",
              tma ? " tma-columns=1" : "", tma ? " tma-columns=1" : "");
-    const char *path = write_wisdom(lines);
-    assert_int_equal(fftgen_load_wisdom(path), FFTGEN_SUCCESS);
-    unlink(path);
+    load_wisdom_entries(lines);
     const struct {
         struct fft_shape shape;
         int fp16, batch, columns;
@@ -1061,13 +1045,11 @@ static void pass_twiddles_computed_through_wisdom(void **state)
 {
     (void)state;
     if (!have_gpu) skip();
-    const char *path = write_wisdom("fp16 262144 tensor-cores=none max-tile=0 computed-twiddles=1 ms=1 default-ms=1\n"
-                                    "fp16 8388608 tensor-cores=none max-tile=0 computed-twiddles=1,2 ms=1"
-                                    " default-ms=1\n"
-                                    "fp16 134217728 tensor-cores=none max-tile=16,16,8 computed-twiddles=1 ms=1"
-                                    " default-ms=1\n");
-    assert_int_equal(fftgen_load_wisdom(path), FFTGEN_SUCCESS);
-    unlink(path);
+    load_wisdom_entries("fp16 262144 tensor-cores=none max-tile=0 computed-twiddles=1 ms=1 default-ms=1\n"
+                        "fp16 8388608 tensor-cores=none max-tile=0 computed-twiddles=1,2 ms=1"
+                        " default-ms=1\n"
+                        "fp16 134217728 tensor-cores=none max-tile=16,16,8 computed-twiddles=1 ms=1"
+                        " default-ms=1\n");
     const struct {
         struct fft_shape shape;
         int batch, passes, computed; /* computed: a mask of the passes that compute their pass twiddles */
