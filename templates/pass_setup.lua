@@ -143,7 +143,6 @@ local function slice_smem(w, p)
   end
 end
 
--- Per-thread indices the phases use.
 -- Where slice `slice` writes its outputs where they interleave (fftgen_kernel_plan.interleaved_slices):
 -- its row k at row slice % OUT_SLICES + OUT_SLICES * k of its transform (one slice a block or a group).
 local function interleaved_base(w, p, slice)
@@ -155,6 +154,7 @@ local function interleaved_base(w, p, slice)
     slice, slice)
 end
 
+-- Per-thread indices the phases use.
 local function prologue(w, p, target)
   if p.tiled then
     w:line("const int fft_in_block = thread %% FFTS_PER_BLOCK;")
