@@ -590,9 +590,12 @@ endforeach()
 # dimension 0 of a 2D shape split four-step (--four-step N1): its N1-point columns into the work area, then
 # slices of the rest of each column with the rows, their output rows interleaved: 4x4096 slices as the
 # H200's line for fp16 4096x4096 asks (radix 32, 64 slices a block in turn, pass 1 through the TMA), small
-# slices several a block, and fp32 slices of 64 rows
+# slices several a block, and fp32 slices of 64 rows. Slices of few rows run their whole columns in the
+# rows' last stage and store from there: 4x4096 above (two butterflies of each row a thread), 2x4096 at
+# radix 32 (four), 2x2048 (one), 4x512 (a radix-2 last stage), 4x64 (eight slices a block)
 foreach(case "fp16;256x4096;64;_r32_pf64_tma;--max-tile;16,0;--radix;32;--prefetch;64;--radix32-passes=1;--twiddle-powers=1;--computed-twiddles=2;--tma-columns=1"
-        "fp16;64x64;4" "fp32;1024x256;16" "fp32;4096x16;1024")
+        "fp16;64x64;4" "fp32;1024x256;16" "fp32;4096x16;1024" "fp32;64x4096;32;_r32;--radix;32" "fp32;16x2048;8"
+        "fp16;8x512;2" "fp32;8x64;2")
   list(GET case 0 p)
   list(GET case 1 shape)
   list(GET case 2 columns)

@@ -327,6 +327,7 @@ static void explain_pass(const fftgen_kernel_plan *plan, const char *indent)
                                                                          : "global memory")
                                : "shared memory";
         const char *to = s == last && ((!staged && plan->cluster < 2) || stores) ? "global memory" : "shared memory";
+        if (s == last && fftgen_merges_whole_columns(plan)) to = "the columns in registers -> global memory";
         if (shuffle_tail && s == last - 1) to = "registers";
         if (shuffle_tail && s == last) {
             from = "registers (pairs swapped between lanes 16 apart by warp shuffles)";
@@ -448,8 +449,12 @@ static void explain_shape(const fftgen_transform_plan *plan)
             printf("), then the columns (radix ");
             for (int s = 0; s < p->col_stage_count; ++s) printf("%s%d", s ? " x " : "", p->col_radices[s]);
             if (p->column_rounds > 1) printf(", %d columns a thread in turn", p->column_rounds);
-            printf(") through shared memory%s%s\n", p->merged_stage ? "; the rows' last stage runs the columns' first"
-                                                                        " on its outputs, in registers" : "",
+            printf(")%s%s\n",
+                   fftgen_merges_whole_columns(p) ? " in registers, in the rows' last stage, each thread the columns of"
+                                                    " its rows' butterflies; that stage stores the outputs"
+                   : p->merged_stage ? " through shared memory; the rows' last stage runs the columns' first on its"
+                                       " outputs, in registers"
+                                     : " through shared memory",
                    p->computed_twiddles && p->col_stage_count > 1 ? "; the columns' twiddles computed (__sincosf, then"
                                                                     " squares)" : "");
             if (p->interleaved_slices > 1)

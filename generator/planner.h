@@ -562,6 +562,10 @@ int fftgen_shared_exchanges(const fftgen_kernel_plan *plan);
 int fftgen_loads_to_registers(const fftgen_kernel_plan *p);
 int fftgen_stores_from_registers(const fftgen_kernel_plan *p);
 
+/* Whether a fused slice's rows' last stage runs its whole columns (merged_stage with a one-stage column
+ * chain) and stores the outputs from registers: no column phase of its own. */
+int fftgen_merges_whole_columns(const fftgen_kernel_plan *p);
+
 /* Whether a tiled pass's loads, straight into registers, put the lanes along its runs: fp16 rows in runs
  * of 16, tiles of 16, a first stage of radix 16. Thread i then takes point i % 16 (plus 16 times
  * i / 256) of its run of transform (i / 16) % 16: a warp reads two whole runs, 128 contiguous bytes.

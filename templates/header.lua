@@ -100,7 +100,9 @@ local function header(w, f, title, body)
         w:line(" *   %d. %d x %d slices in one block: rows (radix %s), then columns (radix %s)%s", p.index,
           p.slice_rows, p.n // p.slice_rows, chain_text(p), table.concat(p.col_radices, " x "),
           p.merged_stage and ";" or "")
-        if p.merged_stage then
+        if p.merged_stage and #p.col_radices == 1 then
+          w:line(" *      the rows' last stage runs the whole columns in registers and stores the outputs")
+        elseif p.merged_stage then
           w:line(" *      the rows' last stage and the columns' first run in one phase, in registers")
         end
         if p.interleaved_slices > 1 then

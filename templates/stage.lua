@@ -842,57 +842,97 @@ local function emit_butterflies(w, plan, stage_index, r, ns, sign, to_global, to
 end
 
 -- A fused slice's rows' last stage merged with its columns' first (plan.merge_radix = g, the rows
--- plan's; fftgen_kernel_plan.merged_stage): thread t takes row butterfly j = t mod (POINTS / r) of the
--- g rows first_row + i * FFTS_PER_BLOCK / g (i < g), first_row = t / (POINTS / r). Those rows are one
+-- plan's; fftgen_kernel_plan.merged_stage): thread t takes row butterflies j + p * SPAN (p < h, where
+-- h = RADIX_MAX / (r * g) and SPAN = POINTS / (r * h), the threads along a row), j = t mod SPAN, of
+-- the g rows first_row + i * FFTS_PER_BLOCK / g (i < g), first_row = t / SPAN. Those rows are one
 -- column butterfly's inputs in the columns' first stage (radix g, sub-transforms of one point: no
 -- twiddles), so after its rows' butterflies the thread runs the columns' on their outputs m, in
--- registers, and writes column output c to row first_row * g + c: one exchange fewer.
+-- registers, and writes column output c to row first_row * g + c: one exchange fewer. Where that
+-- stage is the columns' only one (plan.merged_stores: g rows, the whole slice), row c is the slice's
+-- output row c, stored from registers: lanes hold neighbouring butterflies, so a warp's stores are
+-- runs of 32 points of a row.
+local function merged_per_row(plan, r) return plan.radix_max // (r * plan.merge_radix) end
+local function merged_span(plan, r) return plan.n // (r * merged_per_row(plan, r)) end
+
 local function merged_indices(w, plan, r)
-  w:line("const int j = thread %% %d;", plan.n // r)
-  w:line("const int first_row = thread / %d;", plan.n // r)
+  local span = merged_span(plan, r)
+  w:line("const int j = thread %% %d;", span)
+  if plan.ffts_per_block > plan.merge_radix then w:line("const int first_row = thread / %d;", span) end
+end
+
+local function merged_row_base(plan) -- (row first_row * POINTS, or row 0)
+  return plan.ffts_per_block > plan.merge_radix and "first_row * POINTS + j" or "j"
 end
 
 local function merged_bound(plan, r)
   local pad = pad_every(plan)
-  return plan.n % pad == 0 and math.min(plan.n // r, pad) - 1 or pad - 1
+  return plan.n % pad == 0 and math.min(merged_span(plan, r), pad) - 1 or pad - 1
 end
 
 local function emit_merged_loads(w, plan, r)
-  local g, stride = plan.merge_radix, plan.n // r
-  local base = "first_row * POINTS + j"
+  local g, h, stride, span = plan.merge_radix, merged_per_row(plan, r), plan.n // r, merged_span(plan, r)
+  local base = merged_row_base(plan)
   merged_indices(w, plan, r)
   w:line("const int src = %s;", padded(plan, base))
-  for i = 0, g - 1 do
-    for m = 0, r - 1 do
-      local c = i * (plan.ffts_per_block // g) * plan.n + m * stride
-      w:line("v[%d] = smem[%s];", i * r + m, smem_index(plan, "src", base, merged_bound(plan, r), c))
+  for p = 0, h - 1 do
+    for i = 0, g - 1 do
+      for m = 0, r - 1 do
+        local c = i * (plan.ffts_per_block // g) * plan.n + p * span + m * stride
+        w:line("v[%d] = smem[%s];", (p * g + i) * r + m, smem_index(plan, "src", base, merged_bound(plan, r), c))
+      end
     end
   end
 end
 
+-- Where the merged stage stores the slice's outputs: row c's point `at` from dst (merged_stores).
+local function merged_store_offset(plan, c, at)
+  if plan.interleaved then return string.format("(size_t)%d * OUT_ROW_STRIDE + %d", c, at) end
+  return tostring(c * plan.n + at)
+end
+
 local function emit_merged_butterflies(w, plan, stage_index, r, ns, sign)
-  local g = plan.merge_radix
+  local g, h, span = plan.merge_radix, merged_per_row(plan, r), merged_span(plan, r)
   assert(ns * r == plan.n and ns > 1, "the merged stage is the rows' last of several")
-  merged_indices(w, plan, r)
-  w:line("const int k = j; // the rows' last stage: k = j mod %d", ns)
-  local groups = {}
-  for i = 0, g - 1 do groups[#groups + 1] = i end
-  emit_twiddles(w, plan.prefix, stage_index, r, ns, groups, sign, plan.twiddle_powers, plan.computed_twiddles)
-  local rows = {}
-  for i = 0, g - 1 do
-    local xs = {}
-    for m = 0, r - 1 do xs[#xs + 1] = string.format("v[%d]", i * r + m) end
-    rows[i + 1] = radix.dft(w, xs, sign)
+  assert(not plan.merged_stores or plan.ffts_per_block == g, "a merged stage that stores ends the slice's columns")
+  -- (one phase with the loads where the stage stores from registers: their indices hold)
+  if not plan.merged_stores then merged_indices(w, plan, r) end
+  local base = string.format(plan.ffts_per_block > g and "first_row * %d + j" or "j", g * plan.n)
+  if plan.merged_stores then
+    w:line("point_t* dst = out + %s + j;", plan.interleaved and "out_block_base" or "block_base")
+  else
+    w:line("const int dst = %s;", padded(plan, base))
   end
-  local base = string.format("first_row * %d + j", g * plan.n)
-  w:line("const int dst = %s;", padded(plan, base))
-  for m = 0, r - 1 do
-    local xs = {}
-    for i = 0, g - 1 do xs[#xs + 1] = rows[i + 1][m + 1] end
-    local zs = radix.dft(w, xs, sign)
-    for c = 0, g - 1 do
-      w:line("smem[%s] = %s;", smem_index(plan, "dst", base, merged_bound(plan, r), c * plan.n + m * ns), zs[c + 1])
+  for p = 0, h - 1 do
+    w:open("")
+    w:line("const int k = %s; // the rows' last stage: k = j mod %d", code.sum("j", p * span), ns)
+    local groups = {}
+    for i = 0, g - 1 do groups[#groups + 1] = p * g + i end
+    emit_twiddles(w, plan.prefix, stage_index, r, ns, groups, sign, plan.twiddle_powers, plan.computed_twiddles)
+    local rows = {}
+    for i = 0, g - 1 do
+      local xs = {}
+      for m = 0, r - 1 do xs[#xs + 1] = string.format("v[%d]", (p * g + i) * r + m) end
+      rows[i + 1] = radix.dft(w, xs, sign)
     end
+    for m = 0, r - 1 do
+      local xs = {}
+      for i = 0, g - 1 do xs[#xs + 1] = rows[i + 1][m + 1] end
+      local zs = radix.dft(w, xs, sign)
+      if plan.merged_stores then
+        w:open("if (active)")
+        for c = 0, g - 1 do
+          w:line(storer(plan) .. "(dst, %s, %s);", merged_store_offset(plan, c, p * span + m * ns),
+            output(plan, zs[c + 1]))
+        end
+        w:close()
+      else
+        for c = 0, g - 1 do
+          w:line("smem[%s] = %s;", smem_index(plan, "dst", base, merged_bound(plan, r), c * plan.n + p * span + m * ns),
+            zs[c + 1])
+        end
+      end
+    end
+    w:close()
   end
 end
 
@@ -983,6 +1023,7 @@ local function slice_plans(plan)
       ffts_per_block = plan.slice_rows, staged_io = not plan.loads_to_registers, prefix = plan.prefix .. "rows_",
       prefetch = plan.prefetch, staged_row_points = plan.staged_row_points,
       merge_radix = plan.merged_stage and plan.col_radices[1] or nil,
+      merged_stores = plan.merged_stage and #plan.col_radices == 1, interleaved = plan.interleaved_slices > 1,
       what = string.format("rows: %d transforms of %d points%s", plan.slice_rows, columns,
         plan.merged_stage and ", the last stage with the columns' first" or "") })
     plan.cols_plan = sub({ n = plan.slice_rows, radices = plan.col_radices,
@@ -992,6 +1033,10 @@ local function slice_plans(plan)
       what = string.format("columns: %d transforms of %d points, side by side%s", columns, plan.slice_rows,
         plan.merged_stage and " (their first stage merged with the rows' last)" or "") })
     plan.cols_plan.keep_in_smem = not plan.stores_from_registers
+    if plan.rows_plan.merged_stores then
+      assert(plan.stores_from_registers, "a merged stage stores the columns' outputs from registers")
+      plan.cols_plan = nil -- the rows' merged stage ran the columns and stored them
+    end
     -- rows or columns shorter than the other's points a thread: one a thread, several in turn, one
     -- stage each (from the inputs straight into shared memory, or from there straight to the outputs),
     -- so a round leaves nothing for the next
@@ -1122,7 +1167,11 @@ end
 function M.phases(plan, sign)
   if plan.slice_rows and plan.slice_rows > 0 then
     local phases = {}
-    for _, sub in ipairs({ slice_plans(plan) }) do
+    local rows_plan, cols_plan, depth_plan = slice_plans(plan)
+    local subs = { rows_plan } -- (no columns phase where the rows' merged stage stored them)
+    if cols_plan then subs[#subs + 1] = cols_plan end
+    if depth_plan then subs[#subs + 1] = depth_plan end
+    for _, sub in ipairs(subs) do
       for _, phase in ipairs(M.phases(sub, sign)) do phases[#phases + 1] = scoped(sub, phase) end
     end
     -- else the columns' last stage stored them, or (on a cluster) they stay for the last stage, across
@@ -1182,7 +1231,12 @@ function M.phases(plan, sign)
       w:line("// stage %d of %d: radix %d on sub-transforms of %d points, then the columns' first stage (radix %d)",
         s, count, r, ns * r, plan.merge_radix)
       emit_merged_loads(w, plan, r)
-      barrier("block")
+      if plan.merged_stores then
+        -- (no barrier: the stage writes global memory only)
+        w.reads_shared_memory = true
+      else
+        barrier("block")
+      end
       emit_merged_butterflies(w, plan, s, r, ns, sign)
       break
     end
@@ -1323,7 +1377,7 @@ function M.twiddle_tables(plan)
   if plan.slice_rows and plan.slice_rows > 0 then
     local rows, cols, depth = slice_plans(plan)
     local tables = M.twiddle_tables(rows)
-    for _, t in ipairs(M.twiddle_tables(cols)) do tables[#tables + 1] = t end
+    for _, t in ipairs(cols and M.twiddle_tables(cols) or {}) do tables[#tables + 1] = t end
     for _, t in ipairs(depth and M.twiddle_tables(depth) or {}) do tables[#tables + 1] = t end
     return tables
   end

@@ -999,7 +999,8 @@ static void four_step_splits_through_wisdom(void **state)
  * slices at radix 32, 64 a block in turn), fp32 4096x4096 as the H200's line (2048-point columns in tiles of 8
  * through the TMA, staged inside the exchanges, then 2x4096 slices), small slices several a block (fp16 64x64
  * as 4 x 16x64), and fp32 slices of 64 rows; both directions, in and out of place, and one point off 16
- * bytes, against FFTW double. */
+ * bytes, against FFTW double. The 4x4096 and 2x4096 slices run their whole columns in their rows' last
+ * stage (two and four butterflies of each row a thread) and store from there. */
 static void four_step_splits_of_2d_shapes(void **state)
 {
     (void)state;
@@ -1029,6 +1030,7 @@ static void four_step_splits_of_2d_shapes(void **state)
         assert_true(passes->pass[0].twiddle_by_group);
         assert_int_equal(passes->pass[1].slice_rows, cases[c].shape.n[0] / cases[c].columns);
         assert_int_equal(passes->pass[1].interleaved_slices, cases[c].columns);
+        assert_int_equal(fftgen_merges_whole_columns(&passes->pass[1]), c < 2);
         assert_int_equal(passes->pass[0].tma_columns, c < 2 && tma);
         assert_int_equal(passes->pass[0].tma_in_exchanges, c == 1 && tma);
         assert_int_equal(fftgen_destroy(plan), FFTGEN_SUCCESS);
