@@ -191,7 +191,8 @@ fftgen_add_sim(fftgen_2048_s2_4099_1_2048_split 2048 split ", 0, 2, 4099, 1, 204
 # the 16x128 slices of 2x16x128 read their rows straight from global memory in fp16, and the fp16
 # columns of 256x16 store through shared memory; 4x8x16, 2x16x128 and 2x64x64 whole in one block, their
 # dimension 0 shorter than the slices' points a thread, so each thread takes 2, 8 and 8 columns in turn;
-# 2x2048 and 4x64, slices of fewer rows than their rows' points a thread, 8 and 4 columns a thread;
+# 2x2048, 4x64 and 4x2x4096's 2x4096, slices of fewer rows than their rows' points a thread, whose rows'
+# last stage runs the whole columns (2x4096 at radix 32, where only there it can);
 # 2x2x2 and 8x2x4, volumes of slices of 4 and 8 points; 2048x2 and 64x4, slices of rows shorter than
 # their columns' points a thread, 8 and 4 rows a thread),
 # contiguous rows plus tiled columns, three tiled passes with groups, and rows longer than one kernel

@@ -1205,6 +1205,16 @@ static fftgen_plan_status plan_slice_with_row_rounds(long long rows, long long c
     return FFTGEN_PLAN_OK;
 }
 
+/* Whether a slice of few rows has a column-round plan at `radix` (into *pass) whose rows' last stage runs the
+ * whole columns. */
+static int merged_column_rounds(long long rows, long long columns, int radix, fftgen_kernel_precision precision,
+                                int arch, fftgen_kernel_plan *pass)
+{
+    if (plan_slice_with_column_rounds(rows, columns, radix, precision, arch, pass) != FFTGEN_PLAN_OK) return 0;
+    merge_whole_columns(pass);
+    return pass->merged_stage;
+}
+
 /* The last two dimensions in one block: rows, then columns, in shared memory, each thread holding
  * `radix` points (0: 16, or the shorter dimension). Where the rows' last stage leaves a thread several
  * butterflies (radix / its radix of them), they come from rows apart by the columns' first stride and
@@ -1215,6 +1225,18 @@ static fftgen_plan_status plan_fused_slice(long long rows, long long columns, in
                                            fftgen_kernel_precision precision, int arch, fftgen_kernel_plan *pass)
 {
     const long long points = rows * columns, shorter = rows < columns ? rows : columns;
+    /* The planner's radix for a slice of few rows: 32 where only there its rows' last stage can run the
+     * whole columns (merge_whole_columns; 4096 = 32 x 32 x 4 against 16 x 16 x 16). H200, 2^27 points,
+     * fftgen-bench, radix 16 against 32, three rounds (ms): fp16 4x4096 0.437-0.439 -> 0.384-0.385, 8x2048
+     * 0.419-0.421 -> 0.374-0.378, 2x4096 0.395-0.397 -> 0.326-0.330, 64x4x4096 0.755-0.761 -> 0.703-0.709,
+     * 16x8x2048 0.680-0.685 -> 0.637-0.642; fp32 4x4096 0.587-0.591 -> 0.564-0.567, 2x4096 0.525-0.528 ->
+     * 0.520-0.524, 64x4x4096 1.100-1.108 -> 1.081-1.087, but slices of 8 rows slower (8x2048 0.580-0.587
+     * -> 0.597-0.604, 16x8x2048 1.094-1.100 -> 1.111-1.116), so fp32 takes it up to 4 rows. */
+    fftgen_kernel_plan at16;
+    if (radix == 0 && whole && columns > rows && rows < 16 && (precision == FFTGEN_KERNEL_FP16 || rows <= 4) &&
+        !merged_column_rounds(rows, columns, 16, precision, arch, &at16) &&
+        merged_column_rounds(rows, columns, 32, precision, arch, pass))
+        return FFTGEN_PLAN_OK;
     if (radix == 0) radix = 16;
     if (whole && columns > rows && rows < radix &&
         plan_slice_with_column_rounds(rows, columns, radix, precision, arch, pass) == FFTGEN_PLAN_OK) {

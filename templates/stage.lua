@@ -1025,7 +1025,9 @@ local function slice_plans(plan)
       merge_radix = plan.merged_stage and plan.col_radices[1] or nil,
       merged_stores = plan.merged_stage and #plan.col_radices == 1, interleaved = plan.interleaved_slices > 1,
       what = string.format("rows: %d transforms of %d points%s", plan.slice_rows, columns,
-        plan.merged_stage and ", the last stage with the columns' first" or "") })
+        not plan.merged_stage and "" or
+        #plan.col_radices == 1 and ", the last stage with the whole columns, stored from registers" or
+        ", the last stage with the columns' first") })
     plan.cols_plan = sub({ n = plan.slice_rows, radices = plan.col_radices,
       threads_per_fft = plan.slice_rows // plan.radix_max, ffts_per_block = columns, transposed_smem = true,
       data_in_smem = true, prefix = plan.prefix .. "cols_", first_stage_merged = plan.merged_stage,

@@ -688,12 +688,26 @@ static void small_volumes_in_one_pass(void **state)
     assert_non_null(strstr(output, "constexpr int DEPTH_ROUNDS = 8; // columns along dimension 0 a thread transforms"
                                    " in turn"));
     assert_non_null(strstr(output, "for (int round = 0; round < DEPTH_ROUNDS; ++round)"));
-    /* a slice of two rows: its rows at 16 points a thread, its 2-point columns 8 a thread in turn */
-    assert_int_equal(run_fftgen("--n", "2x2048", "--explain", NULL), 0);
+    /* a slice of eight rows: its rows at 16 points a thread, its 8-point columns 2 a thread in turn */
+    assert_int_equal(run_fftgen("--n", "8x1024", "--explain", NULL), 0);
     assert_non_null(strstr(output, "1 pass over global memory"));
-    assert_non_null(strstr(output, "the columns (radix 2, 8 columns a thread in turn) through shared memory"));
+    assert_non_null(strstr(output, "the columns (radix 8, 2 columns a thread in turn) through shared memory"));
+    assert_int_equal(run_fftgen("--n", "8x1024", "--direction", "forward", NULL), 0);
+    assert_non_null(strstr(output, "constexpr int COLUMN_ROUNDS = 2; // columns of a slice a thread transforms in turn"));
+    /* a slice of two rows: the rows' last stage (radix 8, 16 points a thread) holds the same butterfly of
+     * both rows, runs the 2-point columns in registers and stores them: no column phase */
+    assert_int_equal(run_fftgen("--n", "2x2048", "--explain", NULL), 0);
+    assert_non_null(strstr(output, "the columns (radix 2) in registers, in the rows' last stage"));
+    assert_non_null(strstr(output, "shared memory -> the columns in registers -> global memory"));
+    assert_non_null(strstr(output, "34816 bytes per block (2 exchanges through fp32 shared memory)"));
     assert_int_equal(run_fftgen("--n", "2x2048", "--direction", "forward", NULL), 0);
-    assert_non_null(strstr(output, "constexpr int COLUMN_ROUNDS = 8; // columns of a slice a thread transforms in turn"));
+    assert_non_null(strstr(output, " *      the rows' last stage runs the whole columns in registers and stores the"
+                                   " outputs"));
+    assert_null(strstr(output, "COLUMN_ROUNDS"));
+    /* 4096-point rows take radix 32 for it (32 x 32 x 4; 16 x 16 x 16 ends on radix 16) */
+    assert_int_equal(run_fftgen("--n", "4x4096", "--precision", "fp16", "--explain", NULL), 0);
+    assert_non_null(strstr(output, "radix chain:    32 x 32 x 4"));
+    assert_non_null(strstr(output, "the columns (radix 4) in registers, in the rows' last stage"));
     /* the mirror, rows of two points: its columns at 16 points a thread, its rows 8 a thread in turn */
     assert_int_equal(run_fftgen("--n", "2048x2", "--explain", NULL), 0);
     assert_non_null(strstr(output, "1 pass over global memory"));
