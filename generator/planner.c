@@ -1205,8 +1205,8 @@ static fftgen_plan_status plan_slice_with_row_rounds(long long rows, long long c
     return FFTGEN_PLAN_OK;
 }
 
-/* Whether a slice of few rows has a column-round plan at `radix` (into *pass) whose rows' last stage runs the
- * whole columns. */
+/* Whether a slice of few rows has a column-round plan at `radix` whose rows' last stage runs the whole columns
+ * (*pass: that plan, whatever the answer). */
 static int merged_column_rounds(long long rows, long long columns, int radix, fftgen_kernel_precision precision,
                                 int arch, fftgen_kernel_plan *pass)
 {
@@ -1232,10 +1232,10 @@ static fftgen_plan_status plan_fused_slice(long long rows, long long columns, in
      * 16x8x2048 0.680-0.685 -> 0.637-0.642; fp32 4x4096 0.587-0.591 -> 0.564-0.567, 2x4096 0.525-0.528 ->
      * 0.520-0.524, 64x4x4096 1.100-1.108 -> 1.081-1.087, but slices of 8 rows slower (8x2048 0.580-0.587
      * -> 0.597-0.604, 16x8x2048 1.094-1.100 -> 1.111-1.116), so fp32 takes it up to 4 rows. */
-    fftgen_kernel_plan at16;
-    if (radix == 0 && whole && columns > rows && rows < 16 && (precision == FFTGEN_KERNEL_FP16 || rows <= 4) &&
-        !merged_column_rounds(rows, columns, 16, precision, arch, &at16) &&
-        merged_column_rounds(rows, columns, 32, precision, arch, pass))
+    const int radix32_measured_faster = precision == FFTGEN_KERNEL_FP16 || rows <= 4;
+    if (radix == 0 && whole && columns > rows && rows < 16 &&
+        (merged_column_rounds(rows, columns, 16, precision, arch, pass) ||
+         (radix32_measured_faster && merged_column_rounds(rows, columns, 32, precision, arch, pass))))
         return FFTGEN_PLAN_OK;
     if (radix == 0) radix = 16;
     if (whole && columns > rows && rows < radix &&
