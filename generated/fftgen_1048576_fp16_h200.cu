@@ -136,8 +136,9 @@ __device__ __forceinline__ void wait_fetched(unsigned long long* fetched, unsign
                  " @!done bra WAIT_%=;\n}" :: "r"(shared_address(fetched)), "r"(parity) : "memory");
 }
 // Element e of a run tile's staging buffer where the TMA's 128-byte swizzle puts it: the 16-byte
-// piece at bits 4-6 of its byte offset XORed with bits 7-9 (the buffer starts on 1024 bytes), so
-// that a warp's reads of its rows, a run's length apart, fall on different banks.
+// piece at bits 4-6 of its byte offset XORed with bits 7-9 (a TMA's buffer starts on 1024 bytes;
+// the threads' copies put their pieces there themselves), so that a warp's reads of its rows, a
+// run's length apart, fall on different banks.
 __device__ __forceinline__ int swizzled(int e) {
     const int byte = e * (int)sizeof(point_t);
     return (byte ^ ((byte >> 3) & 0x70)) / (int)sizeof(point_t);

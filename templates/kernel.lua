@@ -10,14 +10,14 @@ local plan_facts = require("plan_facts")
 local SIGN, uses_shared, multi, fused, clustered, grouped_slices, through_work, any_pass_that, tensor_cores,
   any_cluster, reads_pass_tables, per_block_batch, shuffle_tail, radix32, pad_text, sparse_pad, wide_pad,
   computed_twiddles, shared_exponent, prefetching, any_prefetch, bulk_copies, slice_copies, tile_copies,
-  tma_columns, tma_runs, l2_prefetching, storage_type, groups, kernel_name, pass_buffers =
+  tma_columns, tma_runs, swizzled_tile_copies, swizzled_runs, l2_prefetching, storage_type, groups, kernel_name, pass_buffers =
   plan_facts.SIGN, plan_facts.uses_shared, plan_facts.multi, plan_facts.fused, plan_facts.clustered,
   plan_facts.grouped_slices, plan_facts.through_work, plan_facts.any_pass_that, plan_facts.tensor_cores,
   plan_facts.any_cluster, plan_facts.reads_pass_tables, plan_facts.per_block_batch, plan_facts.shuffle_tail,
   plan_facts.radix32, plan_facts.pad_text, plan_facts.sparse_pad, plan_facts.wide_pad,
   plan_facts.computed_twiddles, plan_facts.shared_exponent, plan_facts.prefetching, plan_facts.any_prefetch,
   plan_facts.bulk_copies, plan_facts.slice_copies, plan_facts.tile_copies, plan_facts.tma_columns,
-  plan_facts.tma_runs, plan_facts.l2_prefetching, plan_facts.storage_type, plan_facts.groups, plan_facts.kernel_name,
+  plan_facts.tma_runs, plan_facts.swizzled_tile_copies, plan_facts.swizzled_runs, plan_facts.l2_prefetching, plan_facts.storage_type, plan_facts.groups, plan_facts.kernel_name,
   plan_facts.pass_buffers
 local header = require("header").header
 local pass_setup = require("pass_setup")
@@ -220,8 +220,8 @@ local function cuda_helpers(w, f)
     w:line("// completes when all their bytes have arrived.")
     fetch_barrier(w)
     wait_for_fetch(w)
-    if any_pass_that(f, tma_runs) then pass_setup.swizzle_helper(w, "__device__ __forceinline__") end
   end
+  if any_pass_that(f, swizzled_runs) then pass_setup.swizzle_helper(w, "__device__ __forceinline__") end
   if any_pass_that(f, bulk_copies) then
     w:line("")
     w:line("// Bulk copies (sm_90): one thread copies a transform's input into shared memory with the TMA,")
@@ -700,9 +700,19 @@ local function cuda_pass(w, f, p)
     w:line("constexpr int RUN_ROW_PIECES = FFTS_PER_BLOCK * IN_RUN_POINTS * (int)sizeof(point_t) / 16; // a run of every transform")
     w:line("constexpr int TILE_PIECES = FFTS_PER_BLOCK * POINTS * (int)sizeof(point_t) / 16;")
     w:line("static_assert(TILE_PIECES %% THREADS == 0, \"whole copies of the block\");")
+    local swizzled = swizzled_tile_copies(p)
+    if swizzled then
+      w:line("static_assert(THREADS_PER_FFT * FFTS_PER_BLOCK * sizeof(point_t) %% 1024 == 0,")
+      w:line("              \"a thread's points whole swizzle periods apart\");")
+    end
     w:line("")
     w:line("// Tile `tile`'s input copied ahead by the block's threads, 16 bytes each (cp.async, sm_80): run r of")
-    w:line("// every transform (FFTS_PER_BLOCK runs side by side) lands at staging + r * FFTS_PER_BLOCK * IN_RUN_POINTS.")
+    w:line("// every transform (FFTS_PER_BLOCK runs side by side) lands at staging + r * FFTS_PER_BLOCK * IN_RUN_POINTS%s",
+      swizzled and "," or ".")
+    if swizzled then
+      w:line("// each 16-byte piece where the TMA's 128-byte swizzle puts it (swizzled), so that a warp's reads of")
+      w:line("// its runs fall on 32 banks.")
+    end
     w:line("// Transforms past the batch (in a last, partial tile) are not read. The copies land by")
     w:line("// cp.async.wait_all; `in` is 16-byte aligned (the work area), and so is every run.")
     w:open("__device__ __forceinline__ void fetch_tile(point_t* staging, const point_t* in, long long tile, int batch, int thread)")
@@ -715,7 +725,8 @@ local function cuda_pass(w, f, p)
     w:line("const int run = piece / RUN_ROW_PIECES, offset = (piece %% RUN_ROW_PIECES) * PIECE_POINTS;")
     w:open("if (offset / IN_RUN_POINTS < tile_ffts)")
     w:line("asm volatile(\"cp.async.cg.shared.global [%%0], [%%1], 16;\"")
-    w:line("             :: \"r\"(to + 16u * (unsigned)piece), \"l\"(from + (size_t)run * IN_RUN_STRIDE + offset) : \"memory\");")
+    w:line("             :: \"r\"(to + 16u * (unsigned)%s), \"l\"(from + (size_t)run * IN_RUN_STRIDE + offset) : \"memory\");",
+      swizzled and "(swizzled(piece * PIECE_POINTS) / PIECE_POINTS)" or "piece")
     w:close()
     w:close()
     w:line("asm volatile(\"cp.async.commit_group;\" ::: \"memory\");")

@@ -239,11 +239,13 @@ local function tables(w, p, qualifier)
 end
 
 -- Where the TMA's 128-byte swizzle (CU_TENSOR_MAP_SWIZZLE_128B) puts element e of a staged run tile
--- (fftgen_tma_runs), for the kernel's reads and for its threads' copy (and the host simulation's) alike.
+-- (fftgen_tma_runs) or copied ahead by the threads (plan_facts.swizzled_tile_copies), for the kernel's reads
+-- and for its threads' copies (and the host simulation's) alike.
 local function swizzle_helper(w, qualifier)
   w:line("// Element e of a run tile's staging buffer where the TMA's 128-byte swizzle puts it: the 16-byte")
-  w:line("// piece at bits 4-6 of its byte offset XORed with bits 7-9 (the buffer starts on 1024 bytes), so")
-  w:line("// that a warp's reads of its rows, a run's length apart, fall on different banks.")
+  w:line("// piece at bits 4-6 of its byte offset XORed with bits 7-9 (a TMA's buffer starts on 1024 bytes;")
+  w:line("// the threads' copies put their pieces there themselves), so that a warp's reads of its rows, a")
+  w:line("// run's length apart, fall on different banks.")
   w:open("%s int swizzled(int e)", qualifier)
   w:line("const int byte = e * (int)sizeof(point_t);")
   w:line("return (byte ^ ((byte >> 3) & 0x70)) / (int)sizeof(point_t);")

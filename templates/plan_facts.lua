@@ -105,6 +105,13 @@ local function tma_columns(p) return p.tma_columns end
 -- ... reading rows in runs from the tiles of a pass before, staged with the TMA's 128-byte swizzle
 -- (fftgen_tma_runs)
 local function tma_runs(p) return p.tma_runs end
+-- ... or copied ahead by the block's threads (tile_copies) into the same swizzle, where a thread's points
+-- lie whole swizzle periods apart: unswizzled, a warp's reads of runs of 8 or 16 fp16 points fall two or
+-- four to a bank
+local function swizzled_tile_copies(p)
+  return tile_copies(p) and (p.threads_per_fft * p.ffts_per_block * p.point_bytes) % 1024 == 0
+end
+local function swizzled_runs(p) return tma_runs(p) or swizzled_tile_copies(p) end
 local function l2_prefetching(p) return p.l2_prefetch_bytes > 0 end
 local function storage_type(f) return (f.precision == "fp16") and "__half2" or "float2" end
 
@@ -162,6 +169,8 @@ return {
   tile_copies = tile_copies,
   tma_columns = tma_columns,
   tma_runs = tma_runs,
+  swizzled_tile_copies = swizzled_tile_copies,
+  swizzled_runs = swizzled_runs,
   l2_prefetching = l2_prefetching,
   storage_type = storage_type,
   groups = groups,

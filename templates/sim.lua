@@ -40,7 +40,7 @@ local function sim_helpers(w, f)
     w:line("static inline float2 load_point(const point_t* p, size_t i) { return p[i]; }")
     w:line("static inline void store_point(point_t* p, size_t i, float2 f) { p[i] = f; }")
   end
-  if any_pass_that(f, tma_runs) then pass_setup.swizzle_helper(w, "static inline") end
+  if any_pass_that(f, plan_facts.swizzled_runs) then pass_setup.swizzle_helper(w, "static inline") end
   if any_pass_that(f, stage.asks_l2_around_columns) then
     w:line("// the CUDA kernels' hint to L2 changes no value")
     w:line("static inline float2 load_point_asking_256(const point_t* p, size_t i) { return load_point(p, i); }")
@@ -200,8 +200,10 @@ local function sim_function(w, f, p, direction, name, qualifier)
     w:line("/* the CUDA kernel runs tiles 2b and 2b + 1 in one block, in turn: pair_half is where each keeps its outputs */")
     w:line("point_t* pair_half = (point_t*)((block & 1) ? (char*)smem : (char*)smem + PAIR_OFFSET);")
   end
-  if tma_runs(p) then
-    w:open("") -- the TMA's box (fetch_tile_boxes), or the threads' copy_tile: the same points, swizzled
+  if plan_facts.swizzled_runs(p) then
+    -- the TMA's box (fetch_tile_boxes), the threads' copy_tile, or their swizzled fetch_tile: the same
+    -- points, swizzled
+    w:open("")
     w:line("const long long tile = block;")
     pass_setup.run_tile_copy(w, "0", "1")
     w:close()

@@ -17,6 +17,7 @@
 local code = require("code")
 local radix = require("radix")
 local tc16 = require("tc16")
+local plan_facts = require("plan_facts")
 
 local M = {}
 
@@ -253,8 +254,9 @@ local function tiled_prelude(w, plan, layout, pointer, tile, row)
       return
     end
     if (plan.prefetch or 0) > 1 then
-      -- copied ahead by the block's threads (kernel.lua's fetch_tile)
-      w:line("const point_t* src = staging + %s;", staged)
+      -- copied ahead by the block's threads (kernel.lua's fetch_tile), swizzled as the TMA's runs where
+      -- the thread's points lie whole swizzle periods apart (plan_facts.swizzled_tile_copies)
+      w:line("const point_t* src = staging + %s;", plan_facts.swizzled_tile_copies(plan) and ("swizzled(" .. staged .. ")") or staged)
       return
     end
     local fft, point = "fft_in_block", "fft_thread"
