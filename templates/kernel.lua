@@ -10,15 +10,16 @@ local plan_facts = require("plan_facts")
 local SIGN, uses_shared, multi, fused, clustered, grouped_slices, through_work, any_pass_that, tensor_cores,
   any_cluster, reads_pass_tables, per_block_batch, shuffle_tail, radix32, pad_text, sparse_pad, wide_pad,
   computed_twiddles, shared_exponent, prefetching, any_prefetch, bulk_copies, slice_copies, tile_copies,
-  tma_columns, tma_runs, swizzled_tile_copies, swizzled_runs, l2_prefetching, storage_type, groups, kernel_name, pass_buffers =
+  tma_columns, tma_runs, swizzled_tile_copies, swizzled_runs, l2_prefetching, storage_type, groups, kernel_name,
+  pass_buffers =
   plan_facts.SIGN, plan_facts.uses_shared, plan_facts.multi, plan_facts.fused, plan_facts.clustered,
   plan_facts.grouped_slices, plan_facts.through_work, plan_facts.any_pass_that, plan_facts.tensor_cores,
   plan_facts.any_cluster, plan_facts.reads_pass_tables, plan_facts.per_block_batch, plan_facts.shuffle_tail,
   plan_facts.radix32, plan_facts.pad_text, plan_facts.sparse_pad, plan_facts.wide_pad,
   plan_facts.computed_twiddles, plan_facts.shared_exponent, plan_facts.prefetching, plan_facts.any_prefetch,
   plan_facts.bulk_copies, plan_facts.slice_copies, plan_facts.tile_copies, plan_facts.tma_columns,
-  plan_facts.tma_runs, plan_facts.swizzled_tile_copies, plan_facts.swizzled_runs, plan_facts.l2_prefetching, plan_facts.storage_type, plan_facts.groups, plan_facts.kernel_name,
-  plan_facts.pass_buffers
+  plan_facts.tma_runs, plan_facts.swizzled_tile_copies, plan_facts.swizzled_runs, plan_facts.l2_prefetching,
+  plan_facts.storage_type, plan_facts.groups, plan_facts.kernel_name, plan_facts.pass_buffers
 local header = require("header").header
 local pass_setup = require("pass_setup")
 local pass_constants, tile_indices, tile_input, slice_smem, prologue, tables =

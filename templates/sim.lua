@@ -8,14 +8,14 @@ local tc16 = require("tc16")
 local plan_facts = require("plan_facts")
 local SIGN, uses_shared, multi, fused, clustered, grouped_slices, through_work, any_pass_that, tensor_cores,
   on_cluster, any_cluster, reads_pass_tables, volume, shuffle_tail, radix32, sparse_pad, wide_pad,
-  computed_twiddles, shared_exponent, prefetching, any_prefetch, tile_copies, tma_columns, tma_runs, groups,
+  computed_twiddles, shared_exponent, prefetching, any_prefetch, tile_copies, tma_columns, swizzled_runs, groups,
   kernel_name, pass_buffers =
   plan_facts.SIGN, plan_facts.uses_shared, plan_facts.multi, plan_facts.fused, plan_facts.clustered,
   plan_facts.grouped_slices, plan_facts.through_work, plan_facts.any_pass_that, plan_facts.tensor_cores,
   plan_facts.on_cluster, plan_facts.any_cluster, plan_facts.reads_pass_tables, plan_facts.volume,
   plan_facts.shuffle_tail, plan_facts.radix32, plan_facts.sparse_pad, plan_facts.wide_pad,
   plan_facts.computed_twiddles, plan_facts.shared_exponent, plan_facts.prefetching, plan_facts.any_prefetch,
-  plan_facts.tile_copies, plan_facts.tma_columns, plan_facts.tma_runs, plan_facts.groups, plan_facts.kernel_name,
+  plan_facts.tile_copies, plan_facts.tma_columns, plan_facts.swizzled_runs, plan_facts.groups, plan_facts.kernel_name,
   plan_facts.pass_buffers
 local header = require("header").header
 local pass_setup = require("pass_setup")
@@ -40,7 +40,7 @@ local function sim_helpers(w, f)
     w:line("static inline float2 load_point(const point_t* p, size_t i) { return p[i]; }")
     w:line("static inline void store_point(point_t* p, size_t i, float2 f) { p[i] = f; }")
   end
-  if any_pass_that(f, plan_facts.swizzled_runs) then pass_setup.swizzle_helper(w, "static inline") end
+  if any_pass_that(f, swizzled_runs) then pass_setup.swizzle_helper(w, "static inline") end
   if any_pass_that(f, stage.asks_l2_around_columns) then
     w:line("// the CUDA kernels' hint to L2 changes no value")
     w:line("static inline float2 load_point_asking_256(const point_t* p, size_t i) { return load_point(p, i); }")
@@ -200,7 +200,7 @@ local function sim_function(w, f, p, direction, name, qualifier)
     w:line("/* the CUDA kernel runs tiles 2b and 2b + 1 in one block, in turn: pair_half is where each keeps its outputs */")
     w:line("point_t* pair_half = (point_t*)((block & 1) ? (char*)smem : (char*)smem + PAIR_OFFSET);")
   end
-  if plan_facts.swizzled_runs(p) then
+  if swizzled_runs(p) then
     -- the TMA's box (fetch_tile_boxes), the threads' copy_tile, or their swizzled fetch_tile: the same
     -- points, swizzled
     w:open("")
