@@ -106,8 +106,7 @@ local function tma_columns(p) return p.tma_columns end
 -- (fftgen_tma_runs)
 local function tma_runs(p) return p.tma_runs end
 -- ... or copied ahead by the block's threads (tile_copies) into the same swizzle, where a thread's points
--- lie whole swizzle periods apart: unswizzled, a warp's reads of runs of 8 or 16 fp16 points fall two or
--- four to a bank
+-- lie whole swizzle periods apart: unswizzled, a warp's reads of runs of 8 fp16 points fall two to a bank
 local function swizzled_tile_copies(p)
   return tile_copies(p) and (p.threads_per_fft * p.ffts_per_block * p.point_bytes) % 1024 == 0
 end

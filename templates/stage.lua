@@ -256,7 +256,8 @@ local function tiled_prelude(w, plan, layout, pointer, tile, row)
     if (plan.prefetch or 0) > 1 then
       -- copied ahead by the block's threads (kernel.lua's fetch_tile), swizzled as the TMA's runs where
       -- the thread's points lie whole swizzle periods apart (plan_facts.swizzled_tile_copies)
-      w:line("const point_t* src = staging + %s;", plan_facts.swizzled_tile_copies(plan) and ("swizzled(" .. staged .. ")") or staged)
+      if plan_facts.swizzled_tile_copies(plan) then staged = "swizzled(" .. staged .. ")" end
+      w:line("const point_t* src = staging + %s;", staged)
       return
     end
     local fft, point = "fft_in_block", "fft_thread"
