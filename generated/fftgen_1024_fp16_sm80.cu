@@ -61,6 +61,17 @@ __device__ __forceinline__ void store_point(point_t* p, size_t i, float2 f) {
 
 __device__ __forceinline__ float2 load_twiddle(const float2* tw, int i) { return __ldg(tw + i); }
 __device__ __forceinline__ float2 scaled(float2 a, float s) { return make_float2(a.x * s, a.y * s); }
+// two_cos * a - b and two_cos * a - conj(b): a twiddle from the two before it (Chebyshev's recurrence)
+__device__ __forceinline__ float2 chebyshev_next(float two_cos, float2 a, float2 b) {
+    return make_float2(fmaf(two_cos, a.x, -b.x), fmaf(two_cos, a.y, -b.y));
+}
+__device__ __forceinline__ float2 chebyshev_next_conj(float two_cos, float2 a, float2 b) {
+    return make_float2(fmaf(two_cos, a.x, -b.x), fmaf(two_cos, a.y, b.y));
+}
+// two_cos * a - 1: the twiddle of twice a's angle, two_cos a's
+__device__ __forceinline__ float2 chebyshev_double(float two_cos, float2 a) {
+    return make_float2(fmaf(two_cos, a.x, -1.0f), two_cos * a.y);
+}
 
 // a * w and a * conj(w)
 __device__ __forceinline__ float2 twiddle_mul(float2 a, float2 w) {
@@ -540,28 +551,39 @@ fftgen_1024_fp16_forward(const point_t* in, point_t* out, int batch, float scale
             const int k = j & 15;
             const float2* tw = twiddles_2 + k;
             const float2 w1_0 = load_twiddle(tw, 0);
-            const float2 w2_0 = load_twiddle(tw, 16);
-            const float2 w4_0 = load_twiddle(tw, 48);
-            const float2 w8_0 = load_twiddle(tw, 112);
+            const float two_cos_0 = 2.0f * w1_0.x;
             v[1] = twiddle_mul(v[1], w1_0);
-            v[9] = twiddle_mul(v[9], twiddle_mul(w1_0, w8_0));
+            const float2 w2_0 = chebyshev_double(two_cos_0, w1_0);
             v[2] = twiddle_mul(v[2], w2_0);
-            v[10] = twiddle_mul(v[10], twiddle_mul(w2_0, w8_0));
-            const float2 w3_0 = twiddle_mul(w1_0, w2_0);
+            const float two_cos2_0 = 2.0f * w2_0.x;
+            const float2 w3_0 = chebyshev_next_conj(two_cos2_0, w1_0, w1_0);
             v[3] = twiddle_mul(v[3], w3_0);
-            v[11] = twiddle_mul(v[11], twiddle_mul(w3_0, w8_0));
+            const float2 w4_0 = chebyshev_double(two_cos2_0, w2_0);
             v[4] = twiddle_mul(v[4], w4_0);
-            v[12] = twiddle_mul(v[12], twiddle_mul(w4_0, w8_0));
-            const float2 w5_0 = twiddle_mul(w1_0, w4_0);
+            const float two_cos4_0 = 2.0f * w4_0.x;
+            const float2 w5_0 = chebyshev_next_conj(two_cos4_0, w1_0, w3_0);
             v[5] = twiddle_mul(v[5], w5_0);
-            v[13] = twiddle_mul(v[13], twiddle_mul(w5_0, w8_0));
-            const float2 w6_0 = twiddle_mul(w2_0, w4_0);
+            const float2 w6_0 = chebyshev_next_conj(two_cos4_0, w2_0, w2_0);
             v[6] = twiddle_mul(v[6], w6_0);
-            v[14] = twiddle_mul(v[14], twiddle_mul(w6_0, w8_0));
-            const float2 w7_0 = twiddle_mul(w3_0, w4_0);
+            const float2 w7_0 = chebyshev_next_conj(two_cos4_0, w3_0, w1_0);
             v[7] = twiddle_mul(v[7], w7_0);
-            v[15] = twiddle_mul(v[15], twiddle_mul(w7_0, w8_0));
+            const float2 w8_0 = chebyshev_double(two_cos4_0, w4_0);
             v[8] = twiddle_mul(v[8], w8_0);
+            const float two_cos8_0 = 2.0f * w8_0.x;
+            const float2 w9_0 = chebyshev_next_conj(two_cos8_0, w1_0, w7_0);
+            v[9] = twiddle_mul(v[9], w9_0);
+            const float2 w10_0 = chebyshev_next_conj(two_cos8_0, w2_0, w6_0);
+            v[10] = twiddle_mul(v[10], w10_0);
+            const float2 w11_0 = chebyshev_next_conj(two_cos8_0, w3_0, w5_0);
+            v[11] = twiddle_mul(v[11], w11_0);
+            const float2 w12_0 = chebyshev_next_conj(two_cos8_0, w4_0, w4_0);
+            v[12] = twiddle_mul(v[12], w12_0);
+            const float2 w13_0 = chebyshev_next_conj(two_cos8_0, w5_0, w3_0);
+            v[13] = twiddle_mul(v[13], w13_0);
+            const float2 w14_0 = chebyshev_next_conj(two_cos8_0, w6_0, w2_0);
+            v[14] = twiddle_mul(v[14], w14_0);
+            const float2 w15_0 = chebyshev_next_conj(two_cos8_0, w7_0, w1_0);
+            v[15] = twiddle_mul(v[15], w15_0);
             const float2 t1 = make_float2(v[0].x + v[8].x, v[0].y + v[8].y);
             const float2 t2 = make_float2(v[0].x - v[8].x, v[0].y - v[8].y);
             const float2 t3 = make_float2(v[4].x + v[12].x, v[4].y + v[12].y);
@@ -688,10 +710,13 @@ fftgen_1024_fp16_forward(const point_t* in, point_t* out, int batch, float scale
             const int k = j & 255;
             const float2* tw = twiddles_3 + k;
             const float2 w1_0 = load_twiddle(tw, 0);
-            const float2 w2_0 = load_twiddle(tw, 256);
+            const float two_cos_0 = 2.0f * w1_0.x;
             v[1] = twiddle_mul(v[1], w1_0);
-            v[3] = twiddle_mul(v[3], twiddle_mul(w1_0, w2_0));
+            const float2 w2_0 = chebyshev_double(two_cos_0, w1_0);
             v[2] = twiddle_mul(v[2], w2_0);
+            const float two_cos2_0 = 2.0f * w2_0.x;
+            const float2 w3_0 = chebyshev_next_conj(two_cos2_0, w1_0, w1_0);
+            v[3] = twiddle_mul(v[3], w3_0);
             const float2 t1 = make_float2(v[0].x + v[2].x, v[0].y + v[2].y);
             const float2 t2 = make_float2(v[0].x - v[2].x, v[0].y - v[2].y);
             const float2 t3 = make_float2(v[1].x + v[3].x, v[1].y + v[3].y);
@@ -713,10 +738,13 @@ fftgen_1024_fp16_forward(const point_t* in, point_t* out, int batch, float scale
             const int k = j & 255;
             const float2* tw = twiddles_3 + k;
             const float2 w1_1 = load_twiddle(tw, 0);
-            const float2 w2_1 = load_twiddle(tw, 256);
+            const float two_cos_1 = 2.0f * w1_1.x;
             v[5] = twiddle_mul(v[5], w1_1);
-            v[7] = twiddle_mul(v[7], twiddle_mul(w1_1, w2_1));
+            const float2 w2_1 = chebyshev_double(two_cos_1, w1_1);
             v[6] = twiddle_mul(v[6], w2_1);
+            const float two_cos2_1 = 2.0f * w2_1.x;
+            const float2 w3_1 = chebyshev_next_conj(two_cos2_1, w1_1, w1_1);
+            v[7] = twiddle_mul(v[7], w3_1);
             const float2 t10 = make_float2(v[4].x + v[6].x, v[4].y + v[6].y);
             const float2 t11 = make_float2(v[4].x - v[6].x, v[4].y - v[6].y);
             const float2 t12 = make_float2(v[5].x + v[7].x, v[5].y + v[7].y);
@@ -738,10 +766,13 @@ fftgen_1024_fp16_forward(const point_t* in, point_t* out, int batch, float scale
             const int k = j & 255;
             const float2* tw = twiddles_3 + k;
             const float2 w1_2 = load_twiddle(tw, 0);
-            const float2 w2_2 = load_twiddle(tw, 256);
+            const float two_cos_2 = 2.0f * w1_2.x;
             v[9] = twiddle_mul(v[9], w1_2);
-            v[11] = twiddle_mul(v[11], twiddle_mul(w1_2, w2_2));
+            const float2 w2_2 = chebyshev_double(two_cos_2, w1_2);
             v[10] = twiddle_mul(v[10], w2_2);
+            const float two_cos2_2 = 2.0f * w2_2.x;
+            const float2 w3_2 = chebyshev_next_conj(two_cos2_2, w1_2, w1_2);
+            v[11] = twiddle_mul(v[11], w3_2);
             const float2 t19 = make_float2(v[8].x + v[10].x, v[8].y + v[10].y);
             const float2 t20 = make_float2(v[8].x - v[10].x, v[8].y - v[10].y);
             const float2 t21 = make_float2(v[9].x + v[11].x, v[9].y + v[11].y);
@@ -763,10 +794,13 @@ fftgen_1024_fp16_forward(const point_t* in, point_t* out, int batch, float scale
             const int k = j & 255;
             const float2* tw = twiddles_3 + k;
             const float2 w1_3 = load_twiddle(tw, 0);
-            const float2 w2_3 = load_twiddle(tw, 256);
+            const float two_cos_3 = 2.0f * w1_3.x;
             v[13] = twiddle_mul(v[13], w1_3);
-            v[15] = twiddle_mul(v[15], twiddle_mul(w1_3, w2_3));
+            const float2 w2_3 = chebyshev_double(two_cos_3, w1_3);
             v[14] = twiddle_mul(v[14], w2_3);
+            const float two_cos2_3 = 2.0f * w2_3.x;
+            const float2 w3_3 = chebyshev_next_conj(two_cos2_3, w1_3, w1_3);
+            v[15] = twiddle_mul(v[15], w3_3);
             const float2 t28 = make_float2(v[12].x + v[14].x, v[12].y + v[14].y);
             const float2 t29 = make_float2(v[12].x - v[14].x, v[12].y - v[14].y);
             const float2 t30 = make_float2(v[13].x + v[15].x, v[13].y + v[15].y);
@@ -984,28 +1018,39 @@ fftgen_1024_fp16_inverse(const point_t* in, point_t* out, int batch, float scale
             const int k = j & 15;
             const float2* tw = twiddles_2 + k;
             const float2 w1_0 = load_twiddle(tw, 0);
-            const float2 w2_0 = load_twiddle(tw, 16);
-            const float2 w4_0 = load_twiddle(tw, 48);
-            const float2 w8_0 = load_twiddle(tw, 112);
+            const float two_cos_0 = 2.0f * w1_0.x;
             v[1] = twiddle_mul_conj(v[1], w1_0);
-            v[9] = twiddle_mul_conj(v[9], twiddle_mul(w1_0, w8_0));
+            const float2 w2_0 = chebyshev_double(two_cos_0, w1_0);
             v[2] = twiddle_mul_conj(v[2], w2_0);
-            v[10] = twiddle_mul_conj(v[10], twiddle_mul(w2_0, w8_0));
-            const float2 w3_0 = twiddle_mul(w1_0, w2_0);
+            const float two_cos2_0 = 2.0f * w2_0.x;
+            const float2 w3_0 = chebyshev_next_conj(two_cos2_0, w1_0, w1_0);
             v[3] = twiddle_mul_conj(v[3], w3_0);
-            v[11] = twiddle_mul_conj(v[11], twiddle_mul(w3_0, w8_0));
+            const float2 w4_0 = chebyshev_double(two_cos2_0, w2_0);
             v[4] = twiddle_mul_conj(v[4], w4_0);
-            v[12] = twiddle_mul_conj(v[12], twiddle_mul(w4_0, w8_0));
-            const float2 w5_0 = twiddle_mul(w1_0, w4_0);
+            const float two_cos4_0 = 2.0f * w4_0.x;
+            const float2 w5_0 = chebyshev_next_conj(two_cos4_0, w1_0, w3_0);
             v[5] = twiddle_mul_conj(v[5], w5_0);
-            v[13] = twiddle_mul_conj(v[13], twiddle_mul(w5_0, w8_0));
-            const float2 w6_0 = twiddle_mul(w2_0, w4_0);
+            const float2 w6_0 = chebyshev_next_conj(two_cos4_0, w2_0, w2_0);
             v[6] = twiddle_mul_conj(v[6], w6_0);
-            v[14] = twiddle_mul_conj(v[14], twiddle_mul(w6_0, w8_0));
-            const float2 w7_0 = twiddle_mul(w3_0, w4_0);
+            const float2 w7_0 = chebyshev_next_conj(two_cos4_0, w3_0, w1_0);
             v[7] = twiddle_mul_conj(v[7], w7_0);
-            v[15] = twiddle_mul_conj(v[15], twiddle_mul(w7_0, w8_0));
+            const float2 w8_0 = chebyshev_double(two_cos4_0, w4_0);
             v[8] = twiddle_mul_conj(v[8], w8_0);
+            const float two_cos8_0 = 2.0f * w8_0.x;
+            const float2 w9_0 = chebyshev_next_conj(two_cos8_0, w1_0, w7_0);
+            v[9] = twiddle_mul_conj(v[9], w9_0);
+            const float2 w10_0 = chebyshev_next_conj(two_cos8_0, w2_0, w6_0);
+            v[10] = twiddle_mul_conj(v[10], w10_0);
+            const float2 w11_0 = chebyshev_next_conj(two_cos8_0, w3_0, w5_0);
+            v[11] = twiddle_mul_conj(v[11], w11_0);
+            const float2 w12_0 = chebyshev_next_conj(two_cos8_0, w4_0, w4_0);
+            v[12] = twiddle_mul_conj(v[12], w12_0);
+            const float2 w13_0 = chebyshev_next_conj(two_cos8_0, w5_0, w3_0);
+            v[13] = twiddle_mul_conj(v[13], w13_0);
+            const float2 w14_0 = chebyshev_next_conj(two_cos8_0, w6_0, w2_0);
+            v[14] = twiddle_mul_conj(v[14], w14_0);
+            const float2 w15_0 = chebyshev_next_conj(two_cos8_0, w7_0, w1_0);
+            v[15] = twiddle_mul_conj(v[15], w15_0);
             const float2 t1 = make_float2(v[0].x + v[8].x, v[0].y + v[8].y);
             const float2 t2 = make_float2(v[0].x - v[8].x, v[0].y - v[8].y);
             const float2 t3 = make_float2(v[4].x + v[12].x, v[4].y + v[12].y);
@@ -1132,10 +1177,13 @@ fftgen_1024_fp16_inverse(const point_t* in, point_t* out, int batch, float scale
             const int k = j & 255;
             const float2* tw = twiddles_3 + k;
             const float2 w1_0 = load_twiddle(tw, 0);
-            const float2 w2_0 = load_twiddle(tw, 256);
+            const float two_cos_0 = 2.0f * w1_0.x;
             v[1] = twiddle_mul_conj(v[1], w1_0);
-            v[3] = twiddle_mul_conj(v[3], twiddle_mul(w1_0, w2_0));
+            const float2 w2_0 = chebyshev_double(two_cos_0, w1_0);
             v[2] = twiddle_mul_conj(v[2], w2_0);
+            const float two_cos2_0 = 2.0f * w2_0.x;
+            const float2 w3_0 = chebyshev_next_conj(two_cos2_0, w1_0, w1_0);
+            v[3] = twiddle_mul_conj(v[3], w3_0);
             const float2 t1 = make_float2(v[0].x + v[2].x, v[0].y + v[2].y);
             const float2 t2 = make_float2(v[0].x - v[2].x, v[0].y - v[2].y);
             const float2 t3 = make_float2(v[1].x + v[3].x, v[1].y + v[3].y);
@@ -1157,10 +1205,13 @@ fftgen_1024_fp16_inverse(const point_t* in, point_t* out, int batch, float scale
             const int k = j & 255;
             const float2* tw = twiddles_3 + k;
             const float2 w1_1 = load_twiddle(tw, 0);
-            const float2 w2_1 = load_twiddle(tw, 256);
+            const float two_cos_1 = 2.0f * w1_1.x;
             v[5] = twiddle_mul_conj(v[5], w1_1);
-            v[7] = twiddle_mul_conj(v[7], twiddle_mul(w1_1, w2_1));
+            const float2 w2_1 = chebyshev_double(two_cos_1, w1_1);
             v[6] = twiddle_mul_conj(v[6], w2_1);
+            const float two_cos2_1 = 2.0f * w2_1.x;
+            const float2 w3_1 = chebyshev_next_conj(two_cos2_1, w1_1, w1_1);
+            v[7] = twiddle_mul_conj(v[7], w3_1);
             const float2 t10 = make_float2(v[4].x + v[6].x, v[4].y + v[6].y);
             const float2 t11 = make_float2(v[4].x - v[6].x, v[4].y - v[6].y);
             const float2 t12 = make_float2(v[5].x + v[7].x, v[5].y + v[7].y);
@@ -1182,10 +1233,13 @@ fftgen_1024_fp16_inverse(const point_t* in, point_t* out, int batch, float scale
             const int k = j & 255;
             const float2* tw = twiddles_3 + k;
             const float2 w1_2 = load_twiddle(tw, 0);
-            const float2 w2_2 = load_twiddle(tw, 256);
+            const float two_cos_2 = 2.0f * w1_2.x;
             v[9] = twiddle_mul_conj(v[9], w1_2);
-            v[11] = twiddle_mul_conj(v[11], twiddle_mul(w1_2, w2_2));
+            const float2 w2_2 = chebyshev_double(two_cos_2, w1_2);
             v[10] = twiddle_mul_conj(v[10], w2_2);
+            const float two_cos2_2 = 2.0f * w2_2.x;
+            const float2 w3_2 = chebyshev_next_conj(two_cos2_2, w1_2, w1_2);
+            v[11] = twiddle_mul_conj(v[11], w3_2);
             const float2 t19 = make_float2(v[8].x + v[10].x, v[8].y + v[10].y);
             const float2 t20 = make_float2(v[8].x - v[10].x, v[8].y - v[10].y);
             const float2 t21 = make_float2(v[9].x + v[11].x, v[9].y + v[11].y);
@@ -1207,10 +1261,13 @@ fftgen_1024_fp16_inverse(const point_t* in, point_t* out, int batch, float scale
             const int k = j & 255;
             const float2* tw = twiddles_3 + k;
             const float2 w1_3 = load_twiddle(tw, 0);
-            const float2 w2_3 = load_twiddle(tw, 256);
+            const float two_cos_3 = 2.0f * w1_3.x;
             v[13] = twiddle_mul_conj(v[13], w1_3);
-            v[15] = twiddle_mul_conj(v[15], twiddle_mul(w1_3, w2_3));
+            const float2 w2_3 = chebyshev_double(two_cos_3, w1_3);
             v[14] = twiddle_mul_conj(v[14], w2_3);
+            const float two_cos2_3 = 2.0f * w2_3.x;
+            const float2 w3_3 = chebyshev_next_conj(two_cos2_3, w1_3, w1_3);
+            v[15] = twiddle_mul_conj(v[15], w3_3);
             const float2 t28 = make_float2(v[12].x + v[14].x, v[12].y + v[14].y);
             const float2 t29 = make_float2(v[12].x - v[14].x, v[12].y - v[14].y);
             const float2 t30 = make_float2(v[13].x + v[15].x, v[13].y + v[15].y);

@@ -69,6 +69,32 @@ __device__ __forceinline__ float2 computed_twiddle(int q, int n) {
     __sincosf(-6.283185307f * (turns > 0.5f ? turns - 1.0f : turns), &s, &c);
     return make_float2(c, s);
 }
+// The same twiddle, and twice its cosine for the recurrence of its powers (stage.lua): from the
+// half angle's sine where the angle is within pi/2 of 0, else its cosine, so that the cosine
+// errs by its rounding only
+__device__ __forceinline__ float2 computed_twiddle_step(int q, int n, float* two_cos) {
+    const float turns = (float)q * (1.0f / (float)n); // exact: n is a power of two
+    const float t = turns > 0.5f ? turns - 1.0f : turns;
+    float hs, hc;
+    __sincosf(-3.141592654f * t, &hs, &hc);
+    const bool near_zero = fabsf(t) <= 0.25f;
+    const float h = near_zero ? hs : hc;
+    const float c = fmaf(-2.0f * h, h, 1.0f);
+    const float cosine = near_zero ? c : -c;
+    *two_cos = 2.0f * cosine;
+    return make_float2(cosine, 2.0f * hs * hc);
+}
+// two_cos * a - b and two_cos * a - conj(b): a twiddle from the two before it (Chebyshev's recurrence)
+__device__ __forceinline__ float2 chebyshev_next(float two_cos, float2 a, float2 b) {
+    return make_float2(fmaf(two_cos, a.x, -b.x), fmaf(two_cos, a.y, -b.y));
+}
+__device__ __forceinline__ float2 chebyshev_next_conj(float two_cos, float2 a, float2 b) {
+    return make_float2(fmaf(two_cos, a.x, -b.x), fmaf(two_cos, a.y, b.y));
+}
+// two_cos * a - 1: the twiddle of twice a's angle, two_cos a's
+__device__ __forceinline__ float2 chebyshev_double(float two_cos, float2 a) {
+    return make_float2(fmaf(two_cos, a.x, -1.0f), two_cos * a.y);
+}
 
 // a * w and a * conj(w)
 __device__ __forceinline__ float2 twiddle_mul(float2 a, float2 w) {
@@ -284,17 +310,23 @@ fftgen_128_fp16_forward(const point_t* in, point_t* out, int batch, float scale)
         {
             const int j = fft_thread;
             const int k = j & 15;
-            const float2 w1_0 = computed_twiddle(k, 128);
-            const float2 w2_0 = twiddle_mul(w1_0, w1_0);
-            const float2 w4_0 = twiddle_mul(w2_0, w2_0);
+            float two_cos_0;
+            const float2 w1_0 = computed_twiddle_step(k, 128, &two_cos_0);
             v[1] = twiddle_mul(v[1], w1_0);
-            v[5] = twiddle_mul(v[5], twiddle_mul(w1_0, w4_0));
+            const float2 w2_0 = chebyshev_double(two_cos_0, w1_0);
             v[2] = twiddle_mul(v[2], w2_0);
-            v[6] = twiddle_mul(v[6], twiddle_mul(w2_0, w4_0));
-            const float2 w3_0 = twiddle_mul(w1_0, w2_0);
+            const float two_cos2_0 = 2.0f * w2_0.x;
+            const float2 w3_0 = chebyshev_next_conj(two_cos2_0, w1_0, w1_0);
             v[3] = twiddle_mul(v[3], w3_0);
-            v[7] = twiddle_mul(v[7], twiddle_mul(w3_0, w4_0));
+            const float2 w4_0 = chebyshev_double(two_cos2_0, w2_0);
             v[4] = twiddle_mul(v[4], w4_0);
+            const float two_cos4_0 = 2.0f * w4_0.x;
+            const float2 w5_0 = chebyshev_next_conj(two_cos4_0, w1_0, w3_0);
+            v[5] = twiddle_mul(v[5], w5_0);
+            const float2 w6_0 = chebyshev_next_conj(two_cos4_0, w2_0, w2_0);
+            v[6] = twiddle_mul(v[6], w6_0);
+            const float2 w7_0 = chebyshev_next_conj(two_cos4_0, w3_0, w1_0);
+            v[7] = twiddle_mul(v[7], w7_0);
             const float2 t1 = make_float2(v[0].x + v[4].x, v[0].y + v[4].y);
             const float2 t2 = make_float2(v[0].x - v[4].x, v[0].y - v[4].y);
             const float2 t3 = make_float2(v[2].x + v[6].x, v[2].y + v[6].y);
@@ -338,17 +370,23 @@ fftgen_128_fp16_forward(const point_t* in, point_t* out, int batch, float scale)
         {
             const int j = fft_thread + 8;
             const int k = j & 15;
-            const float2 w1_1 = computed_twiddle(k, 128);
-            const float2 w2_1 = twiddle_mul(w1_1, w1_1);
-            const float2 w4_1 = twiddle_mul(w2_1, w2_1);
+            float two_cos_1;
+            const float2 w1_1 = computed_twiddle_step(k, 128, &two_cos_1);
             v[9] = twiddle_mul(v[9], w1_1);
-            v[13] = twiddle_mul(v[13], twiddle_mul(w1_1, w4_1));
+            const float2 w2_1 = chebyshev_double(two_cos_1, w1_1);
             v[10] = twiddle_mul(v[10], w2_1);
-            v[14] = twiddle_mul(v[14], twiddle_mul(w2_1, w4_1));
-            const float2 w3_1 = twiddle_mul(w1_1, w2_1);
+            const float two_cos2_1 = 2.0f * w2_1.x;
+            const float2 w3_1 = chebyshev_next_conj(two_cos2_1, w1_1, w1_1);
             v[11] = twiddle_mul(v[11], w3_1);
-            v[15] = twiddle_mul(v[15], twiddle_mul(w3_1, w4_1));
+            const float2 w4_1 = chebyshev_double(two_cos2_1, w2_1);
             v[12] = twiddle_mul(v[12], w4_1);
+            const float two_cos4_1 = 2.0f * w4_1.x;
+            const float2 w5_1 = chebyshev_next_conj(two_cos4_1, w1_1, w3_1);
+            v[13] = twiddle_mul(v[13], w5_1);
+            const float2 w6_1 = chebyshev_next_conj(two_cos4_1, w2_1, w2_1);
+            v[14] = twiddle_mul(v[14], w6_1);
+            const float2 w7_1 = chebyshev_next_conj(two_cos4_1, w3_1, w1_1);
+            v[15] = twiddle_mul(v[15], w7_1);
             const float2 t30 = make_float2(v[8].x + v[12].x, v[8].y + v[12].y);
             const float2 t31 = make_float2(v[8].x - v[12].x, v[8].y - v[12].y);
             const float2 t32 = make_float2(v[10].x + v[14].x, v[10].y + v[14].y);
@@ -586,17 +624,23 @@ fftgen_128_fp16_inverse(const point_t* in, point_t* out, int batch, float scale)
         {
             const int j = fft_thread;
             const int k = j & 15;
-            const float2 w1_0 = computed_twiddle(k, 128);
-            const float2 w2_0 = twiddle_mul(w1_0, w1_0);
-            const float2 w4_0 = twiddle_mul(w2_0, w2_0);
+            float two_cos_0;
+            const float2 w1_0 = computed_twiddle_step(k, 128, &two_cos_0);
             v[1] = twiddle_mul_conj(v[1], w1_0);
-            v[5] = twiddle_mul_conj(v[5], twiddle_mul(w1_0, w4_0));
+            const float2 w2_0 = chebyshev_double(two_cos_0, w1_0);
             v[2] = twiddle_mul_conj(v[2], w2_0);
-            v[6] = twiddle_mul_conj(v[6], twiddle_mul(w2_0, w4_0));
-            const float2 w3_0 = twiddle_mul(w1_0, w2_0);
+            const float two_cos2_0 = 2.0f * w2_0.x;
+            const float2 w3_0 = chebyshev_next_conj(two_cos2_0, w1_0, w1_0);
             v[3] = twiddle_mul_conj(v[3], w3_0);
-            v[7] = twiddle_mul_conj(v[7], twiddle_mul(w3_0, w4_0));
+            const float2 w4_0 = chebyshev_double(two_cos2_0, w2_0);
             v[4] = twiddle_mul_conj(v[4], w4_0);
+            const float two_cos4_0 = 2.0f * w4_0.x;
+            const float2 w5_0 = chebyshev_next_conj(two_cos4_0, w1_0, w3_0);
+            v[5] = twiddle_mul_conj(v[5], w5_0);
+            const float2 w6_0 = chebyshev_next_conj(two_cos4_0, w2_0, w2_0);
+            v[6] = twiddle_mul_conj(v[6], w6_0);
+            const float2 w7_0 = chebyshev_next_conj(two_cos4_0, w3_0, w1_0);
+            v[7] = twiddle_mul_conj(v[7], w7_0);
             const float2 t1 = make_float2(v[0].x + v[4].x, v[0].y + v[4].y);
             const float2 t2 = make_float2(v[0].x - v[4].x, v[0].y - v[4].y);
             const float2 t3 = make_float2(v[2].x + v[6].x, v[2].y + v[6].y);
@@ -640,17 +684,23 @@ fftgen_128_fp16_inverse(const point_t* in, point_t* out, int batch, float scale)
         {
             const int j = fft_thread + 8;
             const int k = j & 15;
-            const float2 w1_1 = computed_twiddle(k, 128);
-            const float2 w2_1 = twiddle_mul(w1_1, w1_1);
-            const float2 w4_1 = twiddle_mul(w2_1, w2_1);
+            float two_cos_1;
+            const float2 w1_1 = computed_twiddle_step(k, 128, &two_cos_1);
             v[9] = twiddle_mul_conj(v[9], w1_1);
-            v[13] = twiddle_mul_conj(v[13], twiddle_mul(w1_1, w4_1));
+            const float2 w2_1 = chebyshev_double(two_cos_1, w1_1);
             v[10] = twiddle_mul_conj(v[10], w2_1);
-            v[14] = twiddle_mul_conj(v[14], twiddle_mul(w2_1, w4_1));
-            const float2 w3_1 = twiddle_mul(w1_1, w2_1);
+            const float two_cos2_1 = 2.0f * w2_1.x;
+            const float2 w3_1 = chebyshev_next_conj(two_cos2_1, w1_1, w1_1);
             v[11] = twiddle_mul_conj(v[11], w3_1);
-            v[15] = twiddle_mul_conj(v[15], twiddle_mul(w3_1, w4_1));
+            const float2 w4_1 = chebyshev_double(two_cos2_1, w2_1);
             v[12] = twiddle_mul_conj(v[12], w4_1);
+            const float two_cos4_1 = 2.0f * w4_1.x;
+            const float2 w5_1 = chebyshev_next_conj(two_cos4_1, w1_1, w3_1);
+            v[13] = twiddle_mul_conj(v[13], w5_1);
+            const float2 w6_1 = chebyshev_next_conj(two_cos4_1, w2_1, w2_1);
+            v[14] = twiddle_mul_conj(v[14], w6_1);
+            const float2 w7_1 = chebyshev_next_conj(two_cos4_1, w3_1, w1_1);
+            v[15] = twiddle_mul_conj(v[15], w7_1);
             const float2 t30 = make_float2(v[8].x + v[12].x, v[8].y + v[12].y);
             const float2 t31 = make_float2(v[8].x - v[12].x, v[8].y - v[12].y);
             const float2 t32 = make_float2(v[10].x + v[14].x, v[10].y + v[14].y);

@@ -61,6 +61,17 @@ __device__ __forceinline__ void store_point(point_t* p, size_t i, float2 f) {
 
 __device__ __forceinline__ float2 load_twiddle(const float2* tw, int i) { return __ldg(tw + i); }
 __device__ __forceinline__ float2 scaled(float2 a, float s) { return make_float2(a.x * s, a.y * s); }
+// two_cos * a - b and two_cos * a - conj(b): a twiddle from the two before it (Chebyshev's recurrence)
+__device__ __forceinline__ float2 chebyshev_next(float two_cos, float2 a, float2 b) {
+    return make_float2(fmaf(two_cos, a.x, -b.x), fmaf(two_cos, a.y, -b.y));
+}
+__device__ __forceinline__ float2 chebyshev_next_conj(float two_cos, float2 a, float2 b) {
+    return make_float2(fmaf(two_cos, a.x, -b.x), fmaf(two_cos, a.y, b.y));
+}
+// two_cos * a - 1: the twiddle of twice a's angle, two_cos a's
+__device__ __forceinline__ float2 chebyshev_double(float two_cos, float2 a) {
+    return make_float2(fmaf(two_cos, a.x, -1.0f), two_cos * a.y);
+}
 
 // a * w and a * conj(w)
 __device__ __forceinline__ float2 twiddle_mul(float2 a, float2 w) {

@@ -62,6 +62,17 @@ __device__ __forceinline__ void store_point(point_t* p, size_t i, float2 f) {
 
 __device__ __forceinline__ float2 load_twiddle(const float2* tw, int i) { return __ldg(tw + i); }
 __device__ __forceinline__ float2 scaled(float2 a, float s) { return make_float2(a.x * s, a.y * s); }
+// two_cos * a - b and two_cos * a - conj(b): a twiddle from the two before it (Chebyshev's recurrence)
+__device__ __forceinline__ float2 chebyshev_next(float two_cos, float2 a, float2 b) {
+    return make_float2(fmaf(two_cos, a.x, -b.x), fmaf(two_cos, a.y, -b.y));
+}
+__device__ __forceinline__ float2 chebyshev_next_conj(float two_cos, float2 a, float2 b) {
+    return make_float2(fmaf(two_cos, a.x, -b.x), fmaf(two_cos, a.y, b.y));
+}
+// two_cos * a - 1: the twiddle of twice a's angle, two_cos a's
+__device__ __forceinline__ float2 chebyshev_double(float two_cos, float2 a) {
+    return make_float2(fmaf(two_cos, a.x, -1.0f), two_cos * a.y);
+}
 
 // a * w and a * conj(w)
 __device__ __forceinline__ float2 twiddle_mul(float2 a, float2 w) {
@@ -437,28 +448,39 @@ fftgen_512_fp16_forward(const point_t* in, point_t* out, int batch, float scale)
             const int k = j & 15;
             const float2* tw = twiddles_2 + k;
             const float2 w1_0 = load_twiddle(tw, 0);
-            const float2 w2_0 = load_twiddle(tw, 16);
-            const float2 w4_0 = load_twiddle(tw, 48);
-            const float2 w8_0 = load_twiddle(tw, 112);
+            const float two_cos_0 = 2.0f * w1_0.x;
             v[1] = twiddle_mul(v[1], w1_0);
-            v[9] = twiddle_mul(v[9], twiddle_mul(w1_0, w8_0));
+            const float2 w2_0 = chebyshev_double(two_cos_0, w1_0);
             v[2] = twiddle_mul(v[2], w2_0);
-            v[10] = twiddle_mul(v[10], twiddle_mul(w2_0, w8_0));
-            const float2 w3_0 = twiddle_mul(w1_0, w2_0);
+            const float two_cos2_0 = 2.0f * w2_0.x;
+            const float2 w3_0 = chebyshev_next_conj(two_cos2_0, w1_0, w1_0);
             v[3] = twiddle_mul(v[3], w3_0);
-            v[11] = twiddle_mul(v[11], twiddle_mul(w3_0, w8_0));
+            const float2 w4_0 = chebyshev_double(two_cos2_0, w2_0);
             v[4] = twiddle_mul(v[4], w4_0);
-            v[12] = twiddle_mul(v[12], twiddle_mul(w4_0, w8_0));
-            const float2 w5_0 = twiddle_mul(w1_0, w4_0);
+            const float two_cos4_0 = 2.0f * w4_0.x;
+            const float2 w5_0 = chebyshev_next_conj(two_cos4_0, w1_0, w3_0);
             v[5] = twiddle_mul(v[5], w5_0);
-            v[13] = twiddle_mul(v[13], twiddle_mul(w5_0, w8_0));
-            const float2 w6_0 = twiddle_mul(w2_0, w4_0);
+            const float2 w6_0 = chebyshev_next_conj(two_cos4_0, w2_0, w2_0);
             v[6] = twiddle_mul(v[6], w6_0);
-            v[14] = twiddle_mul(v[14], twiddle_mul(w6_0, w8_0));
-            const float2 w7_0 = twiddle_mul(w3_0, w4_0);
+            const float2 w7_0 = chebyshev_next_conj(two_cos4_0, w3_0, w1_0);
             v[7] = twiddle_mul(v[7], w7_0);
-            v[15] = twiddle_mul(v[15], twiddle_mul(w7_0, w8_0));
+            const float2 w8_0 = chebyshev_double(two_cos4_0, w4_0);
             v[8] = twiddle_mul(v[8], w8_0);
+            const float two_cos8_0 = 2.0f * w8_0.x;
+            const float2 w9_0 = chebyshev_next_conj(two_cos8_0, w1_0, w7_0);
+            v[9] = twiddle_mul(v[9], w9_0);
+            const float2 w10_0 = chebyshev_next_conj(two_cos8_0, w2_0, w6_0);
+            v[10] = twiddle_mul(v[10], w10_0);
+            const float2 w11_0 = chebyshev_next_conj(two_cos8_0, w3_0, w5_0);
+            v[11] = twiddle_mul(v[11], w11_0);
+            const float2 w12_0 = chebyshev_next_conj(two_cos8_0, w4_0, w4_0);
+            v[12] = twiddle_mul(v[12], w12_0);
+            const float2 w13_0 = chebyshev_next_conj(two_cos8_0, w5_0, w3_0);
+            v[13] = twiddle_mul(v[13], w13_0);
+            const float2 w14_0 = chebyshev_next_conj(two_cos8_0, w6_0, w2_0);
+            v[14] = twiddle_mul(v[14], w14_0);
+            const float2 w15_0 = chebyshev_next_conj(two_cos8_0, w7_0, w1_0);
+            v[15] = twiddle_mul(v[15], w15_0);
             const float2 t1 = make_float2(v[0].x + v[8].x, v[0].y + v[8].y);
             const float2 t2 = make_float2(v[0].x - v[8].x, v[0].y - v[8].y);
             const float2 t3 = make_float2(v[4].x + v[12].x, v[4].y + v[12].y);
@@ -857,28 +879,39 @@ fftgen_512_fp16_inverse(const point_t* in, point_t* out, int batch, float scale)
             const int k = j & 15;
             const float2* tw = twiddles_2 + k;
             const float2 w1_0 = load_twiddle(tw, 0);
-            const float2 w2_0 = load_twiddle(tw, 16);
-            const float2 w4_0 = load_twiddle(tw, 48);
-            const float2 w8_0 = load_twiddle(tw, 112);
+            const float two_cos_0 = 2.0f * w1_0.x;
             v[1] = twiddle_mul_conj(v[1], w1_0);
-            v[9] = twiddle_mul_conj(v[9], twiddle_mul(w1_0, w8_0));
+            const float2 w2_0 = chebyshev_double(two_cos_0, w1_0);
             v[2] = twiddle_mul_conj(v[2], w2_0);
-            v[10] = twiddle_mul_conj(v[10], twiddle_mul(w2_0, w8_0));
-            const float2 w3_0 = twiddle_mul(w1_0, w2_0);
+            const float two_cos2_0 = 2.0f * w2_0.x;
+            const float2 w3_0 = chebyshev_next_conj(two_cos2_0, w1_0, w1_0);
             v[3] = twiddle_mul_conj(v[3], w3_0);
-            v[11] = twiddle_mul_conj(v[11], twiddle_mul(w3_0, w8_0));
+            const float2 w4_0 = chebyshev_double(two_cos2_0, w2_0);
             v[4] = twiddle_mul_conj(v[4], w4_0);
-            v[12] = twiddle_mul_conj(v[12], twiddle_mul(w4_0, w8_0));
-            const float2 w5_0 = twiddle_mul(w1_0, w4_0);
+            const float two_cos4_0 = 2.0f * w4_0.x;
+            const float2 w5_0 = chebyshev_next_conj(two_cos4_0, w1_0, w3_0);
             v[5] = twiddle_mul_conj(v[5], w5_0);
-            v[13] = twiddle_mul_conj(v[13], twiddle_mul(w5_0, w8_0));
-            const float2 w6_0 = twiddle_mul(w2_0, w4_0);
+            const float2 w6_0 = chebyshev_next_conj(two_cos4_0, w2_0, w2_0);
             v[6] = twiddle_mul_conj(v[6], w6_0);
-            v[14] = twiddle_mul_conj(v[14], twiddle_mul(w6_0, w8_0));
-            const float2 w7_0 = twiddle_mul(w3_0, w4_0);
+            const float2 w7_0 = chebyshev_next_conj(two_cos4_0, w3_0, w1_0);
             v[7] = twiddle_mul_conj(v[7], w7_0);
-            v[15] = twiddle_mul_conj(v[15], twiddle_mul(w7_0, w8_0));
+            const float2 w8_0 = chebyshev_double(two_cos4_0, w4_0);
             v[8] = twiddle_mul_conj(v[8], w8_0);
+            const float two_cos8_0 = 2.0f * w8_0.x;
+            const float2 w9_0 = chebyshev_next_conj(two_cos8_0, w1_0, w7_0);
+            v[9] = twiddle_mul_conj(v[9], w9_0);
+            const float2 w10_0 = chebyshev_next_conj(two_cos8_0, w2_0, w6_0);
+            v[10] = twiddle_mul_conj(v[10], w10_0);
+            const float2 w11_0 = chebyshev_next_conj(two_cos8_0, w3_0, w5_0);
+            v[11] = twiddle_mul_conj(v[11], w11_0);
+            const float2 w12_0 = chebyshev_next_conj(two_cos8_0, w4_0, w4_0);
+            v[12] = twiddle_mul_conj(v[12], w12_0);
+            const float2 w13_0 = chebyshev_next_conj(two_cos8_0, w5_0, w3_0);
+            v[13] = twiddle_mul_conj(v[13], w13_0);
+            const float2 w14_0 = chebyshev_next_conj(two_cos8_0, w6_0, w2_0);
+            v[14] = twiddle_mul_conj(v[14], w14_0);
+            const float2 w15_0 = chebyshev_next_conj(two_cos8_0, w7_0, w1_0);
+            v[15] = twiddle_mul_conj(v[15], w15_0);
             const float2 t1 = make_float2(v[0].x + v[8].x, v[0].y + v[8].y);
             const float2 t2 = make_float2(v[0].x - v[8].x, v[0].y - v[8].y);
             const float2 t3 = make_float2(v[4].x + v[12].x, v[4].y + v[12].y);

@@ -73,6 +73,17 @@ __device__ __forceinline__ void store_point(point_t* p, size_t i, float2 f) {
 
 __device__ __forceinline__ float2 load_twiddle(const float2* tw, int i) { return __ldg(tw + i); }
 __device__ __forceinline__ float2 scaled(float2 a, float s) { return make_float2(a.x * s, a.y * s); }
+// two_cos * a - b and two_cos * a - conj(b): a twiddle from the two before it (Chebyshev's recurrence)
+__device__ __forceinline__ float2 chebyshev_next(float two_cos, float2 a, float2 b) {
+    return make_float2(fmaf(two_cos, a.x, -b.x), fmaf(two_cos, a.y, -b.y));
+}
+__device__ __forceinline__ float2 chebyshev_next_conj(float two_cos, float2 a, float2 b) {
+    return make_float2(fmaf(two_cos, a.x, -b.x), fmaf(two_cos, a.y, b.y));
+}
+// two_cos * a - 1: the twiddle of twice a's angle, two_cos a's
+__device__ __forceinline__ float2 chebyshev_double(float two_cos, float2 a) {
+    return make_float2(fmaf(two_cos, a.x, -1.0f), two_cos * a.y);
+}
 
 // a * w and a * conj(w)
 __device__ __forceinline__ float2 twiddle_mul(float2 a, float2 w) {
@@ -624,24 +635,22 @@ fftgen_65536_fp16_pass1_forward(const point_t* in, point_t* out, int batch, floa
             const int column = (int)(tile_group * GROUP_SIZE + member + fft_in_block);
             const float2 pass_tw0 = post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, column * fft_thread, POST_TWIDDLE_BITS);
             const float2 ratio1 = post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, column * 16, POST_TWIDDLE_BITS);
-            const float2 ratio2 = twiddle_mul(ratio1, ratio1);
-            const float2 ratio4 = twiddle_mul(ratio2, ratio2);
-            const float2 ratio8 = twiddle_mul(ratio4, ratio4);
+            const float pass_two_cos = 2.0f * ratio1.x;
             const float2 pass_tw1 = twiddle_mul(pass_tw0, ratio1);
-            const float2 pass_tw2 = twiddle_mul(pass_tw0, ratio2);
-            const float2 pass_tw3 = twiddle_mul(pass_tw1, ratio2);
-            const float2 pass_tw4 = twiddle_mul(pass_tw0, ratio4);
-            const float2 pass_tw5 = twiddle_mul(pass_tw1, ratio4);
-            const float2 pass_tw6 = twiddle_mul(pass_tw2, ratio4);
-            const float2 pass_tw7 = twiddle_mul(pass_tw3, ratio4);
-            const float2 pass_tw8 = twiddle_mul(pass_tw0, ratio8);
-            const float2 pass_tw9 = twiddle_mul(pass_tw1, ratio8);
-            const float2 pass_tw10 = twiddle_mul(pass_tw2, ratio8);
-            const float2 pass_tw11 = twiddle_mul(pass_tw3, ratio8);
-            const float2 pass_tw12 = twiddle_mul(pass_tw4, ratio8);
-            const float2 pass_tw13 = twiddle_mul(pass_tw5, ratio8);
-            const float2 pass_tw14 = twiddle_mul(pass_tw6, ratio8);
-            const float2 pass_tw15 = twiddle_mul(pass_tw7, ratio8);
+            const float2 pass_tw2 = chebyshev_next(pass_two_cos, pass_tw1, pass_tw0);
+            const float2 pass_tw3 = chebyshev_next(pass_two_cos, pass_tw2, pass_tw1);
+            const float2 pass_tw4 = chebyshev_next(pass_two_cos, pass_tw3, pass_tw2);
+            const float2 pass_tw5 = chebyshev_next(pass_two_cos, pass_tw4, pass_tw3);
+            const float2 pass_tw6 = chebyshev_next(pass_two_cos, pass_tw5, pass_tw4);
+            const float2 pass_tw7 = chebyshev_next(pass_two_cos, pass_tw6, pass_tw5);
+            const float2 pass_tw8 = chebyshev_next(pass_two_cos, pass_tw7, pass_tw6);
+            const float2 pass_tw9 = chebyshev_next(pass_two_cos, pass_tw8, pass_tw7);
+            const float2 pass_tw10 = chebyshev_next(pass_two_cos, pass_tw9, pass_tw8);
+            const float2 pass_tw11 = chebyshev_next(pass_two_cos, pass_tw10, pass_tw9);
+            const float2 pass_tw12 = chebyshev_next(pass_two_cos, pass_tw11, pass_tw10);
+            const float2 pass_tw13 = chebyshev_next(pass_two_cos, pass_tw12, pass_tw11);
+            const float2 pass_tw14 = chebyshev_next(pass_two_cos, pass_tw13, pass_tw12);
+            const float2 pass_tw15 = chebyshev_next(pass_two_cos, pass_tw14, pass_tw13);
             if (fft_in_block < tile_ffts) {
                 store_point(dst + 0 * OUT_ELEM_STRIDE, 0, twiddle_mul(y[0], pass_tw0));
                 store_point(dst + 16 * OUT_ELEM_STRIDE, 0, twiddle_mul(y[1], pass_tw1));
@@ -968,24 +977,22 @@ fftgen_65536_fp16_pass1_inverse(const point_t* in, point_t* out, int batch, floa
             const int column = (int)(tile_group * GROUP_SIZE + member + fft_in_block);
             const float2 pass_tw0 = post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, column * fft_thread, POST_TWIDDLE_BITS);
             const float2 ratio1 = post_twiddle(pass1_post_twiddles_0, pass1_post_twiddles_1, column * 16, POST_TWIDDLE_BITS);
-            const float2 ratio2 = twiddle_mul(ratio1, ratio1);
-            const float2 ratio4 = twiddle_mul(ratio2, ratio2);
-            const float2 ratio8 = twiddle_mul(ratio4, ratio4);
+            const float pass_two_cos = 2.0f * ratio1.x;
             const float2 pass_tw1 = twiddle_mul(pass_tw0, ratio1);
-            const float2 pass_tw2 = twiddle_mul(pass_tw0, ratio2);
-            const float2 pass_tw3 = twiddle_mul(pass_tw1, ratio2);
-            const float2 pass_tw4 = twiddle_mul(pass_tw0, ratio4);
-            const float2 pass_tw5 = twiddle_mul(pass_tw1, ratio4);
-            const float2 pass_tw6 = twiddle_mul(pass_tw2, ratio4);
-            const float2 pass_tw7 = twiddle_mul(pass_tw3, ratio4);
-            const float2 pass_tw8 = twiddle_mul(pass_tw0, ratio8);
-            const float2 pass_tw9 = twiddle_mul(pass_tw1, ratio8);
-            const float2 pass_tw10 = twiddle_mul(pass_tw2, ratio8);
-            const float2 pass_tw11 = twiddle_mul(pass_tw3, ratio8);
-            const float2 pass_tw12 = twiddle_mul(pass_tw4, ratio8);
-            const float2 pass_tw13 = twiddle_mul(pass_tw5, ratio8);
-            const float2 pass_tw14 = twiddle_mul(pass_tw6, ratio8);
-            const float2 pass_tw15 = twiddle_mul(pass_tw7, ratio8);
+            const float2 pass_tw2 = chebyshev_next(pass_two_cos, pass_tw1, pass_tw0);
+            const float2 pass_tw3 = chebyshev_next(pass_two_cos, pass_tw2, pass_tw1);
+            const float2 pass_tw4 = chebyshev_next(pass_two_cos, pass_tw3, pass_tw2);
+            const float2 pass_tw5 = chebyshev_next(pass_two_cos, pass_tw4, pass_tw3);
+            const float2 pass_tw6 = chebyshev_next(pass_two_cos, pass_tw5, pass_tw4);
+            const float2 pass_tw7 = chebyshev_next(pass_two_cos, pass_tw6, pass_tw5);
+            const float2 pass_tw8 = chebyshev_next(pass_two_cos, pass_tw7, pass_tw6);
+            const float2 pass_tw9 = chebyshev_next(pass_two_cos, pass_tw8, pass_tw7);
+            const float2 pass_tw10 = chebyshev_next(pass_two_cos, pass_tw9, pass_tw8);
+            const float2 pass_tw11 = chebyshev_next(pass_two_cos, pass_tw10, pass_tw9);
+            const float2 pass_tw12 = chebyshev_next(pass_two_cos, pass_tw11, pass_tw10);
+            const float2 pass_tw13 = chebyshev_next(pass_two_cos, pass_tw12, pass_tw11);
+            const float2 pass_tw14 = chebyshev_next(pass_two_cos, pass_tw13, pass_tw12);
+            const float2 pass_tw15 = chebyshev_next(pass_two_cos, pass_tw14, pass_tw13);
             if (fft_in_block < tile_ffts) {
                 store_point(dst + 0 * OUT_ELEM_STRIDE, 0, twiddle_mul_conj(y[0], pass_tw0));
                 store_point(dst + 16 * OUT_ELEM_STRIDE, 0, twiddle_mul_conj(y[1], pass_tw1));

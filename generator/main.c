@@ -100,9 +100,10 @@ static void usage(FILE *to)
             "                        the passes listed (numbered from 1, as --explain shows); fp16 storage,\n"
             "                        sm_80 or newer. Off by default (libfftgen chooses from measurements)\n"
             "  --twiddle-powers[=P,..] fp16: the tiled passes listed (every one without a list) load\n"
-            "                        twiddles 1, 2, 4, .. of each butterfly and multiply the others from\n"
-            "                        them, as one-kernel transforms always do. Off by default (libfftgen\n"
-            "                        chooses pass by pass from measurements)\n"
+            "                        each butterfly's first twiddle only and derive the others from it\n"
+            "                        (Chebyshev's recurrence: two fused multiply-adds a twiddle), and their\n"
+            "                        four-step twiddles likewise, as one-kernel transforms always do. Off\n"
+            "                        by default (libfftgen chooses pass by pass from measurements)\n"
             "  --radix32-passes[=P,..] the tiled passes listed (every one of 32 points or more without a\n"
             "                        list) hold 32 points a thread: radix-32 stages, so a 1024-point pass\n"
             "                        exchanges through shared memory once instead of twice, for about\n"
@@ -115,8 +116,8 @@ static void usage(FILE *to)
             "                        measurements)\n"
             "  --computed-twiddles[=P,..] fp16: the passes listed (every one without a list; a fused\n"
             "                        slice's rows and columns with it) compute each butterfly's first\n"
-            "                        twiddle with __sincosf and square it for the other powers of two,\n"
-            "                        instead of reading twiddle tables, and a four-step pass its pass\n"
+            "                        twiddle with __sincosf (of the half angle) and derive the others from\n"
+            "                        it, instead of reading twiddle tables, and a four-step pass its pass\n"
             "                        twiddles' base and ratio. Off by default (libfftgen chooses pass by\n"
             "                        pass from measurements)\n"
             "  --column-pairs[=P,..] fp16: the passes listed (every one that can without a list) load\n"
@@ -347,9 +348,9 @@ static void explain_pass(const fftgen_kernel_plan *plan, const char *indent)
                " %s -> %s%s%s\n", indent, s + 1, plan->radices[s], butterflies, butterflies == 1 ? "y" : "ies", span,
                from, to, tensor_cores ? ", on tensor cores (mma.sync m16n8k16)" : "",
                computed_tail ? ", twiddles computed (__sincosf for the first, then products with constants)"
-               : computed    ? (plan->radices[s] >= 4 ? ", twiddles computed (__sincosf, then squares)"
+               : computed    ? (plan->radices[s] >= 4 ? ", twiddles computed (__sincosf, then Chebyshev's recurrence)"
                                                       : ", twiddles computed (__sincosf)")
-               : powers ? ", twiddles from their powers of two"
+               : powers ? ", twiddles from the first (Chebyshev's recurrence)"
                         : "");
     }
     if (plan->cluster > 1)
@@ -456,7 +457,7 @@ static void explain_shape(const fftgen_transform_plan *plan)
                                        " outputs, in registers"
                                      : " through shared memory",
                    p->computed_twiddles && p->col_stage_count > 1 ? "; the columns' twiddles computed (__sincosf, then"
-                                                                    " squares)" : "");
+                                                                    " Chebyshev's recurrence)" : "");
             if (p->interleaved_slices > 1)
                 printf("          slices of %d rows of the work area, each the last %d points of the four-step columns;"
                        " slice s's row k written to the output's row s mod %d + %d*k\n", p->slice_rows, p->slice_rows,

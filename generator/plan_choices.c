@@ -169,7 +169,8 @@ static fftgen_plan_status place_computed_twiddles(const fftgen_kernel_request *r
                            &plan->computed_twiddle_passes, why, why_len);
 }
 
-/* Which passes multiply their twiddles from powers of two (fftgen_kernel_plan.twiddle_powers): fp16
+/* Which passes derive their twiddles from the first (fftgen_kernel_plan.twiddle_powers; measured when
+ * they were still products of powers of two, before Chebyshev's recurrence made them cheaper): fp16
  * one-kernel transforms and slices always (H100, 2^27 points: 4096 97.6% -> 99.8% of copy bandwidth,
  * 8192 86.2% -> 88.8%, 16384 70.3% -> 72.7%, none slower); tiled passes where the request names them,
  * since there they measured faster in some passes and slower in others (2^22 4% faster with them in
@@ -180,7 +181,7 @@ fftgen_plan_status fftgen_place_twiddle_powers(const fftgen_kernel_request *requ
 {
     const int fp16 = request->precision == FFTGEN_KERNEL_FP16;
     if (request->twiddle_powers != 0 && !fp16) {
-        snprintf(why, why_len, "twiddles from their powers of two are an fp16 choice (fp32 kernels wait on memory"
+        snprintf(why, why_len, "twiddles derived from the first are an fp16 choice (fp32 kernels wait on memory"
                                " and keep their loads)");
         return FFTGEN_PLAN_BAD_RADIX;
     }

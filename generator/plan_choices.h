@@ -18,7 +18,7 @@ fftgen_plan_status fftgen_place_on_tensor_cores(const fftgen_kernel_request *req
 fftgen_plan_status fftgen_check_tensor_cores_placed(const fftgen_kernel_request *request,
                                                    const fftgen_transform_plan *plan, char *why, size_t why_len);
 
-/* Stage twiddles from their powers of two, then computed ones, in the passes the request names. */
+/* Stage twiddles derived from the first, then computed ones, in the passes the request names. */
 fftgen_plan_status fftgen_place_twiddle_powers(const fftgen_kernel_request *request, fftgen_transform_plan *plan,
                                                char *why, size_t why_len);
 /* The request's prefetch on the pass (or passes) that can take it. */

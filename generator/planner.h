@@ -272,14 +272,15 @@ typedef struct {
      * writer's tiles lies in one group, which is one row of the reader, so a block branches once on its
      * group (fftgen_can_mix_intermediate). Every output sums as many points of each format. */
     int mixed_source_rows, mixed_target_rows;
-    /* fp16: each CUDA-core radix-r stage loads twiddles 1, 2, 4, .., r/2 of its butterflies and
-     * multiplies the others from them, instead of loading all r - 1 (fewer loads, a few more products;
-     * errors near fp32's rounding). One-kernel transforms and slices always; tiled passes where the
-     * request says so (measured pass by pass: `fftgen tune`). */
+    /* fp16: each CUDA-core radix-r stage loads the first twiddle of its butterflies and derives the
+     * others from it by Chebyshev's recurrence, two fused multiply-adds each, instead of loading all
+     * r - 1 (templates/stage.lua, emit_twiddle_recurrence: errors at most 3e-5, far below fp16's
+     * rounding); a tiled pass's four-step twiddles follow the same recurrence. One-kernel transforms and
+     * slices always; tiled passes where the request says so (measured pass by pass: `fftgen tune`). */
     int twiddle_powers;
-    /* fp16, with twiddle_powers: each butterfly computes its first twiddle with __sincosf (error about
-     * 4e-7, far below fp16's rounding) and squares it for the other powers of two, so its stages read
-     * no twiddle tables; a shuffle tail keeps its loads. A tiled pass computes its four-step twiddles
+    /* fp16, with twiddle_powers: each butterfly computes its first twiddle with __sincosf of the half
+     * angle (error about 4e-7, far below fp16's rounding) and derives the others from it, so its stages
+     * read no twiddle tables; a shuffle tail keeps its loads. A tiled pass computes its four-step twiddles
      * too (fftgen_computes_pass_twiddles). Where the request says so (measured: `fftgen tune`). */
     int computed_twiddles;
     /* > 1 (sm_90, a 1D transform of one kernel, one transform a block, or a fused 2D slice whose rows

@@ -83,7 +83,7 @@ static void pass_mask_option(const char *flag, int mask, char *out, size_t len)
     if (mask != 0) snprintf(out, len, " --%s=%s", flag, list);
 }
 
-/* " --twiddle-powers=1,3" for the tiled passes that multiply their twiddles from powers of two (the
+/* " --twiddle-powers=1,3" for the tiled passes that derive their twiddles from the first (the
  * others do so without asking), " --radix32-passes=1,2" for those that hold 32 points a thread and
  * " --column-registers=2,3" for the passes whose short columns load straight into registers because
  * the request named them, " --computed-twiddles=1" for those that compute their stage twiddles and

@@ -23,7 +23,7 @@
  * optional l2-prefetch=KB (sm_90: each block asks L2 for the input KB further on, 0 for none,
  * fftgen_kernel_request.l2_prefetch_kb); an optional l2-prefetch-passes=P,.. (the passes that take it,
  * fftgen_kernel_request.l2_prefetch_passes); an optional twiddle-powers=P,.. (fp16: the tiled passes
- * that multiply their twiddles from powers of two,
+ * that derive their twiddles from the first,
  * fftgen_kernel_request.twiddle_powers); an optional column-pairs=P,.. (fp16: the passes that load their
  * columns in lane pairs, fftgen_kernel_request.column_pair_passes); an optional row-registers=P,.. (fp32:
  * the passes that load rows in runs straight into registers, fftgen_kernel_request.row_register_passes);
@@ -63,7 +63,7 @@ typedef struct {
     int columns_first; /* dense 2D shapes: the columns first (fftgen_kernel_request.columns_first) */
     int max_radix;    /* 1D single kernels: the largest radix (fftgen_kernel_request.max_radix); 0: the
                          planner's */
-    int twiddle_powers; /* fp16: the tiled passes that multiply their twiddles from powers of two
+    int twiddle_powers; /* fp16: the tiled passes that derive their twiddles from the first
                            (fftgen_kernel_request.twiddle_powers) */
     int block_threads; /* 1D single kernels: at most this many threads a block
                           (fftgen_kernel_request.block_threads); 0: the planner's */

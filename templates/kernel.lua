@@ -4,6 +4,7 @@
 -- of header.lua, pass_setup.lua and intermediate.lua, so the simulation checks the very indexing
 -- the GPU runs.
 local code = require("code")
+local twiddle = require("twiddle")
 local stage = require("stage")
 local tc16 = require("tc16")
 local plan_facts = require("plan_facts")
@@ -131,7 +132,23 @@ local function cuda_helpers(w, f)
     w:line("__sincosf(-6.283185307f * (turns > 0.5f ? turns - 1.0f : turns), &s, &c);")
     w:line("return make_float2(c, s);")
     w:close()
+    w:line("// The same twiddle, and twice its cosine for the recurrence of its powers (stage.lua): from the")
+    w:line("// half angle's sine where the angle is within pi/2 of 0, else its cosine, so that the cosine")
+    w:line("// errs by its rounding only")
+    w:open("__device__ __forceinline__ float2 computed_twiddle_step(int q, int n, float* two_cos)")
+    w:line("const float turns = (float)q * (1.0f / (float)n); // exact: n is a power of two")
+    w:line("const float t = turns > 0.5f ? turns - 1.0f : turns;")
+    w:line("float hs, hc;")
+    w:line("__sincosf(-3.141592654f * t, &hs, &hc);")
+    w:line("const bool near_zero = fabsf(t) <= 0.25f;")
+    w:line("const float h = near_zero ? hs : hc;")
+    w:line("const float c = fmaf(-2.0f * h, h, 1.0f);")
+    w:line("const float cosine = near_zero ? c : -c;")
+    w:line("*two_cos = 2.0f * cosine;")
+    w:line("return make_float2(cosine, 2.0f * hs * hc);")
+    w:close()
   end
+  if f.precision == "fp16" then twiddle.chebyshev_helpers(w, "__device__ __forceinline__") end
   w:line("")
   w:line("// a * w and a * conj(w)")
   w:open("__device__ __forceinline__ float2 twiddle_mul(float2 a, float2 w)")
@@ -1220,9 +1237,9 @@ local function prepare(f)
         p.post_tables = (log_n > 20) and 3 or 2
         p.post_bits = (log_n + p.post_tables - 1) // p.post_tables
         p.post_twiddle_call = (f.target == "sim") and ("post_twiddle" .. p.post_tables) or "post_twiddle"
-        -- pass twiddles as base * ratio^u: fp16 squares the ratio (its stores round far above the
-        -- few fp32 roundings that adds), fp32 looks each power of two of the ratio up; the split
-        -- precisions keep one table product per point
+        -- pass twiddles as base * ratio^u: fp16 takes Chebyshev's recurrence and, where it does not reach,
+        -- squares the ratio (its stores round far above the few fp32 roundings that adds; stage.lua),
+        -- fp32 looks each power of two of the ratio up; the split precisions keep one table product per point
         p.post_powers = ({ fp16 = "squared", fp32 = "looked-up" })[f.precision]
         assert(not p.computed_pass_twiddles or p.post_powers == "squared", "computed pass twiddles are fp16's")
       end

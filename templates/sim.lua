@@ -3,6 +3,7 @@
 -- bodies from stage.lua, as the CUDA file does (kernel.lua), so it checks the very indexing
 -- the GPU runs.
 local code = require("code")
+local twiddle = require("twiddle")
 local stage = require("stage")
 local tc16 = require("tc16")
 local plan_facts = require("plan_facts")
@@ -53,10 +54,22 @@ local function sim_helpers(w, f)
   w:line("return make_float2(a.x * w.x + a.y * w.y, a.y * w.x - a.x * w.y);")
   w:close()
   w:line("static inline float2 load_twiddle(const float2* tw, int i) { return tw[i]; }")
+  if f.precision == "fp16" then twiddle.chebyshev_helpers(w, "static inline") end
   if computed_twiddles(f) then
     w:open("static inline float2 computed_twiddle(int q, int n) /* the GPU's __sincosf, to about 4e-7 */")
     w:line("const double angle = -6.283185307179586 * q / n;")
     w:line("return make_float2((float)cos(angle), (float)sin(angle));")
+    w:close()
+    w:open("static inline float2 computed_twiddle_step(int q, int n, float* two_cos) /* kernel.lua's */")
+    w:line("const float turns = (float)q * (1.0f / (float)n);")
+    w:line("const float t = turns > 0.5f ? turns - 1.0f : turns;")
+    w:line("const float hs = (float)sin(-3.141592653589793 * t), hc = (float)cos(-3.141592653589793 * t);")
+    w:line("const int near_zero = fabsf(t) <= 0.25f;")
+    w:line("const float h = near_zero ? hs : hc;")
+    w:line("const float c = fmaf(-2.0f * h, h, 1.0f);")
+    w:line("const float cosine = near_zero ? c : -c;")
+    w:line("*two_cos = 2.0f * cosine;")
+    w:line("return make_float2(cosine, 2.0f * hs * hc);")
     w:close()
   end
   w:line("static inline int padded(int i) { return i + (i >> 4); }")
@@ -298,7 +311,7 @@ local function render_sim(f)
   w:line("#include <stdbool.h>")
   w:line("#include <stddef.h>")
   w:line("#include <stdlib.h>")
-  if f.split or shared_exponent(f) or computed_twiddles(f) then w:line("#include <math.h>") end
+  if f.split or f.precision == "fp16" then w:line("#include <math.h>") end -- fmaf, fabsf, sin and cos
   if tensor_cores(f) or shared_exponent(f) or any_prefetch(f) then w:line("#include <string.h>") end
   w:line("")
   sim_helpers(w, f)

@@ -518,13 +518,31 @@ local function emit_tiled_store_with(w, plan, sign, store)
     -- a few table products per thread instead of one per point; a scale of the outputs rides on the base
     w:line("const int column = %s;", twiddle_column(plan))
     w:line("const float2 pass_tw0 = %s;", output(plan, pass_twiddle(plan, tables, "column * " .. outs.row)))
-    local needed, top = {}, 1
+    -- fp16 ("squared"): base * ratio^e = 2cos * (base * ratio^(e-1)) - base * ratio^(e-2), 2cos the
+    -- ratio's (Chebyshev's recurrence, emit_twiddle_recurrence, holds for any base), wherever the two
+    -- exponents below are there; the others are products with the ratio's powers of two. A ratio from
+    -- two table entries errs by about 2e-7, which moves twiddle 31 by at most 6e-5 (3e-6 rms, simulated)
+    local recurrent = plan.post_powers == "squared"
+    local needed, top, seen = {}, 1, { [0] = true }
     for u = 1, plan.radix_max - 1 do
-      local high = highest_power(outs.exponent(u))
-      needed[high] = true
-      top = math.max(top, high)
+      local e = outs.exponent(u)
+      if not (recurrent and e >= 2 and seen[e - 1] and seen[e - 2]) then
+        local high = highest_power(e)
+        needed[high] = true
+        top = math.max(top, high)
+      end
+      seen[e] = true
     end
-    w:line("const float2 ratio1 = %s;", pass_twiddle(plan, tables, "column * " .. step))
+    if recurrent and plan.computed_pass_twiddles then
+      w:line("float pass_two_cos;")
+      w:line("const float2 ratio1 = computed_twiddle_step((column * %d) & (TWIDDLE_N - 1), TWIDDLE_N,", step)
+      w:line("                                            &pass_two_cos);")
+    elseif recurrent then -- a product of table entries: its cosine errs by about 2e-7
+      w:line("const float2 ratio1 = %s;", pass_twiddle(plan, tables, "column * " .. step))
+      w:line("const float pass_two_cos = 2.0f * ratio1.x;")
+    else
+      w:line("const float2 ratio1 = %s;", pass_twiddle(plan, tables, "column * " .. step))
+    end
     local power = 1
     while power < top do
       if plan.post_powers == "squared" then
@@ -544,6 +562,11 @@ local function emit_tiled_store_with(w, plan, sign, store)
   local defined = { [0] = true }
   local function define_pass_twiddle(e)
     if defined[e] then return end
+    if plan.post_powers == "squared" and e >= 2 and defined[e - 1] and defined[e - 2] then
+      w:line("const float2 pass_tw%d = chebyshev_next(pass_two_cos, pass_tw%d, pass_tw%d);", e, e - 1, e - 2)
+      defined[e] = true
+      return
+    end
     local high = highest_power(e)
     assert(defined[e - high], "pass twiddles in rising exponents")
     w:line("const float2 pass_tw%d = twiddle_mul(pass_tw%d, ratio%d);", e, e - high, high)
@@ -665,48 +688,53 @@ local function emit_loads(w, plan, r, from_global, paired, wide)
   end
 end
 
--- Loads twiddles 1, 2, 4, .., r/2 of a radix-r butterfly and multiplies the others from them: twiddle
--- m as twiddle m - h times twiddle h, h the highest power of two below m (at most log2(r) - 1
--- products, so errors near fp32's rounding, far below fp16's). fp16 kernels wait on the load/store
--- pipe (exchanges through shared memory and r - 1 twiddle loads a butterfly), not on arithmetic; where
--- the planner chooses this: fftgen_kernel_plan.twiddle_powers.
--- computed (fftgen_kernel_plan.computed_twiddles): twiddle 1 from computed_twiddle, the higher powers
--- of two by squaring, and no table.
-local function emit_twiddle_powers(w, mul, r, ns, qs, computed)
+-- The twiddles of a radix-r butterfly from the first, where a stage takes its twiddles' powers
+-- (fftgen_kernel_plan.twiddle_powers: fp16): twiddle 1 and twice its cosine, computed
+-- (computed_twiddle_step; fftgen_kernel_plan.computed_twiddles) or loaded from the table's first row,
+-- then the others by Chebyshev's identity w[b + j] = 2cos(b * angle) * w[j] - conj(w[b - j]), b = 1,
+-- 2, 4, ..: two fused multiply-adds a twiddle where a complex product takes four, for fp16 kernels
+-- that wait on their issue (and no table loads but one). An error d in 2cos moves twiddle m by about
+-- m^2 * d, so the cosine must err by its rounding only (a table's does; computed_twiddle_step takes it
+-- from the half angle): at most 3e-5 at m = 31 and 8e-6 at m = 15 (fp32 arithmetic simulated over
+-- every angle of 4096 to 2^20 points), far below fp16's rounding (4.9e-4).
+local function emit_twiddle_recurrence(w, mul, r, ns, qs, computed)
   local function name(m) return string.format("w%d_%d", m, qs[1]) end
-  local half = r // 2
-  local h = 1
-  while h <= half do
-    if not computed then
-      w:line("const float2 %s = load_twiddle(tw, %d);", name(h), (h - 1) * ns)
-    elseif h == 1 then
-      w:line("const float2 %s = computed_twiddle(k, %d);", name(h), ns * r)
-    else
-      w:line("const float2 %s = twiddle_mul(%s, %s);", name(h), name(h // 2), name(h // 2))
-    end
-    h = h * 2
+  local step = string.format("two_cos_%d", qs[1])
+  if computed then
+    w:line("float %s;", step)
+    w:line("const float2 %s = computed_twiddle_step(k, %d, &%s);", name(1), ns * r, step)
+  else -- a table's twiddle errs by its rounding, its cosine too
+    w:line("const float2 %s = load_twiddle(tw, 0);", name(1))
+    w:line("const float %s = 2.0f * %s.x;", step, name(1))
   end
-  h = 1
-  for m = 1, half - 1 do
-    if m == 2 * h then h = m end
-    if m ~= h then w:line("const float2 %s = twiddle_mul(%s, %s);", name(m), name(m - h), name(h)) end
-    local upper = string.format("twiddle_mul(%s, %s)", name(m), name(half))
-    if #qs > 1 then -- named once for every butterfly of the group
-      w:line("const float2 %s = %s;", name(m + half), upper)
-      upper = name(m + half)
+  local function multiply(m)
+    for _, q in ipairs(qs) do w:line("v[%d] = %s(v[%d], %s);", q * r + m, mul, q * r + m, name(m)) end
+  end
+  multiply(1)
+  -- w[b + j] = 2cos(b*angle) * w[j] - conj(w[b - j]), level by level (b = 1, 2, 4, ..): a product's depth
+  -- of dependent operations, log2(r), where one recurrence would chain r - 2
+  local b, cosine = 1, step
+  while b < r do
+    for j = 1, math.min(b, r - 1 - b) do
+      if j == b then -- w[2b] = 2cos * w[b] - w[0], w[0] = 1
+        w:line("const float2 %s = chebyshev_double(%s, %s);", name(2 * b), cosine, name(b))
+      else
+        w:line("const float2 %s = chebyshev_next_conj(%s, %s, %s);", name(b + j), cosine, name(j), name(b - j))
+      end
+      multiply(b + j)
     end
-    for _, q in ipairs(qs) do
-      w:line("v[%d] = %s(v[%d], %s);", q * r + m, mul, q * r + m, name(m))
-      w:line("v[%d] = %s(v[%d], %s);", q * r + m + half, mul, q * r + m + half, upper)
+    b = 2 * b
+    if b < r then
+      cosine = string.format("two_cos%d_%d", b, qs[1])
+      w:line("const float %s = 2.0f * %s.x;", cosine, name(b))
     end
   end
-  for _, q in ipairs(qs) do w:line("v[%d] = %s(v[%d], %s);", q * r + half, mul, q * r + half, name(half)) end
 end
 
 -- Multiplies the inputs 1..r-1 of butterflies qs (which share k, so their twiddles) by their
 -- twiddles; a warp reads them unit-stride.
--- powers: most of them are multiplied from the powers of two (emit_twiddle_powers).
--- computed: the twiddles are computed, not loaded (emit_twiddle_powers; radix 2: computed_twiddle).
+-- powers: from the first twiddle by Chebyshev's identity (emit_twiddle_recurrence).
+-- computed: the twiddles are computed, not loaded (emit_twiddle_recurrence; radix 2: computed_twiddle).
 local function emit_twiddles(w, prefix, stage_index, r, ns, qs, sign, powers, computed)
   local mul = (sign < 0) and "twiddle_mul" or "twiddle_mul_conj"
   if computed and r == 2 then
@@ -718,7 +746,7 @@ local function emit_twiddles(w, prefix, stage_index, r, ns, qs, sign, powers, co
   assert(not computed or (powers and r >= 4), "computed twiddles come with their powers of two (the planner's)")
   if not computed then w:line("const float2* tw = %stwiddles_%d + k;", prefix, stage_index) end
   if powers and r >= 4 then
-    emit_twiddle_powers(w, mul, r, ns, qs, computed)
+    emit_twiddle_recurrence(w, mul, r, ns, qs, computed)
     return
   end
   for m = 1, r - 1 do

@@ -75,4 +75,20 @@ function M.power_table(w, qualifier, name, n, step, count)
   w:close(";")
 end
 
+-- The next twiddle from the two before it (Chebyshev's recurrence: stage.lua, emit_twiddle_recurrence),
+-- for the CUDA kernels and the host simulation alike (qualifier: how each declares a function).
+function M.chebyshev_helpers(w, qualifier)
+  w:line("// two_cos * a - b and two_cos * a - conj(b): a twiddle from the two before it (Chebyshev's recurrence)")
+  w:open("%s float2 chebyshev_next(float two_cos, float2 a, float2 b)", qualifier)
+  w:line("return make_float2(fmaf(two_cos, a.x, -b.x), fmaf(two_cos, a.y, -b.y));")
+  w:close()
+  w:open("%s float2 chebyshev_next_conj(float two_cos, float2 a, float2 b)", qualifier)
+  w:line("return make_float2(fmaf(two_cos, a.x, -b.x), fmaf(two_cos, a.y, b.y));")
+  w:close()
+  w:line("// two_cos * a - 1: the twiddle of twice a's angle, two_cos a's")
+  w:open("%s float2 chebyshev_double(float two_cos, float2 a)", qualifier)
+  w:line("return make_float2(fmaf(two_cos, a.x, -1.0f), two_cos * a.y);")
+  w:close()
+end
+
 return M

@@ -122,7 +122,7 @@ static void bad_sizes(void **state)
     /* tensor cores: fp16, sm_80 and newer, radix-16 single kernels */
     expect_rejected("tensor cores take fp16 operands", "4096", "--tensor-cores", NULL);
     /* twiddle powers: fp16, passes the plan has */
-    expect_rejected("twiddles from their powers of two are an fp16 choice", "2097152", "--twiddle-powers", NULL);
+    expect_rejected("twiddles derived from the first are an fp16 choice", "2097152", "--twiddle-powers", NULL);
     assert_int_equal(run_fftgen("--n", "2097152", "--precision", "fp16", "--twiddle-powers=3", NULL), 2);
     assert_non_null(strstr(output, "twiddle powers: pass 3 named, but the plan has 2 passes"));
     assert_int_equal(run_fftgen("--n", "2097152", "--precision", "fp16", "--twiddle-powers=0", NULL), 2);
@@ -481,8 +481,8 @@ static void explain_prints_plan(void **state)
     assert_non_null(strstr(output, " * Between passes: 1-2 shared-exponent (store_shared_exponent below"));
     /* a radix-2 tail after radix 16 runs in registers, one exchange fewer; not after radix 8 */
     assert_int_equal(run_fftgen("--n", "8192", "--precision", "fp16", "--explain", NULL), 0);
-    assert_non_null(strstr(output, "sub-transforms of 4096 points, shared memory -> registers, twiddles from their"
-                                   " powers of two\n"));
+    assert_non_null(strstr(output, "sub-transforms of 4096 points, shared memory -> registers, twiddles from the"
+                                   " first (Chebyshev's recurrence)\n"));
     assert_non_null(strstr(output, "registers (pairs swapped between lanes 16 apart by warp shuffles) -> global memory"));
     assert_non_null(strstr(output, "(2 exchanges through fp32 shared memory)"));
     assert_int_equal(run_fftgen("--n", "8192", "--radix", "8", "--explain", NULL), 0);
@@ -511,7 +511,7 @@ static void slices_skip_the_copies_where_faster(void **state)
     assert_non_null(strstr(output, "    stage 1:        radix 16, 8 butterflies per transform, sub-transforms of 16"
                                    " points, global memory -> shared memory\n"
                                    "    stage 2:        radix 8, 16 butterflies per transform, sub-transforms of 128"
-                                   " points, shared memory -> shared memory, twiddles from their powers of two\n"));
+                                   " points, shared memory -> shared memory, twiddles from the first (Chebyshev's recurrence)\n"));
     assert_non_null(strstr(output, "139264 bytes per block (3 exchanges through fp32 shared memory)\n"));
     assert_int_equal(run_fftgen("--n", "128x128", "--explain", NULL), 0); /* fp32 rows of 128: a copy in */
     assert_non_null(strstr(output, "(3 exchanges through fp32 shared memory, plus a coalesced copy in)\n"));
@@ -914,24 +914,26 @@ static void small_fp16_sizes_take_their_measured_radix(void **state)
     assert_non_null(strstr(output, "radix chain:    16 x 4 (2 stages)"));
     assert_int_equal(run_fftgen("--n", "64", "--precision", "fp16", "--tensor-cores", "--explain", NULL), 0);
     assert_non_null(strstr(output, "radix chain:    16 x 4 (2 stages)"));
-    /* four twiddle loads a radix-16 butterfly (rows 1, 2, 4 and 8: offsets 0, 16, 48 and 112 of 16-point
-     * sub-transforms) in an untiled fp16 kernel, all fifteen in fp32 */
+    /* one twiddle load a radix-16 butterfly (row 1, offset 0) in an untiled fp16 kernel, the other
+     * fourteen by Chebyshev's recurrence from it (two fused multiply-adds each); all fifteen in fp32 */
     char path[300];
     snprintf(path, sizeof path, "%s/fft256.cu", work_dir);
     assert_int_equal(run_fftgen("--n", "256", "--precision", "fp16", "-o", path, NULL), 0);
     const char *text = file_text(path);
-    assert_non_null(strstr(text, "const float2 w8_0 = load_twiddle(tw, 112);"));
-    assert_null(strstr(text, "load_twiddle(tw, 32)"));
+    assert_non_null(strstr(text, "const float2 w1_0 = load_twiddle(tw, 0);"));
+    assert_non_null(strstr(text, "const float two_cos_0 = 2.0f * w1_0.x;"));
+    assert_non_null(strstr(text, "const float2 w15_0 = chebyshev_next_conj(two_cos8_0, w7_0, w1_0);"));
+    assert_null(strstr(text, "load_twiddle(tw, 16)"));
     assert_int_equal(run_fftgen("--n", "256", "--precision", "fp32", "-o", path, NULL), 0);
     text = file_text(path);
     assert_null(strstr(text, "w8_0"));
     assert_non_null(strstr(text, "load_twiddle(tw, 32)"));
-    /* radix 8 the same way: twiddles 1, 2 and 4 (offsets 0, 8 and 24 of 8-point sub-transforms) */
+    /* radix 8 the same way: twiddle 1 loaded, 2 to 7 from it */
     assert_int_equal(run_fftgen("--n", "64", "--precision", "fp16", "-o", path, NULL), 0);
     text = file_text(path);
-    assert_non_null(strstr(text, "const float2 w4_0 = load_twiddle(tw, 24);"));
-    assert_non_null(strstr(text, "const float2 w3_0 = twiddle_mul(w1_0, w2_0);"));
-    assert_null(strstr(text, "load_twiddle(tw, 16)"));
+    assert_non_null(strstr(text, "const float2 w1_0 = load_twiddle(tw, 0);"));
+    assert_non_null(strstr(text, "const float2 w4_0 = chebyshev_double(two_cos2_0, w2_0);"));
+    assert_null(strstr(text, "load_twiddle(tw, 8)"));
     unlink(path);
 }
 
@@ -950,7 +952,7 @@ static void expect_fp16_command(const char *n, const char *flag, const char *com
 static void tiled_passes_take_twiddle_powers_on_request(void **state)
 {
     (void)state;
-    static const char *const powers = "twiddles from their powers of two";
+    static const char *const powers = "twiddles from the first (Chebyshev's recurrence)";
     assert_int_equal(run_fftgen("--n", "2097152", "--precision", "fp16", "--explain", NULL), 0);
     assert_null(strstr(output, powers));
     assert_int_equal(run_fftgen("--n", "2097152", "--precision", "fp16", "--twiddle-powers=2", "--explain", NULL), 0);
@@ -1021,11 +1023,11 @@ static void expect_all(const char *text, const char *const *needles)
     }
 }
 
-/* fp16 stage twiddles computed with __sincosf and squares where asked (passes, and fused slices in one block); the tables stay out of the file */
+/* fp16 stage twiddles computed with __sincosf and Chebyshev's recurrence where asked (passes, and fused slices in one block); the tables stay out of the file */
 static void passes_compute_twiddles_on_request(void **state)
 {
     (void)state;
-    static const char *const computed = "twiddles computed (__sincosf, then squares)";
+    static const char *const computed = "twiddles computed (__sincosf, then Chebyshev's recurrence)";
     assert_int_equal(run_fftgen("--n", "16384", "--precision", "fp16", "--radix", "32", "--explain", NULL), 0);
     assert_null(strstr(output, computed));
     assert_int_equal(run_fftgen("--n", "16384", "--precision", "fp16", "--radix", "32", "--computed-twiddles",
@@ -1057,7 +1059,7 @@ static void passes_compute_twiddles_on_request(void **state)
                                 path, NULL),
                      0);
     const char *text = file_text(path);
-    assert_non_null(strstr(text, "computed_twiddle(k, 16384)"));
+    assert_non_null(strstr(text, "computed_twiddle_step(k, 16384, &two_cos_0)"));
     assert_null(strstr(text, "__device__ const float2 twiddles_"));
     unlink(path);
     expect_rejected("computed twiddles are an fp16 choice", "4096", "--computed-twiddles", NULL);
@@ -1065,9 +1067,9 @@ static void passes_compute_twiddles_on_request(void **state)
     assert_int_equal(run_fftgen("--n", "128x128x128", "--precision", "fp16", "--radix", "32", "--computed-twiddles=1",
                                 "--explain", NULL),
                      0);
-    static const char *const slice[] = {"the columns' twiddles computed (__sincosf, then squares)",
+    static const char *const slice[] = {"the columns' twiddles computed (__sincosf, then Chebyshev's recurrence)",
                                         "radix 4, 32 butterflies per transform, sub-transforms of 128 points, shared"
-                                        " memory -> shared memory, twiddles computed (__sincosf, then squares)",
+                                        " memory -> shared memory, twiddles computed (__sincosf, then Chebyshev's recurrence)",
                                         NULL};
     expect_all(output, slice);
     assert_null(strstr(strstr(output, "pass 2:"), computed));

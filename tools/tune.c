@@ -53,7 +53,7 @@ static void usage(FILE *to)
             "where it saves a shared-memory exchange or a stage, every set of them beside the passes at radix 32\n"
             "already (2D shapes: on the fastest plan of either order); for 2D and 3D shapes, the passes that load\n"
             "columns of at most 256 points straight into registers instead of copying them through shared memory,\n"
-            "every set of them; for fp16, the tiled passes that multiply their twiddles from powers of two, every\n"
+            "every set of them; for fp16, the tiled passes that derive their twiddles from the first, every\n"
             "set of them, then the passes that compute their twiddles, then those that load their columns a lane\n"
             "pair at a time (8 bytes a row), every set of each; for fp32, the passes that load rows in runs\n"
             "straight into registers instead of copying them through shared memory, every set of them; on sm_90,\n"
@@ -950,7 +950,7 @@ static int refine_near_misses(struct measurement *m, int arch, int runs, int job
 /* The rounds after the first, on the fastest plan so far: tiles pass by pass; (1D sizes of one kernel) block
  * sizes at every radix; (2D and 3D) the slices' radix; (fp16) the tensor-core pass masks; radix 32 in the
  * tiled passes where it saves an exchange or a stage; (2D and 3D) short columns straight into registers;
- * (fp16) the tiled passes that take twiddles from powers of two, then the passes that compute them, then
+ * (fp16) the tiled passes that derive their twiddles from the first, then the passes that compute them, then
  * those that load their columns in lane pairs; (fp32) the passes that load rows in runs straight into
  * registers; the prefetches; the column passes that ask L2 for 256 bytes a point; the near misses of these
  * rounds together, the tiles again where the options changed the plan, and radix 32 again where they
@@ -975,7 +975,7 @@ static int refine_fastest(struct measurement *m, int arch, int runs, int jobs, s
         failed = measure_pass_sets(m, arch, runs, jobs, b, list, fastest(list),
                                    fastest_passes_that(list, fftgen_copies_columns),
                                    offsetof(fftgen_choice, column_register_passes), "column registers") != 0;
-    /* fp16: the tiled passes may take their twiddles from powers of two (fewer loads, more products:
+    /* fp16: the tiled passes may derive their twiddles from the first (fewer loads, more arithmetic:
      * which wins depends on the pass, so every set is measured) */
     if (!failed && m->t->precision == FFTGEN_FP16)
         failed = measure_pass_sets(m, arch, runs, jobs, b, list, fastest(list), fastest_passes_that(list, is_tiled),
