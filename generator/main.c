@@ -569,7 +569,7 @@ static void explain(const fftgen_transform_plan *plan)
                p->in.elem_stride == 1 ? ", written transposed"
                : p->twiddle_by_column ? ", times the four-step twiddles, each tile written as one block"
                : (p->twiddle_n ? ", times the four-step twiddles" : ""));
-        if (fftgen_computes_pass_twiddles(p)) printf(" (computed: __sincosf, then products)");
+        if (fftgen_computes_pass_twiddles(p)) printf(" (computed: __sincosf, then Chebyshev's recurrence)");
         if (on_cluster)
             printf(", on thread-block clusters of %d blocks: block c transforms the %d rows c + %d*j, then a"
                    " radix-%d stage across the blocks", p->cluster, p->n, p->cluster, p->cluster);

@@ -1040,7 +1040,7 @@ static void passes_compute_twiddles_on_request(void **state)
     const char *second = strstr(output, "pass 2:"), *first_computed = strstr(output, computed);
     assert_true(second != NULL && first_computed != NULL && first_computed > second);
     static const char *const computed_pass = "times the four-step twiddles, each tile written as one block (computed:"
-                                             " __sincosf, then products)";
+                                             " __sincosf, then Chebyshev's recurrence)";
     assert_null(strstr(output, computed_pass));
     char path[300];
     /* a four-step pass that computes its stage twiddles computes its pass twiddles too: no tables */
