@@ -67,7 +67,7 @@ __device__ __forceinline__ int padded(int i) { return i + (i >> 4); }
 // shared memory holds float2 with one pad element every 16: 4352 elements
 static_assert(SHARED_BYTES == 4352 * sizeof(float2), "shared memory size");
 
-// radix-2 stage on 32-point sub-transforms: [m-1][k] = exp(-2*pi*i*k*m/32), m = 1..1, k < 16
+// radix-2 stage on 32-point sub-transforms: [m-1][k] = exp(-2*pi*i*k*m/32), m = 1 (the others from it), k < 16
 __device__ const float2 twiddles_2[16] = {
     {1.000000000e+00f, -0.000000000e+00f}, {9.807852507e-01f, -1.950903237e-01f}, {9.238795042e-01f, -3.826834261e-01f}, {8.314695954e-01f, -5.555702448e-01f},
     {7.071067691e-01f, -7.071067691e-01f}, {5.555702448e-01f, -8.314695954e-01f}, {3.826834261e-01f, -9.238795042e-01f}, {1.950903237e-01f, -9.807852507e-01f},

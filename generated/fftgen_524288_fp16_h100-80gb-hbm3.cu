@@ -182,7 +182,7 @@ __device__ __forceinline__ void prefetch_tile_to_l2(const point_t* in, long long
     }
 }
 
-// radix-2 stage on 512-point sub-transforms: [m-1][k] = exp(-2*pi*i*k*m/512), m = 1..1, k < 256
+// radix-2 stage on 512-point sub-transforms: [m-1][k] = exp(-2*pi*i*k*m/512), m = 1 (the others from it), k < 256
 __device__ const float2 pass1_twiddles_3[256] = {
     {1.000000000e+00f, -0.000000000e+00f}, {9.999247193e-01f, -1.227153838e-02f}, {9.996988177e-01f, -2.454122901e-02f}, {9.993223548e-01f, -3.680722415e-02f},
     {9.987954497e-01f, -4.906767607e-02f}, {9.981181026e-01f, -6.132073700e-02f}, {9.972904325e-01f, -7.356456667e-02f}, {9.963126183e-01f, -8.579730988e-02f},

@@ -217,7 +217,7 @@ end
 local function tables(w, p, qualifier)
   for _, t in ipairs(stage.twiddle_tables(p)) do
     w:line("")
-    twiddle.stage_table(w, qualifier, t.name, t.ns, t.r)
+    twiddle.stage_table(w, qualifier, t.name, t.ns, t.r, t.rows)
   end
   if pass_twiddle_tables(p) then
     local log_n = code.log2(p.twiddle_n)

@@ -1420,7 +1420,13 @@ function M.twiddle_tables(plan)
     -- computed twiddles need no table, but for a radix-16 shuffle tail's loads
     local loads = not plan.computed_twiddles or
       (plan.shuffle_tail and s == #plan.radices and not plan.tail_twiddles_computed)
-    if ns > 1 and loads then tables[#tables + 1] = { name = plan.prefix .. "twiddles_" .. s, ns = ns, r = r } end
+    -- a stage that takes its twiddles' powers reads the first row only (emit_twiddle_recurrence); the
+    -- shuffle tail and tensor-core stages (tc16) read every row
+    local tail = plan.shuffle_tail and s == #plan.radices
+    local first_row_only = plan.twiddle_powers and r >= 4 and not tail and not plan.tensor_cores
+    if ns > 1 and loads then
+      tables[#tables + 1] = { name = plan.prefix .. "twiddles_" .. s, ns = ns, r = r, rows = first_row_only and 1 or r - 1 }
+    end
     ns = ns * r
   end
   return tables

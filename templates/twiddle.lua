@@ -47,13 +47,16 @@ function M.root_literal(q, n)
   return literal
 end
 
--- Writes one stage's twiddles as r-1 rows of ns: entry [m-1][k] = exp(-2*pi*i*k*m/(ns*r)), so that
--- the threads of a warp (consecutive k) read consecutive twiddles. The inverse uses the conjugate.
-function M.stage_table(w, qualifier, name, ns, r)
-  w:line("// radix-%d stage on %d-point sub-transforms: [m-1][k] = exp(-2*pi*i*k*m/%d), m = 1..%d, k < %d",
-    r, ns * r, ns * r, r - 1, ns)
-  w:open("%s %s[%d] =", qualifier, name, ns * (r - 1))
-  for m = 1, r - 1 do
+-- Writes one stage's twiddles as rows of ns: entry [m-1][k] = exp(-2*pi*i*k*m/(ns*r)), so that the
+-- threads of a warp (consecutive k) read consecutive twiddles; rows m = 1..rows (r - 1 by default, 1
+-- where the stage derives the others from the first). The inverse uses the conjugate.
+function M.stage_table(w, qualifier, name, ns, r, rows)
+  rows = rows or r - 1
+  local held = rows == 1 and "m = 1 (the others from it)" or string.format("m = 1..%d", rows)
+  w:line("// radix-%d stage on %d-point sub-transforms: [m-1][k] = exp(-2*pi*i*k*m/%d), %s, k < %d",
+    r, ns * r, ns * r, held, ns)
+  w:open("%s %s[%d] =", qualifier, name, ns * rows)
+  for m = 1, rows do
     for k0 = 0, ns - 1, 4 do
       local row = {}
       for k = k0, math.min(k0 + 3, ns - 1) do row[#row + 1] = M.root_literal(k * m, ns * r) end
