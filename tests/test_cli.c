@@ -1090,6 +1090,31 @@ static void passes_compute_twiddles_on_request(void **state)
     expect_fp16_command("8192", "--computed-twiddles", "--computed-twiddles=1 --precision fp16");
 }
 
+/* A stage that derives its twiddles from the first (fp16) holds only its table's first row; tensor-core
+ * stages and fp32 read every row */
+static void derived_twiddles_keep_one_table_row(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *precision, *tensor_cores, *stage2, *stage3;
+    } cases[] = {
+        {"fp16", NULL, "twiddles_2[16] =", "twiddles_3[256] ="},
+        {"fp16", "--tensor-cores", "twiddles_2[240] =", "twiddles_3[3840] ="},
+        {"fp32", NULL, "twiddles_2[240] =", "twiddles_3[3840] ="},
+    };
+    char path[300];
+    snprintf(path, sizeof path, "%s/table_rows.cu", work_dir);
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
+        assert_int_equal(run_fftgen("--n", "4096", "--precision", cases[i].precision, "-o", path,
+                                    cases[i].tensor_cores, NULL),
+                         0);
+        const char *text = file_text(path);
+        assert_non_null(strstr(text, cases[i].stage2));
+        assert_non_null(strstr(text, cases[i].stage3));
+        unlink(path);
+    }
+}
+
 /* Fused slices: where the rows' last stage leaves a thread several butterflies, it runs the columns'
  * first stage on them (64x64 at 16 points a thread, 128x128 at 32): one exchange fewer */
 static void slices_merge_a_stage(void **state)
@@ -1736,6 +1761,7 @@ int main(void)
         cmocka_unit_test(tiled_passes_take_radix_32_on_request),
         cmocka_unit_test(short_columns_load_into_registers_on_request),
         cmocka_unit_test(passes_compute_twiddles_on_request),
+        cmocka_unit_test(derived_twiddles_keep_one_table_row),
         cmocka_unit_test(slices_merge_a_stage),
         cmocka_unit_test(prefetches_on_request),
         cmocka_unit_test(l2_prefetch_on_request),
