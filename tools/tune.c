@@ -68,14 +68,15 @@ static void usage(FILE *to)
             "with one pass's tile twice as wide; then the options that gained less than %.0f%% each, together,\n"
             "the tiles pass by pass again where the options changed the plan, and radix 32 again where they\n"
             "changed it after radix 32's round; and the choice in use now, from the wisdom file or the table\n"
-            "shipped with libfftgen); these rounds run on the fastest plan of the first round and again on the\n"
-            "fastest of up to two other structures (another pass count, clusters against none, or another split),\n"
-            "whose options may gain more; and it saves the fastest in the wisdom file that libfftgen reads, keyed\n"
-            "by the device, the driver and the fftgen version. A choice is saved only where it beats the\n"
-            "planner's default by %.0f%% or more, and tensor cores, radix-32 passes, column registers, twiddle\n"
-            "powers, computed twiddles, column pairs, row registers, L2 prefetches, 256-byte L2 fetches or TMA\n"
-            "columns are taken only where they beat the fastest plan without them by %.0f%%; every candidate must\n"
-            "match the default's output.\n"
+            "shipped with libfftgen, and for 1D sizes the choices of the sizes half and twice as large, as\n"
+            "this run measured them, else from the wisdom file or the table); these rounds run on the fastest\n"
+            "plan of the first round and again on the fastest of up to two other structures (another pass count,\n"
+            "clusters against none, or another split), whose options may gain more; and it saves the fastest\n"
+            "in the wisdom file that libfftgen reads, keyed by the device, the driver and the fftgen version.\n"
+            "A choice is saved only where it beats the planner's default by %.0f%% or more, and tensor cores,\n"
+            "radix-32 passes, column registers, twiddle powers, computed twiddles, column pairs, row registers,\n"
+            "L2 prefetches, 256-byte L2 fetches or TMA columns are taken only where they beat the fastest plan\n"
+            "without them by %.0f%%; every candidate must match the default's output.\n"
             "Batched forward transforms, out of place, CUDA events; each round's candidates are timed in\n"
             "turns (one run of each, then the next run of each), the median of many runs. Each\n"
             "transform's results go to stdout when it is done, with the round that first planned the\n"
@@ -1093,13 +1094,39 @@ static int refine_other_structures(struct measurement *m, int arch, int runs, in
     return 0;
 }
 
+/* 1D: the choices of the sizes half and twice as large, as candidates: those this run has measured, else the
+ * wisdom file's or the shipped table's. The rounds vary one option at a time from the fastest plan so far,
+ * and a neighbour's combination can lie beyond them: on an H200 (2026-12-02) fp16 2^27's new line, on
+ * fp16 2^25 and 2^26, ran 1.9% and 7.3% faster than their lines, which their own rounds had not reached.
+ * The planner drops what does not plan at this size, and repeats. */
+static void add_neighbours_choices(const struct transform *t, const fftgen_device_key *key, long long points_in_all,
+                                   const fftgen_wisdom_entry *tuned, int tuned_count, struct candidate_list *list)
+{
+    if (t->shape.rank != 1) return;
+    for (int twice = 0; twice < 2; ++twice) {
+        const long long n = twice ? 2 * t->shape.n[0] : t->shape.n[0] / 2;
+        if (n < 2) continue;
+        fftgen_choice choice;
+        int found = 0;
+        for (int i = tuned_count - 1; i >= 0 && !found; --i)
+            if (tuned[i].precision == KERNEL_PRECISIONS[t->precision] && tuned[i].rank == 1 &&
+                tuned[i].shape[0] == n && tuned[i].max_points == 0) {
+                choice = tuned[i].choice;
+                found = 1;
+            }
+        if (!found) found = fftgen_wisdom_find(key, KERNEL_PRECISIONS[t->precision], 1, &n, points_in_all, &choice);
+        if (found) add_candidate(t, key->arch, choice, list);
+    }
+}
+
 /* Measures one transform in rounds: the tile caps on CUDA cores, the same for every pass (and each
- * cluster size against none, and the choice in use now), then refine_fastest's rounds on the fastest
- * plan and on the fastest of other structures (refine_other_structures). Fills `entry` (the default
- * choice unless one is MIN_GAIN faster). -1 when a measurement failed. */
+ * cluster size against none, the choice in use now and the neighbours' choices), then refine_fastest's
+ * rounds on the fastest plan and on the fastest of other structures (refine_other_structures). `tuned`
+ * holds the entries this run has measured so far. Fills `entry` (the default choice unless one is
+ * MIN_GAIN faster). -1 when a measurement failed. */
 static int tune_one(const struct transform *t, const fftgen_device_key *key, long long total, int bounded, int runs,
-                    int jobs, struct buffers *b, const struct progress *progress, fftgen_wisdom_entry *entry,
-                    int *measured)
+                    int jobs, struct buffers *b, const struct progress *progress, const fftgen_wisdom_entry *tuned,
+                    int tuned_count, fftgen_wisdom_entry *entry, int *measured)
 {
     static struct candidate_list list;
     const int arch = key->arch;
@@ -1186,6 +1213,8 @@ static int tune_one(const struct transform *t, const fftgen_device_key *key, lon
         add_candidate(t, arch, current, &list);
         in_use = listed_candidate(&current_plan, &list);
     }
+    list.round = "the neighbours' choices";
+    add_neighbours_choices(t, key, points * batch, tuned, tuned_count, &list);
     const int can = tensor_core_passes(t, arch);
     if (list.count < 2 && can == 0) {
         printf("  %-5s %-12s one plan only: nothing to choose\n", PRECISION_NAMES[t->precision], shape);
@@ -1365,7 +1394,7 @@ int main(int argc, char **argv)
         int measured = 0;
         const struct progress progress = {live, i, count};
         printf("[%d/%d]", i + 1, count);
-        if (tune_one(&transforms[i], &key, total, bounded, runs, jobs, &b, &progress, &entries[saved],
+        if (tune_one(&transforms[i], &key, total, bounded, runs, jobs, &b, &progress, entries, saved, &entries[saved],
                      &measured) != 0)
             ++failures;
         saved += measured;
