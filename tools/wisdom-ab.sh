@@ -86,7 +86,9 @@ if command -v nvidia-smi > /dev/null 2>&1; then
     if [ -n "$gpu" ]; then
         for e in "${entries[@]}"; do
             [ "$e" = table ] && continue
-            grep -q "^device \"$name\" .*driver $driver " "$e" ||
+            # the name and driver as plain text (a GPU's name may hold regex characters)
+            awk -v head="device \"$name\" " -v drv=" driver $driver " \
+                'index($0, head) == 1 && index($0, drv) { found = 1 } END { exit !found }' "$e" ||
                 echo "wisdom-ab: warning: $e has no section for \"$name\" with driver $driver: its lines will not apply here" >&2
         done
     fi
