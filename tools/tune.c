@@ -1100,8 +1100,10 @@ static int refine_other_structures(struct measurement *m, int arch, int runs, in
  * fp16 2^25 and 2^26, ran 1.9% and 7.3% faster than their lines, which their own rounds had not reached.
  * The planner drops what does not plan at this size, and repeats. */
 static void add_neighbours_choices(const struct transform *t, const fftgen_device_key *key, long long points_in_all,
-                                   const fftgen_wisdom_entry *tuned, int tuned_count, struct candidate_list *list)
+                                   const fftgen_wisdom_entry *tuned, int tuned_count, struct candidate_list *list,
+                                   int neighbour[2])
 {
+    neighbour[0] = neighbour[1] = -1;
     if (t->shape.rank != 1) return;
     for (int twice = 0; twice < 2; ++twice) {
         const long long n = twice ? 2 * t->shape.n[0] : t->shape.n[0] / 2;
@@ -1115,7 +1117,10 @@ static void add_neighbours_choices(const struct transform *t, const fftgen_devic
                 found = 1;
             }
         if (!found) found = fftgen_wisdom_find(key, KERNEL_PRECISIONS[t->precision], 1, &n, points_in_all, &choice);
-        if (found) add_candidate(t, key->arch, choice, list);
+        fftgen_transform_plan plan;
+        if (!found || plan_choice(t, key->arch, &choice, &plan) != FFTGEN_PLAN_OK) continue;
+        add_candidate(t, key->arch, choice, list);
+        neighbour[twice] = listed_candidate(&plan, list);
     }
 }
 
@@ -1214,7 +1219,8 @@ static int tune_one(const struct transform *t, const fftgen_device_key *key, lon
         in_use = listed_candidate(&current_plan, &list);
     }
     list.round = "the neighbours' choices";
-    add_neighbours_choices(t, key, points * batch, tuned, tuned_count, &list);
+    int neighbour[2]; /* the candidates of n/2's and 2n's choices, said beside the fastest */
+    add_neighbours_choices(t, key, points * batch, tuned, tuned_count, &list, neighbour);
     const int can = tensor_core_passes(t, arch);
     if (list.count < 2 && can == 0) {
         printf("  %-5s %-12s one plan only: nothing to choose\n", PRECISION_NAMES[t->precision], shape);
@@ -1263,6 +1269,24 @@ static int tune_one(const struct transform *t, const fftgen_device_key *key, lon
     else if (in_use > 0 && in_use != fast)
         printf("  %-5s %-12s the choice in use now (the wisdom file's or the shipped table's): not timed (candidate %d,"
                " above)\n", PRECISION_NAMES[t->precision], shape, in_use);
+    /* so that a run shows what the neighbours' choices were worth here, even where they lost */
+    for (int twice = 0; twice < 2; ++twice) {
+        const int c = neighbour[twice];
+        if (c < 0) continue;
+        char text[256];
+        fftgen_choice_text(&list.items[c].choice, text, sizeof text);
+        const char *which = twice ? "twice as large" : "half as large";
+        if (c == fast)
+            printf("  %-5s %-12s the choice of the size %s plans the fastest: %s\n", PRECISION_NAMES[t->precision],
+                   shape, which, text);
+        else if (isfinite(list.items[c].ms))
+            printf("  %-5s %-12s the choice of the size %s: %.4f ms, %.1f%% slower than the fastest (%s)\n",
+                   PRECISION_NAMES[t->precision], shape, which, list.items[c].ms,
+                   100.0 * (list.items[c].ms / list.items[fast].ms - 1), text);
+        else
+            printf("  %-5s %-12s the choice of the size %s: not timed (candidate %d, above)\n",
+                   PRECISION_NAMES[t->precision], shape, which, c);
+    }
     for (int i = 0; i < slots && list.option_notes[i][0] != '\0'; ++i)
         printf("  %-5s %-12s %s\n", PRECISION_NAMES[t->precision], shape, list.option_notes[i]);
     fflush(stdout);
